@@ -1,0 +1,110 @@
+"""The library API: `migrate_source` and `migrate_paths`."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+import tf24migrate
+from tf24migrate import Fix, Severity, Status, migrate_paths, migrate_source
+from tf24migrate.rules import UnknownRuleError
+
+MESSY = textwrap.dedent(
+    """\
+    # -*- coding: utf-8 -*-
+    import tensorflow as tf   # the alias stays
+
+
+    def step( x ):  # odd spacing stays
+        return strategy . experimental_run_v2 ( fn ,args = ( x , ) )   # trailing
+    y = [1,2,
+         3]  ;  z = "experimental_run_v2"
+    """
+)
+
+
+def test_result_fields_and_formatting_preserved():
+    result = migrate_source(MESSY, path="m.py")
+    assert result.changed
+    assert result.code == MESSY.replace("strategy . experimental_run_v2 (", "strategy . run (")
+    (finding,) = result.findings
+    assert (finding.code, finding.name, finding.line, finding.column) == (
+        "TF24101",
+        "experimental-run-v2",
+        6,
+        12,
+    )
+    assert (finding.end_line, finding.end_column) == (6, 42)
+    assert finding.severity is Severity.ERROR
+    assert finding.fix is Fix.SAFE and finding.applied
+    assert finding.path == "m.py"
+    assert "call `run`" in finding.message
+
+
+def test_unchanged_source_is_returned_as_is():
+    source = "import tensorflow as tf\nprint(tf.constant(1))\n"
+    result = migrate_source(source)
+    assert not result.changed and result.code is source and result.findings == ()
+
+
+def test_crlf_line_endings_are_kept():
+    source = "import tensorflow as tf\r\ns.experimental_run_v2(f)\r\n"
+    assert migrate_source(source).code == "import tensorflow as tf\r\ns.run(f)\r\n"
+
+
+def test_syntax_error_is_raised():
+    with pytest.raises(SyntaxError) as error:
+        migrate_source("def f(:\n    s.experimental_run_v2(x)\n", path="bad.py")
+    assert error.value.lineno == 1
+    assert error.value.filename == "bad.py"
+
+
+def test_select_and_ignore_take_iterables_of_codes_names_and_prefixes():
+    source = "s.experimental_run_v2(f)\nm.compile(experimental_steps_per_execution=2)\n"
+    codes = lambda **kw: [f.code for f in migrate_source(source, **kw).findings]  # noqa: E731
+    assert codes() == ["TF24101", "TF24201"]
+    assert codes(select=["TF241"]) == ["TF24101"]
+    assert codes(select=["steps-per-execution"]) == ["TF24201"]
+    assert codes(ignore=["TF24101", "TF24201"]) == []
+    assert codes(select="all", ignore="experimental-run-v2") == ["TF24201"]
+    with pytest.raises(UnknownRuleError, match="TF999"):
+        migrate_source(source, select=["TF999"])
+
+
+def test_several_rules_compose_in_one_statement():
+    source = textwrap.dedent(
+        """\
+        import tensorflow as tf
+        s = tf.distribute.experimental.MultiWorkerMirroredStrategy(tf.distribute.experimental.CollectiveCommunication.NCCL)
+        """
+    )
+    result = migrate_source(source)
+    assert result.code.splitlines()[1] == (
+        "s = tf.distribute.MultiWorkerMirroredStrategy(communication_options=tf.distribute.experimental."
+        "CommunicationOptions(implementation=tf.distribute.experimental.CommunicationImplementation.NCCL))"
+    )
+    assert [f.code for f in result.findings] == ["TF24107", "TF24105"]
+    assert migrate_source(result.code).code == result.code
+
+
+def test_migrate_paths_yields_results_and_writes_only_when_asked(tmp_path):
+    (tmp_path / "a.py").write_text("s.experimental_run_v2(f)\n")
+    (tmp_path / "b.py").write_text("x = 1\n")
+    (tmp_path / "c.py").write_text("s.experimental_run_v2(\n")
+    (tmp_path / ".hidden").mkdir()
+    (tmp_path / ".hidden" / "d.py").write_text("s.experimental_run_v2(f)\n")
+    results = list(migrate_paths([str(tmp_path)]))
+    assert [(r.path[len(str(tmp_path)) + 1 :], r.status) for r in results] == [
+        ("a.py", Status.CHANGED),
+        ("b.py", Status.UNCHANGED),
+        ("c.py", Status.FAILED),
+    ]
+    assert "cannot parse" in results[2].error
+    assert (tmp_path / "a.py").read_text() == "s.experimental_run_v2(f)\n"
+    list(migrate_paths([str(tmp_path / "a.py")], write=True))
+    assert (tmp_path / "a.py").read_text() == "s.run(f)\n"
+
+
+def test_public_names():
+    assert set(tf24migrate.__all__) >= {"migrate_source", "migrate_paths", "MigrationResult", "Finding"}

@@ -1,0 +1,173 @@
+"""The command line through the real command: modes, exit codes, streams, JSON, selection."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+OLD = textwrap.dedent(
+    """\
+    import tensorflow as tf
+
+    strategy = tf.distribute.MirroredStrategy()
+    strategy.experimental_run_v2(step_fn)
+    """
+)
+NEW = OLD.replace("experimental_run_v2", "run")
+ADVISORY = textwrap.dedent(
+    """\
+    class Ops:
+        def reduce_implementation(self, reduce_op, value, destinations, experimental_hints):
+            return value
+    """
+)
+
+
+def run(*args, cwd=None, stdin=None):
+    return subprocess.run(
+        [sys.executable, "-m", "tf24migrate", *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        input=stdin,
+    )
+
+
+@pytest.fixture
+def project(tmp_path):
+    (tmp_path / "train.py").write_text(OLD)
+    (tmp_path / "clean.py").write_text("import tensorflow as tf\nprint(tf.__version__)\n")
+    return tmp_path
+
+
+def test_diff_is_the_default_and_writes_nothing(project):
+    result = run("train.py", "clean.py", cwd=project)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("--- a/train.py\n+++ b/train.py\n")
+    assert "-strategy.experimental_run_v2(step_fn)\n+strategy.run(step_fn)\n" in result.stdout
+    assert "clean.py" not in result.stdout
+    assert "train.py:4:1: TF24101 [fixable]" in result.stderr
+    assert "2 files scanned, 1 to change, 0 failed, 1 finding" in result.stderr
+    assert (project / "train.py").read_text() == OLD
+
+
+def test_diff_output_applies_with_git(project):
+    diff = run("--diff", "train.py", cwd=project).stdout
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+    subprocess.run(["git", "apply", "-"], input=diff, text=True, cwd=project, check=True)
+    assert (project / "train.py").read_text() == NEW
+
+
+def test_write_applies_in_place_and_exits_zero(project):
+    result = run("--write", ".", cwd=project)
+    assert result.returncode == 0, result.stderr
+    assert (project / "train.py").read_text() == NEW
+    assert "train.py:4:1: TF24101 [fixed]" in result.stdout
+    assert run("--check", ".", cwd=project).returncode == 0
+
+
+def test_check_lists_files_and_exits_one(project):
+    result = run("--check", ".", cwd=project)
+    assert result.returncode == 1
+    assert "would change: ./train.py" in result.stdout
+    assert (project / "train.py").read_text() == OLD
+
+
+def test_unfixed_error_exits_one(tmp_path):
+    (tmp_path / "ops.py").write_text(ADVISORY)
+    result = run("ops.py", cwd=tmp_path)
+    assert result.returncode == 1
+    assert "ops.py:2:69: TF24109 " in result.stderr
+
+
+def test_modes_exclude_each_other(project):
+    result = run("--write", "--check", ".", cwd=project)
+    assert result.returncode == 2
+    assert "exclude each other" in result.stderr
+
+
+def test_missing_path_is_named(project):
+    result = run("train.py", "nowhere.py", cwd=project)
+    assert result.returncode == 2
+    assert "nowhere.py: no such file or folder" in result.stderr
+
+
+def test_unparsable_file_fails_but_others_are_processed(project):
+    (project / "broken.py").write_text("def f(:\n    strategy.experimental_run_v2(x)\n")
+    result = run("--write", ".", cwd=project)
+    assert result.returncode == 2
+    assert "broken.py: error: cannot parse" in result.stderr
+    assert (project / "train.py").read_text() == NEW
+    assert (project / "broken.py").read_text().startswith("def f(:")
+
+
+def test_json_document(project):
+    result = run("--output-format", "json", ".", cwd=project)
+    document = json.loads(result.stdout)  # stdout holds the document and nothing else
+    assert document["tf24migrate"]
+    assert document["summary"] == {"files_scanned": 2, "files_changed": 1, "files_failed": 0, "findings": 1}
+    assert document["files"] == [
+        {"path": "./train.py", "status": "changed", "error": None, "diff": document["files"][0]["diff"]}
+    ]
+    assert "+strategy.run(step_fn)" in document["files"][0]["diff"]
+    assert document["findings"] == [
+        {
+            "path": "./train.py",
+            "line": 4,
+            "column": 1,
+            "end_line": 4,
+            "end_column": 29,
+            "code": "TF24101",
+            "name": "experimental-run-v2",
+            "severity": "error",
+            "message": "`experimental_run_v2` was removed in TF 2.4: call `run` (same arguments).",
+            "fix": "safe",
+            "applied": True,
+        }
+    ]
+
+
+def test_json_with_write_reports_failures(project):
+    (project / "broken.py").write_text("x = (\nstrategy.experimental_run_v2\n")
+    result = run("--write", "--output-format", "json", ".", cwd=project)
+    document = json.loads(result.stdout)
+    assert result.returncode == 2
+    statuses = {f["path"]: (f["status"], bool(f["error"])) for f in document["files"]}
+    assert statuses == {"./broken.py": ("failed", True), "./train.py": ("changed", False)}
+    assert "diff" not in document["files"][0]
+
+
+def test_select_and_ignore(project):
+    assert "TF24101" not in run("--ignore", "TF24101", "train.py", cwd=project).stderr
+    assert "TF24101" not in run("--select", "TF242", "train.py", cwd=project).stderr
+    assert "TF24101" in run("--select", "experimental-run-v2", "train.py", cwd=project).stderr
+    assert "TF24101" in run("--select", "TF241", "train.py", cwd=project).stderr
+    result = run("--select", "TF249", "train.py", cwd=project)
+    assert result.returncode == 2
+    assert "unknown rule selector 'TF249'" in result.stderr
+
+
+def test_list_rules_and_explain():
+    listing = run("--list-rules").stdout
+    assert "TF24101  experimental-run-v2" in listing
+    assert "TF24109  hints-parameter-override" in listing
+    explained = run("--explain", "experimental-run-v2")
+    assert explained.returncode == 0
+    assert explained.stdout.startswith("TF24101 experimental-run-v2\n")
+    assert "Strategy.run" in explained.stdout
+    assert run("--explain", "nope").returncode == 2
+
+
+def test_version():
+    from tf24migrate import __version__
+
+    assert run("--version").stdout == f"tf24migrate {__version__}\n"
+
+
+def test_no_color_when_not_a_terminal(project):
+    assert "\x1b[" not in run("train.py", cwd=project).stdout
+    assert "\x1b[" in run("--color", "train.py", cwd=project).stdout

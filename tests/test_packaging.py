@@ -1,0 +1,57 @@
+"""The wheel installs into a fresh virtual environment and its command runs there."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.slow
+def test_wheel_installs_and_runs(tmp_path):
+    dist = tmp_path / "dist"
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-w",
+            str(dist),
+            str(ROOT),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    (wheel,) = dist.glob("tf24migrate-*.whl")
+    env_dir = tmp_path / "venv"
+    venv.create(env_dir, with_pip=True)
+    python = env_dir / "bin" / "python"
+    subprocess.run([python, "-m", "pip", "install", "--quiet", str(wheel)], check=True, capture_output=True)
+
+    site = subprocess.run(
+        [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    assert (Path(site) / "tf24migrate" / "transforms" / "distribute.py").is_file()
+    assert not (Path(site) / "transforms").exists(), "a generic top-level package was installed"
+
+    sample = tmp_path / "sample.py"
+    sample.write_text("strategy.experimental_run_v2(fn)\n")
+    command = env_dir / "bin" / "tf24migrate"
+    result = subprocess.run([command, "--write", str(sample)], capture_output=True, text=True, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert sample.read_text() == "strategy.run(fn)\n"
+    listed = subprocess.run(
+        [python, "-m", "tf24migrate", "--list-rules"], capture_output=True, text=True, cwd=tmp_path
+    )
+    assert "TF24101" in listed.stdout

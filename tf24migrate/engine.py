@@ -1,0 +1,184 @@
+"""From source text to migrated source text and findings. Never touches files, never prints.
+
+The steps: a text prefilter (rules whose trigger strings do not occur are not run, and a file
+with none is not parsed), one LibCST parse, one pass of `MigrationTransformer`, suppression
+comments, positions for the findings, and a re-parse of the output: code that does not parse is
+never returned; the rule that produced it is named in a `RuleError`.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterable, Sequence
+
+import libcst as cst
+
+from tf24migrate.findings import Finding, MigrationResult
+from tf24migrate.positions import Span, node_spans
+from tf24migrate.rules import Rule, select_rules
+from tf24migrate.transformer import MigrationTransformer, Report
+
+_SUPPRESSION = re.compile(r"#\s*tf24migrate:\s*ignore(?:\[([A-Za-z0-9_,\s-]*)\])?", re.IGNORECASE)
+
+
+class SourceSyntaxError(SyntaxError):
+    """The input is not valid Python (as LibCST parses it)."""
+
+
+class RuleError(RuntimeError):
+    """A rule produced code that does not parse: a bug in tf24migrate, never in the user's code."""
+
+    def __init__(self, codes: Sequence[str], detail: str) -> None:
+        self.codes = tuple(codes)
+        super().__init__(
+            f"internal error: rule {', '.join(codes)} produced code that does not parse ({detail}); "
+            f"the file was left unchanged. Please report this with the file, or run with "
+            f"--ignore {','.join(codes)}"
+        )
+
+
+def parse(source: str, path: str | None = None) -> cst.Module:
+    try:
+        return cst.parse_module(source)
+    except cst.ParserSyntaxError as error:
+        # Python's own parser words errors better and places them more precisely.
+        try:
+            ast.parse(source)
+        except SyntaxError as python_error:
+            raise SourceSyntaxError(
+                f"cannot parse: {python_error.msg}", (path, python_error.lineno, python_error.offset, None)
+            ) from None
+        except (ValueError, RecursionError):
+            pass
+        raise SourceSyntaxError(
+            f"cannot parse: {error.message}", (path, error.raw_line, error.raw_column + 1, None)
+        ) from None
+    except RecursionError:
+        raise SourceSyntaxError("cannot parse: nesting too deep", (path, 1, 1, None)) from None
+
+
+def _suppressions(source: str) -> dict[int, frozenset[str] | None]:
+    """`{line: codes}` for each line with a suppression comment; None means every code."""
+    if "tf24migrate" not in source:
+        return {}
+    result: dict[int, frozenset[str] | None] = {}
+    for number, line in enumerate(source.splitlines(), start=1):
+        match = _SUPPRESSION.search(line)
+        if match:
+            codes = match.group(1)
+            result[number] = (
+                None if codes is None else frozenset(c.strip().upper() for c in codes.split(",") if c.strip())
+            )
+    return result
+
+
+def _is_suppressed(span: Span, code: str, suppressions: dict[int, frozenset[str] | None]) -> bool:
+    for line in {span.line, span.end_line}:
+        if line in suppressions:
+            codes = suppressions[line]
+            if codes is None or code in codes:
+                return True
+    return False
+
+
+def _check_parses(code: str) -> str | None:
+    try:
+        ast.parse(code)
+    except (SyntaxError, ValueError, RecursionError) as error:
+        return str(error)
+    return None
+
+
+def triggered_rules(source: str, rules: Iterable[Rule]) -> list[Rule]:
+    """The rules whose trigger strings occur in `source` (the cheap text prefilter)."""
+    return [rule for rule in rules if any(trigger in source for trigger in rule.triggers)]
+
+
+def _transform(module, source, rules, unsafe_fixes, excluded=()):
+    transformer = MigrationTransformer(rules, source=source, unsafe_fixes=unsafe_fixes, excluded=excluded)
+    new_module = module.visit(transformer)
+    return new_module, transformer.reports
+
+
+def _finding(report: Report, span: Span, path: str | None) -> Finding:
+    return Finding(
+        code=report.rule.code,
+        name=report.rule.name,
+        line=span.line,
+        column=span.column,
+        end_line=span.end_line,
+        end_column=span.end_column,
+        message=report.message,
+        severity=report.rule.severity,
+        fix=report.fix,
+        applied=report.applied,
+        path=path,
+    )
+
+
+def run_rules(
+    source: str,
+    rules: Sequence[Rule],
+    *,
+    path: str | None = None,
+    unsafe_fixes: bool = False,
+) -> MigrationResult:
+    """Apply `rules` to `source`. Raises `SourceSyntaxError` or `RuleError`."""
+    active = triggered_rules(source, rules)
+    if not active:
+        return MigrationResult(source=source, code=source)
+    module = parse(source, path)
+    new_module, reports = _transform(module, source, active, unsafe_fixes)
+    spans = node_spans(module, [r.node for r in reports])
+    suppressions = _suppressions(source)
+    if suppressions:
+        excluded = {
+            (r.rule.code, id(r.node))
+            for r in reports
+            if _is_suppressed(spans[id(r.node)], r.rule.code, suppressions)
+        }
+        if excluded:
+            new_module, reports = _transform(module, source, active, unsafe_fixes, excluded)
+    code = new_module.code
+    if code != source:
+        problem = _check_parses(code)
+        if problem is not None:
+            culprits = [
+                rule.code
+                for rule in active
+                if _check_parses(_transform(module, source, [rule], unsafe_fixes)[0].code) is not None
+            ]
+            raise RuleError(culprits or [r.code for r in active], problem)
+    findings = sorted(
+        (_finding(r, spans[id(r.node)], path) for r in reports),
+        key=lambda f: (f.line, f.column, f.code),
+    )
+    return MigrationResult(source=source, code=code, findings=tuple(findings))
+
+
+def migrate_source(
+    source: str,
+    *,
+    path: str | None = None,
+    select: Iterable[str] | str | None = None,
+    ignore: Iterable[str] | str | None = None,
+    unsafe_fixes: bool = False,
+) -> MigrationResult:
+    """Migrate one Python source text to the TensorFlow 2.4 API.
+
+    `select` / `ignore` take codes (`"TF24101"`), names (`"experimental-run-v2"`), prefixes
+    (`"TF241"`) or `"all"`, as on the command line; the default is the default rules. `path` is
+    only used in findings and error messages. Raises `SyntaxError` (a `SourceSyntaxError`) when
+    `source` does not parse.
+
+    >>> result = migrate_source("import tensorflow as tf\\ns = tf.distribute.MirroredStrategy()\\n"
+    ...                         "s.experimental_run_v2(step)\\n")
+    >>> print(result.code, end="")
+    import tensorflow as tf
+    s = tf.distribute.MirroredStrategy()
+    s.run(step)
+    >>> [(f.code, f.line, f.applied) for f in result.findings]
+    [('TF24101', 3, True)]
+    """
+    return run_rules(source, select_rules(select, ignore), path=path, unsafe_fixes=unsafe_fixes)

@@ -1,0 +1,174 @@
+"""Name resolution: which TensorFlow object a name or dotted expression refers to.
+
+A light, single-pass alternative to LibCST's scope metadata (which costs many times the parse
+itself). Scopes are tracked while the transformer walks the tree, so a reference resolves to the
+bindings seen before it, as Python evaluates module code top to bottom. Imports bind qualified
+names; every other binding (assignment, parameter, loop target, `def`, `class`, ...) shadows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+TENSORFLOW = "tensorflow"
+_V2 = "tensorflow.compat.v2"
+
+
+def normalize(qualified_name: str) -> str:
+    """Map `tensorflow.compat.v2.X` to `tensorflow.X`; compat.v1 names are kept as they are."""
+    if qualified_name == _V2 or qualified_name.startswith(_V2 + "."):
+        return TENSORFLOW + qualified_name[len(_V2) :]
+    return qualified_name
+
+
+def is_tensorflow(qualified_name: str | None) -> bool:
+    return qualified_name is not None and (
+        qualified_name == TENSORFLOW or qualified_name.startswith(TENSORFLOW + ".")
+    )
+
+
+def dotted_parts(node: cst.CSTNode) -> list[str] | None:
+    """`a.b.c` as `["a", "b", "c"]`; None for anything that is not a chain of names."""
+    parts: list[str] = []
+    while isinstance(node, cst.Attribute):
+        parts.append(node.attr.value)
+        node = node.value
+    if not isinstance(node, cst.Name):
+        return None
+    parts.append(node.value)
+    parts.reverse()
+    return parts
+
+
+def head_name(node: cst.CSTNode) -> cst.Name | None:
+    """The leftmost `Name` of a dotted chain."""
+    while isinstance(node, cst.Attribute):
+        node = node.value
+    return node if isinstance(node, cst.Name) else None
+
+
+def dotted_name_of_module(node: cst.BaseExpression | None) -> str | None:
+    parts = dotted_parts(node) if node is not None else None
+    return ".".join(parts) if parts else None
+
+
+@dataclass(eq=False)
+class Binding:
+    """A name bound in a scope. `qualified_name` is set for imports only."""
+
+    name: str
+    qualified_name: str | None
+    node: cst.CSTNode | None = None
+    in_handler: bool = False
+    renamed_to: str | None = None  # set when a rule renames the imported name
+
+    @property
+    def is_import(self) -> bool:
+        return self.qualified_name is not None
+
+
+@dataclass(eq=False)
+class Scope:
+    kind: str  # "module", "function", "class", "comprehension"
+    parent: Scope | None = None
+    bindings: dict[str, Binding] = field(default_factory=dict)
+    seen: dict[str, list[Binding]] = field(default_factory=dict)
+
+    def bind(self, binding: Binding) -> None:
+        self.seen.setdefault(binding.name, []).append(binding)
+        current = self.bindings.get(binding.name)
+        # `try: import tensorflow as tf / except ImportError: tf = None` keeps `tf` a TF import.
+        if binding.in_handler and not binding.is_import and current is not None and current.is_import:
+            return
+        self.bindings[binding.name] = binding
+
+    def lookup(self, name: str) -> Binding | None:
+        scope: Scope | None = self
+        first = True
+        while scope is not None:
+            # Names bound in a class body are not visible in the functions nested in it.
+            if first or scope.kind != "class":
+                binding = scope.bindings.get(name)
+                if binding is not None:
+                    return binding
+            first = False
+            scope = scope.parent
+        return None
+
+    def module(self) -> Scope:
+        scope = self
+        while scope.parent is not None:
+            scope = scope.parent
+        return scope
+
+    def visible_imports(self) -> list[Binding]:
+        """Import bindings visible from here, innermost first, shadowed ones left out."""
+        result: list[Binding] = []
+        names: set[str] = set()
+        scope: Scope | None = self
+        first = True
+        while scope is not None:
+            if first or scope.kind != "class":
+                for name, binding in scope.bindings.items():
+                    if name not in names:
+                        names.add(name)
+                        if binding.is_import:
+                            result.append(binding)
+            first = False
+            scope = scope.parent
+        return result
+
+    def ever_bound(self, name: str) -> bool:
+        """Whether `name` was bound anywhere seen so far in this scope or an enclosing one."""
+        scope: Scope | None = self
+        while scope is not None:
+            if name in scope.seen:
+                return True
+            scope = scope.parent
+        return False
+
+
+def import_bindings(node: cst.Import | cst.ImportFrom) -> list[tuple[str, str, cst.ImportAlias]]:
+    """(local name, qualified name, alias) for each name an import statement binds."""
+    result: list[tuple[str, str, cst.ImportAlias]] = []
+    if isinstance(node, cst.Import):
+        for alias in node.names:
+            full = dotted_name_of_module(alias.name)
+            if full is None:
+                continue
+            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                result.append((alias.asname.name.value, full, alias))
+            else:
+                top = full.split(".")[0]
+                result.append((top, top, alias))
+        return result
+    if node.relative or isinstance(node.names, cst.ImportStar):
+        return result
+    module = dotted_name_of_module(node.module)
+    if module is None:
+        return result
+    for alias in node.names:
+        imported = dotted_name_of_module(alias.name)
+        if imported is None:
+            continue
+        local = imported
+        if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+            local = alias.asname.name.value
+        result.append((local, f"{module}.{imported}", alias))
+    return result
+
+
+def target_names(node: cst.BaseExpression) -> list[cst.Name]:
+    """The names an assignment target binds (`a`, `a, (b, *c)`, ...); attributes bind nothing."""
+    if isinstance(node, cst.Name):
+        return [node]
+    if isinstance(node, (cst.Tuple, cst.List)):
+        names: list[cst.Name] = []
+        for element in node.elements:
+            names.extend(target_names(element.value))
+        return names
+    if isinstance(node, cst.StarredElement):
+        return target_names(node.value)
+    return []

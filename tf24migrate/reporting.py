@@ -1,0 +1,114 @@
+"""Turning results into text: unified diffs, finding lines, the summary, the JSON document.
+
+Pure functions from results to strings or dicts; the CLI decides where they are printed.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from tf24migrate.findings import FileResult, Finding, Fix, Severity, Status
+
+
+def unified_diff(path: str, before: str, after: str) -> str:
+    """A `git apply`-able unified diff of one file, with no-newline-at-end markers."""
+    lines = []
+    for line in difflib.unified_diff(
+        before.splitlines(keepends=True), after.splitlines(keepends=True), f"a/{path}", f"b/{path}"
+    ):
+        if line.startswith(("---", "+++")):
+            line = line.rstrip("\r\n") + "\n"
+        lines.append(line)
+        if not line.endswith(("\n", "\r")):
+            lines.append("\n\\ No newline at end of file\n")
+    return "".join(lines)
+
+
+def fix_marker(finding: Finding, *, written: bool) -> str:
+    if finding.applied:
+        return "[fixed]" if written else "[fixable]"
+    if finding.fix is Fix.UNSAFE:
+        return "[unsafe fix: --unsafe-fixes]"
+    return ""
+
+
+def finding_line(finding: Finding, *, written: bool) -> str:
+    marker = fix_marker(finding, written=written)
+    return f"{finding.location}: {finding.code} {marker + ' ' if marker else ''}{finding.message}"
+
+
+@dataclass(frozen=True)
+class Summary:
+    files_scanned: int
+    files_changed: int
+    files_failed: int
+    findings: int
+    fixed: int
+    unfixed_errors: int
+
+    @classmethod
+    def of(cls, results: Sequence[FileResult]) -> Summary:
+        findings = [f for r in results for f in r.findings]
+        return cls(
+            files_scanned=len(results),
+            files_changed=sum(r.status is Status.CHANGED for r in results),
+            files_failed=sum(r.status is Status.FAILED for r in results),
+            findings=len(findings),
+            fixed=sum(f.applied for f in findings),
+            unfixed_errors=sum(not f.applied and f.severity is Severity.ERROR for f in findings),
+        )
+
+    def line(self, *, written: bool) -> str:
+        def plural(n: int, word: str) -> str:
+            return f"{n} {word}{'' if n == 1 else 's'}"
+
+        changed = "changed" if written else "to change"
+        parts = [
+            f"{plural(self.files_scanned, 'file')} scanned",
+            f"{self.files_changed} {changed}",
+            f"{self.files_failed} failed",
+            f"{plural(self.findings, 'finding')} ({self.fixed} {'fixed' if written else 'fixable'}, "
+            f"{self.findings - self.fixed} left to you)",
+        ]
+        return "tf24migrate: " + ", ".join(parts)
+
+
+def finding_json(finding: Finding) -> dict:
+    return {
+        "path": finding.path,
+        "line": finding.line,
+        "column": finding.column,
+        "end_line": finding.end_line,
+        "end_column": finding.end_column,
+        "code": finding.code,
+        "name": finding.name,
+        "severity": finding.severity.value,
+        "message": finding.message,
+        "fix": finding.fix.value if finding.fix else None,
+        "applied": finding.applied,
+    }
+
+
+def json_document(results: Sequence[FileResult], version: str, *, with_diffs: bool) -> dict:
+    summary = Summary.of(results)
+    files = []
+    for result in results:
+        if result.status is Status.UNCHANGED and not result.findings:
+            continue
+        entry = {"path": result.path, "status": result.status.value, "error": result.error}
+        if with_diffs and result.status is Status.CHANGED:
+            entry["diff"] = unified_diff(result.path, result.source or "", result.code or "")
+        files.append(entry)
+    return {
+        "tf24migrate": version,
+        "summary": {
+            "files_scanned": summary.files_scanned,
+            "files_changed": summary.files_changed,
+            "files_failed": summary.files_failed,
+            "findings": summary.findings,
+        },
+        "files": files,
+        "findings": [finding_json(f) for r in results for f in r.findings],
+    }

@@ -1,0 +1,147 @@
+"""The rewrites behind rename-like rules, written once; each rule of these kinds is a table row.
+
+- `RenameSymbol`: a TensorFlow symbol reached through imports (`tf.a.B` -> `tf.a.C`, and
+  `from tensorflow.a import B` -> `from tensorflow.a import C`, references following).
+- `RenameMethod`: an attribute by name on any receiver (`s.experimental_run_v2` -> `s.run`).
+- `RenameKeyword`: a keyword argument in calls of named methods or functions.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from tf24migrate.names import dotted_name_of_module, normalize
+from tf24migrate.rules import DataRule
+
+
+def _short(qualified_name: str) -> str:
+    """`tensorflow.distribute.X` as `tf.distribute.X`, for messages."""
+    return (
+        "tf" + qualified_name[len("tensorflow") :]
+        if qualified_name.startswith("tensorflow")
+        else qualified_name
+    )
+
+
+def callee_name(call: cst.Call) -> str | None:
+    """The last name of a call's function: `compile` for `model.compile(...)`."""
+    func = call.func
+    if isinstance(func, cst.Attribute):
+        return func.attr.value
+    if isinstance(func, cst.Name):
+        return func.value
+    return None
+
+
+class RenameSymbol(DataRule):
+    """A TensorFlow symbol that was renamed; see `old` and `new`."""
+
+    def __init__(self, *, old: str, new: str, message: str | None = None, **kwargs) -> None:
+        kwargs.setdefault("triggers", (old.rsplit(".", 1)[1],))
+        super().__init__(**kwargs)
+        self.old = old
+        self.new = new
+        self.message = message or f"`{_short(old)}` is `{_short(new)}` in TF 2.4: use the new name."
+
+    def leave_Attribute(self, ctx, original: cst.Attribute, updated: cst.Attribute):
+        if ctx.qualified_name(original) != self.old:
+            return updated
+        new = ctx.spell(self.new, like=original)
+        if new is None:
+            ctx.report(original, self.message)
+            return updated
+        new = new.with_changes(lpar=updated.lpar, rpar=updated.rpar)
+        return ctx.report(original, self.message, replacement=new) or updated
+
+    def leave_ImportFrom(self, ctx, original: cst.ImportFrom, updated: cst.ImportFrom):
+        if original.relative or isinstance(original.names, cst.ImportStar):
+            return updated
+        module = dotted_name_of_module(original.module)
+        old_parent, old_last = self.old.rsplit(".", 1)
+        if module is None or normalize(module) != old_parent:
+            return updated
+        new_parent, new_last = self.new.rsplit(".", 1)
+        names = list(updated.names)
+        keep = [True] * len(names)
+        moved_module = None
+        for index, alias in enumerate(original.names):
+            if dotted_name_of_module(alias.name) != old_last:
+                continue
+            renamed = names[index].with_changes(name=cst.Name(new_last))
+            if alias.asname is None and new_last != old_last:
+                ctx.rename_binding(alias, new_last)
+            if new_parent == old_parent:
+                if ctx.report(alias, self.message, replacement=renamed) is not None:
+                    names[index] = renamed
+            elif len(original.names) == 1:
+                if ctx.report(alias, self.message, replacement=renamed) is not None:
+                    names[index] = renamed
+                    moved_module = cst.parse_expression(new_parent)
+            else:
+                ctx.add_statement_after(
+                    cst.parse_statement(
+                        f"from {new_parent} import {cst.Module([]).code_for_node(renamed.with_changes(comma=cst.MaybeSentinel.DEFAULT))}\n"
+                    )
+                )
+                if ctx.report(alias, self.message, replacement=cst.RemoveFromParent()) is not None:
+                    keep[index] = False
+        names = [alias for alias, kept in zip(names, keep, strict=True) if kept]
+        if names and updated.rpar is None and names[-1].comma is not cst.MaybeSentinel.DEFAULT:
+            names[-1] = names[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        if not names:
+            return cst.RemoveFromParent()
+        changes = {"names": names}
+        if moved_module is not None:
+            changes["module"] = moved_module
+        return updated.with_changes(**changes)
+
+
+class RenameMethod(DataRule):
+    """A method of TensorFlow objects that was renamed, matched by name on any receiver."""
+
+    def __init__(self, *, old: str, new: str, message: str, **kwargs) -> None:
+        kwargs.setdefault("triggers", (old,))
+        super().__init__(**kwargs)
+        self.old = old
+        self.new = new
+        self.message = message
+
+    def leave_Attribute(self, ctx, original: cst.Attribute, updated: cst.Attribute):
+        if original.attr.value != self.old or ctx.resolves_to_module_other_than_tensorflow(original):
+            return updated
+        replacement = updated.with_changes(attr=updated.attr.with_changes(value=self.new))
+        return ctx.report(original, self.message, replacement=replacement) or updated
+
+
+class RenameKeyword(DataRule):
+    """A keyword argument that was renamed, in calls of the named methods or functions."""
+
+    def __init__(self, *, callees: tuple[str, ...], old: str, new: str, message: str, **kwargs) -> None:
+        kwargs.setdefault("triggers", (old,))
+        super().__init__(**kwargs)
+        self.callees = frozenset(callees)
+        self.old = old
+        self.new = new
+        self.message = message
+
+    def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
+        if callee_name(original) not in self.callees or ctx.resolves_to_module_other_than_tensorflow(
+            original.func
+        ):
+            return updated
+        keywords = {arg.keyword.value for arg in original.args if arg.keyword is not None}
+        if self.old not in keywords:
+            return updated
+        args = list(updated.args)
+        for index, arg in enumerate(original.args):
+            if arg.keyword is None or arg.keyword.value != self.old:
+                continue
+            if self.new in keywords:
+                ctx.report(
+                    arg, f"{self.message} The call passes both `{self.old}=` and `{self.new}=`: keep one."
+                )
+                continue
+            renamed = args[index].with_changes(keyword=args[index].keyword.with_changes(value=self.new))
+            if ctx.report(arg, self.message, replacement=renamed) is not None:
+                args[index] = renamed
+        return updated.with_changes(args=args)

@@ -1,0 +1,145 @@
+"""What a rule is, and how a selection of rules is made from codes, names and prefixes.
+
+A rule is one code, one name and one docstring (its documentation). It declares the literal
+strings that must occur in a file for it to possibly fire (`triggers`), and handles the node
+types it cares about with `leave_<NodeType>(ctx, original, updated)` methods, as a LibCST
+transformer would. Rules never read files or print: they call `ctx.report(...)`.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Iterable
+from functools import cache
+from typing import ClassVar
+
+from tf24migrate.findings import Fix, Severity
+
+
+class Rule:
+    """Base class of every rule. Subclasses set the class attributes and the docstring."""
+
+    code: ClassVar[str] = ""
+    name: ClassVar[str] = ""
+    fix: ClassVar[Fix | None] = None  # the rule's usual fix kind, as listed in the catalogue
+    severity: ClassVar[Severity] = Severity.WARNING
+    default: ClassVar[bool] = True
+    triggers: ClassVar[tuple[str, ...]] = ()
+    # Whether the rule also runs in code that guards the old API (try/except, hasattr, version).
+    runs_in_shims: ClassVar[bool] = False
+
+    @property
+    def doc(self) -> str:
+        return inspect.getdoc(self) or ""
+
+    @property
+    def summary(self) -> str:
+        return self.doc.split("\n\n")[0].replace("\n", " ")
+
+    def handlers(self) -> dict[str, object]:
+        """`{"Call": bound leave_Call, ...}` for the node types this rule handles."""
+        return {
+            attr[len("leave_") :]: getattr(self, attr)
+            for attr in dir(self)
+            if attr.startswith("leave_") and callable(getattr(self, attr))
+        }
+
+    def __repr__(self) -> str:
+        return f"<{self.code} {self.name}>"
+
+
+class DataRule(Rule):
+    """A rule defined by data (a table row) rather than by a class of its own.
+
+    Subclasses implement the rewrite once; each instance carries its own code, name, doc and
+    triggers, so rename-like rules stay rows in a table.
+    """
+
+    def __init__(
+        self,
+        *,
+        code: str,
+        name: str,
+        doc: str,
+        severity: Severity,
+        fix: Fix | None = Fix.SAFE,
+        default: bool = True,
+        triggers: tuple[str, ...],
+    ) -> None:
+        self.code = code
+        self.name = name
+        self._doc = inspect.cleandoc(doc)
+        self.severity = severity
+        self.fix = fix
+        self.default = default
+        self.triggers = triggers
+
+    @property
+    def doc(self) -> str:
+        return self._doc
+
+
+@cache
+def all_rules() -> tuple[Rule, ...]:
+    """Every registered rule, sorted by code."""
+    from tf24migrate.transforms import discover_rules
+
+    return discover_rules()
+
+
+class UnknownRuleError(ValueError):
+    """A code, name or prefix that names no rule."""
+
+
+def _matches(rule: Rule, selector: str) -> bool:
+    selector = selector.strip()
+    if selector.lower() == "all":
+        return True
+    if selector.upper().startswith("TF24"):
+        return rule.code.startswith(selector.upper())
+    return rule.name == selector.lower()
+
+
+def _split(selectors: Iterable[str] | str | None) -> list[str]:
+    if selectors is None:
+        return []
+    if isinstance(selectors, str):
+        selectors = [selectors]
+    return [part.strip() for item in selectors for part in item.split(",") if part.strip()]
+
+
+def select_rules(
+    select: Iterable[str] | str | None = None,
+    ignore: Iterable[str] | str | None = None,
+    rules: Iterable[Rule] | None = None,
+) -> tuple[Rule, ...]:
+    """The rules chosen by `select` (default: the default rules) minus those in `ignore`.
+
+    Selectors are codes (`TF24101`), names (`experimental-run-v2`), code prefixes (`TF241`) or
+    `all`. An unknown selector raises `UnknownRuleError` naming it.
+    """
+    pool = tuple(rules) if rules is not None else all_rules()
+    selected_names = _split(select)
+    ignored_names = _split(ignore)
+    for selector in (*selected_names, *ignored_names):
+        if not any(_matches(rule, selector) for rule in pool):
+            raise UnknownRuleError(
+                f"unknown rule selector {selector!r}: use a code (TF24101), a name "
+                f"(experimental-run-v2), a code prefix (TF241) or 'all'; "
+                f"`tf24migrate --list-rules` lists them"
+            )
+    if selected_names:
+        chosen = [r for r in pool if any(_matches(r, s) for s in selected_names)]
+    else:
+        chosen = [r for r in pool if r.default]
+    return tuple(r for r in chosen if not any(_matches(r, s) for s in ignored_names))
+
+
+def find_rule(selector: str) -> Rule:
+    """The one rule with this code or name."""
+    for rule in all_rules():
+        if rule.code == selector.strip().upper() or rule.name == selector.strip().lower():
+            return rule
+    raise UnknownRuleError(
+        f"no rule is called {selector!r}: `tf24migrate --list-rules` lists every code and name"
+    )

@@ -1,0 +1,239 @@
+"""tf.distribute (TF241xx): renamed strategy methods, hints and communication options."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from tf24migrate.calls import UnboundArguments, bind_arguments, rebuild_args
+from tf24migrate.findings import Fix, Severity
+from tf24migrate.rule_kinds import RenameKeyword, RenameMethod, RenameSymbol
+from tf24migrate.rules import Rule
+
+EXPERIMENTAL = "tensorflow.distribute.experimental"
+
+EXPERIMENTAL_RUN_V2 = RenameMethod(
+    code="TF24101",
+    name="experimental-run-v2",
+    old="experimental_run_v2",
+    new="run",
+    severity=Severity.ERROR,
+    message="`experimental_run_v2` was removed in TF 2.4: call `run` (same arguments).",
+    doc="""
+    `Strategy.experimental_run_v2` was removed in TF 2.4; `Strategy.run` takes the same arguments.
+
+    Matched by method name on any receiver (the name exists only in TensorFlow), including the bare
+    attribute `strategy.experimental_run_v2` passed around as a function.
+
+    Before: `strategy.experimental_run_v2(step_fn, args=(batch,))`
+    After:  `strategy.run(step_fn, args=(batch,))`
+    """,
+)
+
+DISTRIBUTE_DATASETS_FROM_FUNCTION = RenameMethod(
+    code="TF24102",
+    name="distribute-datasets-from-function",
+    old="experimental_distribute_datasets_from_function",
+    new="distribute_datasets_from_function",
+    severity=Severity.WARNING,
+    message="`experimental_distribute_datasets_from_function` is deprecated since TF 2.4: "
+    "call `distribute_datasets_from_function` (same arguments).",
+    doc="""
+    `Strategy.experimental_distribute_datasets_from_function` became `distribute_datasets_from_function`.
+
+    The old name is a deprecated alias from TF 2.4 on. Matched by method name on any receiver.
+
+    Before: `strategy.experimental_distribute_datasets_from_function(dataset_fn)`
+    After:  `strategy.distribute_datasets_from_function(dataset_fn)`
+    """,
+)
+
+EXPERIMENTAL_HINTS_KEYWORD = RenameKeyword(
+    code="TF24103",
+    name="experimental-hints-keyword",
+    callees=("all_reduce", "reduce_to", "batch_reduce_to", "reduce", "batch_reduce"),
+    old="experimental_hints",
+    new="options",
+    severity=Severity.ERROR,
+    message="The keyword `experimental_hints=` was renamed `options=` in TF 2.4 "
+    "(the old keyword raises TypeError).",
+    doc="""
+    The keyword `experimental_hints=` of the cross-replica reductions is `options=` in TF 2.4.
+
+    Applies to calls of `.all_reduce`, `.reduce_to`, `.batch_reduce_to` (and `CrossDeviceOps`'s
+    `.reduce` / `.batch_reduce`), matched by method name. The parameter kept its position, so
+    positional uses need no change. TF 2.4 has no fallback: the old keyword raises `TypeError`.
+
+    Before: `ctx.all_reduce("sum", value, experimental_hints=hints)`
+    After:  `ctx.all_reduce("sum", value, options=hints)`
+    """,
+)
+
+COLLECTIVE_HINTS = RenameSymbol(
+    code="TF24104",
+    name="collective-hints",
+    old=f"{EXPERIMENTAL}.CollectiveHints",
+    new=f"{EXPERIMENTAL}.CommunicationOptions",
+    severity=Severity.WARNING,
+    doc="""
+    `tf.distribute.experimental.CollectiveHints` was renamed `CommunicationOptions` in TF 2.4.
+
+    The arguments are the same (`bytes_per_pack`, first positionally in both); the old name is a
+    deprecated alias. Imported names are renamed in the import statement and at every use.
+
+    Before: `tf.distribute.experimental.CollectiveHints(bytes_per_pack=32 * 1024 * 1024)`
+    After:  `tf.distribute.experimental.CommunicationOptions(bytes_per_pack=32 * 1024 * 1024)`
+    """,
+)
+
+COLLECTIVE_COMMUNICATION = RenameSymbol(
+    code="TF24105",
+    name="collective-communication",
+    old=f"{EXPERIMENTAL}.CollectiveCommunication",
+    new=f"{EXPERIMENTAL}.CommunicationImplementation",
+    severity=Severity.INFO,
+    doc="""
+    `tf.distribute.experimental.CollectiveCommunication` was renamed `CommunicationImplementation`.
+
+    Both names are the same enum (`AUTO`, `RING`, `NCCL`) from TF 2.4 on; the new name is the one
+    `CommunicationOptions(implementation=...)` documents.
+
+    Before: `tf.distribute.experimental.CollectiveCommunication.RING`
+    After:  `tf.distribute.experimental.CommunicationImplementation.RING`
+    """,
+)
+
+_MWMS_OLD = f"{EXPERIMENTAL}.MultiWorkerMirroredStrategy"
+_MWMS_NEW = "tensorflow.distribute.MultiWorkerMirroredStrategy"
+_AUTO = {f"{EXPERIMENTAL}.CollectiveCommunication.AUTO", f"{EXPERIMENTAL}.CommunicationImplementation.AUTO"}
+
+
+class MultiWorkerMirroredStrategy(Rule):
+    """`tf.distribute.experimental.MultiWorkerMirroredStrategy` is stable in TF 2.4 as
+    `tf.distribute.MultiWorkerMirroredStrategy`, with a new signature.
+
+    The experimental constructor is `(communication, cluster_resolver)`; the stable one is
+    `(cluster_resolver, communication_options)`, with the communication implementation inside a
+    `CommunicationOptions`. The rewrite always uses keywords, in the new order, and only for the
+    arguments given; `communication_options` is dropped when the implementation is `AUTO` (the
+    default). A `CollectiveCommunication` member passed in is renamed by TF24105 in the same run.
+    Calls with `*args` / `**kwargs` are reported, not rewritten.
+
+    Before: `tf.distribute.experimental.MultiWorkerMirroredStrategy(tf.distribute.experimental.CollectiveCommunication.RING)`
+    After:  `tf.distribute.MultiWorkerMirroredStrategy(communication_options=tf.distribute.experimental.CommunicationOptions(implementation=tf.distribute.experimental.CommunicationImplementation.RING))`
+    """
+
+    code = "TF24107"
+    name = "multi-worker-mirrored-strategy"
+    fix = Fix.SAFE
+    severity = Severity.WARNING
+    triggers = ("MultiWorkerMirroredStrategy",)
+
+    def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
+        if ctx.qualified_name(original.func) != _MWMS_OLD:
+            return updated
+        message = "`tf.distribute.experimental.MultiWorkerMirroredStrategy` is stable in TF 2.4"
+        try:
+            bound = bind_arguments(original.args, ("communication", "cluster_resolver"))
+        except UnboundArguments as problem:
+            ctx.report(
+                original,
+                f"{message}: rewrite the call by hand as `tf.distribute.MultiWorkerMirroredStrategy("
+                f"cluster_resolver=..., communication_options=tf.distribute.experimental."
+                f"CommunicationOptions(implementation=...))`; {problem}.",
+            )
+            return updated
+        updated_args = {id(o): u for o, u in zip(original.args, updated.args, strict=True)}
+        new_args: list[tuple[str, cst.BaseExpression]] = []
+        if "cluster_resolver" in bound:
+            new_args.append(("cluster_resolver", updated_args[id(bound["cluster_resolver"])].value))
+        communication = bound.get("communication")
+        if communication is not None and ctx.qualified_name(communication.value) not in _AUTO:
+            options = ctx.spell(f"{EXPERIMENTAL}.CommunicationOptions", like=original.func)
+            if options is None:
+                ctx.report(
+                    original, f"{message}: no way to name TensorFlow in this file; rewrite it by hand."
+                )
+                return updated
+            value = updated_args[id(communication)].value
+            new_args.append(
+                (
+                    "communication_options",
+                    cst.Call(options, [cst.Arg(value, keyword=cst.Name("implementation"), equal=_equal())]),
+                )
+            )
+        func = ctx.spell(_MWMS_NEW, like=original.func)
+        if func is None:
+            ctx.report(original, f"{message}: no way to name TensorFlow in this file; rewrite it by hand.")
+            return updated
+        replacement = updated.with_changes(func=func, args=rebuild_args(updated.args, new_args))
+        if not new_args:
+            replacement = replacement.with_changes(whitespace_before_args=cst.SimpleWhitespace(""))
+        return (
+            ctx.report(
+                original,
+                f"{message}: use `tf.distribute.MultiWorkerMirroredStrategy` with "
+                "`cluster_resolver=` and `communication_options=`.",
+                replacement=replacement,
+            )
+            or updated
+        )
+
+
+def _equal() -> cst.AssignEqual:
+    return cst.AssignEqual(
+        whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")
+    )
+
+
+_REDUCTION_METHODS = {
+    "reduce_implementation",
+    "batch_reduce_implementation",
+    "reduce_to",
+    "batch_reduce_to",
+    "all_reduce",
+}
+
+
+class HintsParameterOverride(Rule):
+    """A method that overrides a TF reduction with an `experimental_hints` parameter must rename it
+    `options`.
+
+    TF 2.4 calls `reduce_implementation`, `batch_reduce_implementation`, `reduce_to`,
+    `batch_reduce_to` and `all_reduce` with `options=`, so a subclass of `CrossDeviceOps`,
+    `StrategyExtended` or `ReplicaContext` that still names the parameter `experimental_hints`
+    fails with `TypeError`. Not rewritten: the body's uses of the parameter must follow, and a
+    method of that name may belong to a class unrelated to TensorFlow.
+
+    Reported: `def reduce_implementation(self, reduce_op, value, destinations, experimental_hints):`
+    Write instead: `def reduce_implementation(self, reduce_op, value, destinations, options):`
+    """
+
+    code = "TF24109"
+    name = "hints-parameter-override"
+    fix = None
+    severity = Severity.ERROR
+    triggers = ("experimental_hints",)
+
+    def leave_FunctionDef(self, ctx, original: cst.FunctionDef, updated: cst.FunctionDef):
+        if original.name.value not in _REDUCTION_METHODS:
+            return updated
+        params = [*original.params.posonly_params, *original.params.params, *original.params.kwonly_params]
+        for param in params:
+            if param.name.value == "experimental_hints":
+                ctx.report(
+                    param,
+                    f"`{original.name.value}` is called with `options=` from TF 2.4: rename the parameter "
+                    "`experimental_hints` to `options`, and its uses in the body.",
+                )
+        return updated
+
+
+RULES = (
+    EXPERIMENTAL_RUN_V2,
+    DISTRIBUTE_DATASETS_FROM_FUNCTION,
+    EXPERIMENTAL_HINTS_KEYWORD,
+    COLLECTIVE_HINTS,
+    COLLECTIVE_COMMUNICATION,
+    MultiWorkerMirroredStrategy(),
+    HintsParameterOverride(),
+)

@@ -1,0 +1,28 @@
+"""TF-TRT (TF246xx): the converter's allowlist/denylist keywords."""
+
+from __future__ import annotations
+
+from tf24migrate.findings import Severity
+from tf24migrate.rule_kinds import RenameKeyword
+
+TRT_NODES_DENYLIST = RenameKeyword(
+    code="TF24601",
+    name="trt-nodes-denylist",
+    callees=("TrtGraphConverter", "create_inference_graph"),
+    old="nodes_blacklist",
+    new="nodes_denylist",
+    severity=Severity.ERROR,
+    message="`nodes_blacklist=` was renamed `nodes_denylist=` in TF 2.4.",
+    doc="""
+    The TF-TRT converter's keyword `nodes_blacklist=` is `nodes_denylist=` from TF 2.4.
+
+    Applies to `TrtGraphConverter(...)` and `create_inference_graph(...)` (from
+    `tensorflow.python.compiler.tensorrt.trt_convert`), matched by the called name. The parameter
+    kept its position, so positional uses need no change.
+
+    Before: `trt.TrtGraphConverter(input_graph_def=graph_def, nodes_blacklist=["logits"])`
+    After:  `trt.TrtGraphConverter(input_graph_def=graph_def, nodes_denylist=["logits"])`
+    """,
+)
+
+RULES = (TRT_NODES_DENYLIST,)
