@@ -141,7 +141,7 @@ def main_command(
 
     from tf24migrate.discovery import iter_source_files
     from tf24migrate.reporting import Summary, finding_line, json_document, unified_diff
-    from tf24migrate.runner import migrate_file
+    from tf24migrate.runner import HANDLERS, migrate_file
 
     mode = "write" if write else "check" if check else "diff"
     as_json = output_format is OutputFormat.json
@@ -149,7 +149,7 @@ def main_command(
     findings_to_stderr = mode == "diff"
     results: list[FileResult] = []
     try:
-        files = list(iter_source_files(str(p) for p in paths))
+        files = list(iter_source_files((str(p) for p in paths), tuple(HANDLERS)))
     except MissingPathError as error:
         raise _fail(str(error)) from None
     for path in files:

@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import os
+from collections.abc import Callable, Iterable, Iterator
 
 from tf24migrate.discovery import iter_source_files
 from tf24migrate.engine import RuleError, SourceSyntaxError, run_rules
 from tf24migrate.files import UnreadableFile, read_source, write_source
-from tf24migrate.findings import FileResult, Status
+from tf24migrate.findings import FileResult, MigrationResult, Status
 from tf24migrate.rules import Rule, select_rules
+
+# How each kind of file is migrated, by suffix: `(text, rules, *, path, unsafe_fixes) -> MigrationResult`.
+# Folders are walked for these suffixes; a file named explicitly with another suffix is treated as Python.
+MigrateText = Callable[..., MigrationResult]
+HANDLERS: dict[str, MigrateText] = {".py": run_rules}
+
+
+def handler_for(path: str) -> MigrateText:
+    return HANDLERS.get(os.path.splitext(path)[1].lower(), run_rules)
 
 
 def migrate_file(
@@ -20,7 +30,7 @@ def migrate_file(
     except (OSError, UnreadableFile) as error:
         return FileResult(path=path, status=Status.FAILED, error=f"cannot read: {error}")
     try:
-        result = run_rules(source.text, rules, path=path, unsafe_fixes=unsafe_fixes)
+        result = handler_for(path)(source.text, rules, path=path, unsafe_fixes=unsafe_fixes)
     except SourceSyntaxError as error:
         return FileResult(
             path=path,
@@ -70,5 +80,5 @@ def migrate_paths(
     Raises `MissingPathError` for a path that does not exist.
     """
     rules = select_rules(select, ignore)
-    for path in iter_source_files(paths):
+    for path in iter_source_files(paths, tuple(HANDLERS)):
         yield migrate_file(path, rules, unsafe_fixes=unsafe_fixes, write=write)
