@@ -15,7 +15,8 @@ from collections.abc import Iterable, Sequence
 import libcst as cst
 
 from tf24migrate.findings import Finding, MigrationResult
-from tf24migrate.positions import Span, node_spans
+from tf24migrate.positions import Span, module_code, node_spans
+from tf24migrate.pruning import StatementPlan, trigger_lines
 from tf24migrate.rules import Rule, select_rules
 from tf24migrate.transformer import MigrationTransformer, Report
 
@@ -95,9 +96,16 @@ def triggered_rules(source: str, rules: Iterable[Rule]) -> list[Rule]:
     return [rule for rule in rules if any(trigger in source for trigger in rule.triggers)]
 
 
-def _transform(module, source, rules, unsafe_fixes, excluded=()):
-    transformer = MigrationTransformer(rules, source=source, unsafe_fixes=unsafe_fixes, excluded=excluded)
+def _transform(module, source, rules, unsafe_fixes, excluded=(), plan=None):
+    """One transformer pass; with a pruning `plan`, again without it if the plan went astray."""
+    if plan is not None:
+        plan.reset()
+    transformer = MigrationTransformer(
+        rules, source=source, unsafe_fixes=unsafe_fixes, excluded=excluded, plan=plan
+    )
     new_module = module.visit(transformer)
+    if plan is not None and not plan.consistent:
+        return _transform(module, source, rules, unsafe_fixes, excluded)
     return new_module, transformer.reports
 
 
@@ -129,7 +137,8 @@ def run_rules(
     if not active:
         return MigrationResult(source=source, code=source)
     module = parse(source, path)
-    new_module, reports = _transform(module, source, active, unsafe_fixes)
+    plan = StatementPlan.build(source, trigger_lines(source, (t for r in active for t in r.triggers)))
+    new_module, reports = _transform(module, source, active, unsafe_fixes, plan=plan)
     spans = node_spans(module, [r.node for r in reports])
     suppressions = _suppressions(source)
     if suppressions:
@@ -139,8 +148,8 @@ def run_rules(
             if _is_suppressed(spans[id(r.node)], r.rule.code, suppressions)
         }
         if excluded:
-            new_module, reports = _transform(module, source, active, unsafe_fixes, excluded)
-    code = new_module.code
+            new_module, reports = _transform(module, source, active, unsafe_fixes, excluded, plan)
+    code = module_code(new_module) if any(r.applied for r in reports) else source
     if code != source:
         problem = _check_parses(code)
         if problem is not None:

@@ -69,6 +69,13 @@ class _OffsetState(CodegenState):
             self.found[id(node)] = (start, self.offset)
 
 
+def module_code(module: cst.Module) -> str:
+    """`module.code`, without the per-node context managers of LibCST's own code generator."""
+    state = _OffsetState(default_indent=module.default_indent, default_newline=module.default_newline)
+    module._codegen(state)
+    return "".join(state.tokens)
+
+
 def node_spans(module: cst.Module, nodes: Collection[cst.CSTNode]) -> dict[int, Span]:
     """`{id(node): Span}` for each of `nodes`, which must belong to `module`."""
     if not nodes:

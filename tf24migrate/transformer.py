@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from tf24migrate import pruning
 from tf24migrate.findings import Fix
 from tf24migrate.names import (
     TENSORFLOW,
@@ -26,11 +27,17 @@ from tf24migrate.names import (
     normalize,
     target_names,
 )
+from tf24migrate.pruning import StatementPlan
 from tf24migrate.rules import Rule
 
 _SHIM_EXCEPTIONS = {"ImportError", "ModuleNotFoundError", "AttributeError"}
 _VERSION_WORDS = {"__version__", "VERSION", "LooseVersion", "parse_version", "Version"}
 _COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
+_COMPOUND_TYPES = frozenset(
+    {cst.FunctionDef, cst.ClassDef, cst.If, cst.For, cst.While, cst.With, cst.Try, cst.TryStar, cst.Match}
+)
+_STATEMENT_TYPES = _COMPOUND_TYPES | {cst.SimpleStatementLine, cst.SimpleStatementSuite}
+_SHIM_CANDIDATES = frozenset({cst.Try, cst.If})
 
 
 @dataclass
@@ -94,6 +101,7 @@ class MigrationTransformer(cst.CSTTransformer):
         source: str,
         unsafe_fixes: bool = False,
         excluded: Iterable[tuple[str, int]] = (),
+        plan: StatementPlan | None = None,
     ) -> None:
         super().__init__()
         self.source = source
@@ -106,19 +114,21 @@ class MigrationTransformer(cst.CSTTransformer):
         for rule in rules:
             for node_type, handler in rule.handlers().items():
                 self._handlers.setdefault(node_type, []).append((rule, handler))
-        self._shim_depth = 0
+        self._shims: set[int] = set()  # ids of the shim statements being visited
         self._handler_depth = 0
         self._not_references: set[int] = set()
         self._alias_bindings: dict[int, Binding] = {}
         self._tentative: list[tuple[str, object]] = []
         self._module_imports: dict[str, str] = {}  # local name -> module, for added imports
         self._statements_after: list[cst.BaseStatement] = []
+        self.plan = plan
+        self._pruned: set[int] = set()
 
     # ----------------------------------------------------------------- API for rules (ctx)
 
     @property
     def in_shim(self) -> bool:
-        return self._shim_depth > 0
+        return bool(self._shims)
 
     def is_reference(self, node: cst.Name) -> bool:
         """Whether a `Name` node is an expression (not an attribute, keyword, or definition name)."""
@@ -227,62 +237,130 @@ class MigrationTransformer(cst.CSTTransformer):
     # ------------------------------------------------------------------------ traversal
 
     def on_visit(self, node: cst.CSTNode) -> bool:
-        if isinstance(node, cst.Attribute):
-            self._not_references.add(id(node.attr))
-        elif isinstance(node, cst.Arg):
-            if node.keyword is not None:
-                self._not_references.add(id(node.keyword))
-        elif isinstance(node, (cst.Import, cst.ImportFrom)):
-            self._visit_import(node)
-        elif isinstance(node, (cst.FunctionDef, cst.ClassDef)):
-            self._not_references.add(id(node.name))
-            self._bind(node.name.value, node)
-            self.scope = Scope("function" if isinstance(node, cst.FunctionDef) else "class", self.scope)
-        elif isinstance(node, cst.Lambda):
-            self.scope = Scope("function", self.scope)
-        elif isinstance(node, cst.Param):
-            self._not_references.add(id(node.name))
-            self._bind(node.name.value, node)
-        elif isinstance(node, _COMPREHENSIONS):
-            self.scope = Scope("comprehension", self.scope)
-            for_in = node.for_in
-            while for_in is not None:
-                for name in target_names(for_in.target):
-                    self._bind(name.value, for_in)
-                for_in = for_in.inner_for_in
-        elif isinstance(node, cst.For):
-            for name in target_names(node.target):
-                self._bind(name.value, node)
-        elif isinstance(node, cst.ExceptHandler):
-            self._handler_depth += 1
-            if node.name is not None:
-                for name in target_names(node.name.name):
-                    self._bind(name.value, node)
-        elif isinstance(node, (cst.Global, cst.Nonlocal)):
-            for item in node.names:
-                self._not_references.add(id(item.name))
-        if is_shim(node):
-            self._shim_depth += 1
+        kind = type(node)
+        if self.plan is not None and kind in _STATEMENT_TYPES and self._prune(node):
+            return False
+        visit = _ON_VISIT.get(kind)
+        if visit is not None:
+            visit(self, node)
+        if kind in _SHIM_CANDIDATES and is_shim(node):
+            self._shims.add(id(node))
         return True
 
     def on_leave(self, original: cst.CSTNode, updated: cst.CSTNode):
+        if self._pruned and id(original) in self._pruned:
+            self._pruned.discard(id(original))
+            return updated
+        kind = type(original)
         result = updated
-        for rule, handler in self._handlers.get(type(original).__name__, ()):
+        for rule, handler in self._handlers.get(kind.__name__, ()):
             self.rule = rule
             result = handler(self, original, result)
             self.rule = None
-            if type(result) is not type(original):
+            if type(result) is not kind:
                 break
-        if isinstance(original, cst.Name) and isinstance(result, cst.Name):
-            result = self._follow_renamed_binding(original, result)
-        elif isinstance(original, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
-            result = self._flush_statements(result)
-        elif isinstance(original, cst.Module):
-            result = self._add_imports(result)
-        self._leave_scope(original)
+        leave = _ON_LEAVE.get(kind)
+        if leave is not None:
+            result = leave(self, original, result)
+        if self._shims and id(original) in self._shims:
+            self._shims.discard(id(original))
         return result
 
     # ------------------------------------------------------------------------ internals
+
+    def _prune(self, node: cst.CSTNode) -> bool:
+        """Skip a statement the plan marks uninteresting, binding its names from its ast node."""
+        assert self.plan is not None
+        if type(node) in _COMPOUND_TYPES:
+            skipped = self.plan.take_compound(node)
+            statements = [skipped] if skipped is not None else None
+        else:
+            statements = self.plan.take_simple(len(node.body))
+            if type(node) is cst.SimpleStatementSuite:
+                return False  # one line of a statement being visited: never skipped alone
+        if statements is None:
+            return False
+        for statement in statements:
+            for name, qualified_name, in_handler in pruning.bindings(statement, self._handler_depth > 0):
+                self.scope.bind(Binding(name, qualified_name, None, in_handler=in_handler))
+        self._pruned.add(id(node))
+        return True
+
+    # What each node type does to scopes and references, looked up by type (isinstance on
+    # LibCST's abstract classes is slow, and this runs for every node).
+
+    def _visit_attribute(self, node: cst.Attribute) -> None:
+        self._not_references.add(id(node.attr))
+
+    def _visit_arg(self, node: cst.Arg) -> None:
+        if node.keyword is not None:
+            self._not_references.add(id(node.keyword))
+
+    def _visit_definition(self, node: cst.FunctionDef | cst.ClassDef) -> None:
+        self._not_references.add(id(node.name))
+        self._bind(node.name.value, node)
+        self.scope = Scope("function" if type(node) is cst.FunctionDef else "class", self.scope)
+
+    def _visit_lambda(self, node: cst.Lambda) -> None:
+        self.scope = Scope("function", self.scope)
+
+    def _visit_param(self, node: cst.Param) -> None:
+        self._not_references.add(id(node.name))
+        self._bind(node.name.value, node)
+
+    def _visit_comprehension(self, node) -> None:
+        self.scope = Scope("comprehension", self.scope)
+        for_in = node.for_in
+        while for_in is not None:
+            for name in target_names(for_in.target):
+                self._bind(name.value, for_in)
+            for_in = for_in.inner_for_in
+
+    def _visit_for(self, node: cst.For) -> None:
+        for name in target_names(node.target):
+            self._bind(name.value, node)
+
+    def _visit_except_handler(self, node: cst.ExceptHandler) -> None:
+        self._handler_depth += 1
+        if node.name is not None:
+            for name in target_names(node.name.name):
+                self._bind(name.value, node)
+
+    def _visit_global(self, node: cst.Global | cst.Nonlocal) -> None:
+        for item in node.names:
+            self._not_references.add(id(item.name))
+
+    def _leave_scope(self, original, result):
+        assert self.scope.parent is not None
+        self.scope = self.scope.parent
+        return result
+
+    def _leave_except_handler(self, original, result):
+        self._handler_depth -= 1
+        return result
+
+    def _leave_assignment(self, original, result):
+        if type(original) is cst.Assign:
+            targets = [t.target for t in original.targets]
+        elif type(original) is cst.WithItem:
+            targets = [original.asname.name] if original.asname is not None else []
+        else:
+            targets = [original.target]
+        for target in targets:
+            for name in target_names(target):
+                self._bind(name.value, original)
+        return result
+
+    def _leave_name(self, original: cst.Name, result):
+        if type(result) is cst.Name:
+            return self._follow_renamed_binding(original, result)
+        return result
+
+    def _leave_statement(self, original, result):
+        return self._flush_statements(result)
+
+    def _leave_module(self, original, result):
+        return self._add_imports(result)
 
     def _bind(self, name: str, node: cst.CSTNode | None, qualified_name: str | None = None) -> Binding:
         binding = Binding(name, qualified_name, node, in_handler=self._handler_depth > 0)
@@ -298,30 +376,6 @@ class MigrationTransformer(cst.CSTTransformer):
         if isinstance(node, cst.ImportFrom) and node.module is not None:
             for part in _names_in(node.module):
                 self._not_references.add(id(part))
-
-    def _leave_scope(self, original: cst.CSTNode) -> None:
-        if isinstance(original, (cst.FunctionDef, cst.ClassDef, cst.Lambda, *_COMPREHENSIONS)):
-            assert self.scope.parent is not None
-            self.scope = self.scope.parent
-        elif isinstance(original, cst.ExceptHandler):
-            self._handler_depth -= 1
-        elif isinstance(original, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
-            targets = (
-                [t.target for t in original.targets]
-                if isinstance(original, cst.Assign)
-                else [original.target]
-            )
-            for target in targets:
-                for name in target_names(target):
-                    self._bind(name.value, original)
-        elif isinstance(original, cst.NamedExpr):
-            for name in target_names(original.target):
-                self._bind(name.value, original)
-        elif isinstance(original, cst.WithItem) and original.asname is not None:
-            for name in target_names(original.asname.name):
-                self._bind(name.value, original)
-        if is_shim(original):
-            self._shim_depth -= 1
 
     def _follow_renamed_binding(self, original: cst.Name, updated: cst.Name) -> cst.Name:
         if not self.is_reference(original):
@@ -396,3 +450,39 @@ def _import_insertion_index(body: list[cst.BaseStatement]) -> int:
     if last_import is not None:
         return last_import + 1
     return 1 if body and _is_docstring(body[0]) else 0
+
+
+_ON_VISIT = {
+    cst.Attribute: MigrationTransformer._visit_attribute,
+    cst.Arg: MigrationTransformer._visit_arg,
+    cst.Import: MigrationTransformer._visit_import,
+    cst.ImportFrom: MigrationTransformer._visit_import,
+    cst.FunctionDef: MigrationTransformer._visit_definition,
+    cst.ClassDef: MigrationTransformer._visit_definition,
+    cst.Lambda: MigrationTransformer._visit_lambda,
+    cst.Param: MigrationTransformer._visit_param,
+    cst.For: MigrationTransformer._visit_for,
+    cst.ExceptHandler: MigrationTransformer._visit_except_handler,
+    cst.Global: MigrationTransformer._visit_global,
+    cst.Nonlocal: MigrationTransformer._visit_global,
+    **dict.fromkeys(_COMPREHENSIONS, MigrationTransformer._visit_comprehension),
+}
+_ON_LEAVE = {
+    cst.Name: MigrationTransformer._leave_name,
+    cst.Module: MigrationTransformer._leave_module,
+    cst.ExceptHandler: MigrationTransformer._leave_except_handler,
+    **dict.fromkeys(
+        (cst.Assign, cst.AnnAssign, cst.AugAssign, cst.NamedExpr, cst.WithItem),
+        MigrationTransformer._leave_assignment,
+    ),
+    **dict.fromkeys((cst.Lambda, *_COMPREHENSIONS), MigrationTransformer._leave_scope),
+    **dict.fromkeys(_STATEMENT_TYPES - {cst.SimpleStatementSuite}, MigrationTransformer._leave_statement),
+}
+
+
+def _leave_definition(self: MigrationTransformer, original, result):
+    result = self._flush_statements(result)
+    return self._leave_scope(original, result)
+
+
+_ON_LEAVE[cst.FunctionDef] = _ON_LEAVE[cst.ClassDef] = _leave_definition

@@ -1,0 +1,157 @@
+"""Skipping the statements that cannot matter, so the transformer only rebuilds the few that can.
+
+A LibCST traversal costs about as much as the parse itself, whatever it does. Python's `ast` parses
+about ten times faster and knows each statement's lines, so the engine lists the statements in
+document order with whether their lines hold a trigger string of an active rule. The transformer
+walks LibCST's statements in the same order; a statement with no trigger is not descended into,
+and the names it binds are taken from its `ast` node instead. If the two orders ever disagree, the
+pass is run again without pruning, so pruning can change speed but never results.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+import libcst as cst
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+# LibCST compound statement -> the ast classes it corresponds to
+_KINDS = {
+    "FunctionDef": (ast.FunctionDef, ast.AsyncFunctionDef),
+    "ClassDef": (ast.ClassDef,),
+    "If": (ast.If,),
+    "For": (ast.For, ast.AsyncFor),
+    "While": (ast.While,),
+    "With": (ast.With, ast.AsyncWith),
+    "Try": (ast.Try,),
+    "TryStar": (getattr(ast, "TryStar", ast.Try),),
+    "Match": (getattr(ast, "Match", ast.If),),
+}
+
+
+@dataclass
+class Entry:
+    node: ast.stmt
+    interesting: bool
+    descendants: int = 0
+
+
+def trigger_lines(source: str, triggers: Iterable[str]) -> set[int]:
+    """1-based numbers of the lines on which any of `triggers` occurs."""
+    pattern = re.compile("|".join(re.escape(t) for t in sorted(set(triggers), key=len, reverse=True)))
+    lines: set[int] = set()
+    line, position = 1, 0
+    for match in pattern.finditer(source):
+        line += source.count("\n", position, match.start())
+        position = match.start()
+        lines.add(line)
+    return lines
+
+
+class StatementPlan:
+    """The statements of a module in document order, each marked interesting or not."""
+
+    def __init__(self, tree: ast.Module, lines: set[int]) -> None:
+        self.entries: list[Entry] = []
+        self.index = 0
+        self.broken = False
+        self._lines = sorted(lines)
+        self._add(tree.body)
+
+    @classmethod
+    def build(cls, source: str, lines: set[int]) -> StatementPlan | None:
+        try:
+            return cls(ast.parse(source), lines)
+        except (SyntaxError, ValueError, RecursionError):
+            return None
+
+    def _spans_trigger(self, node: ast.stmt) -> bool:
+        start = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))])
+        end = node.end_lineno or node.lineno
+        return any(start <= line <= end for line in self._lines)
+
+    def _add(self, statements: Iterable[ast.AST]) -> None:
+        for statement in statements:
+            entry = Entry(statement, self._spans_trigger(statement))
+            self.entries.append(entry)
+            start = len(self.entries)
+            for field in ("body", "handlers", "orelse", "finalbody", "cases"):
+                for child in getattr(statement, field, ()):
+                    self._add([child] if isinstance(child, ast.stmt) else child.body)
+            entry.descendants = len(self.entries) - start
+
+    def take_simple(self, count: int) -> list[ast.stmt] | None:
+        """The ast statements of a line of `count` small statements, or None to visit it."""
+        taken = self.entries[self.index : self.index + count]
+        self.index += count
+        if len(taken) != count or any(isinstance(e.node, tuple(_all_compound())) for e in taken):
+            self.broken = True
+            return None
+        return None if any(e.interesting for e in taken) else [e.node for e in taken]
+
+    def take_compound(self, node: cst.BaseCompoundStatement) -> ast.stmt | None:
+        """The ast statement of a compound statement when it can be skipped, else None."""
+        if self.index >= len(self.entries):
+            self.broken = True
+            return None
+        entry = self.entries[self.index]
+        if not isinstance(entry.node, _KINDS.get(type(node).__name__, ())):
+            self.broken = True
+            return None
+        if entry.interesting:
+            self.index += 1
+            return None
+        self.index += 1 + entry.descendants
+        return entry.node
+
+    def reset(self) -> None:
+        self.index = 0
+        self.broken = False
+
+    @property
+    def consistent(self) -> bool:
+        return not self.broken and self.index == len(self.entries)
+
+
+def _all_compound() -> Iterator[type]:
+    for kinds in _KINDS.values():
+        yield from kinds
+
+
+def bindings(statement: ast.AST, in_handler: bool = False) -> Iterator[tuple[str, str | None, bool]]:
+    """(name, qualified name for imports else None, bound in an except handler) for each name a
+    statement binds in its own scope, in document order."""
+    if isinstance(statement, ast.Import):
+        for alias in statement.names:
+            if alias.asname:
+                yield alias.asname, alias.name, in_handler
+            else:
+                top = alias.name.split(".")[0]
+                yield top, top, in_handler
+        return
+    if isinstance(statement, ast.ImportFrom):
+        if statement.level == 0 and statement.module:
+            for alias in statement.names:
+                if alias.name != "*":
+                    yield alias.asname or alias.name, f"{statement.module}.{alias.name}", in_handler
+        return
+    if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        yield statement.name, None, in_handler
+        return
+    if isinstance(statement, (ast.Lambda, *_COMPREHENSIONS)):
+        return
+    if isinstance(statement, ast.Name) and isinstance(statement.ctx, ast.Store):
+        yield statement.id, None, in_handler
+        return
+    if isinstance(statement, ast.ExceptHandler):
+        if statement.name:
+            yield statement.name, None, True
+        for child in statement.body:
+            yield from bindings(child, True)
+        return
+    for child in ast.iter_child_nodes(statement):
+        yield from bindings(child, in_handler)
