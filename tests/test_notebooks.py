@@ -16,14 +16,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import libcst as cst
 import pytest
 
 from tf24migrate import notebooks
 from tf24migrate.engine import SourceSyntaxError
-from tf24migrate.findings import Severity
+from tf24migrate.findings import Fix, Severity
 from tf24migrate.ipython_syntax import is_python_cell, mask, unmask
 from tf24migrate.notebooks import migrate_notebook
-from tf24migrate.rules import select_rules
+from tf24migrate.rules import Rule, select_rules
 
 DATA = Path(__file__).resolve().parent / "data" / "notebooks"
 FIXTURES = sorted(p.name[: -len(".expected.ipynb")] for p in DATA.glob("*.expected.ipynb"))
@@ -160,6 +161,59 @@ def test_cell_without_final_newline_and_crlf_lines_keep_their_endings():
     sources = ["x = 1\r\ns.experimental_run_v2(f)", "%time s.experimental_run_v2(f)\r\ny = 2\r\n"]
     result = migrate(notebook(*sources))
     assert cell_sources(result.code) == ["x = 1\r\ns.run(f)", sources[1]]
+
+
+def test_suppression_comments_work_in_cells():
+    sources = ["s.experimental_run_v2(f)  # tf24migrate: ignore\n", "s.experimental_run_v2(f)\n"]
+    result = migrate(notebook(*sources))
+    assert cell_sources(result.code) == [sources[0], "s.run(f)\n"]
+    assert [f.cell for f in result.findings] == [2]
+
+
+def test_crlf_notebook_file_keeps_its_line_endings():
+    before, expected = read("train.ipynb"), read("train.expected.ipynb")
+    result = migrate(before.replace("\n", "\r\n"))
+    assert result.code == expected.replace("\n", "\r\n")
+
+
+class AddsTensorFlowImport(Rule):
+    """A rule that needs `import tensorflow as tf`, as TF24106 does: `helper(x)` -> `tf.identity(x)`."""
+
+    code, name, fix, triggers = "TF24999", "test-adds-import", Fix.SAFE, ("helper",)
+
+    def leave_Call(self, ctx, original, updated):
+        if isinstance(original.func, cst.Name) and original.func.value == "helper":
+            spelled = ctx.spell("tensorflow.identity")
+            return (
+                ctx.report(original, "use tf.identity", replacement=updated.with_changes(func=spelled))
+                or updated
+            )
+        return updated
+
+
+@pytest.mark.parametrize(
+    ("sources", "expected", "finding_line"),
+    [
+        (  # after the last import, in that import's cell
+            ["# title\n", "import numpy as np\n\n# end of cell 2\n", "%time y = 1\nx = helper(np.ones(2))"],
+            [
+                "# title\n",
+                "import numpy as np\nimport tensorflow as tf\n\n# end of cell 2\n",
+                "%time y = 1\nx = tf.identity(np.ones(2))",
+            ],
+            2,
+        ),
+        (  # no import anywhere: at the top of the first code cell
+            ["# title\n", "%pip install numpy\nx = 1\n", "x = helper(x)\n"],
+            ["# title\nimport tensorflow as tf\n", "%pip install numpy\nx = 1\n", "x = tf.identity(x)\n"],
+            1,
+        ),
+    ],
+)
+def test_lines_a_rule_adds_stay_in_their_cell(sources, expected, finding_line):
+    result = migrate_notebook(notebook(*sources), [AddsTensorFlowImport()], path="a.ipynb")
+    assert cell_sources(result.code) == expected
+    assert [(f.cell, f.line) for f in result.findings] == [(3, finding_line)]
 
 
 IPYTHON_LINES = [

@@ -23,8 +23,8 @@ PYTHON_CELL_MAGICS = frozenset({"time", "timeit", "capture", "prun", "debug"})
 _ESCAPES = ("%", "!", "?", "/", ",", ";")
 _MAGIC_ASSIGNMENT = re.compile(r"[A-Za-z_][\w.]*(\s*,\s*[A-Za-z_][\w.]*)*\s*=\s*[!%]")
 _CELL_MAGIC = re.compile(r"%%([\w-]*)")
-_PLACEHOLDER = "__tf24migrate_ipython_{}__"
-_PLACEHOLDER_LINE = re.compile(r"^[ \t]*__tf24migrate_ipython_(\d+)__(?=\r?\n|\Z)", re.MULTILINE)
+_PLACEHOLDER = "__tf24m_ipython_{}__"
+_PLACEHOLDER_LINE = re.compile(r"^[ \t]*__tf24m_ipython_(\d+)__(?=\r?\n|\Z)", re.MULTILINE)
 
 
 @dataclass(frozen=True)

@@ -37,10 +37,10 @@ from tf24migrate.rules import Rule
 NOTEBOOK_CELL_SYNTAX = ("TF24001", "notebook-cell-syntax-error")
 NOTEBOOK_SKIPPED = ("TF24002", "notebook-not-python")
 
-_CELL_MARKER = "__tf24migrate_cell_{}__\n"
-_CELL_MARKER_LINE = re.compile(r"^__tf24migrate_cell_(\d+)__\n", re.MULTILINE)
+_CELL_MARKER = "__tf24m_cell_{}__\n"
+_CELL_MARKER_LINE = re.compile(r"^__tf24m_cell_(\d+)__\n", re.MULTILINE)
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
-_NON_ASCII_ESCAPE = re.compile(r"(?<!\\)(?:\\\\)*\\u(?!00[0-7])[0-9a-fA-F]{4}")
+_NON_ASCII_ESCAPE = re.compile(r"\\u(?!00[0-7])[0-9a-fA-F]{4}")  # `\u00e9`, not `\u001b`
 _DECODER = json.JSONDecoder()
 
 
