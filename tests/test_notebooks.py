@@ -256,6 +256,14 @@ def test_python_that_looks_like_ipython_is_left_to_python(source):
     assert mask(source).code == source
 
 
+def test_only_newlines_end_lines():
+    # str.splitlines would end a line at \u2028 and take `!b"` for a shell escape.
+    source = 's = "a\u2028!b"\n!ls\x0c\nx = 1\n'
+    masked = mask(source)
+    assert masked.ipython_lines == ("!ls\x0c",)
+    assert masked.code.startswith('s = "a\u2028!b"\n') and masked.code.endswith("\nx = 1\n")
+
+
 def test_continued_magic_is_masked_whole():
     masked = mask("%pip install a \\\n    b\nx = 1\n")
     assert masked.ipython_lines == ("%pip install a \\", "    b")

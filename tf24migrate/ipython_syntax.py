@@ -23,6 +23,7 @@ PYTHON_CELL_MAGICS = frozenset({"time", "timeit", "capture", "prun", "debug"})
 _ESCAPES = ("%", "!", "?", "/", ",", ";")
 _MAGIC_ASSIGNMENT = re.compile(r"[A-Za-z_][\w.]*(\s*,\s*[A-Za-z_][\w.]*)*\s*=\s*[!%]")
 _CELL_MAGIC = re.compile(r"%%([\w-]*)")
+_LINE = re.compile(r"[^\n]*\n|[^\n]+")  # as Python splits lines: not at \x0c or \u2028
 _PLACEHOLDER = "__tf24m_ipython_{}__"
 _PLACEHOLDER_LINE = re.compile(r"^[ \t]*__tf24m_ipython_(\d+)__(?=\r?\n|\Z)", re.MULTILINE)
 
@@ -113,7 +114,7 @@ def mask(source: str) -> MaskedCell:
     scanner = _Scanner()
     continued_magic = False
     indent = ""
-    for line in source.splitlines(keepends=True):
+    for line in _LINE.findall(source):
         body = line.rstrip("\r\n")
         if continued_magic or _is_ipython_line(body, scanner):
             if not continued_magic:
