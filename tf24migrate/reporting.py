@@ -13,7 +13,14 @@ from tf24migrate.findings import FileResult, Finding, Fix, Severity, Status
 
 
 def unified_diff(path: str, before: str, after: str) -> str:
-    """A `git apply`-able unified diff of one file, with no-newline-at-end markers."""
+    """A `git apply`-able unified diff of one file, with no-newline-at-end markers.
+
+    A notebook's diff is one diff of source code per changed cell instead (not `git apply`-able).
+    """
+    if path.lower().endswith(".ipynb"):
+        from tf24migrate.notebooks import notebook_diff
+
+        return notebook_diff(path, before, after)
     lines = []
     for line in difflib.unified_diff(
         before.splitlines(keepends=True), after.splitlines(keepends=True), f"a/{path}", f"b/{path}"
@@ -76,7 +83,8 @@ class Summary:
 
 
 def finding_json(finding: Finding) -> dict:
-    return {
+    """A finding as JSON; one in a notebook also has `cell` (its line and column are in that cell)."""
+    entry = {
         "path": finding.path,
         "line": finding.line,
         "column": finding.column,
@@ -89,6 +97,9 @@ def finding_json(finding: Finding) -> dict:
         "fix": finding.fix.value if finding.fix else None,
         "applied": finding.applied,
     }
+    if finding.cell is not None:
+        entry["cell"] = finding.cell
+    return entry
 
 
 def json_document(results: Sequence[FileResult], version: str, *, with_diffs: bool) -> dict:

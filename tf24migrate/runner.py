@@ -9,12 +9,13 @@ from tf24migrate.discovery import iter_source_files
 from tf24migrate.engine import RuleError, SourceSyntaxError, run_rules
 from tf24migrate.files import UnreadableFile, read_source, write_source
 from tf24migrate.findings import FileResult, MigrationResult, Status
+from tf24migrate.notebooks import migrate_notebook
 from tf24migrate.rules import Rule, select_rules
 
 # How each kind of file is migrated, by suffix: `(text, rules, *, path, unsafe_fixes) -> MigrationResult`.
 # Folders are walked for these suffixes; a file named explicitly with another suffix is treated as Python.
 MigrateText = Callable[..., MigrationResult]
-HANDLERS: dict[str, MigrateText] = {".py": run_rules}
+HANDLERS: dict[str, MigrateText] = {".py": run_rules, ".ipynb": migrate_notebook}
 
 
 def handler_for(path: str) -> MigrateText:

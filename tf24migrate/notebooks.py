@@ -1,0 +1,313 @@
+"""Jupyter notebooks (`.ipynb`): migrating the code cells while leaving the rest of the file alone.
+
+The code cells of a Python notebook are migrated as one module, so an import in an early cell
+resolves names in later cells: each cell's source, with its IPython syntax masked
+(`ipython_syntax`), is joined with a marker statement between cells, the engine runs once, and
+the result is split at the markers back into cells. Findings are mapped back to their cell.
+
+Cells are numbered from 1 counting every cell (markdown and raw too), in file order: "cell 3" is
+the third cell from the top, whatever its type. Left out of the module, and never changed: cells
+that are not code, cells whose cell magic makes them something else than Python (`%%bash`,
+`%%writefile`), empty cells, and cells that do not parse (each reported as `NOTEBOOK_CELL_SYNTAX`,
+an error). A notebook whose kernel is not Python is skipped with an info note (`NOTEBOOK_SKIPPED`).
+
+The notebook's JSON text is never re-serialized: only the `source` value of a changed cell is
+replaced in the text, formatted like the original (a list of lines, one per line of the file, or a
+single string; the same separators, indentation and `ensure_ascii` choice; unchanged lines are
+copied byte for byte). A text diff of the file therefore shows only the changed source lines.
+"""
+
+from __future__ import annotations
+
+import ast
+import bisect
+import difflib
+import json
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
+from json.decoder import scanstring
+
+from tf24migrate.engine import RuleError, SourceSyntaxError, run_rules, triggered_rules
+from tf24migrate.findings import Finding, MigrationResult, Severity
+from tf24migrate.ipython_syntax import MaskedCell, is_python_cell, mask, unmask
+from tf24migrate.rules import Rule
+
+# Codes of the notes a notebook can get besides rule findings (they are not rules: not selectable).
+NOTEBOOK_CELL_SYNTAX = ("TF24001", "notebook-cell-syntax-error")
+NOTEBOOK_SKIPPED = ("TF24002", "notebook-not-python")
+
+_CELL_MARKER = "__tf24m_cell_{}__\n"
+_CELL_MARKER_LINE = re.compile(r"^__tf24m_cell_(\d+)__\n", re.MULTILINE)
+_WHITESPACE = re.compile(r"[ \t\n\r]*")
+_NON_ASCII_ESCAPE = re.compile(r"\\u(?!00[0-7])[0-9a-fA-F]{4}")  # `\u00e9`, not `\u001b`
+_DECODER = json.JSONDecoder()
+
+
+@dataclass(frozen=True)
+class _CodeCell:
+    number: int  # 1-based, counting every cell
+    source: str
+    masked: MaskedCell
+
+
+def _load(text: str, path: str | None) -> dict:
+    try:
+        notebook = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise SourceSyntaxError(
+            f"not a notebook: invalid JSON ({error.msg})", (path, error.lineno, error.colno, None)
+        ) from None
+    if not isinstance(notebook, dict) or not isinstance(notebook.get("cells"), list):
+        raise SourceSyntaxError(
+            "not a notebook in nbformat 4 (no list of cells); convert an older notebook with "
+            "`jupyter nbconvert --to notebook --nbformat 4`",
+            (path, 1, 1, None),
+        )
+    return notebook
+
+
+def kernel_language(notebook: dict) -> str | None:
+    """The notebook's language from its metadata (`"python"`, `"R"`, ...), None when not recorded."""
+    metadata = notebook.get("metadata")
+    if not isinstance(metadata, dict):
+        return None
+    for key, field in (("kernelspec", "language"), ("language_info", "name")):
+        section = metadata.get(key)
+        if isinstance(section, dict) and isinstance(section.get(field), str):
+            return section[field]
+    kernelspec = metadata.get("kernelspec")
+    if isinstance(kernelspec, dict) and isinstance(kernelspec.get("name"), str):
+        return "python" if "py" in kernelspec["name"].lower() else kernelspec["name"]
+    return None
+
+
+def _cell_source(cell: object) -> str | None:
+    if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+        return None
+    source = cell.get("source")
+    if isinstance(source, list) and all(isinstance(line, str) for line in source):
+        return "".join(source)
+    return source if isinstance(source, str) else None
+
+
+def _note(code_name: tuple[str, str], message: str, severity: Severity, **where) -> Finding:
+    """A finding that is not a rule's: `where` is `path`, `cell`, `line` and `column`."""
+    code, name = code_name
+    line, column = where.pop("line"), where.pop("column")
+    return Finding(
+        code, name, line, column, line, column, message, severity, fix=None, applied=False, **where
+    )
+
+
+def _syntax_note(cell: _CodeCell, line: int | None, column: int | None, problem: str, path) -> Finding:
+    message = f"cell not migrated: {problem}. Fix the cell and run tf24migrate again (the other cells were)."
+    return _note(
+        NOTEBOOK_CELL_SYNTAX,
+        message,
+        Severity.ERROR,
+        path=path,
+        cell=cell.number,
+        line=line or 1,
+        column=column or 1,
+    )
+
+
+def _python_syntax_error(cell: _CodeCell) -> SyntaxError | None:
+    try:
+        ast.parse(cell.masked.code)
+    except SyntaxError as error:
+        return error
+    except (ValueError, RecursionError) as error:
+        return SyntaxError(str(error), (None, 1, 1, None))
+    return None
+
+
+def _join(cells: Sequence[_CodeCell]) -> tuple[str, list[int]]:
+    """One module from the cells' masked code, a marker line before each cell but the first;
+    with the line on which each cell starts."""
+    parts: list[str] = []
+    starts: list[int] = []
+    line = 1
+    for index, cell in enumerate(cells):
+        if index:
+            parts.append(_CELL_MARKER.format(index))
+            line += 1
+        starts.append(line)
+        code = cell.masked.code if cell.masked.code.endswith("\n") else cell.masked.code + "\n"
+        parts.append(code)
+        line += code.count("\n")
+    return "".join(parts), starts
+
+
+def _split(code: str, cells: Sequence[_CodeCell], rules: Sequence[Rule]) -> list[str]:
+    """The inverse of `_join`: each cell's new source, IPython lines restored."""
+    markers = [int(m.group(1)) for m in _CELL_MARKER_LINE.finditer(code)]
+    if markers != list(range(1, len(cells))):
+        raise RuleError([r.code for r in rules], "the boundaries between notebook cells were lost")
+    sources = []
+    for cell, part in zip(cells, _CELL_MARKER_LINE.split(code)[::2], strict=True):
+        if not cell.masked.code.endswith("\n") and part.endswith("\n"):
+            part = part[:-1]
+        sources.append(unmask(part, cell.masked.ipython_lines))
+    return sources
+
+
+def _in_cell(finding: Finding, cells: Sequence[_CodeCell], starts: list[int]) -> Finding:
+    """A finding on a line of the joined module, placed in its cell instead."""
+    at = bisect.bisect_right(starts, finding.line) - 1
+    offset = starts[at] - 1
+    return replace(
+        finding, line=finding.line - offset, end_line=finding.end_line - offset, cell=cells[at].number
+    )
+
+
+def _migrate_cells(
+    cells: list[_CodeCell], rules: Sequence[Rule], path: str | None, unsafe_fixes: bool
+) -> tuple[dict[int, str], list[Finding]]:
+    """Run the rules over `cells` as one module: `({cell index: new source}, findings)`."""
+    notes = []
+    for cell in list(cells):
+        error = _python_syntax_error(cell)
+        if error is not None:
+            notes.append(_syntax_note(cell, error.lineno, error.offset, f"cannot parse: {error.msg}", path))
+            cells.remove(cell)
+    while cells:
+        module, starts = _join(cells)
+        try:
+            result = run_rules(module, rules, path=path, unsafe_fixes=unsafe_fixes)
+        except SourceSyntaxError as error:  # LibCST refused what Python's parser took: drop that cell
+            at = max(bisect.bisect_right(starts, error.lineno or 1) - 1, 0)
+            line = (error.lineno or 1) - starts[at] + 1
+            notes.append(_syntax_note(cells[at], line, error.offset, str(error.msg), path))
+            del cells[at]
+            continue
+        findings = notes + [_in_cell(finding, cells, starts) for finding in result.findings]
+        new_sources = {}
+        if result.changed:
+            for cell, source in zip(cells, _split(result.code, cells, rules), strict=True):
+                if source != cell.source:
+                    new_sources[cell.number - 1] = source
+        return new_sources, findings
+    return {}, notes
+
+
+def migrate_notebook(
+    text: str, rules: Sequence[Rule], *, path: str | None = None, unsafe_fixes: bool = False
+) -> MigrationResult:
+    """Migrate the code cells of a notebook's JSON text; see the module docstring.
+
+    Raises `SourceSyntaxError` when the text is not a notebook, `RuleError` as `run_rules` does.
+    """
+    notebook = _load(text, path)
+    language = kernel_language(notebook)
+    if language is not None and not language.lower().startswith("python"):
+        message = f"notebook skipped: its kernel language is {language}, not Python"
+        note = _note(NOTEBOOK_SKIPPED, message, Severity.INFO, path=path, cell=None, line=1, column=1)
+        return MigrationResult(text, text, (note,))
+    cells = []
+    for index, cell in enumerate(notebook["cells"]):
+        source = _cell_source(cell)
+        if source is not None and source.strip() and is_python_cell(source):
+            cells.append(_CodeCell(index + 1, source, mask(source)))
+    if not triggered_rules("".join(cell.masked.code for cell in cells), rules):
+        return MigrationResult(text, text)  # the text prefilter, as for a Python file
+    new_sources, findings = _migrate_cells(cells, rules, path, unsafe_fixes)
+    findings.sort(key=lambda f: (f.cell or 0, f.line, f.column, f.code))
+    code = _replace_sources(text, new_sources) if new_sources else text
+    return MigrationResult(text, code, tuple(findings))
+
+
+# ------------------------------------------------------------------ the JSON text, edited in place
+
+
+def _skip(text: str, index: int) -> int:
+    return _WHITESPACE.match(text, index).end()
+
+
+def _members(text: str, start: int) -> Iterator[tuple[str, int, int]]:
+    """`(key, value_start, value_end)` of the JSON object whose `{` is at `start`."""
+    index = _skip(text, start + 1)
+    while text[index] == '"':
+        key, index = scanstring(text, index + 1)
+        index = _skip(text, _skip(text, index) + 1)  # past the colon
+        end = _DECODER.raw_decode(text, index)[1]
+        yield key, index, end
+        index = _skip(text, end)
+        index = _skip(text, index + 1) if text[index] == "," else index
+
+
+def _items(text: str, start: int) -> list[tuple[int, int]]:
+    """`(start, end)` of each item of the JSON array whose `[` is at `start`."""
+    spans = []
+    index = _skip(text, start + 1)
+    while text[index] != "]":
+        end = _DECODER.raw_decode(text, index)[1]
+        spans.append((index, end))
+        index = _skip(text, end)
+        index = _skip(text, index + 1) if text[index] == "," else index
+    return spans
+
+
+def _source_spans(text: str) -> list[tuple[int, int] | None]:
+    """Where each cell's `source` value lies in the notebook's JSON text."""
+    top = _skip(text, 0)
+    cells_start = next(start for key, start, _ in _members(text, top) if key == "cells")
+    spans = []
+    for cell_start, _ in _items(text, cells_start):
+        spans.append(next(((s, e) for key, s, e in _members(text, cell_start) if key == "source"), None))
+    return spans
+
+
+def _uses_ascii_escapes(text: str) -> bool:
+    """Whether the file escapes non-ASCII characters (`json.dumps(ensure_ascii=True)`)."""
+    return text.isascii() and _NON_ASCII_ESCAPE.search(text) is not None
+
+
+def _encode_lines(text: str, start: int, end: int, new_source: str, ascii_only: bool) -> str:
+    """A new list-of-lines `source` value laid out like the one at `text[start:end]`."""
+    items = _items(text, start)
+    old_lines = [json.loads(text[s:e]) for s, e in items]
+    opening = text[start + 1 : items[0][0]]
+    closing = text[items[-1][1] : end - 1]
+    separator = text[items[0][1] : items[1][0]] if len(items) > 1 else "," + opening
+    new_lines = new_source.splitlines(keepends=True)
+    tokens: list[str] = []
+    matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
+    for tag, old_from, old_to, new_from, new_to in matcher.get_opcodes():
+        if tag == "equal":  # unchanged lines are copied, escapes and all
+            tokens.extend(text[s:e] for s, e in items[old_from:old_to])
+        else:
+            tokens.extend(json.dumps(line, ensure_ascii=ascii_only) for line in new_lines[new_from:new_to])
+    return "[" + opening + separator.join(tokens) + closing + "]"
+
+
+def _replace_sources(text: str, new_sources: dict[int, str]) -> str:
+    """`text` with the `source` of each cell in `new_sources` (by index) replaced."""
+    spans = _source_spans(text)
+    ascii_only = _uses_ascii_escapes(text)
+    pieces, done = [], 0
+    for index in sorted(new_sources):
+        start, end = spans[index]
+        if text[start] == "[":
+            value = _encode_lines(text, start, end, new_sources[index], ascii_only)
+        else:
+            value = json.dumps(new_sources[index], ensure_ascii=ascii_only)
+        pieces += [text[done:start], value]
+        done = end
+    return "".join([*pieces, text[done:]])
+
+
+def notebook_diff(path: str, before: str, after: str) -> str:
+    """A readable diff of a notebook: one unified diff of source code per changed cell."""
+    from tf24migrate.reporting import unified_diff
+
+    def sources(text: str) -> list[str | None]:
+        return [_cell_source(cell) for cell in json.loads(text)["cells"]]
+
+    diffs = []
+    for number, (old, new) in enumerate(zip(sources(before), sources(after), strict=True), start=1):
+        if old != new:
+            old, new = (s if s.endswith("\n") else s + "\n" for s in (old or "", new or ""))
+            diffs.append(unified_diff(f"{path}:cell {number}", old, new))
+    return "".join(diffs)
