@@ -30,6 +30,8 @@ from tf24migrate.rules import Rule
 
 _SHIM_EXCEPTIONS = {"ImportError", "ModuleNotFoundError", "AttributeError"}
 _VERSION_WORDS = {"__version__", "VERSION", "LooseVersion", "parse_version", "Version"}
+# A project's own constant for the TensorFlow version: `TF_VERSION`, `_tf_version`, `TF2_VERSION`.
+_VERSION_CONSTANT = re.compile(r"_*(tf|tensorflow)\d*_?version", re.IGNORECASE)
 _COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 
 
@@ -69,7 +71,9 @@ def _mentions_version_check(node: cst.CSTNode) -> bool:
             parts = dotted_parts(current.func)
             if parts and parts[-1] in ("hasattr", "getattr"):
                 return True
-        if isinstance(current, cst.Name) and current.value in _VERSION_WORDS:
+        if isinstance(current, cst.Name) and (
+            current.value in _VERSION_WORDS or _VERSION_CONSTANT.match(current.value)
+        ):
             return True
         stack.extend(current.children)
     return False
@@ -113,12 +117,18 @@ class MigrationTransformer(cst.CSTTransformer):
         self._tentative: list[tuple[str, object]] = []
         self._module_imports: dict[str, str] = {}  # local name -> module, for added imports
         self._statements_after: list[cst.BaseStatement] = []
+        self._ancestors: list[cst.CSTNode] = []
 
     # ----------------------------------------------------------------- API for rules (ctx)
 
     @property
     def in_shim(self) -> bool:
         return self._shim_depth > 0
+
+    @property
+    def ancestors(self) -> list[cst.CSTNode]:
+        """The original nodes around the node being left, outermost first (its parent is last)."""
+        return self._ancestors
 
     def is_reference(self, node: cst.Name) -> bool:
         """Whether a `Name` node is an expression (not an attribute, keyword, or definition name)."""
@@ -263,9 +273,11 @@ class MigrationTransformer(cst.CSTTransformer):
                 self._not_references.add(id(item.name))
         if is_shim(node):
             self._shim_depth += 1
+        self._ancestors.append(node)
         return True
 
     def on_leave(self, original: cst.CSTNode, updated: cst.CSTNode):
+        self._ancestors.pop()
         result = updated
         for rule, handler in self._handlers.get(type(original).__name__, ()):
             self.rule = rule
