@@ -19,7 +19,8 @@ from tf24migrate.positions import Span, node_spans
 from tf24migrate.rules import Rule, select_rules
 from tf24migrate.transformer import MigrationTransformer, Report
 
-_SUPPRESSION = re.compile(r"#\s*tf24migrate:\s*ignore(?:\[([A-Za-z0-9_,\s-]*)\])?", re.IGNORECASE)
+# `#` in Python; `//` or `/*` in the C and C++ sources that TF24701 reads.
+_SUPPRESSION = re.compile(r"(?:#|//|/\*)\s*tf24migrate:\s*ignore(?:\[([A-Za-z0-9_,\s-]*)\])?", re.IGNORECASE)
 
 
 class SourceSyntaxError(SyntaxError):
