@@ -48,7 +48,7 @@ class KerasSymbolicIsinstance(Rule):
     name = "keras-symbolic-isinstance"
     fix = Fix.UNSAFE
     severity = Severity.WARNING
-    triggers = ("Tensor",)
+    triggers = ("isinstance",)
 
     def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
         if not _is_builtin_call(ctx, original, "isinstance") or len(original.args) != 2:
