@@ -84,7 +84,7 @@ def test_github_annotation_escapes_properties_and_message():
     )
     assert github_annotation(finding, written=False) == (
         "::notice file=dir%2Cwith%3Aodd%25/a.py,line=3,col=1,endLine=4,endColumn=2,title=TF24501::"
-        "hidden-internal-modules: 100% sure:%0Aline two%0D".replace("100%", "100%25")
+        "hidden-internal-modules: 100%25 sure:%0Aline two%0D"
     )
 
 
@@ -162,6 +162,17 @@ def test_sarif_fixes_with_unsafe_fixes_and_write(project):
     assert _apply(QUANTIZE, fixed["TF24505"]["fixes"][0]) == (project / "quantize.py").read_text()
     assert _apply(program, fixed["TF24503"]["fixes"][0]) == (project / "program.py").read_text() != program
     assert sarif_run["invocations"][0]["executionSuccessful"] is True
+
+
+def test_sarif_uris_are_percent_encoded(tmp_path):
+    (tmp_path / "my folder").mkdir()
+    (tmp_path / "my folder" / "train#1.py").write_text(TRAIN)
+    log = json.loads(run("--output-format", "sarif", "my folder", cwd=tmp_path).stdout)
+    _validate(log)
+    uris = {
+        r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in log["runs"][0]["results"]
+    }
+    assert uris == {"my%20folder/train%231.py"}
 
 
 def test_sarif_without_findings_is_valid(tmp_path):

@@ -11,6 +11,7 @@ import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
+from urllib.parse import quote
 
 from tf24migrate.findings import FileResult, Finding, Severity, Status
 from tf24migrate.rules import Rule, all_rules
@@ -20,12 +21,12 @@ _LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: 
 
 
 def artifact_uri(path: str) -> str:
-    """A path as a SARIF URI: relative paths stay relative (to the working folder), in `/` form."""
+    """A path as a SARIF URI: relative paths stay relative (to the working folder), in `/` form,
+    percent-encoded."""
     pure = PurePath(path)
     if pure.is_absolute():
         return pure.as_uri()
-    text = pure.as_posix()
-    return text[2:] if text.startswith("./") else text
+    return quote(pure.as_posix(), safe="/")
 
 
 def _descriptor(rule: Rule) -> dict:
