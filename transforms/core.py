@@ -300,9 +300,10 @@ class QuantizeAndDequantize(Rule):
     outside the quantization range, so the old pass-through gradient needs `tf.grad_pass_through`.
     The release notes' recipe `tf.grad_pass_through(tf.quantization.quantize_and_dequantize_v2)(x,
     ...)` fails (one gradient for several inputs) or silently loses the pass-through; only the
-    closure form below keeps it, eagerly and in `tf.function` (§2.10). The rewrite is unsafe (it
-    changes the op, and a second reading of the code), so it is applied only with `--unsafe-fixes`;
-    calls passing `*args` / `**kwargs` are reported without a rewrite.
+    closure form below keeps it, eagerly and in `tf.function`. The rewrite is unsafe: values and
+    gradients stay the same, but the graph holds another op (`QuantizeAndDequantizeV4` under an
+    identity gradient), which matters to converters and tools that look for the old op. It is
+    applied only with `--unsafe-fixes`; calls passing `*args` / `**kwargs` are reported as they are.
 
     Before: `y = tf.quantization.quantize_and_dequantize(x, -10.0, 10.0, range_given=True)`
     After:  `y = tf.grad_pass_through(lambda _t: tf.quantization.quantize_and_dequantize_v2(_t, -10.0, 10.0, range_given=True))(x)`
