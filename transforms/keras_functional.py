@@ -116,11 +116,14 @@ class TensorNameSuffix(Rule):
     triggers = (":0",)
 
     def _report(self, ctx, node: cst.CSTNode) -> None:
+        value = literal_value(node)
+        instead = (
+            f"`{value[:-2]!r}`" if value is not None and value.endswith(":0") else "the name without `:0`"
+        )
         ctx.report(
             node,
             "Keras symbolic tensor names have no `:0` suffix from TF 2.4 (`Input(name='x').name` is "
-            "`'x'`): compare with the name without `:0`, or identify tensors by `tensor.ref()` "
-            "instead of by name.",
+            f"`'x'`): compare with {instead}, or identify tensors by `tensor.ref()` instead of by name.",
         )
 
     def leave_Comparison(self, ctx, original: cst.Comparison, updated: cst.Comparison):
