@@ -18,7 +18,7 @@ CASES = all_cases()
 def test_same_result_with_and_without_pruning(case, monkeypatch):
     source = case.input.read_text(encoding="utf-8")
     pruned = migrate_source(source, **case.options())
-    monkeypatch.setattr(engine.StatementPlan, "build", classmethod(lambda cls, source, lines: None))
+    monkeypatch.setattr(engine.StatementPlan, "build", classmethod(lambda cls, source, triggers: None))
     full = migrate_source(source, **case.options())
     assert (pruned.code, pruned.findings) == (full.code, full.findings)
 

@@ -2,8 +2,8 @@
 
 Streams: with `--diff` (the default) stdout carries only the unified diffs, so it can be piped to
 `git apply`, and findings go to stderr; with `--write` and `--check` findings go to stdout. With
-`--output-format json`, stdout holds one JSON document and nothing else. The summary line always
-goes to stderr.
+`--output-format json` or `sarif`, stdout holds one JSON document and nothing else; with `github`,
+only the workflow annotations (one line per finding). The summary line always goes to stderr.
 """
 
 from __future__ import annotations
@@ -28,6 +28,8 @@ EXIT_OK, EXIT_DUE, EXIT_ERROR = 0, 1, 2
 class OutputFormat(str, enum.Enum):
     text = "text"
     json = "json"
+    github = "github"
+    sarif = "sarif"
 
 
 def _version(value: bool) -> None:
@@ -140,11 +142,11 @@ def main_command(
         raise _fail(f"{', '.join(missing)}: no such file or folder")
 
     from tf24migrate.discovery import iter_source_files
-    from tf24migrate.reporting import Summary, finding_line, json_document, unified_diff
+    from tf24migrate.reporting import Summary, finding_line, github_annotations, json_document, unified_diff
     from tf24migrate.runner import HANDLERS, migrate_file
 
     mode = "write" if write else "check" if check else "diff"
-    as_json = output_format is OutputFormat.json
+    machine_output = output_format is not OutputFormat.text
     use_color = color if color is not None else (sys.stdout.isatty() and "NO_COLOR" not in os.environ)
     findings_to_stderr = mode == "diff"
     results: list[FileResult] = []
@@ -155,7 +157,7 @@ def main_command(
     for path in files:
         result = migrate_file(path, rules, unsafe_fixes=unsafe_fixes, write=mode == "write")
         results.append(result)
-        if as_json:
+        if machine_output:
             continue
         if result.status is Status.FAILED:
             typer.echo(f"{path}: error: {result.error}", err=True)
@@ -171,9 +173,15 @@ def main_command(
             typer.echo(finding_line(finding, written=result.written), err=findings_to_stderr)
 
     summary = Summary.of(results)
-    if as_json:
+    if output_format is OutputFormat.json:
         document = json_document(results, __version__, with_diffs=mode != "write")
         typer.echo(json.dumps(document, indent=2))
+    elif output_format is OutputFormat.github:
+        typer.echo(github_annotations(results), nl=False)
+    elif output_format is OutputFormat.sarif:
+        from tf24migrate.sarif import sarif_log
+
+        typer.echo(json.dumps(sarif_log(results, rules, __version__), indent=2))
     if not quiet:
         typer.echo(summary.line(written=mode == "write"), err=True)
     if summary.files_failed:

@@ -16,11 +16,12 @@ import libcst as cst
 
 from tf24migrate.findings import Finding, MigrationResult
 from tf24migrate.positions import Span, module_code, node_spans
-from tf24migrate.pruning import StatementPlan, trigger_lines
+from tf24migrate.pruning import StatementPlan
 from tf24migrate.rules import Rule, select_rules
 from tf24migrate.transformer import MigrationTransformer, Report
 
-_SUPPRESSION = re.compile(r"#\s*tf24migrate:\s*ignore(?:\[([A-Za-z0-9_,\s-]*)\])?", re.IGNORECASE)
+# `#` in Python; `//` or `/*` in the C and C++ sources that TF24701 reads.
+_SUPPRESSION = re.compile(r"(?:#|//|/\*)\s*tf24migrate:\s*ignore(?:\[([A-Za-z0-9_,\s-]*)\])?", re.IGNORECASE)
 
 
 class SourceSyntaxError(SyntaxError):
@@ -137,7 +138,7 @@ def run_rules(
     if not active:
         return MigrationResult(source=source, code=source)
     module = parse(source, path)
-    plan = StatementPlan.build(source, trigger_lines(source, (t for r in active for t in r.triggers)))
+    plan = StatementPlan.build(source, [t for r in active for t in r.triggers])
     new_module, reports = _transform(module, source, active, unsafe_fixes, plan=plan)
     spans = node_spans(module, [r.node for r in reports])
     suppressions = _suppressions(source)

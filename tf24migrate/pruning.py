@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+_MAX_FOLLOW_ROUNDS = 3
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 # LibCST compound statement -> the ast classes it corresponds to
 _KINDS = {
@@ -33,6 +33,9 @@ _KINDS = {
 }
 
 
+_COMPOUND_AST = tuple(kind for kinds in _KINDS.values() for kind in kinds)
+
+
 @dataclass
 class Entry:
     node: ast.stmt
@@ -40,9 +43,10 @@ class Entry:
     descendants: int = 0
 
 
-def trigger_lines(source: str, triggers: Iterable[str]) -> set[int]:
-    """1-based numbers of the lines on which any of `triggers` occurs."""
-    pattern = re.compile("|".join(re.escape(t) for t in sorted(set(triggers), key=len, reverse=True)))
+def trigger_lines(source: str, triggers: Iterable[str], *, words: bool = False) -> set[int]:
+    """1-based numbers of the lines on which any of `triggers` occurs (as a whole word if `words`)."""
+    alternatives = "|".join(re.escape(t) for t in sorted(set(triggers), key=len, reverse=True))
+    pattern = re.compile(rf"\b(?:{alternatives})\b" if words else alternatives)
     lines: set[int] = set()
     line, position = 1, 0
     for match in pattern.finditer(source):
@@ -63,11 +67,32 @@ class StatementPlan:
         self._add(tree.body)
 
     @classmethod
-    def build(cls, source: str, lines: set[int]) -> StatementPlan | None:
+    def build(cls, source: str, triggers: Iterable[str]) -> StatementPlan | None:
+        """The plan for `source`, or None when Python's parser cannot read it.
+
+        A name bound by an interesting simple statement (`from ... import multi_gpu_model as par`,
+        `device = "/device:XLA_GPU:0"`, `x = tf.keras.Input(...)`) makes the lines that use it
+        interesting too, so rules that follow a value through a name see both ends."""
         try:
-            return cls(ast.parse(source), lines)
+            tree = ast.parse(source)
         except (SyntaxError, ValueError, RecursionError):
             return None
+        lines = trigger_lines(source, triggers)
+        plan = cls(tree, lines)
+        followed: set[str] = set()
+        for _ in range(_MAX_FOLLOW_ROUNDS):
+            names = {
+                name
+                for entry in plan.entries
+                if entry.interesting and not entry.descendants and not isinstance(entry.node, _COMPOUND_AST)
+                for name, _, _ in bindings(entry.node)
+            } - followed
+            if not names:
+                break
+            followed |= names
+            lines |= trigger_lines(source, names, words=True)
+            plan = cls(tree, lines)
+        return plan
 
     def _spans_trigger(self, node: ast.stmt) -> bool:
         start = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))])
@@ -88,7 +113,7 @@ class StatementPlan:
         """The ast statements of a line of `count` small statements, or None to visit it."""
         taken = self.entries[self.index : self.index + count]
         self.index += count
-        if len(taken) != count or any(isinstance(e.node, tuple(_all_compound())) for e in taken):
+        if len(taken) != count or any(isinstance(e.node, _COMPOUND_AST) for e in taken):
             self.broken = True
             return None
         return None if any(e.interesting for e in taken) else [e.node for e in taken]
@@ -115,11 +140,6 @@ class StatementPlan:
     @property
     def consistent(self) -> bool:
         return not self.broken and self.index == len(self.entries)
-
-
-def _all_compound() -> Iterator[type]:
-    for kinds in _KINDS.values():
-        yield from kinds
 
 
 def bindings(statement: ast.AST, in_handler: bool = False) -> Iterator[tuple[str, str | None, bool]]:

@@ -1,4 +1,5 @@
-"""Turning results into text: unified diffs, finding lines, the summary, the JSON document.
+"""Turning results into text: unified diffs, finding lines, the summary, the JSON document and
+GitHub workflow annotations (the SARIF log is `sarif.py`).
 
 Pure functions from results to strings or dicts; the CLI decides where they are printed.
 """
@@ -123,3 +124,41 @@ def json_document(results: Sequence[FileResult], version: str, *, with_diffs: bo
         "files": files,
         "findings": [finding_json(f) for r in results for f in r.findings],
     }
+
+
+_GITHUB_LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
+
+
+def _github_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _github_property(text: str) -> str:
+    return _github_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def github_annotation(finding: Finding, *, written: bool) -> str:
+    """`::error file=...,line=...,col=...,endLine=...,endColumn=...,title=CODE::message`, escaped."""
+    marker = fix_marker(finding, written=written)
+    properties = {
+        "file": finding.path or "<string>",
+        "line": finding.line,
+        "col": finding.column,
+        "endLine": finding.end_line,
+        "endColumn": finding.end_column,
+        "title": finding.code,
+    }
+    fields = ",".join(f"{key}={_github_property(str(value))}" for key, value in properties.items())
+    message = f"{finding.name}: {marker + ' ' if marker else ''}{finding.message}"
+    return f"::{_GITHUB_LEVELS[finding.severity]} {fields}::{_github_data(message)}"
+
+
+def github_annotations(results: Sequence[FileResult]) -> str:
+    """One annotation per finding, and one error per file that failed; each on its own line."""
+    lines = []
+    for result in results:
+        if result.status is Status.FAILED:
+            file = _github_property(result.path)
+            lines.append(f"::error file={file},title=tf24migrate::{_github_data(result.error or 'failed')}")
+        lines.extend(github_annotation(finding, written=result.written) for finding in result.findings)
+    return "".join(line + "\n" for line in lines)

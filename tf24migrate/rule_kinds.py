@@ -4,6 +4,7 @@
   `from tensorflow.a import B` -> `from tensorflow.a import C`, references following).
 - `RenameMethod`: an attribute by name on any receiver (`s.experimental_run_v2` -> `s.run`).
 - `RenameKeyword`: a keyword argument in calls of named methods or functions.
+- `ReportUse`: TensorFlow symbols with no mechanical replacement; every use is reported.
 """
 
 from __future__ import annotations
@@ -94,6 +95,40 @@ class RenameSymbol(DataRule):
         if moved_module is not None:
             changes["module"] = moved_module
         return updated.with_changes(**changes)
+
+
+class ReportUse(DataRule):
+    """TensorFlow symbols whose every use is reported: attribute chains, imported names and the
+    `from ... import` lines themselves. `symbols` maps each qualified name to its message."""
+
+    def __init__(self, *, symbols: dict[str, str], **kwargs) -> None:
+        kwargs.setdefault("triggers", tuple(sorted({name.rsplit(".", 1)[1] for name in symbols})))
+        kwargs.setdefault("fix", None)
+        super().__init__(**kwargs)
+        self.symbols = symbols
+
+    def leave_Attribute(self, ctx, original: cst.Attribute, updated: cst.Attribute):
+        message = self.symbols.get(ctx.qualified_name(original) or "")
+        if message is not None:
+            ctx.report(original, message)
+        return updated
+
+    def leave_Name(self, ctx, original: cst.Name, updated: cst.Name):
+        if ctx.is_reference(original):
+            message = self.symbols.get(ctx.qualified_name(original) or "")
+            if message is not None:
+                ctx.report(original, message)
+        return updated
+
+    def leave_ImportFrom(self, ctx, original: cst.ImportFrom, updated: cst.ImportFrom):
+        module = dotted_name_of_module(original.module)
+        if original.relative or module is None or isinstance(original.names, cst.ImportStar):
+            return updated
+        for alias in original.names:
+            message = self.symbols.get(f"{normalize(module)}.{dotted_name_of_module(alias.name)}")
+            if message is not None:
+                ctx.report(alias, message)
+        return updated
 
 
 class RenameMethod(DataRule):

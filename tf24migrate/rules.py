@@ -1,7 +1,9 @@
 """What a rule is, and how a selection of rules is made from codes, names and prefixes.
 
 A rule is one code, one name and one docstring (its documentation). It declares the literal
-strings that must occur in a file for it to possibly fire (`triggers`), and handles the node
+strings that must occur in a file for it to possibly fire (`triggers`): the engine parses only
+files holding one, and visits only the statements on lines holding one (or using a name bound on
+such a line), so every line a rule must look at has to contain a trigger. It handles the node
 types it cares about with `leave_<NodeType>(ctx, original, updated)` methods, as a LibCST
 transformer would. Rules never read files or print: they call `ctx.report(...)`.
 """

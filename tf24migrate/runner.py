@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Iterator
 
+from tf24migrate.c_sources import SUFFIXES as C_SUFFIXES
+from tf24migrate.c_sources import scan_c_source
 from tf24migrate.discovery import iter_source_files
 from tf24migrate.engine import RuleError, SourceSyntaxError, run_rules
 from tf24migrate.files import UnreadableFile, read_source, write_source
@@ -16,6 +18,7 @@ from tf24migrate.rules import Rule, select_rules
 # Folders are walked for these suffixes; a file named explicitly with another suffix is treated as Python.
 MigrateText = Callable[..., MigrationResult]
 HANDLERS: dict[str, MigrateText] = {".py": run_rules, ".ipynb": migrate_notebook}
+HANDLERS.update(dict.fromkeys(C_SUFFIXES, scan_c_source))  # report-only: TF24701
 
 
 def handler_for(path: str) -> MigrateText:

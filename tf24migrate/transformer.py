@@ -32,6 +32,8 @@ from tf24migrate.rules import Rule
 
 _SHIM_EXCEPTIONS = {"ImportError", "ModuleNotFoundError", "AttributeError"}
 _VERSION_WORDS = {"__version__", "VERSION", "LooseVersion", "parse_version", "Version"}
+# A project's own constant for the TensorFlow version: `TF_VERSION`, `_tf_version`, `TF2_VERSION`.
+_VERSION_CONSTANT = re.compile(r"_*(tf|tensorflow)\d*_?version", re.IGNORECASE)
 _COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 _COMPOUND_TYPES = frozenset(
     {cst.FunctionDef, cst.ClassDef, cst.If, cst.For, cst.While, cst.With, cst.Try, cst.TryStar, cst.Match}
@@ -76,7 +78,9 @@ def _mentions_version_check(node: cst.CSTNode) -> bool:
             parts = dotted_parts(current.func)
             if parts and parts[-1] in ("hasattr", "getattr"):
                 return True
-        if isinstance(current, cst.Name) and current.value in _VERSION_WORDS:
+        if isinstance(current, cst.Name) and (
+            current.value in _VERSION_WORDS or _VERSION_CONSTANT.match(current.value)
+        ):
             return True
         stack.extend(current.children)
     return False
@@ -123,12 +127,18 @@ class MigrationTransformer(cst.CSTTransformer):
         self._statements_after: list[cst.BaseStatement] = []
         self.plan = plan
         self._pruned: set[int] = set()
+        self._ancestors: list[cst.CSTNode] = []
 
     # ----------------------------------------------------------------- API for rules (ctx)
 
     @property
     def in_shim(self) -> bool:
         return bool(self._shims)
+
+    @property
+    def ancestors(self) -> list[cst.CSTNode]:
+        """The original nodes around the node being left, outermost first (its parent is last)."""
+        return self._ancestors
 
     def is_reference(self, node: cst.Name) -> bool:
         """Whether a `Name` node is an expression (not an attribute, keyword, or definition name)."""
@@ -245,12 +255,14 @@ class MigrationTransformer(cst.CSTTransformer):
             visit(self, node)
         if kind in _SHIM_CANDIDATES and is_shim(node):
             self._shims.add(id(node))
+        self._ancestors.append(node)
         return True
 
     def on_leave(self, original: cst.CSTNode, updated: cst.CSTNode):
         if self._pruned and id(original) in self._pruned:
             self._pruned.discard(id(original))
             return updated
+        self._ancestors.pop()
         kind = type(original)
         result = updated
         for rule, handler in self._handlers.get(kind.__name__, ()):

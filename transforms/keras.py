@@ -1,4 +1,4 @@
-"""tf.keras (TF242xx): renamed compile keyword, and the `plot_model` signature change."""
+"""tf.keras (TF242xx): renamed compile keyword, the `plot_model` signature change, removed utils."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import libcst as cst
 
 from tf24migrate.calls import keyword_arg
 from tf24migrate.findings import Fix, Severity
-from tf24migrate.rule_kinds import RenameKeyword
+from tf24migrate.rule_kinds import RenameKeyword, ReportUse
 from tf24migrate.rules import Rule
 
 STEPS_PER_EXECUTION = RenameKeyword(
@@ -105,4 +105,39 @@ class PlotModelPositional(Rule):
         )
 
 
-RULES = (STEPS_PER_EXECUTION, PlotModelPositional())
+REMOVED_KERAS_UTILS = ReportUse(
+    code="TF24202",
+    name="removed-keras-utils",
+    severity=Severity.ERROR,
+    symbols={
+        "tensorflow.keras.utils.multi_gpu_model": "`tf.keras.utils.multi_gpu_model` was removed in TF 2.4: "
+        "create and compile the model inside `with tf.distribute.MirroredStrategy().scope():` and "
+        "train that model directly instead of a `multi_gpu_model(...)` copy.",
+        "tensorflow.keras.utils.HDF5Matrix": "`tf.keras.utils.HDF5Matrix` was removed in TF 2.4: read the "
+        "HDF5 data with `h5py` (or `tfio.IODataset.from_hdf5` from tensorflow-io) into a "
+        "`tf.data.Dataset` and pass that to `fit`.",
+        "tensorflow.keras.utils.convert_all_kernels_in_model": "`tf.keras.utils.convert_all_kernels_in_model` "
+        "was removed in TF 2.4 (it converted legacy Theano kernels): delete the call.",
+        "tensorflow.keras.experimental.terminate_keras_multiprocessing_pools": "`tf.keras.experimental."
+        "terminate_keras_multiprocessing_pools` was removed in TF 2.4: delete the call; close worker "
+        "pools you create yourself with `pool.close()` or `pool.terminate()` from `multiprocessing`.",
+    },
+    doc="""
+    Four Keras utilities, deprecated in TF 2.3, are gone from TF 2.4 (`AttributeError` on use,
+    `ImportError` on import); each finding names what to write instead.
+
+    - `tf.keras.utils.multi_gpu_model`: use `tf.distribute.MirroredStrategy`.
+    - `tf.keras.utils.HDF5Matrix`: load the HDF5 file into a `tf.data.Dataset` (h5py, tensorflow-io).
+    - `tf.keras.utils.convert_all_kernels_in_model`: legacy Theano kernels; delete the call.
+    - `tf.keras.experimental.terminate_keras_multiprocessing_pools`: delete the call.
+
+    Every use is reported: attribute chains (`tf.keras.utils.multi_gpu_model`), imported names and
+    the `from tensorflow.keras.utils import ...` line itself. Not rewritten: the replacements change
+    how the program is structured.
+
+    Reported: `parallel = tf.keras.utils.multi_gpu_model(model, gpus=2)`
+    Write instead: `with tf.distribute.MirroredStrategy().scope(): model = build_model()`
+    """,
+)
+
+RULES = (STEPS_PER_EXECUTION, REMOVED_KERAS_UTILS, PlotModelPositional())

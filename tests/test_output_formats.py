@@ -1,0 +1,182 @@
+"""`--output-format github` (workflow annotations) and `--output-format sarif` (SARIF 2.1.0)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from tf24migrate.findings import Finding, Severity
+from tf24migrate.reporting import github_annotation
+from tf24migrate.rules import all_rules, select_rules
+
+SCHEMA = json.loads((Path(__file__).parent / "data" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
+
+TRAIN = textwrap.dedent(
+    """\
+    import tensorflow as tf
+
+    strategy = tf.distribute.MirroredStrategy()
+    strategy.experimental_run_v2(step_fn)
+    parallel = tf.keras.utils.multi_gpu_model(model, gpus=2)
+    """
+)
+QUANTIZE = "import tensorflow as tf\ny = tf.quantization.quantize_and_dequantize(x, -1.0, 1.0)\n"
+
+
+def run(*args, cwd):
+    return subprocess.run(
+        [sys.executable, "-m", "tf24migrate", *map(str, args)], capture_output=True, text=True, cwd=cwd
+    )
+
+
+@pytest.fixture
+def project(tmp_path):
+    (tmp_path / "train.py").write_text(TRAIN)
+    (tmp_path / "quantize.py").write_text(QUANTIZE)
+    (tmp_path / "native.cc").write_text("int n = TF_StringEncodedSize(4);  // count\n")
+    return tmp_path
+
+
+def test_github_annotations_one_per_finding(project):
+    result = run("--output-format", "github", "--check", ".", cwd=project)
+    assert result.returncode == 1  # unfixed errors
+    assert result.stdout.splitlines() == [
+        "::error file=./native.cc,line=1,col=9,endLine=1,endColumn=29,title=TF24701::c-api-string-functions: "
+        "`TF_StringEncodedSize` was removed from the TensorFlow C API in 2.4: a TF_STRING tensor now holds an "
+        "array of `TF_TString` (`tensorflow/core/platform/ctstring.h`); each element takes "
+        "`sizeof(TF_TString)`, so allocate `n * sizeof(TF_TString)` bytes for `n` strings in "
+        "`TF_AllocateTensor`.",
+        "::warning file=./quantize.py,line=2,col=5,endLine=2,endColumn=58,title=TF24505::quantize-and-dequantize: "
+        "[unsafe fix: --unsafe-fixes] `tf.quantization.quantize_and_dequantize` is deprecated from TF 2.4; its "
+        "replacement `quantize_and_dequantize_v2` zeroes gradients outside the range, so wrap it in "
+        "`tf.grad_pass_through` as a closure to keep the old gradient. Unsafe fix (apply with --unsafe-fixes): "
+        "`tf.grad_pass_through(lambda _t: tf.quantization.quantize_and_dequantize_v2(_t, -1.0, 1.0))(x)`",
+        "::error file=./train.py,line=4,col=1,endLine=4,endColumn=29,title=TF24101::experimental-run-v2: "
+        "[fixable] `experimental_run_v2` was removed in TF 2.4: call `run` (same arguments).",
+        "::error file=./train.py,line=5,col=12,endLine=5,endColumn=42,title=TF24202::removed-keras-utils: "
+        "`tf.keras.utils.multi_gpu_model` was removed in TF 2.4: create and compile the model inside "
+        "`with tf.distribute.MirroredStrategy().scope():` and train that model directly instead of a "
+        "`multi_gpu_model(...)` copy.",
+    ]
+    assert "3 files scanned" in result.stderr
+    assert (project / "train.py").read_text() == TRAIN
+
+
+def test_github_annotation_escapes_properties_and_message():
+    finding = Finding(
+        code="TF24501",
+        name="hidden-internal-modules",
+        line=3,
+        column=1,
+        end_line=4,
+        end_column=2,
+        message="100% sure:\nline two\r",
+        severity=Severity.INFO,
+        fix=None,
+        applied=False,
+        path="dir,with:odd%/a.py",
+    )
+    assert github_annotation(finding, written=False) == (
+        "::notice file=dir%2Cwith%3Aodd%25/a.py,line=3,col=1,endLine=4,endColumn=2,title=TF24501::"
+        "hidden-internal-modules: 100%25 sure:%0Aline two%0D"
+    )
+
+
+def test_github_reports_failed_files(project):
+    (project / "broken.py").write_text("def f(:\n    s.experimental_run_v2(x)\n")
+    result = run("--output-format", "github", "broken.py", cwd=project)
+    assert result.returncode == 2
+    assert result.stdout.startswith("::error file=broken.py,title=tf24migrate::cannot parse")
+
+
+def _validate(document: dict) -> None:
+    validator = jsonschema.validators.validator_for(SCHEMA)
+    validator.check_schema(SCHEMA)
+    validator(SCHEMA).validate(document)
+
+
+def _apply(source: str, fix: dict) -> str:
+    (change,) = fix["artifactChanges"]
+    for replacement in sorted(change["replacements"], key=lambda r: -r["deletedRegion"]["charOffset"]):
+        region = replacement["deletedRegion"]
+        start, end = region["charOffset"], region["charOffset"] + region["charLength"]
+        source = source[:start] + replacement["insertedContent"]["text"] + source[end:]
+    return source
+
+
+def test_sarif_is_valid_and_complete(project):
+    (project / "broken.py").write_text("def f(:\n    s.experimental_run_v2(x)\n")
+    result = run("--output-format", "sarif", ".", cwd=project)
+    assert result.returncode == 2  # broken.py failed
+    log = json.loads(result.stdout)  # stdout holds the log and nothing else
+    _validate(log)
+    (sarif_run,) = log["runs"]
+    driver = sarif_run["tool"]["driver"]
+    default_rules = select_rules()
+    assert [d["id"] for d in driver["rules"]] == [r.code for r in default_rules]
+    for descriptor, rule in zip(driver["rules"], default_rules, strict=True):
+        assert descriptor["name"] == rule.name
+        assert descriptor["help"]["text"] == rule.doc != ""
+        assert descriptor["shortDescription"]["text"] == rule.summary
+    results = sarif_run["results"]
+    assert [(r["ruleId"], r["level"]) for r in results] == [
+        ("TF24701", "error"),
+        ("TF24505", "warning"),
+        ("TF24101", "error"),
+        ("TF24202", "error"),
+    ]
+    for item in results:
+        assert driver["rules"][item["ruleIndex"]]["id"] == item["ruleId"]
+    native, quantize, run_v2, removed = results
+    location = run_v2["locations"][0]["physicalLocation"]
+    assert location["artifactLocation"]["uri"] == "train.py"
+    assert location["region"] == {"startLine": 4, "startColumn": 1, "endLine": 4, "endColumn": 29}
+    assert native["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "native.cc"
+    # Only applied fixes carry a SARIF fix, and applying it gives the migrated line.
+    assert "fixes" not in quantize and "fixes" not in removed and "fixes" not in native
+    (fix,) = run_v2["fixes"]
+    assert _apply(TRAIN, fix) == TRAIN.replace("experimental_run_v2", "run")
+    (invocation,) = sarif_run["invocations"]
+    assert invocation["executionSuccessful"] is False
+    assert [n["message"]["text"].split(":")[0] for n in invocation["toolExecutionNotifications"]] == [
+        "./broken.py"
+    ]
+
+
+def test_sarif_fixes_with_unsafe_fixes_and_write(project):
+    program = "import tensorflow as tf\n\nif __name__ == '__main__':\n    print(tf.__version__)\n"
+    (project / "program.py").write_text(program)
+    result = run("--output-format", "sarif", "--write", "--unsafe-fixes", "--select", "all", ".", cwd=project)
+    log = json.loads(result.stdout)
+    _validate(log)
+    (sarif_run,) = log["runs"]
+    assert [d["id"] for d in sarif_run["tool"]["driver"]["rules"]] == [r.code for r in all_rules()]
+    fixed = {r["ruleId"]: r for r in sarif_run["results"] if "fixes" in r}
+    assert set(fixed) == {"TF24101", "TF24503", "TF24505"}
+    assert _apply(QUANTIZE, fixed["TF24505"]["fixes"][0]) == (project / "quantize.py").read_text()
+    assert _apply(program, fixed["TF24503"]["fixes"][0]) == (project / "program.py").read_text() != program
+    assert sarif_run["invocations"][0]["executionSuccessful"] is True
+
+
+def test_sarif_uris_are_percent_encoded(tmp_path):
+    (tmp_path / "my folder").mkdir()
+    (tmp_path / "my folder" / "train#1.py").write_text(TRAIN)
+    log = json.loads(run("--output-format", "sarif", "my folder", cwd=tmp_path).stdout)
+    _validate(log)
+    uris = {
+        r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in log["runs"][0]["results"]
+    }
+    assert uris == {"my%20folder/train%231.py"}
+
+
+def test_sarif_without_findings_is_valid(tmp_path):
+    (tmp_path / "clean.py").write_text("import tensorflow as tf\n")
+    log = json.loads(run("--output-format", "sarif", "clean.py", cwd=tmp_path).stdout)
+    _validate(log)
+    assert log["runs"][0]["results"] == []

@@ -1,0 +1,399 @@
+"""TF core (TF245xx): hidden internal modules, complex Max/Min, TF32, XLA devices and deprecations.
+
+Facts: §1.1 items 1, 4–6 and 18, §2.10, §2.11 and §2.14 of the TensorFlow facts file.
+"""
+
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+
+from tf24migrate.calls import UnboundArguments, bind_arguments
+from tf24migrate.findings import Fix, Severity
+from tf24migrate.names import import_bindings, is_tensorflow
+from tf24migrate.rules import Rule
+from tf24migrate.transformer import code_for
+
+from ._text import assigned_value, literal_value
+
+_HIDDEN = {"tensorflow.python": "python", "tensorflow.core": "core", "tensorflow.compiler": "compiler"}
+
+
+class HiddenInternalModules(Rule):
+    """`tf.python`, `tf.core` and `tf.compiler` are no longer attributes of `tensorflow` from TF 2.4.
+
+    TF 2.4 deletes them from the package namespace, so `tf.python.keras.backend` raises
+    `AttributeError`. Importing the module explicitly still works (`from tensorflow.python.keras
+    import backend`), but these are internal paths that move between releases: prefer the public
+    `tf.*` API. Only attribute access in code is reported; imports, strings, comments and
+    docstrings never are. Not rewritten: which public API replaces an internal one is a judgement.
+
+    Reported: `tf.python.keras.backend.clear_session()`
+    Write instead: `tf.keras.backend.clear_session()` (or `from tensorflow.python.keras import backend`)
+    """
+
+    code = "TF24501"
+    name = "hidden-internal-modules"
+    fix = None
+    severity = Severity.ERROR
+    triggers = (".python", ".core", ".compiler")
+
+    def leave_Attribute(self, ctx, original: cst.Attribute, updated: cst.Attribute):
+        part = _HIDDEN.get(ctx.qualified_name(original) or "")
+        if part is None or ctx.qualified_name(original.value) != "tensorflow":
+            return updated
+        spelled = code_for(original)
+        ctx.report(
+            original,
+            f"`{spelled}` raises AttributeError from TF 2.4: `tensorflow.{part}` is no longer an attribute of "
+            f"the package. Use the public `tf.*` API, or import the module explicitly: "
+            f"`{spelled}.<module>.<name>` becomes `from tensorflow.{part}.<module> import <name>`.",
+        )
+        return updated
+
+
+_RAW_MAX_MIN = {"tensorflow.raw_ops.Max", "tensorflow.raw_ops.Min"}
+_REDUCTIONS = {
+    "tensorflow.reduce_max",
+    "tensorflow.reduce_min",
+    "tensorflow.math.reduce_max",
+    "tensorflow.math.reduce_min",
+}
+_COMPLEX = {
+    f"{module}.{name}"
+    for module in ("tensorflow", "tensorflow.dtypes", "numpy")
+    for name in ("complex64", "complex128")
+} | {"tensorflow.complex", "numpy.complex_", "numpy.csingle", "numpy.cdouble"}
+
+
+def _visibly_complex(ctx, expression: cst.CSTNode, depth: int = 0) -> bool:
+    """Whether the file shows `expression` to be complex: a `1j` literal, a complex dtype or
+    `tf.complex(...)` in it, or a name assigned such a value."""
+    stack = [expression]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Imaginary):
+            return True
+        if isinstance(node, (cst.Name, cst.Attribute)) and ctx.qualified_name(node) in _COMPLEX:
+            return True
+        is_dtype = isinstance(node, cst.Arg) and node.keyword is not None and node.keyword.value == "dtype"
+        if is_dtype and literal_value(node.value) in ("complex64", "complex128"):
+            return True
+        if isinstance(node, cst.Name) and depth < 3:
+            assigned = assigned_value(ctx, node)
+            if assigned is not None and _visibly_complex(ctx, assigned, depth + 1):
+                return True
+        if not isinstance(node, cst.Lambda):
+            stack.extend(node.children)
+    return False
+
+
+class ComplexMaxMin(Rule):
+    """`Max` / `Min` reject complex inputs from TF 2.4, and so do `tf.reduce_max` / `tf.reduce_min`.
+
+    TF 2.3 accepted `complex64` / `complex128` in `tf.raw_ops.Max` and `tf.raw_ops.Min`, the ops
+    behind `tf.reduce_max` and `tf.reduce_min`; TF 2.4 raises `InvalidArgumentError`. Every call of
+    `tf.raw_ops.Max` / `Min` is reported (its dtype is not visible), and calls of
+    `tf.reduce_max` / `tf.reduce_min` / `tf.math.reduce_*` whose input the file shows to be
+    complex (a `1j` literal, a complex dtype, `tf.complex(...)`, or a name assigned one). Not
+    rewritten: there is no complex ordering; decide what "largest" means for your values.
+
+    Reported: `tf.reduce_max(tf.complex(re, im))`
+    Write instead: `tf.reduce_max(tf.abs(tf.complex(re, im)))` (largest magnitude)
+    """
+
+    code = "TF24502"
+    name = "complex-max-min"
+    fix = None
+    severity = Severity.WARNING
+    # "complex": the lines that make a value complex must be seen too, not only the reductions.
+    triggers = ("raw_ops", "reduce_max", "reduce_min", "complex")
+
+    def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
+        qualified = ctx.qualified_name(original.func) or ""
+        function = qualified.replace("tensorflow.", "tf.", 1)
+        if qualified in _RAW_MAX_MIN:
+            ctx.report(
+                original,
+                f"`{function}` rejects complex64/complex128 inputs from TF 2.4: if its input can be "
+                "complex, pass `tf.abs(x)` (magnitudes) or `tf.math.real(x)` instead.",
+            )
+        elif qualified in _REDUCTIONS and original.args:
+            first = next((a for a in original.args if a.keyword and a.keyword.value == "input_tensor"), None)
+            first = first or (original.args[0] if original.args[0].keyword is None else None)
+            if first is not None and not first.star and _visibly_complex(ctx, first.value):
+                value = " ".join(code_for(first.value).split())
+                ctx.report(
+                    original,
+                    f"`{function}` rejects complex inputs from TF 2.4 (InvalidArgumentError), and "
+                    f"`{value}` is complex: reduce a real value instead, e.g. `{function}(tf.abs({value}))` "
+                    f"for the largest magnitude or `{function}(tf.math.real({value}))`.",
+                )
+        return updated
+
+
+_TF32 = "tensorflow.config.experimental.enable_tensor_float_32_execution"
+
+
+def _is_main_guard(statement: cst.CSTNode) -> bool:
+    if not isinstance(statement, cst.If) or not isinstance(statement.test, cst.Comparison):
+        return False
+    test = statement.test
+    if len(test.comparisons) != 1 or not isinstance(test.comparisons[0].operator, cst.Equal):
+        return False
+    sides = {code_for(test.left).strip(), code_for(test.comparisons[0].comparator).strip()}
+    return "__name__" in sides and ({"'__main__'", '"__main__"'} & sides) != set()
+
+
+def _imports_tensorflow(statement: cst.CSTNode) -> bool:
+    if not isinstance(statement, cst.SimpleStatementLine):
+        return False
+    return any(
+        is_tensorflow(qualified)
+        for small in statement.body
+        if isinstance(small, (cst.Import, cst.ImportFrom))
+        for _, qualified, _ in import_bindings(small)
+    )
+
+
+def _is_import_line(statement: cst.CSTNode) -> bool:
+    return isinstance(statement, cst.SimpleStatementLine) and all(
+        isinstance(s, (cst.Import, cst.ImportFrom)) for s in statement.body
+    )
+
+
+class TensorFloat32(Rule):
+    """TF 2.4 runs float32 matmuls and convolutions in TensorFloat-32 on Ampere GPUs (opt-in rule).
+
+    TF32 rounds the inputs of those ops to a 10-bit mantissa; most models train the same, but code
+    that needs full float32 precision must turn it off. For a program (a file with
+    `if __name__ == "__main__":` that imports TensorFlow), the unsafe fix inserts the call after the
+    top-level imports. Opt-in (`--select TF24503`), because keeping TF32 on is usually right; a
+    file that already calls `enable_tensor_float_32_execution` is left alone.
+
+    Before: `import tensorflow as tf` ... `if __name__ == "__main__": main()`
+    After:  `import tensorflow as tf` then `tf.config.experimental.enable_tensor_float_32_execution(False)` ... `if __name__ == "__main__": main()`
+    """
+
+    code = "TF24503"
+    name = "tensor-float-32"
+    fix = Fix.UNSAFE
+    severity = Severity.INFO
+    default = False
+    triggers = ("__main__",)
+
+    def leave_Module(self, ctx, original: cst.Module, updated: cst.Module):
+        if "enable_tensor_float_32_execution" in ctx.source:
+            return updated
+        if not any(_is_main_guard(s) for s in original.body) or not any(
+            _imports_tensorflow(s) for s in original.body
+        ):
+            return updated
+        last_original = max(i for i, s in enumerate(original.body) if _is_import_line(s))
+        last_updated = max(i for i, s in enumerate(updated.body) if _is_import_line(s))
+        function = ctx.spell(_TF32)
+        if function is None:
+            return updated
+        statement = cst.SimpleStatementLine([cst.Expr(cst.Call(function, [cst.Arg(cst.Name("False"))]))])
+        applied = ctx.report(
+            original.body[last_original],
+            "TF 2.4 runs float32 matmuls and convolutions on Ampere GPUs in TensorFloat-32 (10-bit "
+            "mantissa) by default: if this program needs full float32 precision, turn it off after the "
+            "imports.",
+            replacement=statement,
+            fix=Fix.UNSAFE,
+        )
+        if applied is None:
+            return updated
+        body = list(updated.body)
+        return updated.with_changes(body=[*body[: last_updated + 1], statement, *body[last_updated + 1 :]])
+
+
+_DEVICE_FUNCTIONS = {
+    "tensorflow.device",
+    "tensorflow.config.list_logical_devices",
+    "tensorflow.config.list_physical_devices",
+    "tensorflow.config.experimental.list_logical_devices",
+    "tensorflow.config.experimental.list_physical_devices",
+}
+_XLA_DEVICE = re.compile(r"XLA_(CPU|GPU)")
+
+
+def _device_text(ctx, node: cst.CSTNode) -> str | None:
+    """The text of a device string: a literal, an f-string's literal parts, or a name assigned one."""
+    value = literal_value(node)
+    if value is not None:
+        return value
+    if isinstance(node, cst.FormattedString):
+        return "".join(p.value for p in node.parts if isinstance(p, cst.FormattedStringText))
+    if isinstance(node, cst.Name):
+        assigned = assigned_value(ctx, node)
+        return literal_value(assigned) if assigned is not None else None
+    return None
+
+
+class XlaDevices(Rule):
+    """The `XLA_CPU` / `XLA_GPU` devices are not registered by default from TF 2.4.
+
+    Placing ops on `/device:XLA_GPU:0`, or listing `XLA_GPU` devices, finds no device unless
+    `TF_XLA_FLAGS=--tf_xla_enable_xla_devices` is set (a flag the release notes call temporary).
+    The way to compile with XLA is `tf.function(experimental_compile=True)` (`jit_compile=True` from
+    TF 2.5). Only device strings passed to `tf.device(...)` or `tf.config.list_logical_devices` /
+    `list_physical_devices` (directly or through a name assigned the string) are reported, never
+    comments, docstrings or log text. Not rewritten: the compilation boundary is a design choice.
+
+    Reported: `with tf.device("/device:XLA_GPU:0"): y = model(x)`
+    Write instead: `y = tf.function(model, experimental_compile=True)(x)`
+    """
+
+    code = "TF24504"
+    name = "xla-devices"
+    fix = None
+    severity = Severity.WARNING
+    triggers = ("XLA_CPU", "XLA_GPU")
+
+    def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
+        if ctx.qualified_name(original.func) not in _DEVICE_FUNCTIONS:
+            return updated
+        for arg in original.args:
+            if arg.keyword is not None and arg.keyword.value not in ("device_name", "device_type"):
+                continue
+            match = _XLA_DEVICE.search(_device_text(ctx, arg.value) or "")
+            if match:
+                ctx.report(
+                    arg.value,
+                    f"TF 2.4 no longer registers the `{match.group(0)}` device by default: compile with "
+                    "`tf.function(fn, experimental_compile=True)` (`jit_compile=True` from TF 2.5) instead "
+                    "of placing ops on it, or set the environment variable "
+                    "`TF_XLA_FLAGS=--tf_xla_enable_xla_devices` before TensorFlow starts.",
+                )
+            break
+        return updated
+
+
+_QUANTIZE_PARAMS = (
+    "input",
+    "input_min",
+    "input_max",
+    "signed_input",
+    "num_bits",
+    "range_given",
+    "round_mode",
+    "name",
+    "narrow_range",
+    "axis",
+)
+
+
+def _free_parameter_name(call: cst.Call) -> str:
+    used = set(re.findall(r"\w+", code_for(call)))
+    name = "_t"
+    while name in used:
+        name += "_"
+    return name
+
+
+class QuantizeAndDequantize(Rule):
+    """`tf.quantization.quantize_and_dequantize` is deprecated from TF 2.4.
+
+    It still works, unchanged. Its replacement `quantize_and_dequantize_v2` zeroes the gradient
+    outside the quantization range, so the old pass-through gradient needs `tf.grad_pass_through`.
+    The release notes' recipe `tf.grad_pass_through(tf.quantization.quantize_and_dequantize_v2)(x,
+    ...)` fails (one gradient for several inputs) or silently loses the pass-through; only the
+    closure form below keeps it, eagerly and in `tf.function`. The rewrite is unsafe: values and
+    gradients stay the same, but the graph holds another op (`QuantizeAndDequantizeV4` under an
+    identity gradient), which matters to converters and tools that look for the old op. It is
+    applied only with `--unsafe-fixes`; calls passing `*args` / `**kwargs` are reported as they are.
+
+    Before: `y = tf.quantization.quantize_and_dequantize(x, -10.0, 10.0, range_given=True)`
+    After:  `y = tf.grad_pass_through(lambda _t: tf.quantization.quantize_and_dequantize_v2(_t, -10.0, 10.0, range_given=True))(x)`
+    """
+
+    code = "TF24505"
+    name = "quantize-and-dequantize"
+    fix = Fix.UNSAFE
+    severity = Severity.WARNING
+    triggers = ("quantize_and_dequantize",)
+
+    def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
+        if ctx.qualified_name(original.func) != "tensorflow.quantization.quantize_and_dequantize":
+            return updated
+        message = (
+            "`tf.quantization.quantize_and_dequantize` is deprecated from TF 2.4; its replacement "
+            "`quantize_and_dequantize_v2` zeroes gradients outside the range, so wrap it in "
+            "`tf.grad_pass_through` as a closure to keep the old gradient."
+        )
+        try:
+            bound = bind_arguments(original.args, _QUANTIZE_PARAMS)
+        except UnboundArguments as problem:
+            ctx.report(original, f"{message} Rewrite it by hand: {problem}.")
+            return updated
+        if "input" not in bound:
+            ctx.report(original, f"{message} Rewrite it by hand: the call passes no input.")
+            return updated
+        v2 = ctx.spell("tensorflow.quantization.quantize_and_dequantize_v2", like=original.func)
+        pass_through = ctx.spell("tensorflow.grad_pass_through", like=original.func)
+        if v2 is None or pass_through is None:
+            ctx.report(original, message)
+            return updated
+        parameter = _free_parameter_name(original)
+        index = next(i for i, arg in enumerate(original.args) if arg is bound["input"])
+        args = list(updated.args)
+        args[index] = args[index].with_changes(value=cst.Name(parameter))
+        inner = updated.with_changes(func=v2, args=args)
+        closure = cst.Lambda(
+            params=cst.Parameters(params=[cst.Param(cst.Name(parameter))]),
+            body=inner,
+        )
+        replacement = cst.Call(
+            func=cst.Call(func=pass_through, args=[cst.Arg(closure)]),
+            args=[cst.Arg(updated.args[index].value)],
+        )
+        return ctx.report(original, message, replacement=replacement) or updated
+
+
+class XlaExperimentalCompile(Rule):
+    """`tf.xla.experimental.compile` is deprecated from TF 2.4: use `tf.function(experimental_compile=True)`.
+
+    TF 2.4 points to `tf.function(fn, experimental_compile=True)`; from TF 2.5 the keyword is
+    `jit_compile=True` (`experimental_compile` became its deprecated alias). The message spells the
+    call with your arguments. Not rewritten: `xla.experimental.compile` returns a list of outputs
+    where the `tf.function` returns what `fn` returns.
+
+    Reported: `outputs = tf.xla.experimental.compile(step, inputs=[x, y])`
+    Write instead: `outputs = tf.function(step, experimental_compile=True)(*[x, y])`
+    """
+
+    code = "TF24506"
+    name = "xla-experimental-compile"
+    fix = None
+    severity = Severity.WARNING
+    triggers = ("xla",)  # the name is only reachable through an import that spells `xla`
+
+    def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
+        if ctx.qualified_name(original.func) != "tensorflow.xla.experimental.compile":
+            return updated
+        try:
+            bound = bind_arguments(original.args, ("computation", "inputs"))
+        except UnboundArguments:
+            bound = {}
+        computation = code_for(bound["computation"].value) if "computation" in bound else "fn"
+        inputs = f"*{code_for(bound['inputs'].value)}" if "inputs" in bound else ""
+        ctx.report(
+            original,
+            "`tf.xla.experimental.compile` is deprecated from TF 2.4: write "
+            f"`tf.function({computation}, experimental_compile=True)({inputs})` (`jit_compile=True` from "
+            "TF 2.5); it returns what the function returns, not a list.",
+        )
+        return updated
+
+
+RULES = (
+    HiddenInternalModules(),
+    ComplexMaxMin(),
+    TensorFloat32(),
+    XlaDevices(),
+    QuantizeAndDequantize(),
+    XlaExperimentalCompile(),
+)

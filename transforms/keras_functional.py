@@ -1,0 +1,365 @@
+"""Keras Functional API (TF2421x): code that relied on symbolic tensors being `tf.Tensor`s.
+
+TF 2.4 builds functional models from `KerasTensor`s (§2.12 of the facts): they are not
+`tf.Tensor`s, their names carry no `:0`, they have no gradients and cannot go through control flow
+or `get_concrete_function`. These rules report such code; only TF24210 has a (unsafe) rewrite.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+import libcst as cst
+
+from tf24migrate.findings import Fix, Severity
+from tf24migrate.rule_kinds import ReportUse
+from tf24migrate.rules import Rule
+from tf24migrate.transformer import code_for
+
+from ._text import assigned_value, literal_value
+
+_INPUTS = {"tensorflow.keras.Input", "tensorflow.keras.layers.Input"}
+
+
+def _short(expression: cst.CSTNode, limit: int = 40) -> str:
+    text = " ".join(code_for(expression).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _is_builtin_call(ctx, call: cst.Call, name: str) -> bool:
+    return isinstance(call.func, cst.Name) and call.func.value == name and ctx.binding(name) is None
+
+
+class KerasSymbolicIsinstance(Rule):
+    """`isinstance(x, tf.Tensor)` is False for Keras symbolic inputs from TF 2.4.
+
+    Functional models are built from `KerasTensor`s, which are not `tf.Tensor`s; the release notes
+    recommend `tf.is_tensor(x)`, which is True for them on TF 2.4–2.15 and with tf_keras. The
+    rewrite is unsafe: `tf.is_tensor` is also True for variables, sparse and ragged tensors, and
+    under Keras 3 (the default `tf.keras` from TF 2.16) it is False for symbolic values, where
+    `tf.keras.backend.is_keras_tensor(x)` is the check. A tuple of types is reported, not rewritten.
+
+    Before: `if isinstance(inputs, tf.Tensor):`
+    After:  `if tf.is_tensor(inputs):`
+    """
+
+    code = "TF24210"
+    name = "keras-symbolic-isinstance"
+    fix = Fix.UNSAFE
+    severity = Severity.WARNING
+    triggers = ("isinstance",)
+
+    def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
+        if not _is_builtin_call(ctx, original, "isinstance") or len(original.args) != 2:
+            return updated
+        if any(arg.star or arg.keyword for arg in original.args):
+            return updated
+        value, kind = original.args
+        why = (
+            f"`isinstance({_short(value.value)}, tf.Tensor)` is False for Keras symbolic inputs from TF 2.4 "
+            f"(they are `KerasTensor`s): use `tf.is_tensor({_short(value.value)})` on TF 2.4–2.15 and "
+            "tf_keras (also True for variables, sparse and ragged tensors); under Keras 3 use "
+            f"`tf.keras.backend.is_keras_tensor({_short(value.value)})` for symbolic values."
+        )
+        if isinstance(kind.value, cst.Tuple):
+            if any(ctx.qualified_name(e.value) == "tensorflow.Tensor" for e in kind.value.elements):
+                ctx.report(original, f"{why} Take `tf.Tensor` out of the tuple and add that check with `or`.")
+            return updated
+        if ctx.qualified_name(kind.value) != "tensorflow.Tensor":
+            return updated
+        is_tensor = ctx.spell("tensorflow.is_tensor", like=kind.value)
+        if is_tensor is None:
+            ctx.report(original, why)
+            return updated
+        argument = updated.args[0]
+        comma_has_comment = isinstance(argument.comma, cst.Comma) and "#" in code_for(argument.comma)
+        if not comma_has_comment:
+            argument = argument.with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        replacement = updated.with_changes(func=is_tensor, args=[argument])
+        return ctx.report(original, why, replacement=replacement) or updated
+
+
+def _is_name_attribute(node: cst.CSTNode) -> bool:
+    return isinstance(node, cst.Attribute) and node.attr.value == "name"
+
+
+_STRING_METHODS = {"endswith", "replace", "rstrip", "removesuffix", "split"}
+
+
+def _ends_with_output_index(node: cst.CSTNode) -> bool:
+    value = literal_value(node)
+    if value is not None:
+        return value.endswith(":0")
+    if isinstance(node, (cst.List, cst.Tuple, cst.Set)):
+        return any(_ends_with_output_index(e.value) for e in node.elements)
+    return False
+
+
+class TensorNameSuffix(Rule):
+    """Keras symbolic tensor names have no `:0` suffix from TF 2.4.
+
+    `tf.keras.Input(name="image").name` was `"image:0"` (an op output name) and is `"image"` from
+    TF 2.4, so code comparing names with a string ending in `:0`, appending `":0"` to a `.name`, or
+    testing `.name.endswith(":0")` silently stops matching. Report only: whether the name belongs
+    to a Keras symbolic tensor or to a graph tensor (which keeps its `:0`) is not visible. To
+    identify tensors, use `tensor.ref()` as a dictionary key rather than names.
+
+    Reported: `if layer.output.name == "dense/BiasAdd:0":`
+    Write instead: `if layer.output.name == "dense/BiasAdd":` (or compare `tensor.ref()`s)
+    """
+
+    code = "TF24211"
+    name = "tensor-name-suffix"
+    fix = None
+    severity = Severity.WARNING
+    triggers = (":0",)
+
+    def _report(self, ctx, node: cst.CSTNode) -> None:
+        value = literal_value(node)
+        instead = (
+            f"`{value[:-2]!r}`" if value is not None and value.endswith(":0") else "the name without `:0`"
+        )
+        ctx.report(
+            node,
+            "Keras symbolic tensor names have no `:0` suffix from TF 2.4 (`Input(name='x').name` is "
+            f"`'x'`): compare with {instead}, or identify tensors by `tensor.ref()` instead of by name.",
+        )
+
+    def leave_Comparison(self, ctx, original: cst.Comparison, updated: cst.Comparison):
+        left = original.left
+        for target in original.comparisons:
+            right = target.comparator
+            for name_side, text_side in ((left, right), (right, left)):
+                if _is_name_attribute(name_side) and _ends_with_output_index(text_side):
+                    self._report(ctx, text_side)
+            left = right
+        return updated
+
+    def leave_BinaryOperation(self, ctx, original: cst.BinaryOperation, updated: cst.BinaryOperation):
+        if isinstance(original.operator, cst.Add):
+            value = literal_value(original.right)
+            if _is_name_attribute(original.left) and value is not None and value.startswith(":0"):
+                self._report(ctx, original)
+        elif isinstance(original.operator, cst.Modulo):
+            value = literal_value(original.left)
+            if value is not None and "s:0" in value and _mentions_name_attribute(original.right):
+                self._report(ctx, original)
+        return updated
+
+    def leave_FormattedString(self, ctx, original: cst.FormattedString, updated: cst.FormattedString):
+        for part, following in itertools.pairwise(original.parts):
+            if (
+                isinstance(part, cst.FormattedStringExpression)
+                and _is_name_attribute(part.expression)
+                and isinstance(following, cst.FormattedStringText)
+                and following.value.startswith(":0")
+            ):
+                self._report(ctx, original)
+        return updated
+
+    def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
+        func = original.func
+        if not isinstance(func, cst.Attribute) or not original.args:
+            return updated
+        if func.attr.value == "format":
+            template = literal_value(func.value) or ""
+            if re.search(r"\}:0", template) and any(_mentions_name_attribute(a.value) for a in original.args):
+                self._report(ctx, original)
+            return updated
+        first = literal_value(original.args[0].value) or ""
+        if ":0" in first and func.attr.value in _STRING_METHODS and _is_name_attribute(func.value):
+            self._report(ctx, original)
+        return updated
+
+
+def _mentions_name_attribute(node: cst.CSTNode) -> bool:
+    if _is_name_attribute(node):
+        return True
+    if isinstance(node, cst.Tuple):
+        return any(_is_name_attribute(e.value) for e in node.elements)
+    return False
+
+
+KERAS_GET_GRAPH = ReportUse(
+    code="TF24212",
+    name="keras-get-graph",
+    severity=Severity.WARNING,
+    symbols={
+        qualified: "Functional models no longer need the Keras graph from TF 2.4 (they are built from "
+        "symbolic `KerasTensor`s): remove `with K.get_graph().as_default():` and build the model "
+        "directly; `get_graph` is not in the public TF 2 `tf.keras.backend`."
+        for qualified in ("tensorflow.keras.backend.get_graph", "tensorflow.python.keras.backend.get_graph")
+    },
+    doc="""
+    Entering `tf.keras.backend.get_graph()` before building a functional model is not needed from
+    TF 2.4.
+
+    Functional models are built from symbolic `KerasTensor`s, outside any graph; `get_graph` is an
+    internal function that the public TF 2 `tf.keras.backend` does not export. Not rewritten:
+    removing the `with` block re-indents its body, which is left to you.
+
+    Reported: `with K.get_graph().as_default(): outputs = layers.Dense(10)(inputs)`
+    Write instead: `outputs = layers.Dense(10)(inputs)`
+    """,
+)
+
+_GRADIENT_FUNCTIONS = {
+    "tensorflow.gradients",
+    "tensorflow.keras.backend.gradients",
+    "tensorflow.python.keras.backend.gradients",
+}
+_SYMBOLIC_ATTRIBUTES = {"input", "inputs", "output", "outputs"}
+
+
+def _walk(node: cst.CSTNode, hidden: frozenset[str] = frozenset(), *, into_attributes: bool = True):
+    """Yield (node, names hidden by enclosing lambda parameters) for `node` and what it contains.
+
+    Lambda parameters are not entered; with `into_attributes=False`, neither is `x` in `x.shape`
+    (an attribute of a symbolic tensor, such as its shape or dtype, is not symbolic itself).
+    """
+    yield node, hidden
+    if isinstance(node, cst.Lambda):
+        params = {p.name.value for p in (*node.params.params, *node.params.kwonly_params)}
+        yield from _walk(node.body, hidden | params, into_attributes=into_attributes)
+        return
+    if isinstance(node, cst.Attribute) and not into_attributes:
+        return
+    for child in node.children:
+        yield from _walk(child, hidden, into_attributes=into_attributes)
+
+
+class SymbolicGradients(Rule):
+    """Gradients with respect to a model's symbolic `.input(s)` / `.output(s)` do not exist from
+    TF 2.4.
+
+    `model.inputs` and `model.outputs` are `KerasTensor`s in TF 2.4: `tf.gradients`,
+    `K.gradients` and `tape.gradient` cannot differentiate them. Call the model on real tensors
+    inside a `tf.GradientTape` and differentiate those. Matched on `tf.gradients(...)`,
+    `tf.keras.backend.gradients(...)` and any `.gradient(...)` call whose arguments mention
+    `.input`, `.inputs`, `.output` or `.outputs`. Not rewritten: the data to feed is not visible.
+
+    Reported: `grads = K.gradients(model.output, model.input)`
+    Write instead: `with tf.GradientTape() as tape: tape.watch(x); y = model(x)` then `grads = tape.gradient(y, x)`
+    """
+
+    code = "TF24213"
+    name = "symbolic-gradients"
+    fix = None
+    severity = Severity.WARNING
+    triggers = ("gradient",)
+
+    def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
+        func = original.func
+        is_tape = (
+            isinstance(func, cst.Attribute)
+            and func.attr.value == "gradient"
+            and not ctx.resolves_to_module_other_than_tensorflow(func)
+        )
+        if not is_tape and ctx.qualified_name(func) not in _GRADIENT_FUNCTIONS:
+            return updated
+        for arg in original.args:
+            for node, _ in _walk(arg.value):
+                if isinstance(node, cst.Attribute) and node.attr.value in _SYMBOLIC_ATTRIBUTES:
+                    ctx.report(
+                        original,
+                        f"`{_short(func)}` differentiates `{_short(node)}`, a Keras symbolic tensor, which "
+                        "has no gradient from TF 2.4: call the model on real data inside `with "
+                        "tf.GradientTape() as tape:` (`tape.watch(x)`, `y = model(x)`) and take "
+                        "`tape.gradient(y, x)`.",
+                    )
+                    return updated
+        return updated
+
+
+def symbolic_inputs(ctx, node: cst.CSTNode) -> list[cst.Name]:
+    """The names in `node` bound by `name = tf.keras.Input(...)` (lambda parameters excluded)."""
+    found = []
+    for current, hidden in _walk(node, into_attributes=False):
+        if not isinstance(current, cst.Name) or current.value in hidden:
+            continue
+        assigned = assigned_value(ctx, current)
+        if isinstance(assigned, cst.Call) and ctx.qualified_name(assigned.func) in _INPUTS:
+            found.append(current)
+    return found
+
+
+_CONTROL_FLOW = {"tensorflow.cond", "tensorflow.while_loop", "tensorflow.map_fn"}
+
+
+class ControlFlowOnSymbolic(Rule):
+    """`tf.cond`, `tf.while_loop` and `tf.map_fn` cannot take Keras symbolic inputs from TF 2.4.
+
+    TF 2.3 turned such calls into op layers; TF 2.4 explicitly does not support control flow on
+    `KerasTensor`s (it raises `TypeError`). Reported where one of these functions is applied to a
+    name bound from `tf.keras.Input(...)` (or `keras.layers.Input(...)`) in the file. Not rewritten:
+    the control flow belongs in a layer's `call`, which is a design change.
+
+    Reported: `inputs = tf.keras.Input((3,))` then `y = tf.cond(flag, lambda: inputs, lambda: -inputs)`
+    Write instead: a `class Choose(tf.keras.layers.Layer)` whose `call(self, x)` runs the `tf.cond`, and `y = Choose()(inputs)`
+    """
+
+    code = "TF24214"
+    name = "control-flow-on-symbolic"
+    fix = None
+    severity = Severity.ERROR
+    triggers = ("Input",)
+
+    def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
+        qualified = ctx.qualified_name(original.func)
+        if qualified not in _CONTROL_FLOW:
+            return updated
+        names = [name for arg in original.args for name in symbolic_inputs(ctx, arg.value)]
+        if names:
+            function = qualified.replace("tensorflow.", "tf.", 1)
+            ctx.report(
+                original,
+                f"`{function}` is applied to `{names[0].value}`, a Keras symbolic input: TF 2.4 does not "
+                f"support control flow on symbolic tensors (TypeError). Move the `{function}` into the "
+                f"`call` method of a custom `tf.keras.layers.Layer` and apply that layer to "
+                f"`{names[0].value}`.",
+            )
+        return updated
+
+
+class ConcreteFunctionOnSymbolic(Rule):
+    """`get_concrete_function` cannot take Keras symbolic inputs from TF 2.4: pass `tf.TensorSpec`s.
+
+    TF 2.4's `KerasTensor`s are not tensors, so tracing a `tf.function` with one raises
+    `TypeError`. Reported where `.get_concrete_function(...)` receives a name bound from
+    `tf.keras.Input(...)` in the file; the message spells the `tf.TensorSpec` to pass. Not
+    rewritten: the spec's shape may need `None` dimensions the input does not show.
+
+    Reported: `concrete = serve.get_concrete_function(inputs)`
+    Write instead: `concrete = serve.get_concrete_function(tf.TensorSpec(inputs.shape, inputs.dtype))`
+    """
+
+    code = "TF24215"
+    name = "concrete-function-on-symbolic"
+    fix = None
+    severity = Severity.ERROR
+    triggers = ("Input",)
+
+    def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
+        func = original.func
+        if not isinstance(func, cst.Attribute) or func.attr.value != "get_concrete_function":
+            return updated
+        for arg in original.args:
+            for name in symbolic_inputs(ctx, arg.value):
+                ctx.report(
+                    name,
+                    f"`get_concrete_function` receives `{name.value}`, a Keras symbolic input, which "
+                    f"raises TypeError from TF 2.4: pass `tf.TensorSpec({name.value}.shape, "
+                    f"{name.value}.dtype)` instead.",
+                )
+        return updated
+
+
+RULES = (
+    KerasSymbolicIsinstance(),
+    TensorNameSuffix(),
+    KERAS_GET_GRAPH,
+    SymbolicGradients(),
+    ControlFlowOnSymbolic(),
+    ConcreteFunctionOnSymbolic(),
+)
