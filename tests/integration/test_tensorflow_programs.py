@@ -24,6 +24,7 @@ EXPECTED_FAILURES = {
     "data_service.py": "unexpected keyword argument 'port'",
     "mixed_precision.py": "cannot import name 'experimental'",
     "multi_worker.py": "experimental_run_v2",
+    "numpy_dataset.py": "experimental_make_numpy_dataset",
 }
 
 
