@@ -58,7 +58,7 @@ class _ExperimentalCallee(RenameSymbol):
     (`isinstance(x, mp.LossScaleOptimizer)`) and imports of it are renamed as `RenameSymbol` does."""
 
     def leave_Attribute(self, ctx, original: cst.Attribute, updated: cst.Attribute):
-        if _is_callee(ctx, original):
+        if ctx.qualified_name(original) != self.old or _is_callee(ctx, original):
             return updated
         return super().leave_Attribute(ctx, original, updated)
 
@@ -380,8 +380,8 @@ class LossScaleOptimizer(_ExperimentalCallee):
     `initial_scale`; note that Keras 3 rejects `dynamic=False` (use the inner optimizer's
     `loss_scale_factor=` there).
 
-    Before: `opt = mixed_precision.LossScaleOptimizer(opt, tf.mixed_precision.experimental.FixedLossScale(128))`
-    After:  `opt = mixed_precision.LossScaleOptimizer(opt, dynamic=False, initial_scale=128)`
+    Before: `opt = tf.keras.mixed_precision.experimental.LossScaleOptimizer(opt, tf.mixed_precision.experimental.FixedLossScale(128))`
+    After:  `opt = tf.keras.mixed_precision.LossScaleOptimizer(opt, dynamic=False, initial_scale=128)`
 
     Not rewritten, reported with the mapping above: a loss scale whose kind is not visible in the
     call (a variable, a function result), a `DynamicLossScale` with a `multiplier` other than 2
@@ -545,22 +545,29 @@ GRAPH_REWRITE = RenameSymbol(
     old="tensorflow.train.experimental.enable_mixed_precision_graph_rewrite",
     new=f"{_V1_MIXED_PRECISION}.enable_mixed_precision_graph_rewrite",
     severity=Severity.WARNING,
-    fix=Fix.UNSAFE,
+    fix=Fix.SAFE,
     message="`tf.train.experimental.enable_mixed_precision_graph_rewrite` is deprecated in TF 2.4 and "
-    "removed later: prefer the Keras policy API (`tf.keras.mixed_precision.set_global_policy("
-    "'mixed_float16')`), or keep the graph rewrite as the TF 1 API "
-    "`tf.compat.v1.mixed_precision.enable_mixed_precision_graph_rewrite`.",
+    "gone by TF 2.12: the same rewrite is `tf.compat.v1.mixed_precision."
+    "enable_mixed_precision_graph_rewrite`; consider the Keras policy API instead "
+    "(`tf.keras.mixed_precision.set_global_policy('mixed_float16')`).",
     doc="""
     `tf.train.experimental.enable_mixed_precision_graph_rewrite` is deprecated in TF 2.4 and
-    gone in later releases (absent from TF 2.12).
+    gone in later releases (absent from TF 2.12): use
+    `tf.compat.v1.mixed_precision.enable_mixed_precision_graph_rewrite`.
 
-    The unsafe fix (applied with `--unsafe-fixes`) keeps the graph rewrite through the TF 1 name
-    `tf.compat.v1.mixed_precision.enable_mixed_precision_graph_rewrite`. It is unsafe because the
-    TF 1 endpoint is not the same API: check that it accepts your optimizer. The better fix, by
-    hand, is the Keras policy API: `tf.keras.mixed_precision.set_global_policy("mixed_float16")`.
+    The TF 1 name wraps the same optimizers the same way: a Keras `OptimizerV2` (what
+    `tf.keras.optimizers.*` were up to TF 2.10, `tf.keras.optimizers.legacy.*` after) comes back
+    inside a Keras `LossScaleOptimizer` (checked on TF 2.15), and it also accepts TF 1
+    optimizers. The rewrite is safe: it keeps the behaviour wherever the old name ran. The
+    better migration, by hand, is the Keras policy API:
+    `tf.keras.mixed_precision.set_global_policy("mixed_float16")`. Imported names move to the
+    `tf.compat.v1.mixed_precision` import.
 
     Before: `opt = tf.train.experimental.enable_mixed_precision_graph_rewrite(opt)`
     After:  `opt = tf.compat.v1.mixed_precision.enable_mixed_precision_graph_rewrite(opt)`
+
+    Both names reject the optimizers of Keras 2.11+ (`tf.keras.optimizers.SGD` on TF 2.11–2.15):
+    pass a `tf.keras.optimizers.legacy` one there.
     """,
 )
 
