@@ -58,12 +58,20 @@ def rebuild_args(
     """Arguments `new` (keyword or None, value), laid into the user's argument `slots` in order.
 
     Each new argument takes the comma and whitespace of the slot at its index, so line breaks and
-    comments between arguments survive; the last keeps the comma of the user's last argument.
-    Arguments beyond the number of slots get plain `, ` separators.
+    comments between arguments survive; the last takes the ending of the user's last argument
+    (its comma, comment and the layout before `)`). Arguments beyond the slots are separated as
+    the user's are: `, `, or a line break at the same indentation in a call written over lines.
     """
     result: list[cst.Arg] = []
+    separator = _separator(slots)
     for index, (keyword, value) in enumerate(new):
-        slot = slots[index] if index < len(slots) else None
+        last = index == len(new) - 1
+        if last and slots:
+            slot = slots[-1]
+        elif index < len(slots) - 1:
+            slot = slots[index].with_changes(whitespace_after_arg=_NO_SPACE)
+        else:
+            slot = None
         if keyword is None:
             arg = (
                 slot.with_changes(value=value, keyword=None, equal=cst.MaybeSentinel.DEFAULT)
@@ -72,14 +80,177 @@ def rebuild_args(
             )
         else:
             arg = keyword_arg(keyword, value, like=slot)
+        if slot is None and not last:
+            arg = arg.with_changes(comma=separator)
         result.append(arg)
-    if result:
-        for index in range(len(result) - 1):
-            if result[index].comma is cst.MaybeSentinel.DEFAULT:
-                result[index] = result[index].with_changes(
-                    comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
-                )
-        last_comma = slots[-1].comma if slots else cst.MaybeSentinel.DEFAULT
-        if len(result) != len(slots):
-            result[-1] = result[-1].with_changes(comma=last_comma)
     return result
+
+
+def _separator(slots: Sequence[cst.Arg]) -> cst.Comma:
+    """The comma between the user's arguments, without comments: `, ` or a line break."""
+    for slot in slots:
+        if isinstance(slot.comma, cst.Comma) and isinstance(
+            slot.comma.whitespace_after, cst.ParenthesizedWhitespace
+        ):
+            return cst.Comma(whitespace_after=line_break(slot.comma.whitespace_after.last_line.value))
+    return cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+
+
+def _newline_then(indent: str) -> cst.ParenthesizedWhitespace:
+    return cst.ParenthesizedWhitespace(
+        first_line=cst.TrailingWhitespace(), indent=False, last_line=cst.SimpleWhitespace(indent)
+    )
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
+
+
+def split_call(call: cst.Call, indent: str, limit: int, unit: str = "    ") -> cst.Call:
+    """`call` laid out over several lines as black would, for a call starting on a line indented
+    by `indent`: first all arguments on one line of their own, else one argument per line with a
+    trailing comma, splitting a nested call argument the same way when its line is still too long.
+    """
+    inner = indent + unit
+    args = [
+        arg.with_changes(comma=cst.MaybeSentinel.DEFAULT, whitespace_after_arg=_NO_SPACE) for arg in call.args
+    ]
+    if not args:
+        return call
+    if len(inner) + len(", ".join(_code(arg) for arg in args)) <= limit:
+        spaced = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+        laid_out = [arg.with_changes(comma=spaced) for arg in args[:-1]]
+        laid_out.append(args[-1].with_changes(whitespace_after_arg=_newline_then(indent)))
+        return call.with_changes(whitespace_before_args=_newline_then(inner), args=laid_out)
+    laid_out = []
+    for index, arg in enumerate(args):
+        if isinstance(arg.value, cst.Call) and len(inner) + len(_code(arg)) + 1 > limit:
+            arg = arg.with_changes(value=split_call(arg.value, inner, limit, unit))
+        last = index == len(args) - 1
+        laid_out.append(
+            arg.with_changes(comma=cst.Comma(whitespace_after=_newline_then(indent if last else inner)))
+        )
+    return call.with_changes(whitespace_before_args=_newline_then(inner), args=laid_out)
+
+
+def fit_to_line(ctx, original: cst.CSTNode, replacement: cst.Call) -> cst.Call:
+    """`replacement` (of `original`) as is when its line fits the file's line length; else split
+    over several lines by `split_call`. A call the user wrote over several lines keeps its layout."""
+    if "\n" in _code(original):
+        return replacement
+    before, after = ctx.line_around(original)
+    if len(before) + len(_code(replacement)) + len(after) <= ctx.line_length:
+        return replacement
+    indent = before[: len(before) - len(before.lstrip())]
+    return split_call(replacement, indent, ctx.line_length)
+
+
+def _after(arg: cst.Arg) -> cst.BaseParenthesizableWhitespace:
+    """What follows an argument: its comma's whitespace, or the whitespace before `)`."""
+    return arg.comma.whitespace_after if isinstance(arg.comma, cst.Comma) else arg.whitespace_after_arg
+
+
+def is_multiline(call: cst.Call) -> bool:
+    """Whether the user wrote the call's arguments over several lines."""
+    return "\n" in _code(call.with_changes(func=cst.Name("f")))
+
+
+def leading_comment_lines(call: cst.Call) -> dict[int, list[cst.EmptyLine]]:
+    """`{id(arg): comment lines written on their own lines just before it}` for each argument."""
+    result: dict[int, list[cst.EmptyLine]] = {}
+    previous = call.whitespace_before_args
+    for arg in call.args:
+        result[id(arg)] = (
+            list(previous.empty_lines) if isinstance(previous, cst.ParenthesizedWhitespace) else []
+        )
+        previous = _after(arg)
+    return result
+
+
+def line_break(
+    indent: str,
+    comment_lines: Sequence[cst.EmptyLine] = (),
+    after: cst.BaseParenthesizableWhitespace | None = None,
+) -> cst.ParenthesizedWhitespace:
+    """A line break keeping the trailing comment of `after` (an argument's own), then
+    `comment_lines`, then the next line indented by `indent` (relative to the block)."""
+    first_line = (
+        after.first_line if isinstance(after, cst.ParenthesizedWhitespace) else cst.TrailingWhitespace()
+    )
+    return cst.ParenthesizedWhitespace(
+        first_line=first_line,
+        empty_lines=list(comment_lines),
+        indent=True,
+        last_line=cst.SimpleWhitespace(indent),
+    )
+
+
+def nested_multiline_call(
+    func: cst.BaseExpression, moved: Sequence[tuple[str, cst.Arg]], outer: cst.Call, unit: str = "    "
+) -> cst.Call:
+    """A call of `func` with the user's arguments `moved` (new keyword, Arg of `outer`), for use
+    as an argument of the multi-line call `outer`: one argument per line, one level deeper, each
+    keeping its trailing comment and the comment lines written above it."""
+    before = outer.whitespace_before_args
+    indent = before.last_line.value if isinstance(before, cst.ParenthesizedWhitespace) else unit
+    leading = leading_comment_lines(outer)
+    args = []
+    for index, (keyword, arg) in enumerate(moved):
+        if index + 1 < len(moved):
+            whitespace = line_break(
+                indent + unit, _indented(leading[id(moved[index + 1][1])], unit), _after(arg)
+            )
+        else:
+            whitespace = line_break(indent, (), _after(arg))
+        args.append(
+            keyword_arg(keyword, arg.value).with_changes(comma=cst.Comma(whitespace_after=whitespace))
+        )
+    first_comments = _indented(leading[id(moved[0][1])], unit) if moved else []
+    return cst.Call(func, args, whitespace_before_args=line_break(indent + unit, first_comments))
+
+
+def _indented(lines: Sequence[cst.EmptyLine], unit: str) -> list[cst.EmptyLine]:
+    return [
+        line.with_changes(whitespace=cst.SimpleWhitespace(line.whitespace.value + unit)) for line in lines
+    ]
+
+
+def close_multiline_call(args: list[cst.Arg], outer: cst.Call) -> list[cst.Arg]:
+    """`args` with the last one ending as the user's last argument of `outer` did (comment
+    lines, line break and indentation before `)`), keeping its own trailing comment."""
+    if not args or not outer.args:
+        return args
+    closing = _after(outer.args[-1])
+    if not isinstance(closing, cst.ParenthesizedWhitespace):
+        return args
+    last = args[-1]
+    whitespace = line_break(closing.last_line.value, closing.empty_lines, _after(last))
+    args[-1] = last.with_changes(comma=cst.Comma(whitespace_after=whitespace), whitespace_after_arg=_NO_SPACE)
+    return args
+
+
+def keep_arguments(call: cst.Call, kept: Sequence[cst.Arg]) -> list[cst.Arg]:
+    """The arguments `kept` (of `call`) without the others: each keeps its own comments, and the
+    last one ends as the call's last argument did (trailing comma, line break before `)`)."""
+    args = list(kept)
+    if not args or args[-1] is call.args[-1]:
+        return args
+    if is_multiline(call):
+        return close_multiline_call(args, call)
+    args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+    return args
+
+
+def bind_or_report(ctx, call: cst.Call, params: Sequence[str], message: str) -> dict[str, cst.Arg] | None:
+    """`bind_arguments` of `call`, or None after reporting `message` with the reason at the call
+    (a report-only finding: the handler leaves the call as it is)."""
+    try:
+        return bind_arguments(call.args, params)
+    except UnboundArguments as problem:
+        ctx.report(call, f"{message}; {problem}.")
+        return None
+
+
+def updated_values(original: cst.Call, updated: cst.Call) -> dict[int, cst.BaseExpression]:
+    """`{id(original Arg): its value in the updated tree}`, for rules that bind the original call."""
+    return {id(o): u.value for o, u in zip(original.args, updated.args, strict=True)}

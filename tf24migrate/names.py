@@ -63,6 +63,12 @@ class Binding:
     node: cst.CSTNode | None = None
     in_handler: bool = False
     renamed_to: str | None = None  # set when a rule renames the imported name
+    moved_to: str | None = None  # set when a rule rewrites the import to a new qualified name
+
+    @property
+    def spelled_name(self) -> str | None:
+        """The qualified name the import has in the output (for spelling new names through it)."""
+        return self.moved_to or self.qualified_name
 
     @property
     def is_import(self) -> bool:

@@ -13,6 +13,7 @@ import libcst as cst
 
 from tf24migrate.names import dotted_name_of_module, normalize
 from tf24migrate.rules import DataRule
+from tf24migrate.transformer import code_for
 
 
 def _short(qualified_name: str) -> str:
@@ -65,16 +66,23 @@ class RenameSymbol(DataRule):
         names = list(updated.names)
         keep = [True] * len(names)
         moved_module = None
-        for index, alias in enumerate(original.names):
-            if dotted_name_of_module(alias.name) != old_last:
+        # Earlier rules may have removed names of this statement: pair the names left with their
+        # original aliases by what they import.
+        originals = {_import_key(alias): alias for alias in original.names}
+        for index, current in enumerate(names):
+            alias = originals.get(_import_key(current))
+            if alias is None or dotted_name_of_module(alias.name) != old_last:
                 continue
             renamed = names[index].with_changes(name=cst.Name(new_last))
+            if alias.asname is not None and code_for(alias.asname.name) == new_last:
+                renamed = renamed.with_changes(asname=None)  # `import mixed_precision as mixed_precision`
             if alias.asname is None and new_last != old_last:
                 ctx.rename_binding(alias, new_last)
+            ctx.move_binding(alias, self.new)
             if new_parent == old_parent:
                 if ctx.report(alias, self.message, replacement=renamed) is not None:
                     names[index] = renamed
-            elif len(original.names) == 1:
+            elif len(names) == 1:
                 if ctx.report(alias, self.message, replacement=renamed) is not None:
                     names[index] = renamed
                     moved_module = cst.parse_expression(new_parent)
@@ -95,6 +103,10 @@ class RenameSymbol(DataRule):
         if moved_module is not None:
             changes["module"] = moved_module
         return updated.with_changes(**changes)
+
+
+def _import_key(alias: cst.ImportAlias) -> tuple[str | None, str | None]:
+    return dotted_name_of_module(alias.name), code_for(alias.asname.name) if alias.asname else None
 
 
 class ReportUse(DataRule):

@@ -27,6 +27,7 @@ from tf24migrate.names import (
     normalize,
     target_names,
 )
+from tf24migrate.positions import node_spans
 from tf24migrate.pruning import StatementPlan
 from tf24migrate.rules import Rule
 
@@ -127,18 +128,17 @@ class MigrationTransformer(cst.CSTTransformer):
         self._statements_after: list[cst.BaseStatement] = []
         self.plan = plan
         self._pruned: set[int] = set()
-        self._ancestors: list[cst.CSTNode] = []
+        self._ancestors: list[cst.CSTNode] = []  # the original nodes around the one being left
+        self._module: cst.Module | None = None
+        self._import_of_alias: dict[int, cst.ImportFrom] = {}  # id(alias) -> its statement
+        self._left_imports: dict[int, cst.ImportFrom] = {}  # id(original) -> the node left in the tree
+        self._names_to_import: dict[int, list[str]] = {}  # id(original ImportFrom) -> names to add
 
     # ----------------------------------------------------------------- API for rules (ctx)
 
     @property
     def in_shim(self) -> bool:
         return bool(self._shims)
-
-    @property
-    def ancestors(self) -> list[cst.CSTNode]:
-        """The original nodes around the node being left, outermost first (its parent is last)."""
-        return self._ancestors
 
     def is_reference(self, node: cst.Name) -> bool:
         """Whether a `Name` node is an expression (not an attribute, keyword, or definition name)."""
@@ -149,6 +149,25 @@ class MigrationTransformer(cst.CSTTransformer):
 
     def alias_binding(self, alias: cst.ImportAlias) -> Binding | None:
         return self._alias_bindings.get(id(alias))
+
+    @property
+    def ancestors(self) -> list[cst.CSTNode]:
+        """The original nodes enclosing the node being left, innermost first (its parent first)."""
+        return self._ancestors[::-1]
+
+    @property
+    def line_length(self) -> int:
+        """The line length of the file's own code: its longest line, and at least 79."""
+        return max([79, *(len(line) for line in self.source.splitlines())])
+
+    def line_around(self, node: cst.CSTNode) -> tuple[str, str]:
+        """The text of the source line before an original node starts, and after it ends."""
+        assert self._module is not None
+        span = node_spans(self._module, [node])[id(node)]
+        lines = self.source.splitlines()
+        before = lines[span.line - 1][: span.column - 1]
+        after = lines[span.end_line - 1][span.end_column - 1 :]
+        return before, after
 
     def qualified_name(self, node: cst.CSTNode) -> str | None:
         """The TensorFlow-normalised qualified name of a dotted expression, if it is an import."""
@@ -180,12 +199,13 @@ class MigrationTransformer(cst.CSTTransformer):
         if head is not None:
             binding = self.scope.lookup(head.value)
             if binding is not None and binding.is_import:
-                candidates.append((head, normalize(binding.qualified_name)))
+                base = cst.Name(binding.renamed_to) if binding.renamed_to else head
+                candidates.append((base, normalize(binding.spelled_name)))
         others = sorted(
             (b for b in self.scope.visible_imports() if b.renamed_to is None),
-            key=lambda b: -len(b.qualified_name),
+            key=lambda b: -len(b.spelled_name),
         )
-        candidates.extend((b.name, normalize(b.qualified_name)) for b in others)
+        candidates.extend((b.name, normalize(b.spelled_name)) for b in others)
         candidates.extend((local, module) for local, module in self._module_imports.items())
         for base, prefix in candidates:
             if qualified_name == prefix or qualified_name.startswith(prefix + "."):
@@ -208,6 +228,35 @@ class MigrationTransformer(cst.CSTTransformer):
         binding = self._alias_bindings.get(id(alias))
         if binding is not None:
             self._tentative.append(("rename", (binding, new_name)))
+
+    def move_binding(self, alias: cst.ImportAlias, new_qualified_name: str) -> None:
+        """Record that an import now binds `new_qualified_name`, if the next report's fix is applied.
+
+        References through it still resolve to the old name (so rules match them), and `spell`
+        spells new names through it (`mp.X` stays `mp.Y` once `mp` is the new module).
+        """
+        binding = self._alias_bindings.get(id(alias))
+        if binding is not None:
+            self._tentative.append(("move", (binding, new_qualified_name)))
+
+    def import_alongside(self, name: cst.Name, new_name: str) -> cst.Name | None:
+        """`new_name` as a bare name, added to the `from ... import` statement that bound `name`
+        (if the next report's fix is applied). None when `name` was not bound by such a statement
+        or `new_name` is already bound to something else."""
+        binding = self.scope.lookup(name.value)
+        if binding is None or not binding.is_import or binding.node is None:
+            return None
+        statement = self._import_of_alias.get(id(binding.node))
+        if statement is None:
+            return None
+        wanted = f"{binding.qualified_name.rsplit('.', 1)[0]}.{new_name}"
+        existing = self.scope.lookup(new_name)
+        if existing is not None:
+            return cst.Name(new_name) if existing.qualified_name == wanted else None
+        if self.scope.ever_bound(new_name) or re.search(rf"\b{new_name}\b", self.source):
+            return None
+        self._tentative.append(("import_from", (statement, new_name)))
+        return cst.Name(new_name)
 
     def report(
         self,
@@ -242,6 +291,14 @@ class MigrationTransformer(cst.CSTTransformer):
             elif kind == "rename":
                 binding, new_name = value
                 binding.renamed_to = new_name
+            elif kind == "move":
+                binding, new_qualified_name = value
+                binding.moved_to = new_qualified_name
+            elif kind == "import_from":
+                statement, new_name = value
+                names = self._names_to_import.setdefault(id(statement), [])
+                if new_name not in names:
+                    names.append(new_name)
         return replacement
 
     # ------------------------------------------------------------------------ traversal
@@ -371,7 +428,16 @@ class MigrationTransformer(cst.CSTTransformer):
     def _leave_statement(self, original, result):
         return self._flush_statements(result)
 
+    def _visit_module(self, node: cst.Module) -> None:
+        self._module = node
+
+    def _leave_import_from(self, original, result):
+        if type(result) is cst.ImportFrom:
+            self._left_imports[id(original)] = result
+        return result
+
     def _leave_module(self, original, result):
+        result = self._add_names_to_import_statements(result)
         return self._add_imports(result)
 
     def _bind(self, name: str, node: cst.CSTNode | None, qualified_name: str | None = None) -> Binding:
@@ -382,6 +448,8 @@ class MigrationTransformer(cst.CSTTransformer):
     def _visit_import(self, node: cst.Import | cst.ImportFrom) -> None:
         for local, qualified_name, alias in import_bindings(node):
             self._alias_bindings[id(alias)] = self._bind(local, alias, qualified_name)
+            if isinstance(node, cst.ImportFrom):
+                self._import_of_alias[id(alias)] = node
         for alias in node.names if not isinstance(node.names, cst.ImportStar) else ():
             for part in _names_in(alias):
                 self._not_references.add(id(part))
@@ -401,7 +469,17 @@ class MigrationTransformer(cst.CSTTransformer):
         if not self._statements_after or not isinstance(updated, cst.SimpleStatementLine):
             return updated
         extra, self._statements_after = self._statements_after, []
-        return cst.FlattenSentinel([updated, *extra])
+        return cst.FlattenSentinel([updated, *_merge_from_imports(extra)])
+
+    def _add_names_to_import_statements(self, module: cst.Module) -> cst.Module:
+        targets = {
+            id(self._left_imports[key]): names
+            for key, names in self._names_to_import.items()
+            if key in self._left_imports
+        }
+        if not targets:
+            return module
+        return module.visit(_AddImportedNames(targets))
 
     def _free_name_for_tensorflow(self) -> str | None:
         for local, module in self._module_imports.items():
@@ -429,6 +507,55 @@ class MigrationTransformer(cst.CSTTransformer):
         for part in rest:
             expr = cst.Attribute(value=expr, attr=cst.Name(part))
         return expr
+
+
+class _AddImportedNames(cst.CSTTransformer):
+    """Appends names to given `from ... import` statements (found by identity)."""
+
+    def __init__(self, targets: dict[int, list[str]]) -> None:
+        super().__init__()
+        self.targets = targets
+
+    def leave_ImportFrom(self, original: cst.ImportFrom, updated: cst.ImportFrom) -> cst.ImportFrom:
+        names = self.targets.get(id(original))
+        if not names or isinstance(updated.names, cst.ImportStar):
+            return updated
+        aliases = list(updated.names)
+        last = aliases[-1]
+        trailing_comma = last.comma
+        separator = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+        aliases[-1] = last.with_changes(comma=separator)
+        aliases.extend(
+            cst.ImportAlias(cst.Name(name), comma=separator if i < len(names) - 1 else trailing_comma)
+            for i, name in enumerate(names)
+        )
+        return updated.with_changes(names=aliases)
+
+
+def _merge_from_imports(statements: list[cst.BaseStatement]) -> list[cst.BaseStatement]:
+    """Queued `from M import a` and `from M import b` as one `from M import a, b`."""
+    merged: list[cst.BaseStatement] = []
+    by_module: dict[str, int] = {}
+    for statement in statements:
+        body = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) else None
+        if not isinstance(body, cst.ImportFrom) or isinstance(body.names, cst.ImportStar) or body.relative:
+            merged.append(statement)
+            continue
+        module = code_for(body.module)
+        if module not in by_module:
+            by_module[module] = len(merged)
+            merged.append(statement)
+            continue
+        first = merged[by_module[module]]
+        first_import = first.body[0]
+        names = [
+            *first_import.names[:-1],
+            first_import.names[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
+        ]
+        merged[by_module[module]] = first.with_changes(
+            body=[first_import.with_changes(names=[*names, *body.names])]
+        )
+    return merged
 
 
 def _names_in(node: cst.CSTNode) -> list[cst.Name]:
@@ -465,6 +592,7 @@ def _import_insertion_index(body: list[cst.BaseStatement]) -> int:
 
 
 _ON_VISIT = {
+    cst.Module: MigrationTransformer._visit_module,
     cst.Attribute: MigrationTransformer._visit_attribute,
     cst.Arg: MigrationTransformer._visit_arg,
     cst.Import: MigrationTransformer._visit_import,
@@ -480,6 +608,7 @@ _ON_VISIT = {
     **dict.fromkeys(_COMPREHENSIONS, MigrationTransformer._visit_comprehension),
 }
 _ON_LEAVE = {
+    cst.ImportFrom: MigrationTransformer._leave_import_from,
     cst.Name: MigrationTransformer._leave_name,
     cst.Module: MigrationTransformer._leave_module,
     cst.ExceptHandler: MigrationTransformer._leave_except_handler,

@@ -50,9 +50,9 @@ def _is_prose_call(call: cst.Call) -> bool:
 
 
 def is_prose(ancestors: list[cst.CSTNode], node: cst.CSTNode) -> bool:
-    """Whether the string `node`, inside `ancestors` (outermost first), is text for people."""
+    """Whether the string `node`, inside `ancestors` (innermost first), is text for people."""
     child = node
-    for parent in reversed(ancestors):
+    for parent in ancestors:
         if isinstance(parent, cst.Expr) and parent.value is child and isinstance(child, _STRINGS):
             return True  # a docstring, or any other string standing alone as a statement
         if isinstance(parent, cst.Arg) and parent.keyword is not None and parent.keyword.value == "help":

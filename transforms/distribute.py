@@ -1,10 +1,11 @@
-"""tf.distribute (TF241xx): renamed strategy methods, hints and communication options."""
+"""tf.distribute (TF241xx): renamed strategy methods, hints and communication options, the removed
+`experimental_make_numpy_dataset`, and the TF 2.3 `ParameterServerStrategy`."""
 
 from __future__ import annotations
 
 import libcst as cst
 
-from tf24migrate.calls import UnboundArguments, bind_arguments, rebuild_args
+from tf24migrate.calls import UnboundArguments, bind_arguments, bind_or_report, keep_arguments, rebuild_args
 from tf24migrate.findings import Fix, Severity
 from tf24migrate.rule_kinds import RenameKeyword, RenameMethod, RenameSymbol
 from tf24migrate.rules import Rule
@@ -185,6 +186,104 @@ def _equal() -> cst.AssignEqual:
     )
 
 
+class MakeNumpyDataset(Rule):
+    """`strategy.experimental_make_numpy_dataset(x)` was removed from TF 2.4's `tf.distribute.Strategy`:
+    use `tf.data.Dataset.from_tensor_slices(x)`.
+
+    This is the replacement the TF 2.3 deprecation message names. The old method copied the arrays
+    into host variables, then called `from_tensor_slices` on them: the dataset's elements, dtypes
+    and shapes are the same; only where the data is stored differs (a constant instead of host
+    variables, which matters only for TF 1 graphs over 2 GB). The dataset is still not
+    distributed: follow it with `strategy.experimental_distribute_dataset` as before. Matched by
+    method name on any receiver; `tf.data` is spelled with the file's own TensorFlow import
+    (`import tensorflow as tf` is added only when the file has none).
+
+    Before: `dataset = strategy.experimental_make_numpy_dataset((features, labels))`
+    After:  `dataset = tf.data.Dataset.from_tensor_slices((features, labels))`
+
+    Not rewritten: calls passing `session=` (or a second argument), which only the TF 1
+    `tf.compat.v1.distribute.Strategy` accepts, and still does.
+    """
+
+    code = "TF24106"
+    name = "make-numpy-dataset"
+    fix = Fix.SAFE
+    severity = Severity.ERROR
+    triggers = ("experimental_make_numpy_dataset",)
+
+    def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
+        func = original.func
+        if not isinstance(func, cst.Attribute) or func.attr.value != "experimental_make_numpy_dataset":
+            return updated
+        if ctx.resolves_to_module_other_than_tensorflow(func):
+            return updated
+        message = (
+            "`Strategy.experimental_make_numpy_dataset` was removed in TF 2.4: "
+            "use `tf.data.Dataset.from_tensor_slices` (same elements)"
+        )
+        bound = bind_or_report(ctx, original, ("numpy_input", "session"), message)
+        if bound is None:
+            return updated
+        if "session" in bound or "numpy_input" not in bound:
+            return updated  # the TF 1 strategy API, which kept the method
+        from_tensor_slices = ctx.spell("tensorflow.data.Dataset.from_tensor_slices")
+        if from_tensor_slices is None:
+            ctx.report(original, f"{message}; this file has no way to name TensorFlow.")
+            return updated
+        value = updated.args[original.args.index(bound["numpy_input"])]
+        (arg,) = keep_arguments(updated, [value])
+        arg = arg.with_changes(keyword=None, equal=cst.MaybeSentinel.DEFAULT)
+        replacement = updated.with_changes(func=from_tensor_slices, args=[arg])
+        return ctx.report(original, f"{message}.", replacement=replacement) or updated
+
+
+_PSS_OLD = f"{EXPERIMENTAL}.ParameterServerStrategy"
+_PSS_V1 = "tensorflow.compat.v1.distribute.experimental.ParameterServerStrategy"
+
+
+class ParameterServerStrategy(Rule):
+    """`tf.distribute.experimental.ParameterServerStrategy` names a different class from TF 2.4:
+    code written for TF 2.0–2.3 needs `tf.compat.v1.distribute.experimental.ParameterServerStrategy`.
+
+    TF 2.4 gave the name to the new `ParameterServerStrategyV2(cluster_resolver,
+    variable_partitioner=None)`, meant for `ClusterCoordinator`; the TF 2.3 class is reachable
+    only under `tf.compat.v1`. The fix keeps the old class and its arguments. It is unsafe
+    (applied with `--unsafe-fixes`): the old class is a TF 1 `StrategyV1`, which suits Estimator,
+    its documented use, but review custom training loops (`strategy.run`), or move them to the
+    new class with `ClusterCoordinator`.
+
+    Before: `strategy = tf.distribute.experimental.ParameterServerStrategy()`
+    After:  `strategy = tf.compat.v1.distribute.experimental.ParameterServerStrategy()`
+
+    No finding where the call already looks like TF 2.4 code: it passes `variable_partitioner=`,
+    or the file mentions `ClusterCoordinator`. References that are not calls are left alone.
+    """
+
+    code = "TF24108"
+    name = "parameter-server-strategy"
+    fix = Fix.UNSAFE
+    severity = Severity.WARNING
+    triggers = ("ParameterServerStrategy",)
+
+    def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
+        if ctx.qualified_name(original.func) != _PSS_OLD or "ClusterCoordinator" in ctx.source:
+            return updated
+        if any(
+            arg.keyword is not None and arg.keyword.value == "variable_partitioner" for arg in original.args
+        ):
+            return updated
+        message = (
+            "`tf.distribute.experimental.ParameterServerStrategy` is a new class in TF 2.4 (for "
+            "`ClusterCoordinator`); the TF 2.3 class is `tf.compat.v1.distribute.experimental."
+            "ParameterServerStrategy`, a TF 1 strategy: review its use outside Estimator."
+        )
+        func = ctx.spell(_PSS_V1, like=original.func)
+        if func is None:
+            ctx.report(original, message)
+            return updated
+        return ctx.report(original, message, replacement=updated.with_changes(func=func)) or updated
+
+
 _REDUCTION_METHODS = {
     "reduce_implementation",
     "batch_reduce_implementation",
@@ -236,4 +335,6 @@ RULES = (
     COLLECTIVE_COMMUNICATION,
     MultiWorkerMirroredStrategy(),
     HintsParameterOverride(),
+    MakeNumpyDataset(),
+    ParameterServerStrategy(),
 )
