@@ -93,8 +93,14 @@ def _check_parses(code: str) -> str | None:
 
 
 def triggered_rules(source: str, rules: Iterable[Rule]) -> list[Rule]:
-    """The rules whose trigger strings occur in `source` (the cheap text prefilter)."""
-    return [rule for rule in rules if any(trigger in source for trigger in rule.triggers)]
+    """The rules whose required strings all occur in `source`, and one of whose trigger strings
+    does (the cheap text prefilter)."""
+    return [
+        rule
+        for rule in rules
+        if any(trigger in source for trigger in rule.triggers)
+        and all(required in source for required in rule.requires)
+    ]
 
 
 def _transform(module, source, rules, unsafe_fixes, excluded=(), plan=None):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import libcst as cst
 
 from tf24migrate.names import dotted_name_of_module, normalize
-from tf24migrate.rules import DataRule
+from tf24migrate.rules import IMPORTS_TENSORFLOW, DataRule
 from tf24migrate.transformer import code_for
 
 
@@ -40,6 +40,7 @@ class RenameSymbol(DataRule):
 
     def __init__(self, *, old: str, new: str, message: str | None = None, **kwargs) -> None:
         kwargs.setdefault("triggers", (old.rsplit(".", 1)[1],))
+        kwargs.setdefault("requires", IMPORTS_TENSORFLOW)
         super().__init__(**kwargs)
         self.old = old
         self.new = new
@@ -115,6 +116,7 @@ class ReportUse(DataRule):
 
     def __init__(self, *, symbols: dict[str, str], **kwargs) -> None:
         kwargs.setdefault("triggers", tuple(sorted({name.rsplit(".", 1)[1] for name in symbols})))
+        kwargs.setdefault("requires", IMPORTS_TENSORFLOW)
         kwargs.setdefault("fix", None)
         super().__init__(**kwargs)
         self.symbols = symbols

@@ -17,6 +17,9 @@ from typing import ClassVar
 
 from tf24migrate.findings import Fix, Severity
 
+# `Rule.requires` of rules that only match names reached through an import of TensorFlow.
+IMPORTS_TENSORFLOW = ("tensorflow",)
+
 
 class Rule:
     """Base class of every rule. Subclasses set the class attributes and the docstring."""
@@ -27,6 +30,9 @@ class Rule:
     severity: ClassVar[Severity] = Severity.WARNING
     default: ClassVar[bool] = True
     triggers: ClassVar[tuple[str, ...]] = ()
+    # Strings that must all occur in a file for the rule to run at all: a rule that matches only
+    # names reached through TensorFlow imports requires "tensorflow" (see IMPORTS_TENSORFLOW).
+    requires: ClassVar[tuple[str, ...]] = ()
     # Whether the rule also runs in code that guards the old API (try/except, hasattr, version).
     runs_in_shims: ClassVar[bool] = False
 
@@ -67,6 +73,7 @@ class DataRule(Rule):
         fix: Fix | None = Fix.SAFE,
         default: bool = True,
         triggers: tuple[str, ...],
+        requires: tuple[str, ...] = (),
     ) -> None:
         self.code = code
         self.name = name
@@ -75,6 +82,7 @@ class DataRule(Rule):
         self.fix = fix
         self.default = default
         self.triggers = triggers
+        self.requires = requires
 
     @property
     def doc(self) -> str:

@@ -12,7 +12,7 @@ import libcst as cst
 from tf24migrate.calls import UnboundArguments, bind_arguments
 from tf24migrate.findings import Fix, Severity
 from tf24migrate.names import import_bindings, is_tensorflow
-from tf24migrate.rules import Rule
+from tf24migrate.rules import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.transformer import code_for
 
 from ._text import assigned_value, literal_value
@@ -38,6 +38,7 @@ class HiddenInternalModules(Rule):
     fix = None
     severity = Severity.ERROR
     triggers = (".python", ".core", ".compiler")
+    requires = IMPORTS_TENSORFLOW
 
     def leave_Attribute(self, ctx, original: cst.Attribute, updated: cst.Attribute):
         part = _HIDDEN.get(ctx.qualified_name(original) or "")
@@ -109,6 +110,7 @@ class ComplexMaxMin(Rule):
     severity = Severity.WARNING
     # "complex": the lines that make a value complex must be seen too, not only the reductions.
     triggers = ("raw_ops", "reduce_max", "reduce_min", "complex")
+    requires = IMPORTS_TENSORFLOW
 
     def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
         qualified = ctx.qualified_name(original.func) or ""
@@ -182,6 +184,7 @@ class TensorFloat32(Rule):
     severity = Severity.INFO
     default = False
     triggers = ("__main__",)
+    requires = IMPORTS_TENSORFLOW
 
     def leave_Module(self, ctx, original: cst.Module, updated: cst.Module):
         if "enable_tensor_float_32_execution" in ctx.source:
@@ -252,6 +255,7 @@ class XlaDevices(Rule):
     fix = None
     severity = Severity.WARNING
     triggers = ("XLA_CPU", "XLA_GPU")
+    requires = IMPORTS_TENSORFLOW
 
     def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
         if ctx.qualified_name(original.func) not in _DEVICE_FUNCTIONS:
@@ -315,6 +319,7 @@ class QuantizeAndDequantize(Rule):
     fix = Fix.UNSAFE
     severity = Severity.WARNING
     triggers = ("quantize_and_dequantize",)
+    requires = IMPORTS_TENSORFLOW
 
     def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
         if ctx.qualified_name(original.func) != "tensorflow.quantization.quantize_and_dequantize":
@@ -370,6 +375,7 @@ class XlaExperimentalCompile(Rule):
     fix = None
     severity = Severity.WARNING
     triggers = ("xla",)  # the name is only reachable through an import that spells `xla`
+    requires = IMPORTS_TENSORFLOW
 
     def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
         if ctx.qualified_name(original.func) != "tensorflow.xla.experimental.compile":

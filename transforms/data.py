@@ -20,7 +20,7 @@ from tf24migrate.calls import (
 from tf24migrate.findings import Fix, Severity
 from tf24migrate.names import dotted_parts
 from tf24migrate.rule_kinds import RenameSymbol
-from tf24migrate.rules import Rule
+from tf24migrate.rules import IMPORTS_TENSORFLOW, Rule
 
 SERVICE = "tensorflow.data.experimental.service"
 _SPACED_COMMA = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
@@ -42,6 +42,8 @@ def _keyword_call(func: cst.BaseExpression, arguments: list[tuple[str, cst.BaseE
 
 class _ServerConfig(Rule):
     """A tf.data service server whose TF 2.3 arguments move into a config tuple in TF 2.4."""
+
+    requires = IMPORTS_TENSORFLOW
 
     server: str = ""
     config: str = ""
@@ -301,6 +303,7 @@ class FromGeneratorSignature(Rule):
     severity = Severity.INFO
     default = False
     triggers = ("from_generator",)
+    requires = IMPORTS_TENSORFLOW
 
     def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
         if ctx.qualified_name(original.func) != _FROM_GENERATOR:

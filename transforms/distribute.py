@@ -8,7 +8,7 @@ import libcst as cst
 from tf24migrate.calls import UnboundArguments, bind_arguments, bind_or_report, keep_arguments, rebuild_args
 from tf24migrate.findings import Fix, Severity
 from tf24migrate.rule_kinds import RenameKeyword, RenameMethod, RenameSymbol
-from tf24migrate.rules import Rule
+from tf24migrate.rules import IMPORTS_TENSORFLOW, Rule
 
 EXPERIMENTAL = "tensorflow.distribute.experimental"
 
@@ -128,6 +128,7 @@ class MultiWorkerMirroredStrategy(Rule):
     fix = Fix.SAFE
     severity = Severity.WARNING
     triggers = ("MultiWorkerMirroredStrategy",)
+    requires = IMPORTS_TENSORFLOW
 
     def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
         if ctx.qualified_name(original.func) != _MWMS_OLD:
@@ -264,6 +265,7 @@ class ParameterServerStrategy(Rule):
     fix = Fix.UNSAFE
     severity = Severity.WARNING
     triggers = ("ParameterServerStrategy",)
+    requires = IMPORTS_TENSORFLOW
 
     def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
         if ctx.qualified_name(original.func) != _PSS_OLD or "ClusterCoordinator" in ctx.source:

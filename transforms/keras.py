@@ -7,7 +7,7 @@ import libcst as cst
 from tf24migrate.calls import keyword_arg
 from tf24migrate.findings import Fix, Severity
 from tf24migrate.rule_kinds import RenameKeyword, ReportUse
-from tf24migrate.rules import Rule
+from tf24migrate.rules import IMPORTS_TENSORFLOW, Rule
 
 STEPS_PER_EXECUTION = RenameKeyword(
     code="TF24201",
@@ -70,6 +70,7 @@ class PlotModelPositional(Rule):
     fix = Fix.SAFE
     severity = Severity.ERROR
     triggers = ("plot_model", "model_to_dot")
+    requires = IMPORTS_TENSORFLOW
 
     def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
         params = _SIGNATURES.get(ctx.qualified_name(original.func) or "")

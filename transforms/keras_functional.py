@@ -14,7 +14,7 @@ import libcst as cst
 
 from tf24migrate.findings import Fix, Severity
 from tf24migrate.rule_kinds import ReportUse
-from tf24migrate.rules import Rule
+from tf24migrate.rules import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.transformer import code_for
 
 from ._text import assigned_value, literal_value
@@ -49,6 +49,7 @@ class KerasSymbolicIsinstance(Rule):
     fix = Fix.UNSAFE
     severity = Severity.WARNING
     triggers = ("isinstance",)
+    requires = IMPORTS_TENSORFLOW
 
     def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
         if not _is_builtin_call(ctx, original, "isinstance") or len(original.args) != 2:
@@ -113,7 +114,8 @@ class TensorNameSuffix(Rule):
     name = "tensor-name-suffix"
     fix = None
     severity = Severity.WARNING
-    triggers = (":0",)
+    triggers = (':0"', ":0'")  # a string literal ending in `:0`
+    requires = (".name",)
 
     def _report(self, ctx, node: cst.CSTNode) -> None:
         value = literal_value(node)
@@ -304,6 +306,7 @@ class ControlFlowOnSymbolic(Rule):
     fix = None
     severity = Severity.ERROR
     triggers = ("Input",)
+    requires = IMPORTS_TENSORFLOW
 
     def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
         qualified = ctx.qualified_name(original.func)
@@ -339,6 +342,7 @@ class ConcreteFunctionOnSymbolic(Rule):
     fix = None
     severity = Severity.ERROR
     triggers = ("Input",)
+    requires = IMPORTS_TENSORFLOW
 
     def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
         func = original.func

@@ -22,7 +22,7 @@ from tf24migrate.calls import (
 from tf24migrate.findings import Fix, Severity
 from tf24migrate.names import dotted_name_of_module, normalize
 from tf24migrate.rule_kinds import RenameSymbol, callee_name
-from tf24migrate.rules import Rule
+from tf24migrate.rules import IMPORTS_TENSORFLOW, Rule
 
 EXPERIMENTAL = "tensorflow.keras.mixed_precision.experimental"
 STABLE = "tensorflow.keras.mixed_precision"
@@ -244,6 +244,7 @@ class GetLayerPolicy(Rule):
     fix = Fix.SAFE
     severity = Severity.ERROR
     triggers = ("get_layer_policy",)
+    requires = IMPORTS_TENSORFLOW
     _old = f"{EXPERIMENTAL}.get_layer_policy"
     _message = "`get_layer_policy(layer)` is `layer.dtype_policy` from TF 2.4"
 
@@ -446,6 +447,7 @@ class LossScaleClasses(Rule):
     fix = Fix.SAFE
     severity = Severity.WARNING
     triggers = _LOSS_SCALE_CLASSES
+    requires = IMPORTS_TENSORFLOW
 
     def __init__(self) -> None:
         self._renames = [

@@ -5,7 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from tf24migrate.findings import Severity
-from tf24migrate.rules import Rule
+from tf24migrate.rules import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.transformer import code_for
 
 _TPU_EMBEDDING = "tensorflow.tpu.experimental.embedding.TPUEmbedding"
@@ -37,6 +37,7 @@ class TpuEmbeddingBatchSize(Rule):
     fix = None
     severity = Severity.ERROR
     triggers = ("TPUEmbedding",)
+    requires = IMPORTS_TENSORFLOW
 
     def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
         if ctx.qualified_name(original.func) != _TPU_EMBEDDING:
