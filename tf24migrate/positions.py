@@ -29,6 +29,10 @@ class Span:
     end_column: int
 
 
+class _AllFound(Exception):
+    """Every node asked for has its span: code generation can stop."""
+
+
 @dataclass
 class _OffsetState(CodegenState):
     targets: Collection[int] = ()
@@ -53,6 +57,8 @@ class _OffsetState(CodegenState):
         if id(node) in self.targets:
             start = self.starts.pop()
             self.found.setdefault(id(node), (start, self.offset))
+            if len(self.found) == len(self.targets) and not self.starts:
+                raise _AllFound  # the rest of the module is not needed
 
     def record_syntactic_position(self, node: cst.CSTNode, **_: object):  # type: ignore[override]
         if id(node) not in self.targets:
@@ -85,7 +91,8 @@ def node_spans(module: cst.Module, nodes: Collection[cst.CSTNode]) -> dict[int, 
         default_newline=module.default_newline,
         targets={id(n) for n in nodes},
     )
-    module._codegen(state)
+    with contextlib.suppress(_AllFound):
+        module._codegen(state)
     code = "".join(state.tokens)
     line_starts = [0] + [match.end() for match in _NEWLINE.finditer(code)]
 
