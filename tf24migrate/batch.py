@@ -170,8 +170,8 @@ def run_files(run: Run, paths: Sequence[str], selection: Selection, *, jobs: int
         results.close()  # lets the workers finish the file at hand, and starts no other
         progress.clear()
         typer.echo(
-            f"tf24migrate: interrupted after {printer.summary.files_scanned} of {len(files)} files; "
-            f"each file is either as it was or completely migrated",
+            f"tf24migrate: interrupted before all {len(files)} files were done; each file is either "
+            f"as it was or completely migrated: run the command again to finish",
             err=True,
         )
         return EXIT_INTERRUPTED
