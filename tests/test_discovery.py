@@ -89,6 +89,16 @@ def test_excludes_replace_or_extend_the_defaults(repository):
     assert "build" in DEFAULT_EXCLUDE
 
 
+def test_a_named_folder_is_walked_even_if_ignored_or_excluded(repository):
+    tree(repository, "generated/deep/d.py", "build/lib/x.py", "build/lib/ignored.py")
+    (repository / "generated" / ".gitignore").write_text("deep/\n")
+    (repository / ".gitignore").write_text("generated/\nbuild/\nignored.py\n")
+    assert found(repository / "generated") == ["g.py"]
+    # The ignore files above a named ignored folder no longer count (only those inside it do).
+    assert found(repository / "build") == ["lib/ignored.py", "lib/x.py", "out.py"]
+    assert found(repository / "build", Selection(extend_exclude=("lib",), root=str(repository))) == ["out.py"]
+
+
 def test_paths_come_out_sorted(tmp_path):
     tree(tmp_path, "b.py", "a/z.py", "a.py", "a/b/c.py", "c/a.py")
     assert found(tmp_path) == ["a/b/c.py", "a/z.py", "a.py", "b.py", "c/a.py"]

@@ -121,8 +121,8 @@ class _Walker:
         self.root = os.path.abspath(selection.root)
         self.excluded = pathspec.GitIgnoreSpec.from_lines([*selection.exclude, *selection.extend_exclude])
 
-    def _is_excluded(self, path: str, name: str, is_dir: bool) -> bool:
-        relative = os.path.relpath(path, self.root)
+    def _is_excluded(self, path: str, name: str, is_dir: bool, base: str | None = None) -> bool:
+        relative = os.path.relpath(path, base or self.root)
         if relative.startswith(".."):
             relative = name
         relative = relative.replace(os.sep, "/") + ("/" if is_dir else "")
@@ -135,6 +135,18 @@ class _Walker:
             if verdict is not None:
                 return verdict
         return False
+
+    def walk_named(self, folder: str) -> Iterator[str]:
+        """Walk a folder the user named. The folder itself is taken even when an ignore file or an
+        exclude glob covers it: then only what is inside it (ignore files, globs relative to it)
+        decides."""
+        absolute = os.path.abspath(folder)
+        rules = _ancestor_rules(folder) if self.selection.respect_ignore_files else []
+        if self._is_ignored(absolute, True, rules):
+            rules = []
+        name = os.path.basename(absolute)
+        self.base = absolute if self._is_excluded(absolute, name, True) else self.root
+        yield from self.walk(folder, rules)
 
     def walk(self, folder: str, rules: list[_Rules]) -> Iterator[str]:
         absolute = os.path.abspath(folder)
@@ -152,7 +164,9 @@ class _Walker:
                     continue
             elif not entry.name.endswith(self.suffixes) or not entry.is_file():
                 continue
-            if self._is_excluded(full, entry.name, is_dir) or self._is_ignored(full, is_dir, rules):
+            if self._is_excluded(full, entry.name, is_dir, self.base) or self._is_ignored(
+                full, is_dir, rules
+            ):
                 continue
             if is_dir:
                 yield from self.walk(entry.path, rules)
@@ -166,14 +180,13 @@ def iter_source_files(
     selection: Selection | None = None,
 ) -> Iterator[str]:
     """Every file named in `paths`, and every file with one of `suffixes` under the folders named
-    that `selection` keeps; sorted within each folder. Raises `MissingPathError` for a path that
-    does not exist."""
+    that `selection` keeps; sorted within each folder. A named file or folder is always taken,
+    even if ignored or excluded. Raises `MissingPathError` for a path that does not exist."""
     walker = _Walker(suffixes, selection or Selection())
     seen: set[str] = set()
     for path in paths:
         if os.path.isdir(path):
-            rules = _ancestor_rules(path) if walker.selection.respect_ignore_files else []
-            found: Iterable[str] = walker.walk(path, rules)
+            found: Iterable[str] = walker.walk_named(path)
         elif os.path.isfile(path):
             found = (path,)
         else:
