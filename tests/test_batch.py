@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import re
 
 from test_cli import ADVISORY, NEW, OLD, run
@@ -119,6 +120,9 @@ def test_statistics_count_fixed_and_reported_sites_per_rule(tmp_path):
         "TF24201  steps-per-execution       2 fixable  0 reported",
     ]
     assert ": TF24101 " not in result.stdout  # statistics instead of each finding
+    as_json = run("--check", "--statistics", "--output-format", "json", ".", cwd=tmp_path)
+    assert json.loads(as_json.stdout)["summary"]["findings"] == 6
+    assert "TF24109  hints-parameter-override  0 fixable  2 reported" in as_json.stderr
 
 
 def test_summary_line_has_the_time_and_no_progress_bar_off_a_terminal(tmp_path):

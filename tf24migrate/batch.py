@@ -126,9 +126,10 @@ class _Printer:
 
             document = json_document(self.kept, __version__, with_diffs=not run.writes)
             typer.echo(json.dumps(document, indent=2))
-        if run.statistics:
+        if run.statistics:  # with a structured format, stdout holds the document alone
+            to_stderr = run.findings_to_stderr or run.output_format != "text"
             for line in self.statistics.lines(written=run.writes):
-                typer.echo(line, err=run.findings_to_stderr)
+                typer.echo(line, err=to_stderr)
         if not run.quiet:
             typer.echo(f"{self.summary.line(written=run.writes)} in {elapsed:.2f}s", err=True)
         return exit_code(self.summary, run.mode)
