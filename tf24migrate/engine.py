@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 import libcst as cst
 
 from tf24migrate.findings import Finding, MigrationResult
-from tf24migrate.positions import Span, node_spans
+from tf24migrate.positions import Span, module_code, node_spans
 from tf24migrate.rules import Rule, select_rules
 from tf24migrate.transformer import MigrationTransformer, Report
 
@@ -140,7 +140,7 @@ def run_rules(
         }
         if excluded:
             new_module, reports = _transform(module, source, active, unsafe_fixes, excluded)
-    code = new_module.code
+    code = module_code(new_module)
     if code != source:
         problem = _check_parses(code)
         if problem is not None:

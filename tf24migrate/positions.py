@@ -29,12 +29,17 @@ class Span:
     end_column: int
 
 
+class _AllFound(Exception):
+    """Every node asked for has its span: code generation can stop."""
+
+
 @dataclass
 class _OffsetState(CodegenState):
     targets: Collection[int] = ()
     offset: int = 0
     starts: list[int] = field(default_factory=list)
     found: dict[int, tuple[int, int]] = field(default_factory=dict)
+    finished: int = 0
 
     def add_indent_tokens(self) -> None:
         self.tokens.extend(self.indent_tokens)
@@ -53,6 +58,9 @@ class _OffsetState(CodegenState):
         if id(node) in self.targets:
             start = self.starts.pop()
             self.found.setdefault(id(node), (start, self.offset))
+            self.finished += 1
+            if self.finished == len(self.targets):
+                raise _AllFound  # the rest of the module is not needed
 
     def record_syntactic_position(self, node: cst.CSTNode, **_: object):  # type: ignore[override]
         if id(node) not in self.targets:
@@ -69,6 +77,20 @@ class _OffsetState(CodegenState):
             self.found[id(node)] = (start, self.offset)
 
 
+@dataclass
+class _PlainState(CodegenState):
+    def record_syntactic_position(self, node: cst.CSTNode, **_: object):  # type: ignore[override]
+        return _NO_RECORD
+
+
+def module_code(module: cst.Module) -> str:
+    """`module.code`, the same text, without the context manager LibCST's code generator makes
+    for every node (a third of its time)."""
+    state = _PlainState(default_indent=module.default_indent, default_newline=module.default_newline)
+    module._codegen(state)
+    return "".join(state.tokens)
+
+
 def node_spans(module: cst.Module, nodes: Collection[cst.CSTNode]) -> dict[int, Span]:
     """`{id(node): Span}` for each of `nodes`, which must belong to `module`."""
     if not nodes:
@@ -78,7 +100,8 @@ def node_spans(module: cst.Module, nodes: Collection[cst.CSTNode]) -> dict[int, 
         default_newline=module.default_newline,
         targets={id(n) for n in nodes},
     )
-    module._codegen(state)
+    with contextlib.suppress(_AllFound):
+        module._codegen(state)
     code = "".join(state.tokens)
     line_starts = [0] + [match.end() for match in _NEWLINE.finditer(code)]
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import collections
 import dataclasses
+import gc
 import multiprocessing
 import os
 import signal
@@ -138,27 +139,32 @@ def _migrate_in_parallel(
     from concurrent.futures import ProcessPoolExecutor
 
     chunk_size = max(1, min(32, len(files) // (jobs * 8)))
-    in_flight = jobs * _CHUNKS_IN_FLIGHT_PER_JOB
     context = _context()
     stop = context.Event()
     codes = tuple(rule.code for rule in rules)
-    with ProcessPoolExecutor(
-        jobs, mp_context=context, initializer=_start_worker, initargs=(codes, stop)
-    ) as pool:
-        pending: collections.deque = collections.deque()
-        try:
-            for start in range(0, len(files), chunk_size):
-                chunk = list(files[start : start + chunk_size])
-                pending.append(pool.submit(_migrate_chunk, chunk, unsafe_fixes, write, texts))
-                if len(pending) >= in_flight:
+    pending: collections.deque = collections.deque()
+    # The forked workers share the parent's objects; freezing them keeps the workers' garbage
+    # collector from scanning (and so copying) every inherited page.
+    gc.freeze()
+    try:
+        with ProcessPoolExecutor(
+            jobs, mp_context=context, initializer=_start_worker, initargs=(codes, stop)
+        ) as pool:
+            try:
+                for start in range(0, len(files), chunk_size):
+                    chunk = list(files[start : start + chunk_size])
+                    pending.append(pool.submit(_migrate_chunk, chunk, unsafe_fixes, write, texts))
+                    if len(pending) >= jobs * _CHUNKS_IN_FLIGHT_PER_JOB:
+                        yield from pending.popleft().result()
+                while pending:
                     yield from pending.popleft().result()
-            while pending:
-                yield from pending.popleft().result()
-        except BaseException:  # Ctrl-C, or the consumer stopped: finish the file at hand, start no other
-            stop.set()
-            for future in pending:
-                future.cancel()
-            raise
+            except BaseException:  # Ctrl-C, or the consumer stopped: finish the file at hand, start no other
+                stop.set()
+                for future in pending:
+                    future.cancel()
+                raise
+    finally:
+        gc.unfreeze()
 
 
 def migrate_files(

@@ -72,6 +72,7 @@ _INERT: frozenset[type] = frozenset(
         ),
     }
 )
+_COMPREHENSION_TYPES = frozenset(_COMPREHENSIONS)
 _SCOPES = frozenset({cst.FunctionDef, cst.ClassDef, cst.Lambda, *_COMPREHENSIONS})
 _STATEMENTS = frozenset({cst.SimpleStatementLine, *_concrete_subclasses(cst.BaseCompoundStatement)})
 _ASSIGNMENTS = frozenset({cst.Assign, cst.AnnAssign, cst.AugAssign})
@@ -277,43 +278,50 @@ class MigrationTransformer(cst.CSTTransformer):
             return False
         if node_type is cst.Name or node_type is cst.SimpleStatementLine:
             return True  # the commonest nodes that need nothing here
-        if isinstance(node, cst.Attribute):
+        if node_type is cst.Attribute:
             self._not_references.add(id(node.attr))
-        elif isinstance(node, cst.Arg):
+        elif node_type is cst.Arg:
             if node.keyword is not None:
                 self._not_references.add(id(node.keyword))
-        elif isinstance(node, (cst.Import, cst.ImportFrom)):
+        elif node_type is cst.Import or node_type is cst.ImportFrom:
             self._visit_import(node)
-        elif isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+        elif node_type is cst.FunctionDef or node_type is cst.ClassDef:
             self._not_references.add(id(node.name))
             self._bind(node.name.value, node)
-            self.scope = Scope("function" if isinstance(node, cst.FunctionDef) else "class", self.scope)
-        elif isinstance(node, cst.Lambda):
+            self.scope = Scope("function" if node_type is cst.FunctionDef else "class", self.scope)
+        elif node_type is cst.Lambda:
             self.scope = Scope("function", self.scope)
-        elif isinstance(node, cst.Param):
+        elif node_type is cst.Param:
             self._not_references.add(id(node.name))
             self._bind(node.name.value, node)
-        elif isinstance(node, _COMPREHENSIONS):
+        elif node_type in _COMPREHENSION_TYPES:
             self.scope = Scope("comprehension", self.scope)
             for_in = node.for_in
             while for_in is not None:
                 for name in target_names(for_in.target):
                     self._bind(name.value, for_in)
                 for_in = for_in.inner_for_in
-        elif isinstance(node, cst.For):
+        elif node_type is cst.For:
             for name in target_names(node.target):
                 self._bind(name.value, node)
-        elif isinstance(node, cst.ExceptHandler):
+        elif node_type is cst.ExceptHandler:
             self._handler_depth += 1
             if node.name is not None:
                 for name in target_names(node.name.name):
                     self._bind(name.value, node)
-        elif isinstance(node, (cst.Global, cst.Nonlocal)):
+        elif node_type is cst.Global or node_type is cst.Nonlocal:
             for item in node.names:
                 self._not_references.add(id(item.name))
         if (node_type is cst.Try or node_type is cst.If) and is_shim(node):
             self._shim_depth += 1
         return True
+
+    # LibCST looks up a `visit_<Node>_<field>` method for every field of every node; there are none.
+    def on_visit_attribute(self, node: cst.CSTNode, attribute: str) -> None:
+        pass
+
+    def on_leave_attribute(self, original_node: cst.CSTNode, attribute: str) -> None:
+        pass
 
     def on_leave(self, original: cst.CSTNode, updated: cst.CSTNode):
         original_type = type(original)
