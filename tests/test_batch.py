@@ -103,6 +103,14 @@ def test_interactive_accept_all_and_help(tmp_path):
     assert [(tmp_path / n).read_text() for n in ("a.py", "b.py", "c.py")] == [OLD, NEW, NEW]
 
 
+def test_interactive_refuses_what_it_cannot_ask_about(tmp_path):
+    (tmp_path / "a.py").write_text(OLD)
+    for args in (["-i", "--output-format", "json", "a.py"], ["-i", "-"], ["-i", "--check", "a.py"]):
+        result = run(*args, cwd=tmp_path, stdin="y\n")
+        assert result.returncode == 2 and "tf24migrate: error: " in result.stderr, args
+    assert (tmp_path / "a.py").read_text() == OLD
+
+
 def test_interactive_end_of_input_is_quit(tmp_path):
     (tmp_path / "a.py").write_text(OLD)
     result = run("-i", "a.py", cwd=tmp_path, stdin="")

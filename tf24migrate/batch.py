@@ -79,13 +79,15 @@ class _Printer:
         self.statistics = RuleStatistics()
         self.kept: list[FileResult] = []  # only for a structured output format
         self.review = None
+        self.stdout_is_terminal = sys.stdout.isatty()
         if run.mode == "interactive":
             from tf24migrate.interactive import Review
 
             self.review = Review(lambda text: typer.echo(text, nl=False), sys.stdin.readline)
 
     def echo(self, text: str, *, err: bool, nl: bool = True, color: bool | None = None) -> None:
-        self.progress.clear()
+        if err or self.stdout_is_terminal:  # the bar shares the terminal with this text
+            self.progress.clear()
         typer.echo(text, err=err, nl=nl, color=color)
 
     def diff_of(self, result: FileResult) -> str:

@@ -189,6 +189,8 @@ def main_command(
         paths += _read_files_from(files_from)
     if "-" in paths and (len(paths) > 1 or files_from == "-"):
         raise _fail("`-` (a source on stdin) cannot be combined with other paths or --files-from -")
+    if interactive and output_format is not OutputFormat.text:
+        raise _fail("--interactive asks on the terminal: it works with --output-format text only")
     if paths == ["-"] and interactive:
         raise _fail("--interactive needs files to write: it cannot work on a source read from stdin")
     if not paths:
