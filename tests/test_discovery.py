@@ -114,6 +114,8 @@ def test_named_files_are_always_processed(repository):
 def test_exclude_options_on_the_command_line(repository):
     result = run("--check", "--extend-exclude", "pkg/sub,a.py", ".", cwd=repository)
     assert changed(result) == ["./pkg/keep_me.py"]
+    result = run("--check", "--no-ignore", "--exclude", "", ".", cwd=repository)  # no default excludes
+    assert "./build/out.py" in changed(result) and "./pkg/b.py" in changed(result)
     result = run("--check", "--no-ignore", "--exclude", "pkg,generated", ".", cwd=repository)
     assert changed(result) == ["./a.py", "./build/out.py", "./node_modules/n.py", "./scratch.py"]
 

@@ -64,6 +64,11 @@ def _split_globs(value: list[str] | None) -> tuple[str, ...] | None:
     return tuple(part.strip() for item in value for part in item.split(",") if part.strip())
 
 
+def _first_set(*values):
+    """The first value that is not None: the command line's, then pyproject.toml's, then the default."""
+    return next(value for value in values if value is not None)
+
+
 def _read_files_from(source: str) -> list[str]:
     try:
         if source == "-":
@@ -176,7 +181,8 @@ def main_command(
         if explain:
             _explain(explain)
             return
-        config = discover_config(paths[0] if paths else None)
+        first = stdin_filename if paths == ["-"] and stdin_filename else paths[0] if paths else None
+        config = discover_config(first)
         rules = select_rules(
             select if select is not None else config.select,
             ignore if ignore is not None else config.ignore,
@@ -214,11 +220,12 @@ def main_command(
     if paths == ["-"]:
         exit_code = migrate_stdin(run, stdin_filename or "<stdin>")
     else:
+        exclude_globs, extend_globs = _split_globs(exclude), _split_globs(extend_exclude)
         selection = Selection(
-            exclude=_split_globs(exclude) or config.exclude or DEFAULT_EXCLUDE,
-            extend_exclude=_split_globs(extend_exclude) or config.extend_exclude or (),
+            exclude=_first_set(exclude_globs, config.exclude, DEFAULT_EXCLUDE),
+            extend_exclude=_first_set(extend_globs, config.extend_exclude, ()),
             respect_ignore_files=not no_ignore,
-            root="." if exclude or extend_exclude else config.root,
+            root="." if exclude_globs is not None or extend_globs is not None else config.root,
         )
         try:
             exit_code = run_files(run, paths, selection, jobs=jobs if jobs is not None else config.jobs or 0)
