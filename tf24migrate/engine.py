@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 
 import libcst as cst
 
+from tf24migrate import quiet_definitions
 from tf24migrate.findings import Finding, MigrationResult
 from tf24migrate.positions import Span, module_code, node_spans
 from tf24migrate.rules import Rule, select_rules
@@ -95,8 +96,10 @@ def triggered_rules(source: str, rules: Iterable[Rule]) -> list[Rule]:
     return [rule for rule in rules if any(trigger in source for trigger in rule.triggers)]
 
 
-def _transform(module, source, rules, unsafe_fixes, excluded=()):
-    transformer = MigrationTransformer(rules, source=source, unsafe_fixes=unsafe_fixes, excluded=excluded)
+def _transform(module, source, rules, unsafe_fixes, excluded=(), definitions=None):
+    transformer = MigrationTransformer(
+        rules, source=source, unsafe_fixes=unsafe_fixes, excluded=excluded, definitions=definitions
+    )
     new_module = module.visit(transformer)
     return new_module, transformer.reports
 
@@ -129,7 +132,12 @@ def run_rules(
     if not active:
         return MigrationResult(source=source, code=source)
     module = parse(source, path)
-    new_module, reports = _transform(module, source, active, unsafe_fixes)
+    definitions = quiet_definitions.plan(source, [t for rule in active for t in rule.triggers])
+    try:
+        new_module, reports = _transform(module, source, active, unsafe_fixes, definitions=definitions)
+    except quiet_definitions.PlanMismatch:  # never expected: then walk everything
+        definitions = None
+        new_module, reports = _transform(module, source, active, unsafe_fixes)
     spans = node_spans(module, [r.node for r in reports])
     suppressions = _suppressions(source)
     if suppressions:
@@ -139,7 +147,7 @@ def run_rules(
             if _is_suppressed(spans[id(r.node)], r.rule.code, suppressions)
         }
         if excluded:
-            new_module, reports = _transform(module, source, active, unsafe_fixes, excluded)
+            new_module, reports = _transform(module, source, active, unsafe_fixes, excluded, definitions)
     code = module_code(new_module)
     if code != source:
         problem = _check_parses(code)
@@ -147,7 +155,8 @@ def run_rules(
             culprits = [
                 rule.code
                 for rule in active
-                if _check_parses(_transform(module, source, [rule], unsafe_fixes)[0].code) is not None
+                if _check_parses(_transform(module, source, [rule], unsafe_fixes, (), definitions)[0].code)
+                is not None
             ]
             raise RuleError(culprits or [r.code for r in active], problem)
     findings = sorted(

@@ -26,6 +26,7 @@ from tf24migrate.names import (
     normalize,
     target_names,
 )
+from tf24migrate.quiet_definitions import Definition, PlanMismatch
 from tf24migrate.rules import Rule
 
 _SHIM_EXCEPTIONS = {"ImportError", "ModuleNotFoundError", "AttributeError"}
@@ -139,8 +140,11 @@ class MigrationTransformer(cst.CSTTransformer):
         source: str,
         unsafe_fixes: bool = False,
         excluded: Iterable[tuple[str, int]] = (),
+        definitions: Sequence[Definition] | None = None,
     ) -> None:
         super().__init__()
+        self._definitions = definitions  # which def/class bodies to leave unvisited (quiet_definitions)
+        self._next_definition = 0
         self.source = source
         self.unsafe_fixes = unsafe_fixes
         self.excluded = set(excluded)  # (code, id(node)) pairs silenced by suppression comments
@@ -289,6 +293,8 @@ class MigrationTransformer(cst.CSTTransformer):
             self._not_references.add(id(node.name))
             self._bind(node.name.value, node)
             self.scope = Scope("function" if node_type is cst.FunctionDef else "class", self.scope)
+            if self._definitions is not None:
+                return self._visit_definition_body(node)
         elif node_type is cst.Lambda:
             self.scope = Scope("function", self.scope)
         elif node_type is cst.Param:
@@ -315,6 +321,14 @@ class MigrationTransformer(cst.CSTTransformer):
         if (node_type is cst.Try or node_type is cst.If) and is_shim(node):
             self._shim_depth += 1
         return True
+
+    def _visit_definition_body(self, node: cst.FunctionDef | cst.ClassDef) -> bool:
+        index = self._next_definition
+        if index >= len(self._definitions) or self._definitions[index].name != node.name.value:
+            raise PlanMismatch(node.name.value)
+        definition = self._definitions[index]
+        self._next_definition += 1 + (definition.nested if definition.quiet else 0)
+        return not definition.quiet
 
     # LibCST looks up a `visit_<Node>_<field>` method for every field of every node; there are none.
     def on_visit_attribute(self, node: cst.CSTNode, attribute: str) -> None:
