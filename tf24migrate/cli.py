@@ -169,7 +169,7 @@ def main_command(
     """Migrate TensorFlow 2.0-2.3 code to the TensorFlow 2.4 API.
 
     Safe rewrites are applied; whatever cannot be rewritten safely is reported with what to do.
-    Settings may also live in pyproject.toml under [tool.tf24migrate]; the command line wins.
+    Settings may also live in pyproject.toml, in the tool.tf24migrate table; the command line wins.
     """
     from tf24migrate.config import ConfigError, discover_config
 
