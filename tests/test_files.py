@@ -135,3 +135,15 @@ def test_ctrl_c_leaves_each_file_old_or_new_and_no_temporary_files(tmp_path):
         assert before in contents
     else:
         assert process.returncode == 0
+
+
+def test_invalid_escape_sequences_are_not_our_business(tmp_path):
+    import warnings
+
+    from tf24migrate import migrate_source
+
+    source = 'import re\npattern = re.compile("\\d+")\n' + OLD_CALL.decode() + "\n"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # Python 3.12 prints a SyntaxWarning for "\d" by default
+        result = migrate_source(source)
+    assert result.code == source.replace("experimental_run_v2", "run")

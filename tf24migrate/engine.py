@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import re
+import warnings
 from collections.abc import Iterable, Sequence
 
 import libcst as cst
@@ -85,7 +86,9 @@ def _is_suppressed(span: Span, code: str, suppressions: dict[int, frozenset[str]
 
 def _check_parses(code: str) -> str | None:
     try:
-        ast.parse(code)
+        with warnings.catch_warnings():  # e.g. the user's invalid escape sequences: not a parse error
+            warnings.simplefilter("ignore")
+            ast.parse(code)
     except (SyntaxError, ValueError, RecursionError) as error:
         return str(error)
     return None

@@ -14,6 +14,7 @@ runs again without a plan if they ever disagree.
 from __future__ import annotations
 
 import ast
+import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -65,7 +66,9 @@ def _watched_names(tree: ast.Module, triggers: tuple[str, ...]) -> set[str]:
 def plan(source: str, triggers: Iterable[str]) -> list[Definition] | None:
     """One entry per definition, in pre-order; None when `ast` cannot parse the source."""
     try:
-        tree = ast.parse(source)
+        with warnings.catch_warnings():  # e.g. invalid escape sequences: not ours to report
+            warnings.simplefilter("ignore")
+            tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError):
         return None
     triggers = tuple(triggers)
