@@ -5,11 +5,32 @@ The library API: `migrate_source` for one source text, `migrate_paths` for files
 
 from __future__ import annotations
 
-from tf24migrate.engine import RuleError, SourceSyntaxError, migrate_source
+from typing import TYPE_CHECKING
+
 from tf24migrate.findings import FileResult, Finding, Fix, MigrationResult, Severity, Status
-from tf24migrate.runner import migrate_paths
 
 __version__ = "0.1.0"
+
+if TYPE_CHECKING:
+    from tf24migrate.engine import RuleError, SourceSyntaxError, migrate_source
+    from tf24migrate.runner import migrate_paths
+
+# Imported on first use, so that `tf24migrate --version` does not load LibCST.
+_LAZY = {
+    "RuleError": "tf24migrate.engine",
+    "SourceSyntaxError": "tf24migrate.engine",
+    "migrate_source": "tf24migrate.engine",
+    "migrate_paths": "tf24migrate.runner",
+}
+
+
+def __getattr__(name: str) -> object:
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'tf24migrate' has no attribute {name!r}")
+
 
 __all__ = [
     "FileResult",

@@ -9,17 +9,13 @@ only the workflow annotations (one line per finding). The summary line always go
 from __future__ import annotations
 
 import enum
-import json
 import os
 import sys
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from tf24migrate import __version__
-from tf24migrate.discovery import MissingPathError
-from tf24migrate.findings import FileResult, Status
 from tf24migrate.rules import UnknownRuleError, all_rules, find_rule, select_rules
 
 EXIT_OK, EXIT_DUE, EXIT_ERROR = 0, 1, 2
@@ -43,24 +39,6 @@ def _fail(message: str) -> typer.Exit:
     return typer.Exit(EXIT_ERROR)
 
 
-def _color_diff(diff: str, color: bool) -> str:
-    if not color:
-        return diff
-    styled = []
-    for line in diff.splitlines(keepends=True):
-        if line.startswith(("+++", "---")):
-            styled.append(typer.style(line, bold=True))
-        elif line.startswith("+"):
-            styled.append(typer.style(line, fg="green"))
-        elif line.startswith("-"):
-            styled.append(typer.style(line, fg="red"))
-        elif line.startswith("@@"):
-            styled.append(typer.style(line, fg="cyan"))
-        else:
-            styled.append(line)
-    return "".join(styled)
-
-
 def _list_rules() -> None:
     rows = [("code", "name", "fix", "default")]
     rows += [
@@ -82,9 +60,36 @@ def _explain(selector: str) -> None:
     typer.echo(rule.doc)
 
 
+def _split_globs(value: list[str] | None) -> tuple[str, ...] | None:
+    if value is None:
+        return None
+    return tuple(part.strip() for item in value for part in item.split(",") if part.strip())
+
+
+def _first_set(*values):
+    """The first value that is not None: the command line's, then pyproject.toml's, then the default."""
+    return next(value for value in values if value is not None)
+
+
+def _read_files_from(source: str) -> list[str]:
+    try:
+        if source == "-":
+            text = sys.stdin.read()
+        else:
+            with open(source, encoding="utf-8") as handle:
+                text = handle.read()
+    except OSError as error:
+        raise _fail(f"--files-from {source}: cannot read: {error.strerror or error}") from None
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
 def main_command(
     paths: Annotated[
-        list[Path] | None, typer.Argument(help="Files or folders to migrate.", show_default=False)
+        list[str] | None,
+        typer.Argument(
+            help="Files or folders to migrate; `-` reads one source from stdin and writes it to stdout.",
+            show_default=False,
+        ),
     ] = None,
     diff: Annotated[
         bool, typer.Option("--diff", help="Preview: print a unified diff, write nothing (the default).")
@@ -93,16 +98,58 @@ def main_command(
     check: Annotated[
         bool, typer.Option("--check", help="Write nothing; exit 1 if any file would change.")
     ] = False,
+    interactive: Annotated[
+        bool,
+        typer.Option(
+            "--interactive", "-i", help="Show each file's change and ask before writing it (y/n/a/q)."
+        ),
+    ] = False,
     select: Annotated[
         str | None, typer.Option(help="Rules to run: codes, names, prefixes or 'all', comma-separated.")
     ] = None,
     ignore: Annotated[str | None, typer.Option(help="Rules to leave out, as for --select.")] = None,
     unsafe_fixes: Annotated[
-        bool, typer.Option("--unsafe-fixes", help="Also apply fixes that may change behaviour.")
+        bool | None,
+        typer.Option(
+            "--unsafe-fixes/--no-unsafe-fixes",
+            help="Also apply fixes that may change behaviour.",
+            show_default=False,
+        ),
+    ] = None,
+    exclude: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Globs (gitignore style) to leave out of folder walks, replacing the defaults "
+            "(virtual environments, build, dist, ...).",
+            metavar="GLOBS",
+        ),
+    ] = None,
+    extend_exclude: Annotated[
+        list[str] | None, typer.Option(help="Globs to leave out, on top of --exclude.", metavar="GLOBS")
+    ] = None,
+    no_ignore: Annotated[
+        bool, typer.Option("--no-ignore", help="Do not honour .gitignore and .git/info/exclude.")
     ] = False,
+    files_from: Annotated[
+        str | None,
+        typer.Option(
+            help="Also process the paths listed in FILE, one per line (`-`: stdin).", metavar="FILE"
+        ),
+    ] = None,
+    stdin_filename: Annotated[
+        str | None, typer.Option(help="The name to report for a source read from stdin (`-`).")
+    ] = None,
+    jobs: Annotated[
+        int | None,
+        typer.Option("--jobs", "-j", help="Worker processes (default: all cores; 1: no workers).", min=0),
+    ] = None,
     output_format: Annotated[
         OutputFormat, typer.Option("--output-format", help="How to print findings.")
     ] = OutputFormat.text,
+    statistics: Annotated[
+        bool,
+        typer.Option("--statistics", help="Print, per rule, the sites fixed and reported, not each finding."),
+    ] = False,
     list_rules: Annotated[bool, typer.Option("--list-rules", help="List every rule and exit.")] = False,
     explain: Annotated[
         str | None,
@@ -114,7 +161,9 @@ def main_command(
             "--color/--no-color", help="Colour diffs (default: only on a terminal).", show_default=False
         ),
     ] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print no summary line.")] = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="Print no summary line and no progress bar.")
+    ] = False,
     version: Annotated[
         bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit.")
     ] = False,
@@ -122,7 +171,11 @@ def main_command(
     """Migrate TensorFlow 2.0-2.3 code to the TensorFlow 2.4 API.
 
     Safe rewrites are applied; whatever cannot be rewritten safely is reported with what to do.
+    Settings may also live in pyproject.toml, in the tool.tf24migrate table; the command line wins.
     """
+    from tf24migrate.config import ConfigError, discover_config
+
+    paths = list(paths or [])
     try:
         if list_rules:
             _list_rules()
@@ -130,64 +183,57 @@ def main_command(
         if explain:
             _explain(explain)
             return
-        rules = select_rules(select, ignore)
-    except UnknownRuleError as error:
+        first = stdin_filename if paths == ["-"] and stdin_filename else paths[0] if paths else None
+        config = discover_config(first)
+        rules = select_rules(
+            select if select is not None else config.select,
+            ignore if ignore is not None else config.ignore,
+        )
+    except (UnknownRuleError, ConfigError) as error:
         raise _fail(str(error)) from None
-    if sum((diff, write, check)) > 1:
-        raise _fail("--diff, --write and --check exclude each other: choose one")
+    if sum((diff, write, check, interactive)) > 1:
+        raise _fail("--diff, --write, --check and --interactive exclude each other: choose one")
+    if files_from:
+        paths += _read_files_from(files_from)
+    if "-" in paths and (len(paths) > 1 or files_from == "-"):
+        raise _fail("`-` (a source on stdin) cannot be combined with other paths or --files-from -")
+    if interactive and output_format is not OutputFormat.text:
+        raise _fail("--interactive asks on the terminal: it works with --output-format text only")
+    if paths == ["-"] and interactive:
+        raise _fail("--interactive needs files to write: it cannot work on a source read from stdin")
     if not paths:
         raise _fail("no paths given: name the files or folders to migrate, e.g. `tf24migrate --diff .`")
-    missing = [str(p) for p in paths if not p.exists()]
+    missing = [p for p in paths if p != "-" and not os.path.lexists(p)]
     if missing:
         raise _fail(f"{', '.join(missing)}: no such file or folder")
 
-    from tf24migrate.discovery import iter_source_files
-    from tf24migrate.reporting import Summary, finding_line, github_annotations, json_document, unified_diff
-    from tf24migrate.runner import HANDLERS, migrate_file
+    from tf24migrate.batch import Run, migrate_stdin, run_files
+    from tf24migrate.discovery import DEFAULT_EXCLUDE, MissingPathError, Selection
 
-    mode = "write" if write else "check" if check else "diff"
-    machine_output = output_format is not OutputFormat.text
-    use_color = color if color is not None else (sys.stdout.isatty() and "NO_COLOR" not in os.environ)
-    findings_to_stderr = mode == "diff"
-    results: list[FileResult] = []
-    try:
-        files = list(iter_source_files((str(p) for p in paths), tuple(HANDLERS)))
-    except MissingPathError as error:
-        raise _fail(str(error)) from None
-    for path in files:
-        result = migrate_file(path, rules, unsafe_fixes=unsafe_fixes, write=mode == "write")
-        results.append(result)
-        if machine_output:
-            continue
-        if result.status is Status.FAILED:
-            typer.echo(f"{path}: error: {result.error}", err=True)
-        if mode == "diff" and result.status is Status.CHANGED:
-            typer.echo(
-                _color_diff(unified_diff(path, result.source or "", result.code or ""), use_color),
-                nl=False,
-                color=use_color,
-            )
-        if mode == "check" and result.status is Status.CHANGED:
-            typer.echo(f"would change: {path}")
-        for finding in result.findings:
-            typer.echo(finding_line(finding, written=result.written), err=findings_to_stderr)
-
-    summary = Summary.of(results)
-    if output_format is OutputFormat.json:
-        document = json_document(results, __version__, with_diffs=mode != "write")
-        typer.echo(json.dumps(document, indent=2))
-    elif output_format is OutputFormat.github:
-        typer.echo(github_annotations(results), nl=False)
-    elif output_format is OutputFormat.sarif:
-        from tf24migrate.sarif import sarif_log
-
-        typer.echo(json.dumps(sarif_log(results, rules, __version__), indent=2))
-    if not quiet:
-        typer.echo(summary.line(written=mode == "write"), err=True)
-    if summary.files_failed:
-        raise typer.Exit(EXIT_ERROR)
-    if (mode == "check" and summary.files_changed) or summary.unfixed_errors:
-        raise typer.Exit(EXIT_DUE)
+    run = Run(
+        mode="write" if write else "check" if check else "interactive" if interactive else "diff",
+        rules=rules,
+        unsafe_fixes=unsafe_fixes if unsafe_fixes is not None else bool(config.unsafe_fixes),
+        output_format=output_format.value,
+        color=color if color is not None else (sys.stdout.isatty() and "NO_COLOR" not in os.environ),
+        quiet=quiet,
+        statistics=statistics,
+    )
+    if paths == ["-"]:
+        exit_code = migrate_stdin(run, stdin_filename or "<stdin>")
+    else:
+        exclude_globs, extend_globs = _split_globs(exclude), _split_globs(extend_exclude)
+        selection = Selection(
+            exclude=_first_set(exclude_globs, config.exclude, DEFAULT_EXCLUDE),
+            extend_exclude=_first_set(extend_globs, config.extend_exclude, ()),
+            respect_ignore_files=not no_ignore,
+            root="." if exclude_globs is not None or extend_globs is not None else config.root,
+        )
+        try:
+            exit_code = run_files(run, paths, selection, jobs=jobs if jobs is not None else config.jobs or 0)
+        except MissingPathError as error:
+            raise _fail(str(error)) from None
+    raise typer.Exit(exit_code)
 
 
 def main() -> None:

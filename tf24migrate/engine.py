@@ -8,7 +8,6 @@ never returned; the rule that produced it is named in a `RuleError`.
 
 from __future__ import annotations
 
-import ast
 import re
 from collections.abc import Iterable, Sequence
 
@@ -16,7 +15,7 @@ import libcst as cst
 
 from tf24migrate.findings import Finding, MigrationResult
 from tf24migrate.positions import Span, module_code, node_spans
-from tf24migrate.pruning import StatementPlan
+from tf24migrate.pruning import StatementPlan, parse_with_python
 from tf24migrate.rules import Rule, select_rules
 from tf24migrate.transformer import MigrationTransformer, Report
 
@@ -46,7 +45,7 @@ def parse(source: str, path: str | None = None) -> cst.Module:
     except cst.ParserSyntaxError as error:
         # Python's own parser words errors better and places them more precisely.
         try:
-            ast.parse(source)
+            parse_with_python(source)
         except SyntaxError as python_error:
             raise SourceSyntaxError(
                 f"cannot parse: {python_error.msg}", (path, python_error.lineno, python_error.offset, None)
@@ -86,7 +85,7 @@ def _is_suppressed(span: Span, code: str, suppressions: dict[int, frozenset[str]
 
 def _check_parses(code: str) -> str | None:
     try:
-        ast.parse(code)
+        parse_with_python(code)
     except (SyntaxError, ValueError, RecursionError) as error:
         return str(error)
     return None

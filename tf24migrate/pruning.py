@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import re
+import warnings
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
@@ -34,6 +35,13 @@ _KINDS = {
 
 
 _COMPOUND_AST = tuple(kind for kinds in _KINDS.values() for kind in kinds)
+
+
+def parse_with_python(source: str) -> ast.Module:
+    """`ast.parse`, silent: warnings about the user's code (invalid escapes) are not ours to raise."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return ast.parse(source)
 
 
 @dataclass
@@ -74,7 +82,7 @@ class StatementPlan:
         `device = "/device:XLA_GPU:0"`, `x = tf.keras.Input(...)`) makes the lines that use it
         interesting too, so rules that follow a value through a name see both ends."""
         try:
-            tree = ast.parse(source)
+            tree = parse_with_python(source)
         except (SyntaxError, ValueError, RecursionError):
             return None
         lines = trigger_lines(source, triggers)

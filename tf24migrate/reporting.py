@@ -6,6 +6,7 @@ Pure functions from results to strings or dicts; the CLI decides where they are 
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -66,6 +67,11 @@ class Summary:
             findings=len(findings),
             fixed=sum(f.applied for f in findings),
             unfixed_errors=sum(not f.applied and f.severity is Severity.ERROR for f in findings),
+        )
+
+    def __add__(self, other: Summary) -> Summary:
+        return Summary(
+            *(a + b for a, b in zip(dataclasses.astuple(self), dataclasses.astuple(other), strict=True))
         )
 
     def line(self, *, written: bool) -> str:

@@ -1,15 +1,26 @@
-"""Migrating files: read, migrate, and (when asked) write, one `FileResult` per file."""
+"""Migrating files: read, migrate, and (when asked) write, one `FileResult` per file.
+
+Many files run in worker processes, in chunks, with a bounded number of chunks in flight: the
+results come back in the order of the files given, and memory does not grow with their number.
+Workers ignore Ctrl-C; the main process tells them to stop after the file at hand, so every
+file is left either old or new.
+"""
 
 from __future__ import annotations
 
+import collections
+import dataclasses
+import gc
+import multiprocessing
 import os
-from collections.abc import Callable, Iterable, Iterator
+import signal
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from tf24migrate.c_sources import SUFFIXES as C_SUFFIXES
 from tf24migrate.c_sources import scan_c_source
-from tf24migrate.discovery import iter_source_files
+from tf24migrate.discovery import Selection, iter_source_files
 from tf24migrate.engine import RuleError, SourceSyntaxError, run_rules
-from tf24migrate.files import UnreadableFile, read_source, write_source
+from tf24migrate.files import ChangedOnDisk, SourceFile, UnreadableFile, digest, read_source, write_source
 from tf24migrate.findings import FileResult, MigrationResult, Status
 from tf24migrate.notebooks import migrate_notebook
 from tf24migrate.rules import Rule, select_rules
@@ -20,19 +31,55 @@ MigrateText = Callable[..., MigrationResult]
 HANDLERS: dict[str, MigrateText] = {".py": run_rules, ".ipynb": migrate_notebook}
 HANDLERS.update(dict.fromkeys(C_SUFFIXES, scan_c_source))  # report-only: TF24701
 
+# Below this many files, starting worker processes costs more than it saves.
+_PARALLEL_FROM = 8
+_CHUNKS_IN_FLIGHT_PER_JOB = 4
+
 
 def handler_for(path: str) -> MigrateText:
     return HANDLERS.get(os.path.splitext(path)[1].lower(), run_rules)
 
 
+def default_jobs() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return os.cpu_count() or 1
+
+
+def write_result(result: FileResult) -> FileResult:
+    """Write a changed result's code over its file, unless the file changed since it was read."""
+    try:
+        write_source(
+            result.path,
+            result.code or "",
+            result.extra["encoding"],
+            expected_digest=result.extra["digest"],
+        )
+    except ChangedOnDisk as error:
+        return dataclasses.replace(result, status=Status.FAILED, error=str(error))
+    except OSError as error:
+        return dataclasses.replace(result, status=Status.FAILED, error=f"cannot write: {error}")
+    return dataclasses.replace(result, written=True)
+
+
 def migrate_file(
     path: str, rules: tuple[Rule, ...], *, unsafe_fixes: bool = False, write: bool = False
 ) -> FileResult:
-    """Migrate one file; errors become a failed `FileResult` naming the reason."""
+    """Migrate one file; errors become a failed `FileResult` naming the reason and the place."""
     try:
         source = read_source(path)
     except (OSError, UnreadableFile) as error:
-        return FileResult(path=path, status=Status.FAILED, error=f"cannot read: {error}")
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+        return FileResult(path=path, status=Status.FAILED, error=f"cannot read: {reason}")
+    result = migrate_loaded(path, source, rules, unsafe_fixes=unsafe_fixes)
+    return write_result(result) if write and result.changed else result
+
+
+def migrate_loaded(
+    path: str, source: SourceFile, rules: tuple[Rule, ...], *, unsafe_fixes: bool = False
+) -> FileResult:
+    """Migrate a file already read (or a source from stdin, with a made-up `path`); never writes."""
     try:
         result = handler_for(path)(source.text, rules, path=path, unsafe_fixes=unsafe_fixes)
     except SourceSyntaxError as error:
@@ -44,29 +91,106 @@ def migrate_file(
         )
     except RuleError as error:
         return FileResult(path=path, status=Status.FAILED, source=source.text, error=str(error))
-    status = Status.CHANGED if result.changed else Status.UNCHANGED
-    written = False
-    if write and result.changed:
-        try:
-            write_source(path, result.code, source.encoding)
-            written = True
-        except OSError as error:
-            return FileResult(
-                path=path,
-                status=Status.FAILED,
-                source=source.text,
-                code=result.code,
-                findings=result.findings,
-                error=f"cannot write: {error}",
-            )
     return FileResult(
         path=path,
-        status=status,
+        status=Status.CHANGED if result.changed else Status.UNCHANGED,
         source=source.text,
         code=result.code,
         findings=result.findings,
-        written=written,
+        extra={"encoding": source.encoding, "digest": digest(source.raw)} if result.changed else {},
     )
+
+
+# --- worker processes -------------------------------------------------------------------------
+
+_worker_rules: tuple[Rule, ...] = ()
+_worker_stop = None
+
+
+def _start_worker(rule_codes: tuple[str, ...], stop) -> None:
+    global _worker_rules, _worker_stop
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the main process decides when to stop
+    _worker_rules = select_rules(rule_codes) if rule_codes else ()
+    _worker_stop = stop
+
+
+def _migrate_chunk(paths: list[str], unsafe_fixes: bool, write: bool, texts: bool) -> list[FileResult]:
+    results = []
+    for path in paths:
+        if _worker_stop is not None and _worker_stop.is_set():
+            break
+        results.append(
+            _slim(migrate_file(path, _worker_rules, unsafe_fixes=unsafe_fixes, write=write), texts)
+        )
+    return results
+
+
+def _slim(result: FileResult, texts: bool) -> FileResult:
+    if texts or result.status is Status.CHANGED:
+        return result
+    return dataclasses.replace(result, source=None, code=None)
+
+
+def _context():
+    methods = multiprocessing.get_all_start_methods()
+    # fork shares the imported engine with the workers: no re-import per process.
+    return multiprocessing.get_context("fork" if "fork" in methods else None)
+
+
+def _migrate_in_parallel(
+    files: Sequence[str], rules: tuple[Rule, ...], unsafe_fixes: bool, write: bool, jobs: int, texts: bool
+) -> Iterator[FileResult]:
+    from concurrent.futures import ProcessPoolExecutor
+
+    chunk_size = max(1, min(32, len(files) // (jobs * 8)))
+    context = _context()
+    stop = context.Event()
+    codes = tuple(rule.code for rule in rules)
+    pending: collections.deque = collections.deque()
+    # The forked workers share the parent's objects; freezing them keeps the workers' garbage
+    # collector from scanning (and so copying) every inherited page.
+    gc.freeze()
+    try:
+        with ProcessPoolExecutor(
+            jobs, mp_context=context, initializer=_start_worker, initargs=(codes, stop)
+        ) as pool:
+            try:
+                for start in range(0, len(files), chunk_size):
+                    chunk = list(files[start : start + chunk_size])
+                    pending.append(pool.submit(_migrate_chunk, chunk, unsafe_fixes, write, texts))
+                    if len(pending) >= jobs * _CHUNKS_IN_FLIGHT_PER_JOB:
+                        yield from pending.popleft().result()
+                while pending:
+                    yield from pending.popleft().result()
+            except BaseException:  # Ctrl-C, or the consumer stopped: finish the file at hand, start no other
+                stop.set()
+                for future in pending:
+                    future.cancel()
+                raise
+    finally:
+        gc.unfreeze()
+
+
+def migrate_files(
+    files: Sequence[str],
+    rules: tuple[Rule, ...],
+    *,
+    unsafe_fixes: bool = False,
+    write: bool = False,
+    jobs: int = 1,
+    texts: bool = True,
+) -> Iterator[FileResult]:
+    """Migrate `files` with `jobs` processes (0: all cores), yielding results in the order given.
+
+    With `texts` false, only changed files' results carry `source` and `code` (less to hold and
+    to send between processes).
+    """
+    jobs = jobs or default_jobs()
+    if jobs > 1 and len(files) >= _PARALLEL_FROM:
+        yield from _migrate_in_parallel(files, rules, unsafe_fixes, write, min(jobs, len(files)), texts)
+        return
+    for path in files:
+        yield _slim(migrate_file(path, rules, unsafe_fixes=unsafe_fixes, write=write), texts)
 
 
 def migrate_paths(
@@ -76,13 +200,17 @@ def migrate_paths(
     ignore: Iterable[str] | str | None = None,
     unsafe_fixes: bool = False,
     write: bool = False,
+    jobs: int = 1,
+    selection: Selection | None = None,
 ) -> Iterator[FileResult]:
-    """Migrate every Python file in `paths` (files, or folders walked for `*.py`).
+    """Migrate every source file in `paths` (files, or folders walked for `*.py` and the other
+    suffixes in `HANDLERS`, honouring ignore files and `selection`'s excludes).
 
-    Yields one `FileResult` per file, in a stable order. Files are written only when `write` is
-    true; a file that cannot be read or parsed is reported as failed and the others go on.
-    Raises `MissingPathError` for a path that does not exist.
+    Yields one `FileResult` per file, in a stable order (sorted paths), whatever `jobs` is (0 means
+    all cores). Files are written only when `write` is true; a file that cannot be read or parsed,
+    or that changed on disk meanwhile, is reported as failed and the others go on. Raises
+    `MissingPathError` for a path that does not exist.
     """
     rules = select_rules(select, ignore)
-    for path in iter_source_files(paths, tuple(HANDLERS)):
-        yield migrate_file(path, rules, unsafe_fixes=unsafe_fixes, write=write)
+    files = list(iter_source_files(paths, tuple(HANDLERS), selection))
+    yield from migrate_files(files, rules, unsafe_fixes=unsafe_fixes, write=write, jobs=jobs)

@@ -1,0 +1,159 @@
+"""Runs over many files: parallel equals serial, stdin mode, interactive review, statistics, progress."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+
+from test_cli import ADVISORY, NEW, OLD, run
+
+from tf24migrate.findings import Status
+from tf24migrate.progress import ProgressBar
+from tf24migrate.rules import select_rules
+from tf24migrate.runner import migrate_files
+
+KERAS = "model.compile(optimizer='sgd', experimental_steps_per_execution=4)\n"
+
+
+def many(tmp_path, count=40):
+    for n in range(count):
+        folder = tmp_path / f"pkg{n % 3}"
+        folder.mkdir(exist_ok=True)
+        body = [OLD, KERAS, "x = 1\n", "def f(:\n    s.experimental_run_v2(x)\n", ADVISORY][n % 5]
+        (folder / f"m{n:02d}.py").write_text(body)
+    return tmp_path
+
+
+def test_parallel_and_serial_runs_print_the_same_in_sorted_order(tmp_path):
+    many(tmp_path)
+    serial = run("-j", "1", ".", cwd=tmp_path)
+    parallel = run("-j", "2", ".", cwd=tmp_path)
+    assert serial.returncode == parallel.returncode == 2
+    assert serial.stdout == parallel.stdout
+    drop_time = lambda text: re.sub(r" in [0-9.]+s\n", "\n", text)  # noqa: E731
+    assert drop_time(serial.stderr) == drop_time(parallel.stderr)
+    diffed = re.findall(r"^--- a/(.*)$", parallel.stdout, flags=re.MULTILINE)
+    assert len(diffed) == 16 and diffed == sorted(diffed)
+
+
+def test_parallel_library_results_equal_serial_ones_and_writes_happen_once(tmp_path):
+    many(tmp_path)
+    files = sorted(str(p) for p in tmp_path.rglob("*.py"))
+    rules = select_rules()
+    serial = list(migrate_files(files, rules, jobs=1))
+    parallel = list(migrate_files(files, rules, jobs=2))
+    assert serial == parallel
+    written = list(migrate_files(files, rules, jobs=2, write=True))
+    assert sum(r.written for r in written) == sum(r.status is Status.CHANGED for r in serial) == 16
+    assert all(r.status is not Status.CHANGED for r in migrate_files(files, rules, jobs=2))
+
+
+def test_stdin_to_stdout_keeps_the_encoding_and_line_endings(tmp_path):
+    source = "# -*- coding: latin-1 -*-\r\nname = 'été'\r\n" + OLD.replace("\n", "\r\n")
+    result = run_bytes(["-"], source.encode("latin-1"), tmp_path)
+    assert result.returncode == 0
+    assert result.stdout == source.replace("experimental_run_v2", "run").encode("latin-1")
+    assert b"<stdin>:6:1: TF24101 [fixed]" in result.stderr
+    named = run_bytes(["--stdin-filename", "src/train.py", "-"], OLD.encode(), tmp_path)
+    assert b"src/train.py:4:1: TF24101" in named.stderr
+
+
+def test_stdin_that_cannot_be_migrated_comes_back_unchanged(tmp_path):
+    broken = b"def f(:\n    strategy.experimental_run_v2(x)\n"
+    result = run_bytes(["-"], broken, tmp_path)
+    assert result.returncode == 2
+    assert result.stdout == broken
+    assert b"<stdin>: error: cannot parse" in result.stderr
+
+
+def test_stdin_check_prints_nothing_on_stdout(tmp_path):
+    result = run_bytes(["--check", "-"], OLD.encode(), tmp_path)
+    assert (result.returncode, result.stdout) == (1, b"")
+    assert b"would change: <stdin>" in result.stderr
+
+
+def run_bytes(args, data, cwd):
+    import subprocess
+    import sys
+
+    return subprocess.run(
+        [sys.executable, "-m", "tf24migrate", *args], input=data, capture_output=True, cwd=cwd
+    )
+
+
+def test_interactive_writes_only_accepted_changes(tmp_path):
+    for name in ("a.py", "b.py", "c.py", "d.py"):
+        (tmp_path / name).write_text(OLD)
+    result = run("--interactive", ".", cwd=tmp_path, stdin="y\nn\nq\n")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count("Apply this change to ./") == 3  # a, b, c; quit before d
+    assert "+strategy.run(step_fn)" in result.stdout
+    contents = [(tmp_path / n).read_text() for n in ("a.py", "b.py", "c.py", "d.py")]
+    assert contents == [NEW, OLD, OLD, OLD]
+    assert "1 changed" in result.stderr
+
+
+def test_interactive_accept_all_and_help(tmp_path):
+    for name in ("a.py", "b.py", "c.py"):
+        (tmp_path / name).write_text(OLD)
+    result = run("-i", ".", cwd=tmp_path, stdin="?\nn\na\n")
+    assert "a - write this change and all the following ones" in result.stdout
+    assert result.stdout.count("Apply this change to ./") == 3  # asked twice about a.py, once about b.py
+    assert [(tmp_path / n).read_text() for n in ("a.py", "b.py", "c.py")] == [OLD, NEW, NEW]
+
+
+def test_interactive_refuses_what_it_cannot_ask_about(tmp_path):
+    (tmp_path / "a.py").write_text(OLD)
+    for args in (["-i", "--output-format", "json", "a.py"], ["-i", "-"], ["-i", "--check", "a.py"]):
+        result = run(*args, cwd=tmp_path, stdin="y\n")
+        assert result.returncode == 2 and "tf24migrate: error: " in result.stderr, args
+    assert (tmp_path / "a.py").read_text() == OLD
+
+
+def test_interactive_end_of_input_is_quit(tmp_path):
+    (tmp_path / "a.py").write_text(OLD)
+    result = run("-i", "a.py", cwd=tmp_path, stdin="")
+    assert (tmp_path / "a.py").read_text() == OLD
+    assert "0 changed" in result.stderr
+
+
+def test_statistics_count_fixed_and_reported_sites_per_rule(tmp_path):
+    many(tmp_path, 10)
+    result = run("--check", "--statistics", ".", cwd=tmp_path)
+    lines = [line for line in result.stdout.splitlines() if line.startswith("TF24")]
+    assert lines == [
+        "TF24101  experimental-run-v2       2 fixable  0 reported",
+        "TF24109  hints-parameter-override  0 fixable  2 reported",
+        "TF24201  steps-per-execution       2 fixable  0 reported",
+    ]
+    assert ": TF24101 " not in result.stdout  # statistics instead of each finding
+    as_json = run("--check", "--statistics", "--output-format", "json", ".", cwd=tmp_path)
+    assert json.loads(as_json.stdout)["summary"]["findings"] == 6
+    assert "TF24109  hints-parameter-override  0 fixable  2 reported" in as_json.stderr
+
+
+def test_summary_line_has_the_time_and_no_progress_bar_off_a_terminal(tmp_path):
+    many(tmp_path, 10)
+    result = run("--check", ".", cwd=tmp_path)
+    assert re.search(r"10 files scanned, 4 to change, 2 failed, 6 findings .* in [0-9.]+s\n$", result.stderr)
+    assert "\r" not in result.stderr
+    assert run("--check", "--quiet", ".", cwd=tmp_path).stderr.count("tf24migrate:") == 0
+
+
+class Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_progress_bar_shows_done_total_and_rate_and_wipes_itself():
+    stream = Terminal()
+    bar = ProgressBar(4, stream, enabled=True, delay=0)
+    for _ in range(4):
+        bar.advance()
+    assert re.search(r"\r\[#{30}\] 4/4 files  [0-9,]+ files/s", stream.getvalue())
+    bar.clear()
+    assert stream.getvalue().endswith("\r\x1b[K")
+    silent = Terminal()
+    ProgressBar(4, silent, enabled=False, delay=0).advance()
+    assert silent.getvalue() == ""

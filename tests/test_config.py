@@ -1,0 +1,84 @@
+"""`[tool.tf24migrate]` in pyproject.toml: discovery upwards, strict keys, command line precedence."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+from test_cli import OLD, run
+
+from tf24migrate.config import Config, ConfigError, discover_config, load_config
+
+HINTS = "strategy.reduce('SUM', x, axis=None, experimental_hints=h)\n"
+
+
+@pytest.fixture
+def project(tmp_path):
+    (tmp_path / "pyproject.toml").write_text(
+        textwrap.dedent(
+            """\
+            [project]
+            name = "demo"
+
+            [tool.tf24migrate]
+            select = ["TF24103"]
+            extend-exclude = ["legacy"]
+            jobs = 1
+            """
+        )
+    )
+    (tmp_path / "src" / "legacy").mkdir(parents=True)
+    (tmp_path / "src" / "train.py").write_text(OLD + HINTS)
+    (tmp_path / "src" / "legacy" / "old.py").write_text(OLD)
+    return tmp_path
+
+
+def test_found_from_the_first_path_upwards(project):
+    config = discover_config(str(project / "src" / "train.py"))
+    assert config == Config(
+        path=str(project / "pyproject.toml"), select=("TF24103",), extend_exclude=("legacy",), jobs=1
+    )
+    assert config.root == str(project)
+    assert discover_config(str(project.parent)) == Config()
+
+
+def test_unknown_keys_and_wrong_types_are_errors_naming_them(tmp_path):
+    path = tmp_path / "pyproject.toml"
+    path.write_text("[tool.tf24migrate]\nselect = ['TF241']\nexclude-globs = ['x']\n")
+    with pytest.raises(ConfigError, match="unknown key 'exclude-globs'"):
+        load_config(str(path))
+    path.write_text("[tool.tf24migrate]\njobs = 'many'\n")
+    with pytest.raises(ConfigError, match="`jobs` must be a whole number"):
+        load_config(str(path))
+    path.write_text("[tool.tf24migrate]\nunsafe-fixes = 1\n")
+    with pytest.raises(ConfigError, match="`unsafe-fixes` must be true or false"):
+        load_config(str(path))
+    result = run("--check", ".", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "pyproject.toml: [tool.tf24migrate]: `unsafe-fixes` must be true or false" in result.stderr
+
+
+def test_the_config_applies_and_the_command_line_overrides_it(project):
+    from_config = run("--check", "src", cwd=project)
+    assert "TF24103" in from_config.stdout and "TF24101" not in from_config.stdout
+    assert "legacy" not in from_config.stdout
+    overridden = run("--check", "--select", "TF24101", "--extend-exclude", "nothing", "src", cwd=project)
+    assert "TF24101" in overridden.stdout and "TF24103" not in overridden.stdout
+    assert "would change: src/legacy/old.py" in overridden.stdout
+
+
+def test_unsafe_fixes_and_jobs_from_config_and_from_the_command_line(tmp_path, monkeypatch):
+    # No rule has an unsafe fix yet, so look at the settings the command hands to the run.
+    from typer.testing import CliRunner
+
+    from tf24migrate import batch, cli
+
+    seen = []
+    monkeypatch.setattr(batch, "run_files", lambda run, paths, selection, jobs: seen.append((run, jobs)) or 0)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text("[tool.tf24migrate]\nunsafe-fixes = true\njobs = 3\n")
+    (tmp_path / "m.py").write_text(OLD)
+    app = cli._app()
+    for args in (["m.py"], ["--no-unsafe-fixes", "-j", "1", "m.py"]):
+        assert CliRunner().invoke(app, args).exit_code == 0
+    assert [(run.unsafe_fixes, jobs) for run, jobs in seen] == [(True, 3), (False, 1)]

@@ -1,0 +1,128 @@
+"""Which files a run takes: ignore files, excludes, hidden folders, virtual environments, config."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+from test_cli import run
+
+from tf24migrate.discovery import DEFAULT_EXCLUDE, Selection, iter_source_files
+
+DUE = "strategy.experimental_run_v2(step_fn)\n"
+
+
+def tree(root, *paths):
+    for path in paths:
+        target = root / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(DUE)
+
+
+def found(root, selection=None, *paths):
+    return [
+        p[len(str(root)) + 1 :]
+        for p in iter_source_files([str(root / p) for p in paths or ["."]], (".py",), selection)
+    ]
+
+
+def changed(result):
+    prefix = "would change: "
+    return [line[len(prefix) :] for line in result.stdout.splitlines() if line.startswith(prefix)]
+
+
+@pytest.fixture
+def repository(tmp_path):
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    tree(
+        tmp_path,
+        "a.py",
+        "generated/g.py",
+        "pkg/b.py",
+        "pkg/keep_me.py",
+        "pkg/sub/c.py",
+        "pkg/sub/local.py",
+        "pkg/z.py",
+        "scratch.py",
+        ".hidden/h.py",
+        "venv2/lib/v.py",
+        "build/out.py",
+        "node_modules/n.py",
+    )
+    (tmp_path / "venv2" / "pyvenv.cfg").write_text("home = /usr\n")
+    (tmp_path / "notes.txt").write_text(DUE)
+    (tmp_path / ".gitignore").write_text("generated/\npkg/*.py\n!pkg/keep_me.py\n")
+    (tmp_path / "pkg" / "sub" / ".gitignore").write_text("local.py\n")
+    (tmp_path / ".git" / "info").mkdir(exist_ok=True)
+    (tmp_path / ".git" / "info" / "exclude").write_text("scratch.py\n")
+    return tmp_path
+
+
+def test_walk_honours_nested_ignore_files_hidden_folders_and_virtualenvs(repository):
+    assert found(repository / ".") == ["a.py", "pkg/keep_me.py", "pkg/sub/c.py"]
+
+
+def test_ignore_files_above_the_walked_folder_count(repository):
+    assert found(repository / "pkg") == ["keep_me.py", "sub/c.py"]
+
+
+def test_no_ignore_turns_ignore_files_off(repository):
+    everything = found(repository / ".", Selection(respect_ignore_files=False))
+    assert everything == [
+        "a.py",
+        "generated/g.py",
+        "pkg/b.py",
+        "pkg/keep_me.py",
+        "pkg/sub/c.py",
+        "pkg/sub/local.py",
+        "pkg/z.py",
+        "scratch.py",
+    ]
+
+
+def test_excludes_replace_or_extend_the_defaults(repository):
+    no_defaults = Selection(exclude=(), respect_ignore_files=False, root=str(repository))
+    assert "build/out.py" in found(repository / ".", no_defaults)
+    assert "node_modules/n.py" in found(repository / ".", no_defaults)
+    extended = Selection(extend_exclude=("pkg/sub", "a.py"), root=str(repository))
+    assert found(repository / ".", extended) == ["pkg/keep_me.py"]
+    assert "build" in DEFAULT_EXCLUDE
+
+
+def test_a_named_folder_is_walked_even_if_ignored_or_excluded(repository):
+    tree(repository, "generated/deep/d.py", "build/lib/x.py", "build/lib/ignored.py")
+    (repository / "generated" / ".gitignore").write_text("deep/\n")
+    (repository / ".gitignore").write_text("generated/\nbuild/\nignored.py\n")
+    assert found(repository / "generated") == ["g.py"]
+    # The ignore files above a named ignored folder no longer count (only those inside it do).
+    assert found(repository / "build") == ["lib/ignored.py", "lib/x.py", "out.py"]
+    assert found(repository / "build", Selection(extend_exclude=("lib",), root=str(repository))) == ["out.py"]
+
+
+def test_paths_come_out_sorted(tmp_path):
+    tree(tmp_path, "b.py", "a/z.py", "a.py", "a/b/c.py", "c/a.py")
+    assert found(tmp_path) == ["a/b/c.py", "a/z.py", "a.py", "b.py", "c/a.py"]
+
+
+def test_named_files_are_always_processed(repository):
+    result = run("--check", "generated/g.py", "scratch.py", ".hidden/h.py", "notes.txt", cwd=repository)
+    assert result.returncode == 1
+    for name in ("generated/g.py", "scratch.py", ".hidden/h.py", "notes.txt"):  # .txt: read as Python
+        assert f"would change: {name}" in result.stdout
+
+
+def test_exclude_options_on_the_command_line(repository):
+    result = run("--check", "--extend-exclude", "pkg/sub,a.py", ".", cwd=repository)
+    assert changed(result) == ["./pkg/keep_me.py"]
+    result = run("--check", "--no-ignore", "--exclude", "", ".", cwd=repository)  # no default excludes
+    assert "./build/out.py" in changed(result) and "./pkg/b.py" in changed(result)
+    result = run("--check", "--no-ignore", "--exclude", "pkg,generated", ".", cwd=repository)
+    assert changed(result) == ["./a.py", "./build/out.py", "./node_modules/n.py", "./scratch.py"]
+
+
+def test_files_from_a_file_and_from_stdin(repository):
+    (repository / "list.txt").write_text("a.py\n\npkg/sub\n")
+    result = run("--check", "--files-from", "list.txt", cwd=repository)
+    assert changed(result) == ["a.py", "pkg/sub/c.py"]
+    result = run("--check", "--files-from", "-", "scratch.py", cwd=repository, stdin="a.py\n")
+    assert changed(result) == ["scratch.py", "a.py"]

@@ -1,0 +1,149 @@
+"""Never lose data: encodings, line endings, modes, symlinks, bad inputs, concurrent edits, Ctrl-C."""
+
+from __future__ import annotations
+
+import os
+import signal
+import stat
+import subprocess
+import sys
+import time
+
+import pytest
+from test_cli import run
+
+from tf24migrate.findings import MigrationResult, Status
+from tf24migrate.rules import select_rules
+from tf24migrate.runner import HANDLERS, migrate_file
+
+OLD_CALL = b"strategy.experimental_run_v2(step_fn)"
+NEW_CALL = b"strategy.run(step_fn)"
+
+# name -> (bytes before, bytes expected after --write)
+PRESERVED = {
+    "latin1.py": (
+        b"# -*- coding: latin-1 -*-\nname = '\xe9t\xe9'\n" + OLD_CALL + b"\n",
+        b"# -*- coding: latin-1 -*-\nname = '\xe9t\xe9'\n" + NEW_CALL + b"\n",
+    ),
+    "bom.py": (
+        b"\xef\xbb\xbfx = '\xc3\xa9'\n" + OLD_CALL + b"\n",
+        b"\xef\xbb\xbfx = '\xc3\xa9'\n" + NEW_CALL + b"\n",
+    ),
+    "crlf.py": (b"import os\r\n" + OLD_CALL + b"\r\n", b"import os\r\n" + NEW_CALL + b"\r\n"),
+    "mixed.py": (
+        b"a = 1\r\nb = 2\n" + OLD_CALL + b"\r\nc = 3\n",
+        b"a = 1\r\nb = 2\n" + NEW_CALL + b"\r\nc = 3\n",
+    ),
+    "no_final_newline.py": (b"x = 1\n" + OLD_CALL, b"x = 1\n" + NEW_CALL),
+}
+# name -> (bytes, what the error says)
+BAD = {
+    "unparsable.py": (b"def f(:\n    " + OLD_CALL + b"\n", "cannot parse: invalid syntax at line 1"),
+    "binary.py": (b"x = 1\n\x00\x01\x02" + OLD_CALL, "binary file (NUL byte at line 2)"),
+    "undecodable.py": (b"x = 1\ny = '\xff\xfe'\n" + OLD_CALL + b"\n", "cannot decode as utf-8 at line 2"),
+    "bad_cookie.py": (b"# -*- coding: klingon -*-\n" + OLD_CALL + b"\n", "unknown encoding"),
+}
+
+
+def test_encodings_line_endings_and_final_newline_are_kept_exactly(tmp_path):
+    for name, (before, _) in PRESERVED.items():
+        (tmp_path / name).write_bytes(before)
+    result = run("--write", ".", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    for name, (_, after) in PRESERVED.items():
+        assert (tmp_path / name).read_bytes() == after, name
+
+
+def test_bad_files_are_left_byte_identical_reported_and_the_run_goes_on(tmp_path):
+    for name, (content, _) in BAD.items():
+        (tmp_path / name).write_bytes(content)
+    (tmp_path / "good.py").write_bytes(OLD_CALL + b"\n")
+    result = run("--write", ".", cwd=tmp_path)
+    assert result.returncode == 2
+    for name, (content, message) in BAD.items():
+        assert (tmp_path / name).read_bytes() == content, name
+        assert f"./{name}: error: " in result.stderr and message in result.stderr, (name, result.stderr)
+    assert (tmp_path / "good.py").read_bytes() == NEW_CALL + b"\n"
+    assert f"{len(BAD) + 1} files scanned, 1 changed, {len(BAD)} failed" in result.stderr
+    assert list(tmp_path.glob(".tf24migrate-*")) == []
+
+
+def test_file_mode_is_kept(tmp_path):
+    script = tmp_path / "train.py"
+    script.write_bytes(b"#!/usr/bin/env python\n" + OLD_CALL + b"\n")
+    script.chmod(0o751)
+    assert run("--write", "train.py", cwd=tmp_path).returncode == 0
+    assert script.read_bytes().endswith(NEW_CALL + b"\n")
+    assert stat.S_IMODE(script.stat().st_mode) == 0o751
+
+
+def test_a_symlink_stays_a_symlink_and_its_target_is_migrated(tmp_path):
+    target = tmp_path / "real.py"
+    target.write_bytes(OLD_CALL + b"\n")
+    (tmp_path / "src").mkdir()
+    link = tmp_path / "src" / "link.py"
+    link.symlink_to(target)
+    result = run("--write", "src", "real.py", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert link.is_symlink() and os.readlink(link) == str(target)
+    assert target.read_bytes() == NEW_CALL + b"\n"
+    assert "1 file scanned" in result.stderr  # the same file, reached twice, is migrated once
+
+
+def test_a_file_changed_after_it_was_read_is_not_overwritten(tmp_path, monkeypatch):
+    path = tmp_path / "edited.py"
+    path.write_bytes(OLD_CALL + b"\n")
+    edited_meanwhile = b"# the user's edit\n" + OLD_CALL + b"\n"
+
+    def migrate_while_the_user_edits(text, rules, *, path, unsafe_fixes):
+        with open(path, "wb") as handle:
+            handle.write(edited_meanwhile)
+        return MigrationResult(source=text, code=text.replace("experimental_run_v2", "run"))
+
+    monkeypatch.setitem(HANDLERS, ".py", migrate_while_the_user_edits)
+    result = migrate_file(str(path), select_rules(), write=True)
+    assert result.status is Status.FAILED
+    assert "changed on disk after it was read; it was not overwritten" in result.error
+    assert path.read_bytes() == edited_meanwhile
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a process group")
+def test_ctrl_c_leaves_each_file_old_or_new_and_no_temporary_files(tmp_path):
+    before = b"import tensorflow as tf\n" + (b"x = 1\n" * 300) + OLD_CALL + b"\n"
+    after = before.replace(OLD_CALL, NEW_CALL)
+    for n in range(400):
+        (tmp_path / f"m{n:03d}.py").write_bytes(before)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tf24migrate", "--write", "--quiet", "-j", "2", "."],
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:  # interrupt once some files are written, before all are
+        if any(p.read_bytes() == after for p in tmp_path.glob("m*.py")):
+            break
+        time.sleep(0.02)
+    os.killpg(process.pid, signal.SIGINT)  # as a terminal's Ctrl-C does: the whole process group
+    _, stderr = process.communicate(timeout=60)
+    contents = [p.read_bytes() for p in sorted(tmp_path.glob("m*.py"))]
+    assert all(content in (before, after) for content in contents)
+    assert list(tmp_path.glob(".tf24migrate-*")) == []
+    if process.returncode == 130:  # interrupted (not finished before the signal arrived)
+        assert b"interrupted before all 400 files were done" in stderr
+        assert before in contents
+    else:
+        assert process.returncode == 0
+
+
+def test_invalid_escape_sequences_are_not_our_business(tmp_path):
+    import warnings
+
+    from tf24migrate import migrate_source
+
+    source = 'import re\npattern = re.compile("\\d+")\n' + OLD_CALL.decode() + "\n"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # Python 3.12 prints a SyntaxWarning for "\d" by default
+        result = migrate_source(source)
+    assert result.code == source.replace("experimental_run_v2", "run")

@@ -1,0 +1,226 @@
+"""The command's run: results streamed from the runner to the terminal, one file at a time.
+
+This is the printing half of the command line (`cli.py` parses options): diffs, finding lines,
+the interactive review, the progress bar, statistics, the summary and the exit code. Results are
+printed as they arrive and then dropped, so memory does not grow with the number of files; only a
+structured output format (JSON) keeps what its document needs until the end.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import typer
+
+from tf24migrate import __version__
+from tf24migrate.cli import EXIT_DUE, EXIT_ERROR, EXIT_OK
+from tf24migrate.discovery import Selection, iter_source_files
+from tf24migrate.files import UnreadableFile, decode_source
+from tf24migrate.findings import FileResult, Status
+from tf24migrate.reporting import Summary, finding_line, github_annotations, json_document, unified_diff
+from tf24migrate.rules import Rule
+from tf24migrate.runner import HANDLERS, migrate_files, migrate_loaded, write_result
+from tf24migrate.statistics import RuleStatistics
+
+EXIT_INTERRUPTED = 130
+
+
+@dataclass(frozen=True)
+class Run:
+    """What the command line asked for, settled (pyproject.toml merged in)."""
+
+    mode: str  # "diff", "write", "check" or "interactive"
+    rules: tuple[Rule, ...]
+    unsafe_fixes: bool
+    output_format: str  # "text", "json", "github" or "sarif"
+    color: bool
+    quiet: bool
+    statistics: bool
+    stdin: bool = False  # one source from stdin, the migrated source to stdout
+
+    @property
+    def writes(self) -> bool:
+        return self.mode in ("write", "interactive") or (self.stdin and self.mode != "check")
+
+    @property
+    def findings_to_stderr(self) -> bool:
+        return self.mode == "diff" or self.stdin  # stdout carries the diff, or the source
+
+
+def color_diff(diff: str, color: bool) -> str:
+    if not color:
+        return diff
+    styled = []
+    for line in diff.splitlines(keepends=True):
+        if line.startswith(("+++", "---")):
+            styled.append(typer.style(line, bold=True))
+        elif line.startswith("+"):
+            styled.append(typer.style(line, fg="green"))
+        elif line.startswith("-"):
+            styled.append(typer.style(line, fg="red"))
+        elif line.startswith("@@"):
+            styled.append(typer.style(line, fg="cyan"))
+        else:
+            styled.append(line)
+    return "".join(styled)
+
+
+class _Printer:
+    """Prints each result as it comes, and keeps the totals."""
+
+    def __init__(self, run: Run, progress) -> None:
+        self.run = run
+        self.progress = progress
+        self.summary = Summary.of([])
+        self.statistics = RuleStatistics()
+        self.kept: list[FileResult] = []  # only for a structured output format
+        self.review = None
+        self.stdout_is_terminal = sys.stdout.isatty()
+        if run.mode == "interactive":
+            from tf24migrate.interactive import Review
+
+            self.review = Review(lambda text: typer.echo(text, nl=False), sys.stdin.readline)
+
+    def echo(self, text: str, *, err: bool, nl: bool = True, color: bool | None = None) -> None:
+        if err or self.stdout_is_terminal:  # the bar shares the terminal with this text
+            self.progress.clear()
+        typer.echo(text, err=err, nl=nl, color=color)
+
+    def diff_of(self, result: FileResult) -> str:
+        return color_diff(unified_diff(result.path, result.source or "", result.code or ""), self.run.color)
+
+    def reviewed(self, result: FileResult) -> FileResult:
+        """The result after asking whether to write it (interactive mode only)."""
+        self.progress.clear()
+        if self.review.accepts(result.path, self.diff_of(result)):
+            return write_result(result)
+        return dataclasses.replace(result, status=Status.UNCHANGED, code=result.source)
+
+    def add(self, result: FileResult) -> None:
+        run = self.run
+        if self.review is not None and result.status is Status.CHANGED:
+            result = self.reviewed(result)
+        self.summary = self.summary + Summary.of([result])
+        self.statistics.add(result.findings)
+        if run.output_format != "text":
+            # JSON shows the diffs due; SARIF describes every applied fix as a replacement.
+            with_texts = result.status is Status.CHANGED and (not run.writes or run.output_format == "sarif")
+            self.kept.append(result if with_texts else dataclasses.replace(result, source=None, code=None))
+            return
+        if result.status is Status.FAILED:
+            self.echo(f"{result.path}: error: {result.error}", err=True)
+        if run.mode == "diff" and result.status is Status.CHANGED and not run.stdin:
+            self.echo(self.diff_of(result), err=False, nl=False, color=run.color)
+        if run.mode == "check" and result.status is Status.CHANGED:
+            self.echo(f"would change: {result.path}", err=run.stdin)
+        if not run.statistics:
+            for finding in result.findings:
+                self.echo(finding_line(finding, written=result.written), err=run.findings_to_stderr)
+
+    def finish(self, elapsed: float) -> int:
+        run = self.run
+        self.progress.clear()
+        if run.output_format == "json":
+            document = json_document(self.kept, __version__, with_diffs=not run.writes)
+            typer.echo(json.dumps(document, indent=2))
+        elif run.output_format == "github":
+            typer.echo(github_annotations(self.kept), nl=False)
+        elif run.output_format == "sarif":
+            from tf24migrate.sarif import sarif_log
+
+            typer.echo(json.dumps(sarif_log(self.kept, run.rules, __version__), indent=2))
+        if run.statistics:  # with a structured format, stdout holds the document alone
+            to_stderr = run.findings_to_stderr or run.output_format != "text"
+            for line in self.statistics.lines(written=run.writes):
+                typer.echo(line, err=to_stderr)
+        if not run.quiet:
+            typer.echo(f"{self.summary.line(written=run.writes)} in {elapsed:.2f}s", err=True)
+        return exit_code(self.summary, run.mode)
+
+
+def exit_code(summary: Summary, mode: str) -> int:
+    if summary.files_failed:
+        return EXIT_ERROR
+    if (mode == "check" and summary.files_changed) or summary.unfixed_errors:
+        return EXIT_DUE
+    return EXIT_OK
+
+
+def run_files(run: Run, paths: Sequence[str], selection: Selection, *, jobs: int) -> int:
+    """Migrate the files under `paths` as `run` says; returns the exit code."""
+    from tf24migrate.progress import ProgressBar
+
+    started = time.monotonic()
+    files = list(iter_source_files(paths, tuple(HANDLERS), selection))
+    progress = ProgressBar(
+        len(files), sys.stderr, enabled=not run.quiet and run.mode != "interactive" and sys.stderr.isatty()
+    )
+    printer = _Printer(run, progress)
+    results = migrate_files(
+        files,
+        run.rules,
+        unsafe_fixes=run.unsafe_fixes,
+        write=run.mode == "write",
+        jobs=jobs,
+        texts=False,
+    )
+    try:
+        for result in results:
+            progress.advance()
+            printer.add(result)
+            if printer.review is not None and printer.review.quit:
+                break
+    except KeyboardInterrupt:
+        results.close()  # lets the workers finish the file at hand, and starts no other
+        progress.clear()
+        typer.echo(
+            f"tf24migrate: interrupted before all {len(files)} files were done; each file is either "
+            f"as it was or completely migrated: run the command again to finish",
+            err=True,
+        )
+        return EXIT_INTERRUPTED
+    finally:
+        results.close()
+    return printer.finish(time.monotonic() - started)
+
+
+def migrate_stdin(run: Run, name: str) -> int:
+    """`-` as the path: one source from stdin; the migrated source (in its own encoding) to stdout.
+
+    A source that cannot be migrated is written back unchanged, so an editor piping through the
+    command never loses text. With `--check` nothing goes to stdout.
+    """
+    started = time.monotonic()
+    run = dataclasses.replace(run, stdin=True)
+    raw = sys.stdin.buffer.read()
+    try:
+        source = decode_source(raw)
+    except UnreadableFile as error:
+        result = FileResult(path=name, status=Status.FAILED, error=f"cannot read: {error}")
+        output = raw
+    else:
+        result = migrate_loaded(name, source, run.rules, unsafe_fixes=run.unsafe_fixes)
+        output = raw
+        if result.status is Status.CHANGED and run.writes:
+            output = (result.code or "").encode(source.encoding)
+            result = dataclasses.replace(result, written=True)
+    printer = _Printer(run, _NoProgress())
+    printer.add(result)
+    if run.output_format == "text" and run.mode != "check":
+        sys.stdout.flush()
+        sys.stdout.buffer.write(output)
+        sys.stdout.buffer.flush()
+    return printer.finish(time.monotonic() - started)
+
+
+class _NoProgress:
+    def advance(self) -> None:
+        pass
+
+    def clear(self) -> None:
+        pass
