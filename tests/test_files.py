@@ -147,3 +147,19 @@ def test_invalid_escape_sequences_are_not_our_business(tmp_path):
         warnings.simplefilter("error")  # Python 3.12 prints a SyntaxWarning for "\d" by default
         result = migrate_source(source)
     assert result.code == source.replace("experimental_run_v2", "run")
+
+
+def test_a_crashing_rule_fails_its_file_and_the_run_goes_on(tmp_path, monkeypatch):
+    from tf24migrate.runner import migrate_files
+
+    def crash(text, rules, *, path, unsafe_fixes):
+        if path.endswith("a.py"):
+            raise AttributeError("'NoneType' object has no attribute 'value'")
+        return MigrationResult(source=text, code=text)
+
+    monkeypatch.setitem(HANDLERS, ".py", crash)
+    for name in ("a.py", "b.py"):
+        (tmp_path / name).write_bytes(OLD_CALL + b"\n")
+    results = list(migrate_files([str(tmp_path / "a.py"), str(tmp_path / "b.py")], select_rules()))
+    assert [r.status for r in results] == [Status.FAILED, Status.UNCHANGED]
+    assert "internal error (AttributeError: 'NoneType' object has no attribute 'value')" in results[0].error

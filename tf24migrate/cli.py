@@ -3,7 +3,10 @@
 Streams: with `--diff` (the default) stdout carries only the unified diffs, so it can be piped to
 `git apply`, and findings go to stderr; with `--write` and `--check` findings go to stdout. With
 `--output-format json` or `sarif`, stdout holds one JSON document and nothing else; with `github`,
-only the workflow annotations (one line per finding). The summary line always goes to stderr.
+only the workflow annotations (one line per finding). With `-` as the path, stdout carries the
+migrated source and findings go to stderr. The summary line and the progress bar go to stderr;
+`--interactive` shows each diff and its question on stdout. This module parses the options and
+settles them with pyproject.toml (`config.py`); `batch.py` prints the run.
 """
 
 from __future__ import annotations

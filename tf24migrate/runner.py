@@ -58,6 +58,10 @@ def write_result(result: FileResult) -> FileResult:
         )
     except ChangedOnDisk as error:
         return dataclasses.replace(result, status=Status.FAILED, error=str(error))
+    except UnicodeEncodeError as error:
+        return dataclasses.replace(
+            result, status=Status.FAILED, error=f"cannot write: the new code does not fit in {error.encoding}"
+        )
     except OSError as error:
         return dataclasses.replace(result, status=Status.FAILED, error=f"cannot write: {error}")
     return dataclasses.replace(result, written=True)
@@ -91,6 +95,14 @@ def migrate_loaded(
         )
     except RuleError as error:
         return FileResult(path=path, status=Status.FAILED, source=source.text, error=str(error))
+    except Exception as error:  # a bug in a rule must not stop a run over thousands of files
+        return FileResult(
+            path=path,
+            status=Status.FAILED,
+            source=source.text,
+            error=f"internal error ({type(error).__name__}: {error}); the file was left unchanged. "
+            f"Please report this with the file",
+        )
     return FileResult(
         path=path,
         status=Status.CHANGED if result.changed else Status.UNCHANGED,
