@@ -86,12 +86,13 @@ def test_interactive_writes_only_accepted_changes(tmp_path):
     for name in ("a.py", "b.py", "c.py", "d.py"):
         (tmp_path / name).write_text(OLD)
     result = run("--interactive", ".", cwd=tmp_path, stdin="y\nn\nq\n")
-    assert result.returncode == 0, result.stderr
+    assert result.returncode == 1, result.stderr  # the skipped files keep an error finding each
     assert result.stdout.count("Apply this change to ./") == 3  # a, b, c; quit before d
     assert "+strategy.run(step_fn)" in result.stdout
     contents = [(tmp_path / n).read_text() for n in ("a.py", "b.py", "c.py", "d.py")]
     assert contents == [NEW, OLD, OLD, OLD]
     assert "1 changed" in result.stderr
+    assert "3 findings (1 fixed, 2 left to you)" in result.stderr
 
 
 def test_interactive_accept_all_and_help(tmp_path):

@@ -99,7 +99,8 @@ class _Printer:
         self.progress.clear()
         if self.review.accepts(result.path, self.diff_of(result)):
             return write_result(result)
-        return dataclasses.replace(result, status=Status.UNCHANGED, code=result.source)
+        skipped = tuple(dataclasses.replace(f, applied=False) for f in result.findings)
+        return dataclasses.replace(result, status=Status.UNCHANGED, code=result.source, findings=skipped)
 
     def add(self, result: FileResult) -> None:
         run = self.run
