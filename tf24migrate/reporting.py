@@ -25,7 +25,10 @@ def unified_diff(path: str, before: str, after: str) -> str:
         return notebook_diff(path, before, after)
     lines = []
     for line in difflib.unified_diff(
-        before.splitlines(keepends=True), after.splitlines(keepends=True), f"a/{path}", f"b/{path}"
+        before.splitlines(keepends=True),
+        after.splitlines(keepends=True),
+        f"a/{path.lstrip('/')}",
+        f"b/{path.lstrip('/')}",
     ):
         if line.startswith(("---", "+++")):
             line = line.rstrip("\r\n") + "\n"
