@@ -171,3 +171,28 @@ def test_version():
 def test_no_color_when_not_a_terminal(project):
     assert "\x1b[" not in run("train.py", cwd=project).stdout
     assert "\x1b[" in run("--color", "train.py", cwd=project).stdout
+
+
+PARAMETER_SERVER = textwrap.dedent(
+    """\
+    import tensorflow as tf
+
+    strategy = tf.distribute.experimental.ParameterServerStrategy(resolver)
+    """
+)
+
+
+def test_unsafe_fixes_are_shown_and_applied_only_when_asked(tmp_path):
+    target = tmp_path / "ps.py"
+    target.write_text(PARAMETER_SERVER)
+    shown = run("--write", "ps.py", cwd=tmp_path)
+    assert target.read_text() == PARAMETER_SERVER
+    assert "ps.py:3:12: TF24108 [unsafe fix: --unsafe-fixes]" in shown.stdout
+    assert "tf.compat.v1.distribute.experimental.ParameterServerStrategy(resolver)" in shown.stdout
+    applied = run("--write", "--unsafe-fixes", "ps.py", cwd=tmp_path)
+    assert applied.returncode == 0, applied.stderr
+    assert "ps.py:3:12: TF24108 [fixed]" in applied.stdout
+    assert target.read_text() == PARAMETER_SERVER.replace(
+        "tf.distribute.experimental.ParameterServerStrategy",
+        "tf.compat.v1.distribute.experimental.ParameterServerStrategy",
+    )
