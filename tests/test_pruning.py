@@ -80,3 +80,14 @@ def test_bindings_from_ast_follow_python_scoping():
         ("err", None, True),
         ("g", None, True),
     ]
+
+
+def test_walrus_in_a_skipped_statement_still_shadows():
+    source = "import tensorflow as tf\nif (tf := make_fake()):\n    pass\nh = tf.distribute.experimental.CollectiveHints()\n"
+    assert migrate_source(source).code == source
+
+
+def test_bindings_skip_expressions_only_without_walrus():
+    tree = ast.parse("print((x := 1))\n")
+    assert list(bindings(tree.body[0])) == [("x", None, False)]
+    assert list(bindings(tree.body[0], walrus=False)) == []

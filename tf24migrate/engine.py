@@ -94,11 +94,18 @@ def _check_parses(code: str) -> str | None:
 def triggered_rules(source: str, rules: Iterable[Rule]) -> list[Rule]:
     """The rules whose required strings all occur in `source`, and one of whose trigger strings
     does (the cheap text prefilter)."""
+    present: dict[str, bool] = {}  # each required string is looked for once, most rules share one
+
+    def has(required: str) -> bool:
+        if required not in present:
+            present[required] = required in source
+        return present[required]
+
     return [
         rule
         for rule in rules
-        if any(trigger in source for trigger in rule.triggers)
-        and all(required in source for required in rule.requires)
+        if all(has(required) for required in rule.requires)
+        and any(trigger in source for trigger in rule.triggers)
     ]
 
 

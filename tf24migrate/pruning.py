@@ -93,7 +93,7 @@ class StatementPlan:
                 name
                 for entry in plan.entries
                 if entry.interesting and not entry.descendants and not isinstance(entry.node, _COMPOUND_AST)
-                for name, _, _ in bindings(entry.node)
+                for name, _, _ in bindings(entry.node, walrus=":=" in source)
             } - followed
             if not names:
                 break
@@ -150,9 +150,12 @@ class StatementPlan:
         return not self.broken and self.index == len(self.entries)
 
 
-def bindings(statement: ast.AST, in_handler: bool = False) -> Iterator[tuple[str, str | None, bool]]:
+def bindings(
+    statement: ast.AST, in_handler: bool = False, *, walrus: bool = True
+) -> Iterator[tuple[str, str | None, bool]]:
     """(name, qualified name for imports else None, bound in an except handler) for each name a
-    statement binds in its own scope, in document order."""
+    statement binds in its own scope, in document order. With `walrus=False` (the source has no
+    `:=`), expressions other than assignment targets are not searched: nothing in them binds."""
     if isinstance(statement, ast.Import):
         for alias in statement.names:
             if alias.asname:
@@ -175,11 +178,17 @@ def bindings(statement: ast.AST, in_handler: bool = False) -> Iterator[tuple[str
     if isinstance(statement, ast.Name) and isinstance(statement.ctx, ast.Store):
         yield statement.id, None, in_handler
         return
+    if (
+        not walrus
+        and isinstance(statement, ast.expr)
+        and not isinstance(getattr(statement, "ctx", None), ast.Store)
+    ):
+        return
     if isinstance(statement, ast.ExceptHandler):
         if statement.name:
             yield statement.name, None, True
         for child in statement.body:
-            yield from bindings(child, True)
+            yield from bindings(child, True, walrus=walrus)
         return
     for child in ast.iter_child_nodes(statement):
-        yield from bindings(child, in_handler)
+        yield from bindings(child, in_handler, walrus=walrus)

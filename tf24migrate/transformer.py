@@ -170,6 +170,7 @@ class MigrationTransformer(cst.CSTTransformer):
         self._statements_after: list[cst.BaseStatement] = []
         self.plan = plan
         self._pruned: set[int] = set()
+        self._walrus = ":=" in source  # only then can an expression of a skipped statement bind a name
         self._ancestors: list[cst.CSTNode] = []  # the original nodes around the one being left
         self._module: cst.Module | None = None
         self._import_of_alias: dict[int, cst.ImportFrom] = {}  # id(alias) -> its statement
@@ -403,7 +404,9 @@ class MigrationTransformer(cst.CSTTransformer):
         if statements is None:
             return False
         for statement in statements:
-            for name, qualified_name, in_handler in pruning.bindings(statement, self._handler_depth > 0):
+            for name, qualified_name, in_handler in pruning.bindings(
+                statement, self._handler_depth > 0, walrus=self._walrus
+            ):
                 self.scope.bind(Binding(name, qualified_name, None, in_handler=in_handler))
         self._pruned.add(id(node))
         return True

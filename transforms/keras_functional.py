@@ -115,7 +115,7 @@ class TensorNameSuffix(Rule):
     fix = None
     severity = Severity.WARNING
     triggers = (':0"', ":0'")  # a string literal ending in `:0`
-    requires = (".name",)
+    requires = (".name", *IMPORTS_TENSORFLOW)  # only files that mention TensorFlow
 
     def _report(self, ctx, node: cst.CSTNode) -> None:
         value = literal_value(node)
