@@ -108,3 +108,20 @@ def test_migrate_paths_yields_results_and_writes_only_when_asked(tmp_path):
 
 def test_public_names():
     assert set(tf24migrate.__all__) >= {"migrate_source", "migrate_paths", "MigrationResult", "Finding"}
+
+
+def test_an_unsafe_rewrite_shown_in_a_message_stays_on_one_line():
+    source = textwrap.dedent(
+        """\
+        import tensorflow as tf
+        policy = tf.keras.mixed_precision.experimental.Policy(
+            "mixed_float16",
+            loss_scale=128,
+        )
+        """
+    )
+    (finding,) = [f for f in migrate_source(source).findings if f.code == "TF24301"]
+    assert not finding.applied
+    assert "\n" not in finding.message
+    rewrite = finding.message.split("Unsafe fix (apply with --unsafe-fixes): ")[1]
+    assert rewrite.startswith("`tf.keras.mixed_precision.Policy(") and '"mixed_float16"' in rewrite

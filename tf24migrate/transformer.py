@@ -41,6 +41,7 @@ _COMPOUND_TYPES = frozenset(
 )
 _STATEMENT_TYPES = _COMPOUND_TYPES | {cst.SimpleStatementLine, cst.SimpleStatementSuite}
 _SHIM_CANDIDATES = frozenset({cst.Try, cst.If})
+_ONE_LINE = re.compile(r"\s*\n\s*")
 
 
 def _concrete_subclasses(*bases: type) -> set[type]:
@@ -322,7 +323,8 @@ class MigrationTransformer(cst.CSTTransformer):
             fix = None
         applied = fix is Fix.SAFE or (fix is Fix.UNSAFE and self.unsafe_fixes)
         if fix is Fix.UNSAFE and not applied and isinstance(replacement, cst.CSTNode):
-            message = f"{message} Unsafe fix (apply with --unsafe-fixes): `{code_for(replacement).strip()}`"
+            rewrite = _ONE_LINE.sub(" ", code_for(replacement).strip())  # a finding is one line
+            message = f"{message} Unsafe fix (apply with --unsafe-fixes): `{rewrite}`"
         self.reports.append(Report(rule, node, message, fix, applied))
         if not applied:
             return None
