@@ -1,8 +1,9 @@
 """Reading the before/after fixtures of `fixtures/<code>-<name>/`.
 
-Each case is `<case>.py` (input), `<case>.expected.py` (output) and `<case>.findings` (one line per
-finding: `line:column CODE fix applied`). A first line `# fixture: select=CODES unsafe-fixes`
-changes the rules run (default: the folder's rule) or turns on unsafe fixes.
+Each case is `<case>.py` (input), `<case>.expected.py` (output; absent when the output is the
+input, as in negative cases) and `<case>.findings` (one line per finding: `line:column CODE fix
+applied`). A first line `# fixture: select=CODES unsafe-fixes` changes the rules run (default: the
+folder's rule) or turns on unsafe fixes.
 """
 
 from __future__ import annotations
@@ -35,6 +36,11 @@ class Case:
     @property
     def expected(self) -> Path:
         return self.folder / f"{self.name}.expected.py"
+
+    def expected_output(self) -> str:
+        """The expected output: `<case>.expected.py`, or the input itself when there is none."""
+        path = self.expected if self.expected.exists() else self.input
+        return path.read_text(encoding="utf-8")
 
     @property
     def findings(self) -> Path:
