@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tf24migrate.calls import UnboundArguments, bind_arguments, bind_or_report, keep_arguments, rebuild_args
+from tf24migrate.calls import (
+    UnboundArguments,
+    bind_arguments,
+    bind_or_report,
+    fit_to_line,
+    keep_arguments,
+    rebuild_args,
+)
 from tf24migrate.findings import Fix, Severity
 from tf24migrate.rule_kinds import RenameKeyword, RenameMethod, RenameSymbol
 from tf24migrate.rules import IMPORTS_TENSORFLOW, Rule
@@ -170,6 +177,8 @@ class MultiWorkerMirroredStrategy(Rule):
         replacement = updated.with_changes(func=func, args=rebuild_args(updated.args, new_args))
         if not new_args:
             replacement = replacement.with_changes(whitespace_before_args=cst.SimpleWhitespace(""))
+        else:
+            replacement = fit_to_line(ctx, original, replacement)
         return (
             ctx.report(
                 original,
