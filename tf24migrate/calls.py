@@ -102,7 +102,8 @@ def _newline_then(indent: str) -> cst.ParenthesizedWhitespace:
     )
 
 
-def _code(node: cst.CSTNode) -> str:
+def code_for(node: cst.CSTNode) -> str:
+    """The source code of a node on its own."""
     return cst.Module([]).code_for_node(node)
 
 
@@ -117,14 +118,14 @@ def split_call(call: cst.Call, indent: str, limit: int, unit: str = "    ") -> c
     ]
     if not args:
         return call
-    if len(inner) + len(", ".join(_code(arg) for arg in args)) <= limit:
+    if len(inner) + len(", ".join(code_for(arg) for arg in args)) <= limit:
         spaced = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
         laid_out = [arg.with_changes(comma=spaced) for arg in args[:-1]]
         laid_out.append(args[-1].with_changes(whitespace_after_arg=_newline_then(indent)))
         return call.with_changes(whitespace_before_args=_newline_then(inner), args=laid_out)
     laid_out = []
     for index, arg in enumerate(args):
-        if isinstance(arg.value, cst.Call) and len(inner) + len(_code(arg)) + 1 > limit:
+        if isinstance(arg.value, cst.Call) and len(inner) + len(code_for(arg)) + 1 > limit:
             arg = arg.with_changes(value=split_call(arg.value, inner, limit, unit))
         last = index == len(args) - 1
         laid_out.append(
@@ -136,10 +137,10 @@ def split_call(call: cst.Call, indent: str, limit: int, unit: str = "    ") -> c
 def fit_to_line(ctx, original: cst.CSTNode, replacement: cst.Call) -> cst.Call:
     """`replacement` (of `original`) as is when its line fits the file's line length; else split
     over several lines by `split_call`. A call the user wrote over several lines keeps its layout."""
-    if "\n" in _code(original):
+    if "\n" in code_for(original):
         return replacement
     before, after = ctx.line_around(original)
-    if len(before) + len(_code(replacement)) + len(after) <= ctx.line_length:
+    if len(before) + len(code_for(replacement)) + len(after) <= ctx.line_length:
         return replacement
     indent = before[: len(before) - len(before.lstrip())]
     return split_call(replacement, indent, ctx.line_length)
@@ -152,7 +153,7 @@ def _after(arg: cst.Arg) -> cst.BaseParenthesizableWhitespace:
 
 def is_multiline(call: cst.Call) -> bool:
     """Whether the user wrote the call's arguments over several lines."""
-    return "\n" in _code(call.with_changes(func=cst.Name("f")))
+    return "\n" in code_for(call.with_changes(func=cst.Name("f")))
 
 
 def leading_comment_lines(call: cst.Call) -> dict[int, list[cst.EmptyLine]]:

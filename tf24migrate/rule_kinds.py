@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import libcst as cst
 
+from tf24migrate.calls import code_for
 from tf24migrate.names import dotted_name_of_module, normalize
 from tf24migrate.rules import IMPORTS_TENSORFLOW, DataRule
-from tf24migrate.transformer import code_for
 
 
 def _short(qualified_name: str) -> str:
@@ -90,7 +90,7 @@ class RenameSymbol(DataRule):
             else:
                 ctx.add_statement_after(
                     cst.parse_statement(
-                        f"from {new_parent} import {cst.Module([]).code_for_node(renamed.with_changes(comma=cst.MaybeSentinel.DEFAULT))}\n"
+                        f"from {new_parent} import {code_for(renamed.with_changes(comma=cst.MaybeSentinel.DEFAULT))}\n"
                     )
                 )
                 if ctx.report(alias, self.message, replacement=cst.RemoveFromParent()) is not None:

@@ -15,7 +15,9 @@ from dataclasses import dataclass
 import libcst as cst
 
 from tf24migrate import pruning
+from tf24migrate.calls import code_for
 from tf24migrate.findings import Fix
+from tf24migrate.import_edits import AddImportedNames, import_insertion_index, merge_from_imports
 from tf24migrate.names import (
     TENSORFLOW,
     Binding,
@@ -30,11 +32,8 @@ from tf24migrate.names import (
 from tf24migrate.positions import node_spans
 from tf24migrate.pruning import StatementPlan
 from tf24migrate.rules import Rule
+from tf24migrate.shims import is_shim
 
-_SHIM_EXCEPTIONS = {"ImportError", "ModuleNotFoundError", "AttributeError"}
-_VERSION_WORDS = {"__version__", "VERSION", "LooseVersion", "parse_version", "Version"}
-# A project's own constant for the TensorFlow version: `TF_VERSION`, `_tf_version`, `TF2_VERSION`.
-_VERSION_CONSTANT = re.compile(r"_*(tf|tensorflow)\d*_?version", re.IGNORECASE)
 _COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 _COMPOUND_TYPES = frozenset(
     {cst.FunctionDef, cst.ClassDef, cst.If, cst.For, cst.While, cst.With, cst.Try, cst.TryStar, cst.Match}
@@ -94,48 +93,6 @@ class Report:
     message: str
     fix: Fix | None
     applied: bool
-
-
-def code_for(node: cst.CSTNode) -> str:
-    return cst.Module(body=[]).code_for_node(node)
-
-
-def _exception_names(handler: cst.ExceptHandler) -> set[str]:
-    if handler.type is None:
-        return set()
-    types = handler.type.elements if isinstance(handler.type, cst.Tuple) else [handler.type]
-    names = set()
-    for item in types:
-        node = item.value if isinstance(item, cst.Element) else item
-        parts = dotted_parts(node)
-        if parts:
-            names.add(parts[-1])
-    return names
-
-
-def _mentions_version_check(node: cst.CSTNode) -> bool:
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if isinstance(current, cst.Call):
-            parts = dotted_parts(current.func)
-            if parts and parts[-1] in ("hasattr", "getattr"):
-                return True
-        if isinstance(current, cst.Name) and (
-            current.value in _VERSION_WORDS or _VERSION_CONSTANT.match(current.value)
-        ):
-            return True
-        stack.extend(current.children)
-    return False
-
-
-def is_shim(node: cst.CSTNode) -> bool:
-    """A `try` catching ImportError/AttributeError, or an `if` testing hasattr or a version."""
-    if isinstance(node, cst.Try):
-        return any(_exception_names(h) & _SHIM_EXCEPTIONS for h in node.handlers)
-    if isinstance(node, cst.If):
-        return _mentions_version_check(node.test)
-    return False
 
 
 class MigrationTransformer(cst.CSTTransformer):
@@ -527,7 +484,7 @@ class MigrationTransformer(cst.CSTTransformer):
         if not self._statements_after or not isinstance(updated, cst.SimpleStatementLine):
             return updated
         extra, self._statements_after = self._statements_after, []
-        return cst.FlattenSentinel([updated, *_merge_from_imports(extra)])
+        return cst.FlattenSentinel([updated, *merge_from_imports(extra)])
 
     def _add_names_to_import_statements(self, module: cst.Module) -> cst.Module:
         targets = {
@@ -537,7 +494,7 @@ class MigrationTransformer(cst.CSTTransformer):
         }
         if not targets:
             return module
-        return module.visit(_AddImportedNames(targets))
+        return module.visit(AddImportedNames(targets))
 
     def _free_name_for_tensorflow(self) -> str | None:
         for local, module in self._module_imports.items():
@@ -556,7 +513,7 @@ class MigrationTransformer(cst.CSTTransformer):
             for local, mod in sorted(self._module_imports.items())
         ]
         body = list(module.body)
-        index = _import_insertion_index(body)
+        index = import_insertion_index(body)
         return module.with_changes(body=[*body[:index], *new, *body[index:]])
 
     @staticmethod
@@ -567,55 +524,6 @@ class MigrationTransformer(cst.CSTTransformer):
         return expr
 
 
-class _AddImportedNames(cst.CSTTransformer):
-    """Appends names to given `from ... import` statements (found by identity)."""
-
-    def __init__(self, targets: dict[int, list[str]]) -> None:
-        super().__init__()
-        self.targets = targets
-
-    def leave_ImportFrom(self, original: cst.ImportFrom, updated: cst.ImportFrom) -> cst.ImportFrom:
-        names = self.targets.get(id(original))
-        if not names or isinstance(updated.names, cst.ImportStar):
-            return updated
-        aliases = list(updated.names)
-        last = aliases[-1]
-        trailing_comma = last.comma
-        separator = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
-        aliases[-1] = last.with_changes(comma=separator)
-        aliases.extend(
-            cst.ImportAlias(cst.Name(name), comma=separator if i < len(names) - 1 else trailing_comma)
-            for i, name in enumerate(names)
-        )
-        return updated.with_changes(names=aliases)
-
-
-def _merge_from_imports(statements: list[cst.BaseStatement]) -> list[cst.BaseStatement]:
-    """Queued `from M import a` and `from M import b` as one `from M import a, b`."""
-    merged: list[cst.BaseStatement] = []
-    by_module: dict[str, int] = {}
-    for statement in statements:
-        body = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) else None
-        if not isinstance(body, cst.ImportFrom) or isinstance(body.names, cst.ImportStar) or body.relative:
-            merged.append(statement)
-            continue
-        module = code_for(body.module)
-        if module not in by_module:
-            by_module[module] = len(merged)
-            merged.append(statement)
-            continue
-        first = merged[by_module[module]]
-        first_import = first.body[0]
-        names = [
-            *first_import.names[:-1],
-            first_import.names[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
-        ]
-        merged[by_module[module]] = first.with_changes(
-            body=[first_import.with_changes(names=[*names, *body.names])]
-        )
-    return merged
-
-
 def _names_in(node: cst.CSTNode) -> list[cst.Name]:
     stack, names = [node], []
     while stack:
@@ -624,29 +532,6 @@ def _names_in(node: cst.CSTNode) -> list[cst.Name]:
             names.append(current)
         stack.extend(current.children)
     return names
-
-
-def _is_import_line(statement: cst.CSTNode) -> bool:
-    return isinstance(statement, cst.SimpleStatementLine) and all(
-        isinstance(s, (cst.Import, cst.ImportFrom)) for s in statement.body
-    )
-
-
-def _is_docstring(statement: cst.CSTNode) -> bool:
-    return (
-        isinstance(statement, cst.SimpleStatementLine)
-        and len(statement.body) == 1
-        and isinstance(statement.body[0], cst.Expr)
-        and isinstance(statement.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
-    )
-
-
-def _import_insertion_index(body: list[cst.BaseStatement]) -> int:
-    """After the last top-level import; else after the docstring."""
-    last_import = max((i for i, s in enumerate(body) if _is_import_line(s)), default=None)
-    if last_import is not None:
-        return last_import + 1
-    return 1 if body and _is_docstring(body[0]) else 0
 
 
 _ON_VISIT = {

@@ -9,11 +9,11 @@ import re
 
 import libcst as cst
 
-from tf24migrate.calls import UnboundArguments, bind_arguments
+from tf24migrate.calls import UnboundArguments, bind_arguments, code_for
 from tf24migrate.findings import Fix, Severity
+from tf24migrate.import_edits import is_import_line
 from tf24migrate.names import import_bindings, is_tensorflow
 from tf24migrate.rules import IMPORTS_TENSORFLOW, Rule
-from tf24migrate.transformer import code_for
 
 from ._text import assigned_value, literal_value
 
@@ -159,12 +159,6 @@ def _imports_tensorflow(statement: cst.CSTNode) -> bool:
     )
 
 
-def _is_import_line(statement: cst.CSTNode) -> bool:
-    return isinstance(statement, cst.SimpleStatementLine) and all(
-        isinstance(s, (cst.Import, cst.ImportFrom)) for s in statement.body
-    )
-
-
 class TensorFloat32(Rule):
     """TF 2.4 runs float32 matmuls and convolutions in TensorFloat-32 on Ampere GPUs (opt-in rule).
 
@@ -193,8 +187,8 @@ class TensorFloat32(Rule):
             _imports_tensorflow(s) for s in original.body
         ):
             return updated
-        last_original = max(i for i, s in enumerate(original.body) if _is_import_line(s))
-        last_updated = max(i for i, s in enumerate(updated.body) if _is_import_line(s))
+        last_original = max(i for i, s in enumerate(original.body) if is_import_line(s))
+        last_updated = max(i for i, s in enumerate(updated.body) if is_import_line(s))
         function = ctx.spell(_TF32)
         if function is None:
             return updated

@@ -12,10 +12,10 @@ import re
 
 import libcst as cst
 
+from tf24migrate.calls import code_for
 from tf24migrate.findings import Fix, Severity
 from tf24migrate.rule_kinds import ReportUse
 from tf24migrate.rules import IMPORTS_TENSORFLOW, Rule
-from tf24migrate.transformer import code_for
 
 from ._text import assigned_value, literal_value
 

@@ -15,6 +15,7 @@ from tf24migrate.calls import (
     UnboundArguments,
     bind_arguments,
     bind_or_report,
+    code_for,
     keep_arguments,
     rebuild_args,
     updated_values,
@@ -167,7 +168,7 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
                 )
                 or updated
             )
-        value = cst.Module([]).code_for_node(loss_scale)
+        value = code_for(loss_scale)
         return (
             ctx.report(
                 original,
