@@ -171,9 +171,12 @@ class MigrationTransformer(cst.CSTTransformer):
         return before, after
 
     def qualified_name(self, node: cst.CSTNode) -> str | None:
-        """The TensorFlow-normalised qualified name of a dotted expression, if it is an import."""
+        """The TensorFlow-normalised qualified name of a dotted expression, if it is an import.
+
+        None for the dotted names of import statements themselves (`import tensorflow.python.x`),
+        which are module paths, not uses."""
         parts = dotted_parts(node)
-        if not parts:
+        if not parts or id(head_name(node)) in self._not_references:
             return None
         binding = self.scope.lookup(parts[0])
         if binding is None or not binding.is_import:
