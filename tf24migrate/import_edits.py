@@ -31,6 +31,32 @@ class AddImportedNames(cst.CSTTransformer):
         return updated.with_changes(names=aliases)
 
 
+class RemoveImportedNames(cst.CSTTransformer):
+    """Removes names from given `from ... import` statements (found by identity), and a statement
+    left with no name."""
+
+    def __init__(self, targets: dict[int, set[str]]) -> None:
+        super().__init__()
+        self.targets = targets
+
+    def leave_ImportFrom(self, original: cst.ImportFrom, updated: cst.ImportFrom):
+        local_names = self.targets.get(id(original))
+        if not local_names or isinstance(updated.names, cst.ImportStar):
+            return updated
+        kept = [alias for alias in updated.names if _local_name(alias) not in local_names]
+        if not kept:
+            return cst.RemoveFromParent()
+        if updated.rpar is None:
+            kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        return updated.with_changes(names=kept)
+
+
+def _local_name(alias: cst.ImportAlias) -> str:
+    if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+        return alias.asname.name.value
+    return code_for(alias.name)
+
+
 def merge_from_imports(statements: list[cst.BaseStatement]) -> list[cst.BaseStatement]:
     """Queued `from M import a` and `from M import b` as one `from M import a, b`."""
     merged: list[cst.BaseStatement] = []

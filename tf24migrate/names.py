@@ -64,6 +64,8 @@ class Binding:
     in_handler: bool = False
     renamed_to: str | None = None  # set when a rule renames the imported name
     moved_to: str | None = None  # set when a rule rewrites the import to a new qualified name
+    uses: int = 0  # references to an imported name seen in the code
+    uses_dropped: int = 0  # of those, how many a rule's applied fix no longer contains
 
     @property
     def spelled_name(self) -> str | None:

@@ -17,7 +17,12 @@ import libcst as cst
 from tf24migrate import pruning
 from tf24migrate.calls import code_for
 from tf24migrate.findings import Fix
-from tf24migrate.import_edits import AddImportedNames, import_insertion_index, merge_from_imports
+from tf24migrate.import_edits import (
+    AddImportedNames,
+    RemoveImportedNames,
+    import_insertion_index,
+    merge_from_imports,
+)
 from tf24migrate.names import (
     TENSORFLOW,
     Binding,
@@ -223,6 +228,13 @@ class MigrationTransformer(cst.CSTTransformer):
                 return self._attribute_chain(local, rest if qualified_name != TENSORFLOW else [])
         return None
 
+    def drop_use(self, name: cst.Name) -> None:
+        """Record that the next report's fix removes this use of an imported name. An import whose
+        every use was removed this way is removed too (its uses all now reach the new API)."""
+        binding = self.scope.lookup(name.value)
+        if binding is not None and binding.is_import and self.is_reference(name):
+            self._tentative.append(("drop", binding))
+
     def add_statement_after(self, statement: cst.BaseStatement) -> None:
         """Queue a statement to follow the current one, if the next report's fix is applied."""
         self._tentative.append(("statement", statement))
@@ -293,6 +305,8 @@ class MigrationTransformer(cst.CSTTransformer):
                 self._module_imports[value] = TENSORFLOW
             elif kind == "statement":
                 self._statements_after.append(value)
+            elif kind == "drop":
+                value.uses_dropped += 1
             elif kind == "rename":
                 binding, new_name = value
                 binding.renamed_to = new_name
@@ -439,6 +453,10 @@ class MigrationTransformer(cst.CSTTransformer):
         return result
 
     def _leave_name(self, original: cst.Name, result):
+        if self.is_reference(original):
+            binding = self.scope.lookup(original.value)
+            if binding is not None and binding.is_import:
+                binding.uses += 1
         if type(result) is cst.Name:
             return self._follow_renamed_binding(original, result)
         return result
@@ -456,6 +474,7 @@ class MigrationTransformer(cst.CSTTransformer):
 
     def _leave_module(self, original, result):
         result = self._add_names_to_import_statements(result)
+        result = self._remove_unused_imports(result)
         return self._add_imports(result)
 
     def _bind(self, name: str, node: cst.CSTNode | None, qualified_name: str | None = None) -> Binding:
@@ -498,6 +517,20 @@ class MigrationTransformer(cst.CSTTransformer):
         if not targets:
             return module
         return module.visit(AddImportedNames(targets))
+
+    def _remove_unused_imports(self, module: cst.Module) -> cst.Module:
+        """Drop the `from ... import` names whose every use a rule's applied fix rewrote away."""
+        if "__all__" in self.source:  # a module may re-export what it imports
+            return module
+        targets: dict[int, set[str]] = {}
+        for alias_id, binding in self._alias_bindings.items():
+            statement = self._import_of_alias.get(alias_id)
+            if statement is None or not binding.uses or binding.uses != binding.uses_dropped:
+                continue
+            left = self._left_imports.get(id(statement))
+            if left is not None:
+                targets.setdefault(id(left), set()).add(binding.name)
+        return module.visit(RemoveImportedNames(targets)) if targets else module
 
     def _free_name_for_tensorflow(self) -> str | None:
         for local, module in self._module_imports.items():

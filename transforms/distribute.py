@@ -9,6 +9,7 @@ from tf24migrate.calls import (
     UnboundArguments,
     bind_arguments,
     bind_or_report,
+    code_for,
     fit_to_line,
     keep_arguments,
     rebuild_args,
@@ -171,6 +172,8 @@ class MultiWorkerMirroredStrategy(Rule):
                 )
             )
         func = ctx.spell(_MWMS_NEW, like=original.func)
+        if isinstance(original.func, cst.Name) and func is not None and code_for(func) != original.func.value:
+            ctx.drop_use(original.func)
         if func is None:
             ctx.report(original, f"{message}: no way to name TensorFlow in this file; rewrite it by hand.")
             return updated
