@@ -453,12 +453,15 @@ class MigrationTransformer(cst.CSTTransformer):
         return result
 
     def _leave_name(self, original: cst.Name, result):
-        if self.is_reference(original):
-            binding = self.scope.lookup(original.value)
-            if binding is not None and binding.is_import:
-                binding.uses += 1
-        if type(result) is cst.Name:
-            return self._follow_renamed_binding(original, result)
+        """Count a use of an imported name, and follow the import when a rule renamed the name."""
+        if not self.is_reference(original):
+            return result
+        binding = self.scope.lookup(original.value)
+        if binding is None or not binding.is_import:
+            return result
+        binding.uses += 1
+        if binding.renamed_to and type(result) is cst.Name:
+            return result.with_changes(value=binding.renamed_to)
         return result
 
     def _leave_statement(self, original, result):
@@ -493,14 +496,6 @@ class MigrationTransformer(cst.CSTTransformer):
         if isinstance(node, cst.ImportFrom) and node.module is not None:
             for part in _names_in(node.module):
                 self._not_references.add(id(part))
-
-    def _follow_renamed_binding(self, original: cst.Name, updated: cst.Name) -> cst.Name:
-        if not self.is_reference(original):
-            return updated
-        binding = self.scope.lookup(original.value)
-        if binding is not None and binding.renamed_to and binding.name == original.value:
-            return updated.with_changes(value=binding.renamed_to)
-        return updated
 
     def _flush_statements(self, updated):
         if not self._statements_after or not isinstance(updated, cst.SimpleStatementLine):
