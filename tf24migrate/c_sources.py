@@ -12,7 +12,7 @@ import bisect
 import re
 from collections.abc import Sequence
 
-from tf24migrate.engine import _is_suppressed, _suppressions
+from tf24migrate.engine import is_suppressed, line_suppressions
 from tf24migrate.findings import Finding, MigrationResult
 from tf24migrate.positions import Span
 from tf24migrate.rules import Rule
@@ -104,14 +104,14 @@ def scan_c_source(
     code = code_only(text)
     pattern = re.compile(r"\b(" + "|".join(map(re.escape, wanted)) + r")\b")
     line_starts = [0] + [match.end() for match in _NEWLINE.finditer(text)]
-    suppressions = _suppressions(text)
+    suppressions = line_suppressions(text)
     findings = []
     for match in pattern.finditer(code):
         rule, message = wanted[match.group(1)]
         line = bisect.bisect_right(line_starts, match.start())
         column = match.start() - line_starts[line - 1] + 1
         span = Span(line, column, line, column + len(match.group(1)))
-        if _is_suppressed(span, rule.code, suppressions):
+        if is_suppressed(span, rule.code, suppressions):
             continue
         findings.append(
             Finding(

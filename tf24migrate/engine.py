@@ -59,7 +59,7 @@ def parse(source: str, path: str | None = None) -> cst.Module:
         raise SourceSyntaxError("cannot parse: nesting too deep", (path, 1, 1, None)) from None
 
 
-def _suppressions(source: str) -> dict[int, frozenset[str] | None]:
+def line_suppressions(source: str) -> dict[int, frozenset[str] | None]:
     """`{line: codes}` for each line with a suppression comment; None means every code."""
     if "tf24migrate" not in source:
         return {}
@@ -74,7 +74,7 @@ def _suppressions(source: str) -> dict[int, frozenset[str] | None]:
     return result
 
 
-def _is_suppressed(span: Span, code: str, suppressions: dict[int, frozenset[str] | None]) -> bool:
+def is_suppressed(span: Span, code: str, suppressions: dict[int, frozenset[str] | None]) -> bool:
     for line in {span.line, span.end_line}:
         if line in suppressions:
             codes = suppressions[line]
@@ -153,12 +153,12 @@ def run_rules(
     plan = StatementPlan.build(source, [t for r in active for t in r.triggers])
     new_module, reports = _transform(module, source, active, unsafe_fixes, plan=plan)
     spans = node_spans(module, [r.node for r in reports])
-    suppressions = _suppressions(source)
+    suppressions = line_suppressions(source)
     if suppressions:
         excluded = {
             (r.rule.code, id(r.node))
             for r in reports
-            if _is_suppressed(spans[id(r.node)], r.rule.code, suppressions)
+            if is_suppressed(spans[id(r.node)], r.rule.code, suppressions)
         }
         if excluded:
             new_module, reports = _transform(module, source, active, unsafe_fixes, excluded, plan)
