@@ -18,6 +18,7 @@ from tf24migrate.positions import Span, module_code, node_spans
 from tf24migrate.pruning import StatementPlan, parse_with_python
 from tf24migrate.rules import Rule, select_rules
 from tf24migrate.transformer import MigrationTransformer, Report
+from tf24migrate.walk import walk
 
 # `#` in Python; `//` or `/*` in the C and C++ sources that TF24701 reads.
 _SUPPRESSION = re.compile(r"(?:#|//|/\*)\s*tf24migrate:\s*ignore(?:\[([A-Za-z0-9_,\s-]*)\])?", re.IGNORECASE)
@@ -116,7 +117,7 @@ def _transform(module, source, rules, unsafe_fixes, excluded=(), plan=None):
     transformer = MigrationTransformer(
         rules, source=source, unsafe_fixes=unsafe_fixes, excluded=excluded, plan=plan
     )
-    new_module = module.visit(transformer)
+    new_module = walk(module, transformer, transformer.inert)
     if plan is not None and not plan.consistent:
         return _transform(module, source, rules, unsafe_fixes, excluded)
     return new_module, transformer.reports

@@ -46,14 +46,17 @@ class Rule:
 
     def handlers(self) -> dict[str, object]:
         """`{"Call": bound leave_Call, ...}` for the node types this rule handles."""
-        return {
-            attr[len("leave_") :]: getattr(self, attr)
-            for attr in dir(self)
-            if attr.startswith("leave_") and callable(getattr(self, attr))
-        }
+        return {attr[len("leave_") :]: getattr(self, attr) for attr in _handler_names(type(self))}
 
     def __repr__(self) -> str:
         return f"<{self.code} {self.name}>"
+
+
+@cache
+def _handler_names(rule_class: type[Rule]) -> tuple[str, ...]:
+    return tuple(
+        attr for attr in dir(rule_class) if attr.startswith("leave_") and callable(getattr(rule_class, attr))
+    )
 
 
 class DataRule(Rule):

@@ -123,7 +123,7 @@ class MigrationTransformer(cst.CSTTransformer):
         for rule in rules:
             for node_type, handler in rule.handlers().items():
                 self._handlers.setdefault(node_type, []).append((rule, handler))
-        self._inert = frozenset(t for t in _INERT if t.__name__ not in self._handlers)
+        self.inert = frozenset(t for t in _INERT if t.__name__ not in self._handlers)
         self._shims: set[int] = set()  # ids of the shim statements being visited
         self._handler_depth = 0
         self._not_references: set[int] = set()
@@ -324,7 +324,7 @@ class MigrationTransformer(cst.CSTTransformer):
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         kind = type(node)
-        if kind in self._inert:
+        if kind in self.inert:
             return False
         if self.plan is not None and kind in _STATEMENT_TYPES and self._prune(node):
             return False
@@ -345,7 +345,7 @@ class MigrationTransformer(cst.CSTTransformer):
 
     def on_leave(self, original: cst.CSTNode, updated: cst.CSTNode):
         kind = type(original)
-        if kind in self._inert:
+        if kind in self.inert:
             return updated
         if self._pruned and id(original) in self._pruned:
             self._pruned.discard(id(original))
