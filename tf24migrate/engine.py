@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 import libcst as cst
 
 from tf24migrate.findings import Finding, MigrationResult
-from tf24migrate.positions import Span, module_code, node_spans
+from tf24migrate.positions import Span, StatementMap, module_code, node_spans
 from tf24migrate.pruning import StatementPlan, parse_with_python
 from tf24migrate.rules import Rule, select_rules
 from tf24migrate.transformer import MigrationTransformer, Report
@@ -110,16 +110,16 @@ def triggered_rules(source: str, rules: Iterable[Rule]) -> list[Rule]:
     ]
 
 
-def _transform(module, source, rules, unsafe_fixes, excluded=(), plan=None):
+def _transform(module, source, rules, unsafe_fixes, excluded=(), plan=None, statements=None):
     """One transformer pass; with a pruning `plan`, again without it if the plan went astray."""
     if plan is not None:
         plan.reset()
     transformer = MigrationTransformer(
-        rules, source=source, unsafe_fixes=unsafe_fixes, excluded=excluded, plan=plan
+        rules, source=source, unsafe_fixes=unsafe_fixes, excluded=excluded, plan=plan, statements=statements
     )
     new_module = walk(module, transformer, transformer.inert)
     if plan is not None and not plan.consistent:
-        return _transform(module, source, rules, unsafe_fixes, excluded)
+        return _transform(module, source, rules, unsafe_fixes, excluded, statements=statements)
     return new_module, transformer.reports
 
 
@@ -152,8 +152,12 @@ def run_rules(
         return MigrationResult(source=source, code=source)
     module = parse(source, path)
     plan = StatementPlan.build(source, [t for r in active for t in r.triggers])
-    new_module, reports = _transform(module, source, active, unsafe_fixes, plan=plan)
-    spans = node_spans(module, [r.node for r in reports])
+    statements = StatementMap.build(module, plan.tree, source) if plan is not None else None
+    new_module, reports = _transform(module, source, active, unsafe_fixes, plan=plan, statements=statements)
+    if statements is not None:
+        spans = statements.spans({id(r.node): (r.node, r.statement) for r in reports})
+    else:
+        spans = node_spans(module, [r.node for r in reports])
     suppressions = line_suppressions(source)
     if suppressions:
         excluded = {
@@ -162,8 +166,11 @@ def run_rules(
             if is_suppressed(spans[id(r.node)], r.rule.code, suppressions)
         }
         if excluded:
-            new_module, reports = _transform(module, source, active, unsafe_fixes, excluded, plan)
-    code = module_code(new_module) if any(r.applied for r in reports) else source
+            new_module, reports = _transform(module, source, active, unsafe_fixes, excluded, plan, statements)
+    if not any(r.applied for r in reports):
+        code = source
+    else:
+        code = statements.code(new_module) if statements is not None else module_code(new_module)
     if code != source:
         problem = _check_parses(code)
         if problem is not None:

@@ -8,7 +8,14 @@ import libcst as cst
 from tf24migrate.calls import code_for
 
 
-class AddImportedNames(cst.CSTTransformer):
+class _ImportStatementEdit(cst.CSTTransformer):
+    """Edits import statements only: expressions and the insides of imports are not walked."""
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        return not isinstance(node, (cst.BaseExpression, cst.ImportFrom, cst.Import))
+
+
+class AddImportedNames(_ImportStatementEdit):
     """Appends names to given `from ... import` statements (found by identity)."""
 
     def __init__(self, targets: dict[int, list[str]]) -> None:
@@ -31,7 +38,7 @@ class AddImportedNames(cst.CSTTransformer):
         return updated.with_changes(names=aliases)
 
 
-class RemoveImportedNames(cst.CSTTransformer):
+class RemoveImportedNames(_ImportStatementEdit):
     """Removes names from given `from ... import` statements (found by identity), and a statement
     left with no name."""
 

@@ -1,17 +1,20 @@
-"""Source positions for the few nodes that findings point at.
+"""Source positions for the few nodes that findings point at, and the output text.
 
 LibCST's `PositionProvider` records a position for every node of the module, which costs about
-twice the parse itself. Findings need positions for a handful of nodes, so this module runs the
-code generator once with a state that keeps only character offsets, records them only for the
-nodes asked for, and turns them into lines and columns at the end.
+twice the parse itself, and `Module.code` generates the whole module again. Findings need
+positions for a handful of nodes and a migration changes a few statements, so `StatementMap`
+places each top-level statement in the source (from Python's `ast`) and then generates only the
+statements that hold a finding (with a state that keeps character offsets, recorded only for the
+nodes asked for) or that a rule changed; the text of every other statement is the source's own.
 """
 
 from __future__ import annotations
 
+import ast
 import bisect
 import contextlib
 import re
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -106,3 +109,107 @@ def node_spans(module: cst.Module, nodes: Collection[cst.CSTNode]) -> dict[int, 
         end_line, end_column = to_line_col(end)
         spans[key] = Span(line, column, end_line, end_column)
     return spans
+
+
+def _line_col(text: str, line_starts: list[int], offset: int) -> tuple[int, int]:
+    line = bisect.bisect_right(line_starts, offset)
+    return line, offset - line_starts[line - 1] + 1
+
+
+# A line holding only a line continuation: Python's `ast` and LibCST may place a statement after
+# one differently, so such a source is not mapped.
+_CONTINUATION_ONLY = re.compile(r"^[ \t\f]*\\\r?$", re.MULTILINE)
+
+
+class StatementMap:
+    """Where each top-level statement of a module starts in its source.
+
+    A LibCST statement starts with its `leading_lines` (one source line each), then its first
+    token, whose line Python's `ast` knows; statements tile the source between the module's header
+    and footer. `build` returns None when that cannot be relied on, and the callers then generate
+    the whole module.
+    """
+
+    def __init__(self, module: cst.Module, source: str, starts: list[int], lines: list[int]) -> None:
+        self.module = module
+        self.source = source
+        self._line_starts = lines  # offset of each source line, 0-based
+        footer = len(source) if not module.footer else lines[len(lines) - 1 - len(module.footer)]
+        self._span: dict[int, tuple[int, int]] = {
+            id(statement): (start, end)
+            for statement, start, end in zip(module.body, starts, [*starts[1:], footer], strict=True)
+        }
+        self._header_end = starts[0]
+        self._footer_start = footer
+
+    @classmethod
+    def build(cls, module: cst.Module, tree: ast.Module, source: str) -> StatementMap | None:
+        if not module.body or not module.has_trailing_newline or _CONTINUATION_ONLY.search(source):
+            return None
+        lines = [0, *(match.end() for match in _NEWLINE.finditer(source))]
+        starts: list[int] = []
+        index = 0
+        for statement in module.body:
+            if index >= len(tree.body):
+                return None
+            first = tree.body[index]
+            line = min([first.lineno, *(d.lineno for d in getattr(first, "decorator_list", ()))])
+            index += len(statement.body) if type(statement) is cst.SimpleStatementLine else 1
+            line -= len(statement.leading_lines)
+            if line < 1 or (starts and lines[line - 1] <= starts[-1]):
+                return None
+            starts.append(lines[line - 1])
+        if index != len(tree.body) or len(module.footer) >= len(lines):
+            return None
+        return cls(module, source, starts, lines)
+
+    def code(self, new: cst.Module) -> str:
+        """`new.code`, where `new` is this map's module after a transformer that returns an
+        unchanged statement as the same object: those statements are copied from the source."""
+        module = self.module
+        if (new.header, new.footer, new.default_indent, new.default_newline) != (
+            module.header,
+            module.footer,
+            module.default_indent,
+            module.default_newline,
+        ) or not new.has_trailing_newline:
+            return module_code(new)
+        pieces = [self.source[: self._header_end]]
+        state = _OffsetState(default_indent=new.default_indent, default_newline=new.default_newline)
+        for statement in new.body:
+            span = self._span.get(id(statement))
+            if span is not None:
+                pieces.append(self.source[span[0] : span[1]])
+            else:
+                state.tokens.clear()
+                statement._codegen(state)
+                pieces.append("".join(state.tokens))
+        pieces.append(self.source[self._footer_start :])
+        return "".join(pieces)
+
+    def spans(self, nodes: Mapping[int, tuple[cst.CSTNode, cst.CSTNode | None]]) -> dict[int, Span]:
+        """`{id(node): Span}` for `{id(node): (node, its top-level statement)}`; a node whose
+        statement is unknown (None) is placed by generating the module up to it."""
+        by_statement: dict[int, list[cst.CSTNode]] = {}
+        elsewhere: list[cst.CSTNode] = []
+        for node, statement in nodes.values():
+            if statement is not None and id(statement) in self._span:
+                by_statement.setdefault(id(statement), [statement]).append(node)
+            else:
+                elsewhere.append(node)
+        spans = node_spans(self.module, elsewhere)
+        for group in by_statement.values():
+            statement, targets = group[0], group[1:]
+            state = _OffsetState(
+                default_indent=self.module.default_indent,
+                default_newline=self.module.default_newline,
+                targets={id(n) for n in targets},
+            )
+            with contextlib.suppress(_AllFound):
+                statement._codegen(state)
+            base = self._span[id(statement)][0]
+            for key, (start, end) in state.found.items():
+                line, column = _line_col(self.source, self._line_starts, base + start)
+                end_line, end_column = _line_col(self.source, self._line_starts, base + end)
+                spans[key] = Span(line, column, end_line, end_column)
+        return spans

@@ -68,6 +68,7 @@ class StatementPlan:
     """The statements of a module in document order, each marked interesting or not."""
 
     def __init__(self, tree: ast.Module, lines: set[int]) -> None:
+        self.tree = tree
         self.entries: list[Entry] = []
         self.index = 0
         self.broken = False

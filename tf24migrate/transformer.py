@@ -34,10 +34,11 @@ from tf24migrate.names import (
     normalize,
     target_names,
 )
-from tf24migrate.positions import node_spans
+from tf24migrate.positions import StatementMap, node_spans
 from tf24migrate.pruning import StatementPlan
 from tf24migrate.rules import Rule
 from tf24migrate.shims import is_shim
+from tf24migrate.walk import walk
 
 _COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 _COMPOUND_TYPES = frozenset(
@@ -98,6 +99,7 @@ class Report:
     message: str
     fix: Fix | None
     applied: bool
+    statement: cst.CSTNode | None = None  # the top-level statement holding `node`, if known
 
 
 class MigrationTransformer(cst.CSTTransformer):
@@ -111,6 +113,7 @@ class MigrationTransformer(cst.CSTTransformer):
         unsafe_fixes: bool = False,
         excluded: Iterable[tuple[str, int]] = (),
         plan: StatementPlan | None = None,
+        statements: StatementMap | None = None,
     ) -> None:
         super().__init__()
         self.source = source
@@ -132,6 +135,8 @@ class MigrationTransformer(cst.CSTTransformer):
         self._module_imports: dict[str, str] = {}  # local name -> module, for added imports
         self._statements_after: list[cst.BaseStatement] = []
         self.plan = plan
+        self.statements = statements
+        self._leaving: cst.CSTNode | None = None  # the node whose handlers are running
         self._pruned: set[int] = set()
         self._walrus = ":=" in source  # only then can an expression of a skipped statement bind a name
         self._ancestors: list[cst.CSTNode] = []  # the original nodes around the one being left
@@ -169,7 +174,10 @@ class MigrationTransformer(cst.CSTTransformer):
     def line_around(self, node: cst.CSTNode) -> tuple[str, str]:
         """The text of the source line before an original node starts, and after it ends."""
         assert self._module is not None
-        span = node_spans(self._module, [node])[id(node)]
+        if self.statements is not None:
+            span = self.statements.spans({id(node): (node, self._top_statement())})[id(node)]
+        else:
+            span = node_spans(self._module, [node])[id(node)]
         lines = self.source.splitlines()
         before = lines[span.line - 1][: span.column - 1]
         after = lines[span.end_line - 1][span.end_column - 1 :]
@@ -297,7 +305,7 @@ class MigrationTransformer(cst.CSTTransformer):
         if fix is Fix.UNSAFE and not applied and isinstance(replacement, cst.CSTNode):
             rewrite = _ONE_LINE.sub(" ", code_for(replacement).strip())  # a finding is one line
             message = f"{message} Unsafe fix (apply with --unsafe-fixes): `{rewrite}`"
-        self.reports.append(Report(rule, node, message, fix, applied))
+        self.reports.append(Report(rule, node, message, fix, applied, self._top_statement()))
         if not applied:
             return None
         for kind, value in tentative:
@@ -351,6 +359,7 @@ class MigrationTransformer(cst.CSTTransformer):
             self._pruned.discard(id(original))
             return updated
         self._ancestors.pop()
+        self._leaving = original
         result = updated
         for rule, handler in self._handlers.get(kind.__name__, ()):
             self.rule = rule
@@ -366,6 +375,12 @@ class MigrationTransformer(cst.CSTTransformer):
         return result
 
     # ------------------------------------------------------------------------ internals
+
+    def _top_statement(self) -> cst.CSTNode | None:
+        """The top-level statement holding the node being left (None for the module itself)."""
+        if len(self._ancestors) > 1:
+            return self._ancestors[1]
+        return self._leaving if self._ancestors else None
 
     def _prune(self, node: cst.CSTNode) -> bool:
         """Skip a statement the plan marks uninteresting, binding its names from its ast node."""
@@ -511,7 +526,7 @@ class MigrationTransformer(cst.CSTTransformer):
         }
         if not targets:
             return module
-        return module.visit(AddImportedNames(targets))
+        return walk(module, AddImportedNames(targets))
 
     def _remove_unused_imports(self, module: cst.Module) -> cst.Module:
         """Drop the `from ... import` names whose every use a rule's applied fix rewrote away."""
@@ -525,7 +540,7 @@ class MigrationTransformer(cst.CSTTransformer):
             left = self._left_imports.get(id(statement))
             if left is not None:
                 targets.setdefault(id(left), set()).add(binding.name)
-        return module.visit(RemoveImportedNames(targets)) if targets else module
+        return walk(module, RemoveImportedNames(targets)) if targets else module
 
     def _free_name_for_tensorflow(self) -> str | None:
         for local, module in self._module_imports.items():
