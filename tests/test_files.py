@@ -13,7 +13,7 @@ import pytest
 from test_cli import run
 
 from tf24migrate.findings import MigrationResult, Status
-from tf24migrate.rules import select_rules
+from tf24migrate.rules import Rule, select_rules
 from tf24migrate.runner import HANDLERS, migrate_file
 
 OLD_CALL = b"strategy.experimental_run_v2(step_fn)"
@@ -163,3 +163,40 @@ def test_a_crashing_rule_fails_its_file_and_the_run_goes_on(tmp_path, monkeypatc
     results = list(migrate_files([str(tmp_path / "a.py"), str(tmp_path / "b.py")], select_rules()))
     assert [r.status for r in results] == [Status.FAILED, Status.UNCHANGED]
     assert "internal error (AttributeError: 'NoneType' object has no attribute 'value')" in results[0].error
+
+
+class _BreaksCode(Rule):
+    """A rule with a bug: it renames `experimental_run_v2` to text that is not an identifier."""
+
+    code = "TF24999"
+    name = "breaks-code"
+    triggers = ("experimental_run_v2",)
+
+    def __init__(self, replacement: str) -> None:
+        self.replacement = replacement
+
+    def leave_Name(self, ctx, original, updated):
+        if original.value != "experimental_run_v2":
+            return updated
+        return (
+            ctx.report(original, "broken", replacement=updated.with_changes(value=self.replacement))
+            or updated
+        )
+
+
+@pytest.mark.parametrize(
+    ("replacement", "problem"),
+    [("lambda", "produced code that does not parse"), ("run now", "failed (CSTValidationError: Name")],
+)
+def test_a_broken_rule_leaves_the_file_alone_and_is_named(tmp_path, replacement, problem):
+    from tf24migrate.runner import migrate_files
+
+    path = tmp_path / "a.py"
+    # The broken statement sits between statements no rule touches: its own text is checked.
+    path.write_bytes(b"import os\n\n" + OLD_CALL + b"\nx = (\n    1,\n)\n")
+    before = path.read_bytes()
+    [result] = migrate_files([str(path)], (_BreaksCode(replacement),), write=True)
+    assert result.status is Status.FAILED
+    assert result.error.startswith(f"internal error: rule TF24999 {problem}")
+    assert "--ignore TF24999" in result.error
+    assert path.read_bytes() == before

@@ -51,16 +51,21 @@ def test_spliced_code_is_the_generated_code(name: str) -> None:
     source = SOURCES[name]
     mapped = statement_map(source)
     module = mapped.module
-    assert mapped.code(module) == source
+    assert mapped.code(module) == (source, [])
     # Every other statement "changed" (a copy is generated, the rest is copied from the source).
     for parity in (0, 1):
         body = [s.deep_clone() if i % 2 == parity else s for i, s in enumerate(module.body)]
         new = module.with_changes(body=body)
-        assert mapped.code(new) == source
+        code, generated = mapped.code(new)
+        assert code == source
+        assert len(generated) == len(body[parity::2])
+        assert all(piece in source for piece in generated)
     # Statements removed and inserted.
     extra = cst.parse_statement("import added\n")
     new = module.with_changes(body=[extra, *module.body[1:], extra])
-    assert mapped.code(new) == module_code(new)
+    code, generated = mapped.code(new)
+    assert code == module_code(new)
+    assert generated == [f"import added{module.default_newline}"] * 2
 
 
 @pytest.mark.parametrize("name", SOURCES)

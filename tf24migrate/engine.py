@@ -3,7 +3,7 @@
 The steps: a text prefilter (rules whose trigger strings do not occur are not run, and a file
 with none is not parsed), one LibCST parse, one pass of `MigrationTransformer`, suppression
 comments, positions for the findings, and a re-parse of the output: code that does not parse is
-never returned; the rule that produced it is named in a `RuleError`.
+never returned; the rule that produced it (or that failed) is named in a `RuleError`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import libcst as cst
 from tf24migrate.findings import Finding, MigrationResult
 from tf24migrate.positions import Span, StatementMap, module_code, node_spans
 from tf24migrate.pruning import StatementPlan, parse_with_python
-from tf24migrate.rules import Rule, select_rules
+from tf24migrate.rules import Rule, RuleError, select_rules
 from tf24migrate.transformer import MigrationTransformer, Report
 from tf24migrate.walk import walk
 
@@ -26,18 +26,6 @@ _SUPPRESSION = re.compile(r"(?:#|//|/\*)\s*tf24migrate:\s*ignore(?:\[([A-Za-z0-9
 
 class SourceSyntaxError(SyntaxError):
     """The input is not valid Python (as LibCST parses it)."""
-
-
-class RuleError(RuntimeError):
-    """A rule produced code that does not parse: a bug in tf24migrate, never in the user's code."""
-
-    def __init__(self, codes: Sequence[str], detail: str) -> None:
-        self.codes = tuple(codes)
-        super().__init__(
-            f"internal error: rule {', '.join(codes)} produced code that does not parse ({detail}); "
-            f"the file was left unchanged. Please report this with the file, or run with "
-            f"--ignore {','.join(codes)}"
-        )
 
 
 def parse(source: str, path: str | None = None) -> cst.Module:
@@ -167,19 +155,26 @@ def run_rules(
         }
         if excluded:
             new_module, reports = _transform(module, source, active, unsafe_fixes, excluded, plan, statements)
+    # Only generated code is checked: every other statement is the source's, which parsed; and
+    # top-level statements parse independently of each other.
     if not any(r.applied for r in reports):
-        code = source
+        code, generated = source, []
+    elif statements is not None:
+        code, generated = statements.code(new_module)
     else:
-        code = statements.code(new_module) if statements is not None else module_code(new_module)
+        code = module_code(new_module)
+        generated = [code]
     if code != source:
-        problem = _check_parses(code)
+        problem = next(filter(None, map(_check_parses, generated)), None)
         if problem is not None:
             culprits = [
                 rule.code
                 for rule in active
                 if _check_parses(_transform(module, source, [rule], unsafe_fixes)[0].code) is not None
             ]
-            raise RuleError(culprits or [r.code for r in active], problem)
+            raise RuleError(
+                culprits or [r.code for r in active], f"produced code that does not parse ({problem})"
+            )
     findings = sorted(
         (_finding(r, spans[id(r.node)], path) for r in reports),
         key=lambda f: (f.line, f.column, f.code),

@@ -144,7 +144,7 @@ def _split(code: str, cells: Sequence[_CodeCell], rules: Sequence[Rule]) -> list
     """The inverse of `_join`: each cell's new source, IPython lines restored."""
     markers = [int(m.group(1)) for m in _CELL_MARKER_LINE.finditer(code)]
     if markers != list(range(1, len(cells))):
-        raise RuleError([r.code for r in rules], "the boundaries between notebook cells were lost")
+        raise RuleError([r.code for r in rules], "lost the boundaries between notebook cells")
     sources = []
     for cell, part in zip(cells, _CELL_MARKER_LINE.split(code)[::2], strict=True):
         if not cell.masked.code.endswith("\n") and part.endswith("\n"):

@@ -163,9 +163,10 @@ class StatementMap:
             return None
         return cls(module, source, starts, lines)
 
-    def code(self, new: cst.Module) -> str:
+    def code(self, new: cst.Module) -> tuple[str, list[str]]:
         """`new.code`, where `new` is this map's module after a transformer that returns an
-        unchanged statement as the same object: those statements are copied from the source."""
+        unchanged statement as the same object: those statements are copied from the source.
+        Also returns the pieces that were generated (whole top-level statements, or the module)."""
         module = self.module
         if (new.header, new.footer, new.default_indent, new.default_newline) != (
             module.header,
@@ -173,8 +174,10 @@ class StatementMap:
             module.default_indent,
             module.default_newline,
         ) or not new.has_trailing_newline:
-            return module_code(new)
+            code = module_code(new)
+            return code, [code]
         pieces = [self.source[: self._header_end]]
+        generated = []
         state = _OffsetState(default_indent=new.default_indent, default_newline=new.default_newline)
         for statement in new.body:
             span = self._span.get(id(statement))
@@ -183,9 +186,10 @@ class StatementMap:
             else:
                 state.tokens.clear()
                 statement._codegen(state)
-                pieces.append("".join(state.tokens))
+                generated.append("".join(state.tokens))
+                pieces.append(generated[-1])
         pieces.append(self.source[self._footer_start :])
-        return "".join(pieces)
+        return "".join(pieces), generated
 
     def spans(self, nodes: Mapping[int, tuple[cst.CSTNode, cst.CSTNode | None]]) -> dict[int, Span]:
         """`{id(node): Span}` for `{id(node): (node, its top-level statement)}`; a node whose

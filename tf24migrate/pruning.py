@@ -11,6 +11,7 @@ pass is run again without pruning, so pruning can change speed but never results
 from __future__ import annotations
 
 import ast
+import bisect
 import re
 import warnings
 from collections.abc import Iterable, Iterator
@@ -47,7 +48,9 @@ def parse_with_python(source: str) -> ast.Module:
 @dataclass
 class Entry:
     node: ast.stmt
-    interesting: bool
+    start: int  # first line, decorators included
+    end: int
+    interesting: bool = False
     descendants: int = 0
 
 
@@ -72,8 +75,8 @@ class StatementPlan:
         self.entries: list[Entry] = []
         self.index = 0
         self.broken = False
-        self._lines = sorted(lines)
         self._add(tree.body)
+        self.mark(lines)
 
     @classmethod
     def build(cls, source: str, triggers: Iterable[str]) -> StatementPlan | None:
@@ -89,28 +92,33 @@ class StatementPlan:
         lines = trigger_lines(source, triggers)
         plan = cls(tree, lines)
         followed: set[str] = set()
+        harvested: set[int] = set()  # entries whose bindings were followed already
+        walrus = ":=" in source
         for _ in range(_MAX_FOLLOW_ROUNDS):
-            names = {
-                name
-                for entry in plan.entries
-                if entry.interesting and not entry.descendants and not isinstance(entry.node, _COMPOUND_AST)
-                for name, _, _ in bindings(entry.node, walrus=":=" in source)
-            } - followed
+            names: set[str] = set()
+            for index, entry in enumerate(plan.entries):
+                if entry.interesting and index not in harvested and not isinstance(entry.node, _COMPOUND_AST):
+                    harvested.add(index)
+                    names.update(name for name, _, _ in bindings(entry.node, walrus=walrus))
+            names -= followed
             if not names:
                 break
             followed |= names
             lines |= trigger_lines(source, names, words=True)
-            plan = cls(tree, lines)
+            plan.mark(lines)
         return plan
 
-    def _spans_trigger(self, node: ast.stmt) -> bool:
-        start = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))])
-        end = node.end_lineno or node.lineno
-        return any(start <= line <= end for line in self._lines)
+    def mark(self, lines: Iterable[int]) -> None:
+        """Mark interesting the statements that span any of `lines`."""
+        ordered = sorted(lines)
+        for entry in self.entries:
+            index = bisect.bisect_left(ordered, entry.start)
+            entry.interesting = index < len(ordered) and ordered[index] <= entry.end
 
     def _add(self, statements: Iterable[ast.AST]) -> None:
         for statement in statements:
-            entry = Entry(statement, self._spans_trigger(statement))
+            start = min([statement.lineno, *(d.lineno for d in getattr(statement, "decorator_list", ()))])
+            entry = Entry(statement, start, statement.end_lineno or statement.lineno)
             self.entries.append(entry)
             start = len(self.entries)
             for field in ("body", "handlers", "orelse", "finalbody", "cases"):

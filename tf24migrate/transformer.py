@@ -36,7 +36,7 @@ from tf24migrate.names import (
 )
 from tf24migrate.positions import StatementMap, node_spans
 from tf24migrate.pruning import StatementPlan
-from tf24migrate.rules import Rule
+from tf24migrate.rules import Rule, RuleError
 from tf24migrate.shims import is_shim
 from tf24migrate.walk import walk
 
@@ -363,7 +363,10 @@ class MigrationTransformer(cst.CSTTransformer):
         result = updated
         for rule, handler in self._handlers.get(kind.__name__, ()):
             self.rule = rule
-            result = handler(self, original, result)
+            try:
+                result = handler(self, original, result)
+            except Exception as error:
+                raise RuleError([rule.code], f"failed ({type(error).__name__}: {error})") from error
             self.rule = None
             if type(result) is not kind:
                 break
