@@ -14,7 +14,7 @@ import subprocess
 import sys
 
 from due_files import write_due_files
-from speed import BIN, DATA
+from speed import BIN, DATA, cache_bytecode
 
 MEASURE = (
     "import resource, subprocess, sys\n"
@@ -29,6 +29,7 @@ def peak_kib(folder) -> int:
 
 
 def main() -> None:
+    cache_bytecode()
     peaks = {}
     for count in (200, 2000):
         folder = DATA / f"memory-{count}"

@@ -15,7 +15,14 @@ import sys
 import zipfile
 from pathlib import Path
 
-from speed import DATA, against_ast_parse, libcst_parse_all, print_against_tf_upgrade_v2, timed
+from speed import (
+    DATA,
+    against_ast_parse,
+    cache_bytecode,
+    libcst_parse_all,
+    print_against_tf_upgrade_v2,
+    timed,
+)
 
 RELEASE = "tf-models-official==2.3.0"
 
@@ -41,6 +48,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--jobs", type=int, default=None, help="tf24migrate's --jobs (default: all cores)")
     args = parser.parse_args()
+    cache_bytecode()
     folder = unpacked_release()
     files = sorted(folder.rglob("*.py"))
     mentions = sum("tensorflow" in p.read_text(errors="replace") for p in files)

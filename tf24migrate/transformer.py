@@ -1,13 +1,15 @@
 """The one pass over a module: tracks scopes and shims, and runs every active rule's handlers.
 
-`MigrationTransformer` is a LibCST transformer. While it walks the tree it keeps the scopes (see
-`names`), whether it is inside a compatibility shim, and the imports or statements that rules
-asked to add. It calls each rule's `leave_<NodeType>` handler with itself as the rule context
-(`ctx`): rules ask it for qualified names and spellings, and report through it.
+`MigrationTransformer` is a LibCST transformer, driven by `walk` (which does not descend into its
+`inert` node types). While it walks the tree it keeps the scopes (see `names`), whether it is
+inside a compatibility shim, and the imports or statements that rules asked to add. It calls each
+rule's `leave_<NodeType>` handler with itself as the rule context (`ctx`): rules ask it for
+qualified names and spellings, and report through it.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -122,11 +124,7 @@ class MigrationTransformer(cst.CSTTransformer):
         self.reports: list[Report] = []
         self.scope = Scope("module")
         self.rule: Rule | None = None
-        self._handlers: dict[str, list[tuple[Rule, Callable]]] = {}
-        for rule in rules:
-            for node_type, handler in rule.handlers().items():
-                self._handlers.setdefault(node_type, []).append((rule, handler))
-        self.inert = frozenset(t for t in _INERT if t.__name__ not in self._handlers)
+        self._handlers, self.inert = _dispatch(tuple(rules))
         self._shims: set[int] = set()  # ids of the shim statements being visited
         self._handler_depth = 0
         self._not_references: set[int] = set()
@@ -166,7 +164,7 @@ class MigrationTransformer(cst.CSTTransformer):
         """The original nodes enclosing the node being left, innermost first (its parent first)."""
         return self._ancestors[::-1]
 
-    @property
+    @functools.cached_property
     def line_length(self) -> int:
         """The line length of the file's own code: its longest line, and at least 79."""
         return max([79, *(len(line) for line in self.source.splitlines())])
@@ -332,8 +330,6 @@ class MigrationTransformer(cst.CSTTransformer):
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         kind = type(node)
-        if kind in self.inert:
-            return False
         if self.plan is not None and kind in _STATEMENT_TYPES and self._prune(node):
             return False
         visit = _ON_VISIT.get(kind)
@@ -344,24 +340,15 @@ class MigrationTransformer(cst.CSTTransformer):
         self._ancestors.append(node)
         return True
 
-    # LibCST looks up a `visit_<Node>_<field>` method for every field of every node; there are none.
-    def on_visit_attribute(self, node: cst.CSTNode, attribute: str) -> None:
-        pass
-
-    def on_leave_attribute(self, original_node: cst.CSTNode, attribute: str) -> None:
-        pass
-
     def on_leave(self, original: cst.CSTNode, updated: cst.CSTNode):
         kind = type(original)
-        if kind in self.inert:
-            return updated
         if self._pruned and id(original) in self._pruned:
             self._pruned.discard(id(original))
             return updated
         self._ancestors.pop()
         self._leaving = original
         result = updated
-        for rule, handler in self._handlers.get(kind.__name__, ()):
+        for rule, handler in self._handlers.get(kind, ()):
             self.rule = rule
             try:
                 result = handler(self, original, result)
@@ -573,14 +560,31 @@ class MigrationTransformer(cst.CSTTransformer):
         return expr
 
 
+_DISPATCH: dict[tuple[int, ...], tuple[tuple[Rule, ...], dict[type, list], frozenset[type]]] = {}
+
+
+def _dispatch(rules: tuple[Rule, ...]) -> tuple[dict[type, list[tuple[Rule, Callable]]], frozenset[type]]:
+    """The handlers of `rules` by node type, and the inert node types none of them handles."""
+    key = tuple(map(id, rules))
+    if key not in _DISPATCH:
+        handlers: dict[type, list[tuple[Rule, Callable]]] = {}
+        for rule in rules:
+            for node_type, handler in rule.handlers().items():
+                handlers.setdefault(getattr(cst, node_type), []).append((rule, handler))
+        _DISPATCH[key] = (rules, handlers, frozenset(_INERT - handlers.keys()))  # rules: keeps the ids alive
+    _, handlers, inert = _DISPATCH[key]
+    return handlers, inert
+
+
 def _names_in(node: cst.CSTNode) -> list[cst.Name]:
-    stack, names = [node], []
-    while stack:
-        current = stack.pop()
-        if isinstance(current, cst.Name):
-            names.append(current)
-        stack.extend(current.children)
-    return names
+    """The `Name` nodes of an import's dotted name or alias (`a.b.c`, `x as y`)."""
+    if type(node) is cst.Name:
+        return [node]
+    if type(node) is cst.Attribute:
+        return [*_names_in(node.value), node.attr]
+    if type(node) is cst.ImportAlias:
+        return [*_names_in(node.name), *(_names_in(node.asname.name) if node.asname is not None else ())]
+    return []
 
 
 _ON_VISIT = {
