@@ -93,3 +93,77 @@ def test_bindings_skip_expressions_only_without_walrus():
     tree = ast.parse("print((x := 1))\n")
     assert list(bindings(tree.body[0])) == [("x", None, False)]
     assert list(bindings(tree.body[0], walrus=False)) == []
+
+
+SPARSE_SOURCE = textwrap.dedent(
+    '''\
+    """A module docstring long enough to be worth leaving out, were it not the docstring."""
+    import os
+    import tensorflow as tf  # the imports at the top stay
+
+
+    @decorator(with_arguments="long enough to be left out of what LibCST parses")
+    def unrelated(a, b):
+        """Nothing here for any rule."""
+        return os.path.join(a, b) + "padding to make it worth leaving out"  # comment
+
+
+    class Trainer:
+        def setup(self):
+            self.long_attribute_name = compute_something_quite_long(1, 2, 3)
+
+        def step(self, fn):
+            return self.strategy.experimental_run_v2(fn)
+
+        def teardown(self):
+            self.long_attribute_name = None; self.other_attribute = "same line"
+
+
+    if ready: value = "a one-line compound statement is left out whole, like any other"
+    first_statement = "two on a line have no line of their own"; second_statement = 2
+    result = Trainer().step(lambda: 1)
+    hints = tf.distribute.experimental.CollectiveHints(bytes_per_pack=4)
+    '''
+)
+
+
+def test_sparse_text_leaves_out_whole_uninteresting_statements_only():
+    plan = StatementPlan.build(SPARSE_SOURCE, ["experimental_run_v2", "CollectiveHints"])
+    sparse = plan.sparse(SPARSE_SOURCE)
+    assert sparse is not None
+    kept = sparse.text.splitlines()
+    assert '"""A module docstring' in kept[0] and "import tensorflow as tf" in kept[2]
+    skipped = [line for line in kept if "__tf24migrate_skipped_" in line]
+    assert skipped == [
+        f"{indent}__tf24migrate_skipped_{n}__" for n, indent in enumerate(["", "    ", "    ", ""])
+    ]
+    for gone in ("def unrelated", "@decorator", "def setup", "def teardown", "if ready"):
+        assert gone not in sparse.text
+    assert "first_statement = " in sparse.text and "; second_statement = 2" in sparse.text
+    assert sparse.restore(sparse.text) == SPARSE_SOURCE
+    original_lines = SPARSE_SOURCE.splitlines()
+    for number, line in enumerate(kept, start=1):
+        if "__tf24migrate_skipped_" not in line:
+            assert original_lines[sparse.original_line(number) - 1] == line
+            assert sparse.sparse_line(sparse.original_line(number)) == number
+
+
+@pytest.mark.parametrize("layout", ["LF", "CRLF", "no final newline"])
+def test_findings_and_code_are_the_same_with_and_without_the_sparse_text(layout, monkeypatch):
+    source = {
+        "LF": SPARSE_SOURCE,
+        "CRLF": SPARSE_SOURCE.replace("\n", "\r\n"),
+        "no final newline": SPARSE_SOURCE.rstrip("\n"),
+    }[layout]
+    sparse = migrate_source(source)
+    assert "self.strategy.run(fn)" in sparse.code and "CommunicationOptions" in sparse.code
+    assert [f.line for f in sparse.findings] == [17, 26]
+    monkeypatch.setattr(StatementPlan, "sparse", lambda self, source: None)
+    assert migrate_source(source) == sparse
+
+
+def test_a_source_that_uses_the_marker_name_is_parsed_whole():
+    source = SPARSE_SOURCE + "__tf24migrate_skipped_0__ = 1\n"
+    plan = StatementPlan.build(source, ["experimental_run_v2"])
+    assert plan.sparse(source) is None
+    assert "strategy.run(fn)" in migrate_source(source).code

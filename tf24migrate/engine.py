@@ -8,14 +8,16 @@ never returned; the rule that produced it (or that failed) is named in a `RuleEr
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 import libcst as cst
 
 from tf24migrate.findings import Finding, MigrationResult
 from tf24migrate.positions import Span, StatementMap, module_code, node_spans
-from tf24migrate.pruning import StatementPlan, parse_with_python
+from tf24migrate.pruning import Sparse, StatementPlan, parse_with_python
 from tf24migrate.rules import Rule, RuleError, select_rules
 from tf24migrate.transformer import MigrationTransformer, Report
 from tf24migrate.walk import walk
@@ -98,17 +100,83 @@ def triggered_rules(source: str, rules: Iterable[Rule]) -> list[Rule]:
     ]
 
 
-def _transform(module, source, rules, unsafe_fixes, excluded=(), plan=None, statements=None):
-    """One transformer pass; with a pruning `plan`, again without it if the plan went astray."""
-    if plan is not None:
-        plan.reset()
-    transformer = MigrationTransformer(
-        rules, source=source, unsafe_fixes=unsafe_fixes, excluded=excluded, plan=plan, statements=statements
-    )
-    new_module = walk(module, transformer, transformer.inert)
-    if plan is not None and not plan.consistent:
-        return _transform(module, source, rules, unsafe_fixes, excluded, statements=statements)
-    return new_module, transformer.reports
+@dataclass
+class _Parsed:
+    """A source as the transformer sees it: LibCST's module of it, or of its `sparse` text (the
+    statements that cannot matter left out), the pruning plan, and where statements start."""
+
+    module: cst.Module
+    plan: StatementPlan | None = None
+    statements: StatementMap | None = None
+    sparse: Sparse | None = None
+
+    @classmethod
+    def of(cls, source: str, rules: Sequence[Rule], path: str | None) -> _Parsed:
+        plan = StatementPlan.build(source, [t for r in rules for t in r.triggers])
+        if plan is None:
+            return cls(parse(source, path))
+        sparse = plan.sparse(source)
+        module = None
+        if sparse is not None:
+            try:
+                module = cst.parse_module(sparse.text)
+            except (cst.ParserSyntaxError, RecursionError):
+                sparse = None  # parse the whole source, for its own error (if any)
+        if sparse is None:
+            plan.drop_markers()
+            module = parse(source, path)
+        text, line_of = (sparse.text, sparse.sparse_line) if sparse is not None else (source, None)
+        return cls(module, plan, StatementMap.build(module, plan.tree, text, line_of), sparse)
+
+    def whole(self, source: str, path: str | None) -> _Parsed:
+        """The same source parsed whole, without a plan."""
+        if self.sparse is None:
+            return _Parsed(self.module, statements=self.statements)
+        assert self.plan is not None
+        module = parse(source, path)
+        return _Parsed(module, statements=StatementMap.build(module, self.plan.tree, source))
+
+    def transform(self, source, rules, unsafe_fixes, excluded=()):
+        """One transformer pass: (new module, reports), or None if the plan went astray."""
+        if self.plan is not None:
+            self.plan.reset()
+        transformer = MigrationTransformer(
+            rules,
+            source=source,
+            unsafe_fixes=unsafe_fixes,
+            excluded=excluded,
+            plan=self.plan,
+            statements=self.statements,
+        )
+        new_module = walk(self.module, transformer, transformer.inert)
+        if self.plan is not None and not self.plan.consistent:
+            return None
+        return new_module, transformer.reports
+
+    def spans(self, reports: Sequence[Report]) -> dict[int, Span]:
+        """Where each report's node is, in the original source's lines."""
+        if self.statements is not None:
+            spans = self.statements.spans({id(r.node): (r.node, r.statement) for r in reports})
+        else:
+            spans = node_spans(self.module, [r.node for r in reports])
+        if self.sparse is not None:
+            line = self.sparse.original_line
+            spans = {
+                k: dataclasses.replace(s, line=line(s.line), end_line=line(s.end_line))
+                for k, s in spans.items()
+            }
+        return spans
+
+    def code(self, new_module: cst.Module) -> tuple[str, list[str]]:
+        """The code of `new_module`, and the parts of it that were generated."""
+        if self.statements is not None:
+            code, generated = self.statements.code(new_module)
+        else:
+            code = module_code(new_module)
+            generated = [code]
+        if self.sparse is not None:
+            return self.sparse.restore(code), [self.sparse.restore(piece) for piece in generated]
+        return code, generated
 
 
 def _finding(report: Report, span: Span, path: str | None) -> Finding:
@@ -138,14 +206,14 @@ def run_rules(
     active = triggered_rules(source, rules)
     if not active:
         return MigrationResult(source=source, code=source)
-    module = parse(source, path)
-    plan = StatementPlan.build(source, [t for r in active for t in r.triggers])
-    statements = StatementMap.build(module, plan.tree, source) if plan is not None else None
-    new_module, reports = _transform(module, source, active, unsafe_fixes, plan=plan, statements=statements)
-    if statements is not None:
-        spans = statements.spans({id(r.node): (r.node, r.statement) for r in reports})
-    else:
-        spans = node_spans(module, [r.node for r in reports])
+    parsed = _Parsed.of(source, active, path)
+    done = parsed.transform(source, active, unsafe_fixes)
+    if done is None:  # the plan and LibCST disagreed: no pruning, then
+        parsed = parsed.whole(source, path)
+        done = parsed.transform(source, active, unsafe_fixes)
+    assert done is not None
+    new_module, reports = done
+    spans = parsed.spans(reports)
     suppressions = line_suppressions(source)
     if suppressions:
         excluded = {
@@ -154,32 +222,35 @@ def run_rules(
             if is_suppressed(spans[id(r.node)], r.rule.code, suppressions)
         }
         if excluded:
-            new_module, reports = _transform(module, source, active, unsafe_fixes, excluded, plan, statements)
+            done = parsed.transform(source, active, unsafe_fixes, excluded)
+            assert done is not None  # the same plan over the same module
+            new_module, reports = done
     # Only generated code is checked: every other statement is the source's, which parsed; and
     # top-level statements parse independently of each other.
-    if not any(r.applied for r in reports):
-        code, generated = source, []
-    elif statements is not None:
-        code, generated = statements.code(new_module)
-    else:
-        code = module_code(new_module)
-        generated = [code]
+    code, generated = parsed.code(new_module) if any(r.applied for r in reports) else (source, [])
     if code != source:
         problem = next(filter(None, map(_check_parses, generated)), None)
         if problem is not None:
-            culprits = [
-                rule.code
-                for rule in active
-                if _check_parses(_transform(module, source, [rule], unsafe_fixes)[0].code) is not None
-            ]
             raise RuleError(
-                culprits or [r.code for r in active], f"produced code that does not parse ({problem})"
+                _culprits(source, active, unsafe_fixes, path),
+                f"produced code that does not parse ({problem})",
             )
     findings = sorted(
         (_finding(r, spans[id(r.node)], path) for r in reports),
         key=lambda f: (f.line, f.column, f.code),
     )
     return MigrationResult(source=source, code=code, findings=tuple(findings))
+
+
+def _culprits(source: str, rules: Sequence[Rule], unsafe_fixes: bool, path: str | None) -> list[str]:
+    """The rules that, run alone over the whole source, produce code that does not parse."""
+    whole = _Parsed(parse(source, path))
+    culprits = []
+    for rule in rules:
+        done = whole.transform(source, [rule], unsafe_fixes)
+        if done is not None and _check_parses(module_code(done[0])) is not None:
+            culprits.append(rule.code)
+    return culprits or [rule.code for rule in rules]
 
 
 def migrate_source(

@@ -14,7 +14,7 @@ import ast
 import bisect
 import contextlib
 import re
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -131,6 +131,7 @@ class StatementMap:
     """
 
     def __init__(self, module: cst.Module, source: str, starts: list[int], lines: list[int]) -> None:
+        self.source = source
         self.module = module
         self.source = source
         self._line_starts = lines  # offset of each source line, 0-based
@@ -143,7 +144,11 @@ class StatementMap:
         self._footer_start = footer
 
     @classmethod
-    def build(cls, module: cst.Module, tree: ast.Module, source: str) -> StatementMap | None:
+    def build(
+        cls, module: cst.Module, tree: ast.Module, source: str, line_of: Callable[[int], int] | None = None
+    ) -> StatementMap | None:
+        """The map of `module`, parsed from `source`; `tree` is Python's `ast` of `source`, or of
+        an original whose line `n` is line `line_of(n)` of `source` (see `pruning.Sparse`)."""
         if not module.body or not module.has_trailing_newline or _CONTINUATION_ONLY.search(source):
             return None
         lines = [0, *(match.end() for match in _NEWLINE.finditer(source))]
@@ -155,6 +160,8 @@ class StatementMap:
             first = tree.body[index]
             line = min([first.lineno, *(d.lineno for d in getattr(first, "decorator_list", ()))])
             index += len(statement.body) if type(statement) is cst.SimpleStatementLine else 1
+            if line_of is not None:
+                line = line_of(line)
             line -= len(statement.leading_lines)
             if line < 1 or (starts and lines[line - 1] <= starts[-1]):
                 return None
@@ -162,6 +169,15 @@ class StatementMap:
         if index != len(tree.body) or len(module.footer) >= len(lines):
             return None
         return cls(module, source, starts, lines)
+
+    def line(self, number: int) -> str:
+        """The text of line `number` of the source, without its line end."""
+        text = self.source[
+            self._line_starts[number - 1] : self._line_starts[number]
+            if number < len(self._line_starts)
+            else None
+        ]
+        return text.rstrip("\r\n")
 
     def code(self, new: cst.Module) -> tuple[str, list[str]]:
         """`new.code`, where `new` is this map's module after a transformer that returns an

@@ -20,6 +20,10 @@ from dataclasses import dataclass
 import libcst as cst
 
 _MAX_FOLLOW_ROUNDS = 3
+_MARKER_PREFIX = "__tf24migrate_skipped_"
+_WORTH_SKIPPING = 48  # characters: a shorter statement costs LibCST about what its marker does
+# What may follow a statement on its last line for the line to be its own.
+_REST_OF_LAST_LINE = re.compile(rb"[ \t\f]*;?[ \t\f]*(?:#[^\r\n]*)?(?:\r\n?|\n)?")
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 # LibCST compound statement -> the ast classes it corresponds to
 _KINDS = {
@@ -50,21 +54,26 @@ class Entry:
     node: ast.stmt
     start: int  # first line, decorators included
     end: int
+    top_level: bool
     interesting: bool = False
     descendants: int = 0
+    marker: str | None = None  # the name standing for it in the source LibCST parses (`Sparse`)
+
+
+_NEWLINE = re.compile(r"\r\n?|\n")  # the line ends of Python's tokenizer (not str.splitlines's)
+
+
+def line_starts(text: str) -> list[int]:
+    """The offset of each line of `text`, and `len(text)` last when it ends with a line end."""
+    return [0, *(match.end() for match in _NEWLINE.finditer(text))]
 
 
 def trigger_lines(source: str, triggers: Iterable[str], *, words: bool = False) -> set[int]:
     """1-based numbers of the lines on which any of `triggers` occurs (as a whole word if `words`)."""
     alternatives = "|".join(re.escape(t) for t in sorted(set(triggers), key=len, reverse=True))
     pattern = re.compile(rf"\b(?:{alternatives})\b" if words else alternatives)
-    lines: set[int] = set()
-    line, position = 1, 0
-    for match in pattern.finditer(source):
-        line += source.count("\n", position, match.start())
-        position = match.start()
-        lines.add(line)
-    return lines
+    starts = line_starts(source)
+    return {bisect.bisect_right(starts, match.start()) for match in pattern.finditer(source)}
 
 
 class StatementPlan:
@@ -75,7 +84,7 @@ class StatementPlan:
         self.entries: list[Entry] = []
         self.index = 0
         self.broken = False
-        self._add(tree.body)
+        self._add(tree.body, top_level=True)
         self.mark(lines)
 
     @classmethod
@@ -115,10 +124,10 @@ class StatementPlan:
             index = bisect.bisect_left(ordered, entry.start)
             entry.interesting = index < len(ordered) and ordered[index] <= entry.end
 
-    def _add(self, statements: Iterable[ast.AST]) -> None:
+    def _add(self, statements: Iterable[ast.AST], top_level: bool = False) -> None:
         for statement in statements:
             start = min([statement.lineno, *(d.lineno for d in getattr(statement, "decorator_list", ()))])
-            entry = Entry(statement, start, statement.end_lineno or statement.lineno)
+            entry = Entry(statement, start, statement.end_lineno or statement.lineno, top_level)
             self.entries.append(entry)
             start = len(self.entries)
             for field in ("body", "handlers", "orelse", "finalbody", "cases"):
@@ -126,8 +135,17 @@ class StatementPlan:
                     self._add([child] if isinstance(child, ast.stmt) else child.body)
             entry.descendants = len(self.entries) - start
 
-    def take_simple(self, count: int) -> list[ast.stmt] | None:
-        """The ast statements of a line of `count` small statements, or None to visit it."""
+    def take_simple(self, count: int, name: str | None = None) -> list[ast.stmt] | None:
+        """The ast statements of a line of `count` small statements, or None to visit it. `name`:
+        the line's name when it is only a name, which may be a marker standing for a statement
+        left out of the source LibCST parsed (and for its descendants)."""
+        entry = self.entries[self.index] if self.index < len(self.entries) else None
+        if entry is not None and entry.marker is not None:
+            self.index += 1 + entry.descendants
+            if name != entry.marker:
+                self.broken = True
+                return None
+            return [entry.node]
         taken = self.entries[self.index : self.index + count]
         self.index += count
         if len(taken) != count or any(isinstance(e.node, _COMPOUND_AST) for e in taken):
@@ -141,7 +159,7 @@ class StatementPlan:
             self.broken = True
             return None
         entry = self.entries[self.index]
-        if not isinstance(entry.node, _KINDS.get(type(node).__name__, ())):
+        if entry.marker is not None or not isinstance(entry.node, _KINDS.get(type(node).__name__, ())):
             self.broken = True
             return None
         if entry.interesting:
@@ -149,6 +167,72 @@ class StatementPlan:
             return None
         self.index += 1 + entry.descendants
         return entry.node
+
+    def sparse(self, source: str) -> Sparse | None:
+        """`source` with each uninteresting statement (at any depth) that has lines of its own
+        replaced by one marker line; None when nothing is worth leaving out. Top-level imports and
+        the module docstring stay: new imports are placed after them."""
+        if _MARKER_PREFIX in source:
+            return None
+        starts = line_starts(source)
+        if starts[-1] != len(source):
+            starts.append(len(source))
+        pieces: list[str] = []
+        originals: dict[str, str] = {}
+        ranges: list[tuple[int, int]] = []
+        copied = 0
+        index = 0
+        while index < len(self.entries):
+            entry = self.entries[index]
+            begin, finish = starts[entry.start - 1], starts[entry.end]
+            if (
+                entry.interesting
+                or finish - begin < _WORTH_SKIPPING
+                or not self._own_lines(entry, source, starts)
+            ):
+                index += 1
+                continue
+            first, last = source[begin : starts[entry.start]], source[starts[entry.end - 1] : finish]
+            indent = first[: len(first) - len(first.lstrip(" \t\f"))]
+            entry.marker = f"{_MARKER_PREFIX}{len(originals)}__"
+            pieces += [source[copied:begin], indent, entry.marker, last[len(last.rstrip("\r\n")) :]]
+            originals[entry.marker] = source[begin:finish]
+            ranges.append((entry.start, entry.end))
+            copied = finish
+            index += 1 + entry.descendants
+        if not originals:
+            return None
+        pieces.append(source[copied:])
+        return Sparse("".join(pieces), originals, ranges)
+
+    def _own_lines(self, entry: Entry, source: str, starts: list[int]) -> bool:
+        """Whether a statement may be left out: it has its lines to itself, and it is neither a
+        top-level import nor the module docstring."""
+        node = entry.node
+        if entry.top_level and (
+            isinstance(node, (ast.Import, ast.ImportFrom))
+            or (
+                node is self.tree.body[0]
+                and isinstance(node, ast.Expr)
+                and isinstance(node.value, ast.Constant)
+                and isinstance(node.value.value, str)
+            )
+        ):
+            return False
+        first = source[starts[entry.start - 1] : starts[entry.start]]
+        indent = len(first) - len(first.lstrip(" \t\f"))
+        if getattr(node, "decorator_list", None):
+            if not first.startswith("@", indent):
+                return False
+        elif node.col_offset != indent:
+            return False
+        last = source[starts[entry.end - 1] : starts[entry.end]].encode()
+        return _REST_OF_LAST_LINE.fullmatch(last, node.end_col_offset or 0) is not None
+
+    def drop_markers(self) -> None:
+        """Forget `sparse`: the whole source is parsed after all."""
+        for entry in self.entries:
+            entry.marker = None
 
     def reset(self) -> None:
         self.index = 0
@@ -201,3 +285,35 @@ def bindings(
         return
     for child in ast.iter_child_nodes(statement):
         yield from bindings(child, in_handler, walrus=walrus)
+
+
+class Sparse:
+    """A source with statements left out, each replaced by a marker line (its indentation and a
+    name): what LibCST parses when most of a file cannot matter. Maps its lines to the original's
+    and puts the original text back in place of the markers."""
+
+    _MARKER_LINE = re.compile(rf"^[ \t\f]*({_MARKER_PREFIX}\d+__)(?:\r\n?|\n|$)", re.MULTILINE)
+
+    def __init__(self, text: str, originals: dict[str, str], ranges: list[tuple[int, int]]) -> None:
+        self.text = text
+        self._originals = originals
+        self._starts = [start for start, _ in ranges]  # original first line of each left-out statement
+        self._removed: list[int] = []  # lines removed by that marker and those before it
+        for start, end in ranges:
+            self._removed.append((self._removed[-1] if self._removed else 0) + end - start)
+        before = [0, *self._removed[:-1]]
+        self._markers = [start - removed for start, removed in zip(self._starts, before, strict=True)]
+
+    def sparse_line(self, line: int) -> int:
+        """The line of `text` holding original line `line` (not inside a left-out statement)."""
+        before = bisect.bisect_left(self._starts, line)
+        return line - (self._removed[before - 1] if before else 0)
+
+    def original_line(self, line: int) -> int:
+        """The original line of line `line` of `text` (a marker line: its statement's first)."""
+        before = bisect.bisect_left(self._markers, line)
+        return line + (self._removed[before - 1] if before else 0)
+
+    def restore(self, text: str) -> str:
+        """`text` (generated from the parsed `text`) with the left-out statements put back."""
+        return self._MARKER_LINE.sub(lambda match: self._originals[match.group(1)], text)

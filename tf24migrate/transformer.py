@@ -174,12 +174,12 @@ class MigrationTransformer(cst.CSTTransformer):
         assert self._module is not None
         if self.statements is not None:
             span = self.statements.spans({id(node): (node, self._top_statement())})[id(node)]
+            first, last = self.statements.line(span.line), self.statements.line(span.end_line)
         else:
             span = node_spans(self._module, [node])[id(node)]
-        lines = self.source.splitlines()
-        before = lines[span.line - 1][: span.column - 1]
-        after = lines[span.end_line - 1][span.end_column - 1 :]
-        return before, after
+            lines = self._module.code.splitlines()
+            first, last = lines[span.line - 1], lines[span.end_line - 1]
+        return first[: span.column - 1], last[span.end_column - 1 :]
 
     def qualified_name(self, node: cst.CSTNode) -> str | None:
         """The TensorFlow-normalised qualified name of a dotted expression, if it is an import.
@@ -379,7 +379,13 @@ class MigrationTransformer(cst.CSTTransformer):
             skipped = self.plan.take_compound(node)
             statements = [skipped] if skipped is not None else None
         else:
-            statements = self.plan.take_simple(len(node.body))
+            body = node.body
+            only_name = (
+                body[0].value.value
+                if len(body) == 1 and type(body[0]) is cst.Expr and type(body[0].value) is cst.Name
+                else None
+            )
+            statements = self.plan.take_simple(len(body), only_name)
             if type(node) is cst.SimpleStatementSuite:
                 return False  # one line of a statement being visited: never skipped alone
         if statements is None:
