@@ -16,12 +16,12 @@ import ast
 import contextlib
 import json
 import os
-import resource
 import shutil
 import subprocess
 import sys
 import sysconfig
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from due_files import write_due_files
@@ -54,19 +54,14 @@ def timed(function, repeat: int = 1) -> float:
     return best
 
 
-def timed_with_cpu(function, repeat: int = 3) -> tuple[float, float]:
-    """The best wall time of `repeat` calls after a warm-up, and the mean CPU time of this process
-    and its workers per call (on a busy machine the wall time of a parallel run says more about
-    the other load than about the run)."""
-
-    def cpu() -> float:
-        own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-        return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
-
-    function()  # warm up
-    start_cpu = cpu()
-    wall = timed(function, repeat)
-    return wall, (cpu() - start_cpu) / repeat
+def best_interleaved(functions: dict[str, Callable[[], object]], repeat: int = 5) -> dict[str, float]:
+    """The best wall time of each function over `repeat` rounds, the functions taking turns in
+    each round, so that a change in the machine's load falls on all of them alike."""
+    best = dict.fromkeys(functions, float("inf"))
+    for _ in range(repeat):
+        for name, function in functions.items():
+            best[name] = min(best[name], timed(function))
+    return best
 
 
 def stdlib_files() -> list[Path]:
@@ -87,11 +82,10 @@ def libcst_parse_all(paths: list[Path]) -> None:
         libcst.parse_module(path.read_bytes())
 
 
-def libcst_in_a_fresh_process(paths: list[Path], repeat: int = 1) -> float:
-    """The best wall time of `repeat` fresh processes that import LibCST and parse `paths`."""
+def libcst_in_a_fresh_process(paths: list[Path]) -> None:
+    """A fresh process that imports LibCST and parses `paths`."""
     script = "import sys, libcst\nfor p in sys.argv[1:]: libcst.parse_module(open(p, 'rb').read())"
-    command = [sys.executable, "-c", script, *map(str, paths)]
-    return timed(lambda: subprocess.run(command, check=True), repeat)
+    subprocess.run([sys.executable, "-c", script, *map(str, paths)], check=True)
 
 
 def engine_in_this_process(paths: list[Path], jobs: int | None) -> None:
@@ -102,21 +96,22 @@ def engine_in_this_process(paths: list[Path], jobs: int | None) -> None:
         pass
 
 
-def tf24migrate(paths: list[Path], jobs: int | None, repeat: int = 1) -> tuple[float, dict]:
-    """The best wall time of `repeat` runs of `tf24migrate --check` over `paths`, each a fresh
-    process, and its JSON summary."""
-    listing = DATA / "files.txt"
+def tf24migrate(paths: list[Path], jobs: int | None, *, summary: bool = False) -> tuple[float, dict]:
+    """Wall time of `tf24migrate --check` over `paths` in a fresh process (its default text
+    output, as in CI), and, when asked, its summary (from another run, with JSON output)."""
+    listing = DATA / f"files-{len(paths)}.txt"
     listing.write_text("".join(f"{p}\n" for p in paths))
-    command = [str(BIN / "tf24migrate"), "--check", "--quiet", "--output-format", "json"]
-    command += ["--files-from", str(listing), *(["--jobs", str(jobs)] if jobs else [])]
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        result = subprocess.run(command, capture_output=True, text=True)
-        best = min(best, time.perf_counter() - start)
-        if result.returncode not in (0, 1, 2):
-            raise SystemExit(f"tf24migrate failed:\n{result.stderr}")
-    return best, json.loads(result.stdout)["summary"]
+    command = [str(BIN / "tf24migrate"), "--check", "--quiet", "--files-from", str(listing)]
+    command += ["--jobs", str(jobs)] if jobs else []
+    start = time.perf_counter()
+    result = subprocess.run(command, capture_output=True, text=True)
+    elapsed = time.perf_counter() - start
+    if result.returncode not in (0, 1, 2):
+        raise SystemExit(f"tf24migrate failed:\n{result.stderr}")
+    if not summary:
+        return elapsed, {}
+    result = subprocess.run([*command, "--output-format", "json"], capture_output=True, text=True)
+    return elapsed, json.loads(result.stdout)["summary"]
 
 
 def tf_upgrade_v2(folder: Path) -> tuple[float, str] | None:
@@ -157,7 +152,7 @@ def against_ast_parse(files: list[Path], jobs: int | None) -> tuple[float, float
     """Times of `ast.parse` (this process, warm cache) and of tf24migrate (a fresh process), printed."""
     ast_parse_all(files)  # warm the page cache
     t_ast = timed(lambda: ast_parse_all(files))
-    t_ours, summary = tf24migrate(files, jobs)
+    t_ours, summary = tf24migrate(files, jobs, summary=True)
     print(f"tf24migrate: {summary}\nast.parse {t_ast:.2f}s, tf24migrate {t_ours:.2f}s")
     return t_ast, t_ours
 
@@ -179,28 +174,36 @@ def main() -> None:
     t_ast_all, t_ours_all = against_ast_parse(everything, args.jobs)
     print(f"stdlib + due: -> {t_ours_all / t_ast_all:.3f}x ast.parse (target <= 0.25x, aim 0.1x)")
 
-    t_cst_due = timed(lambda: libcst_parse_all(due), repeat=5)
-    t_ours_due, _ = tf24migrate(due, args.jobs, repeat=5)
-    t_ours_due_serial, _ = tf24migrate(due, 1, repeat=5)
-    print(
-        f"due files, as a user runs it: libcst.parse_module {t_cst_due:.2f}s (in this process), "
-        f"tf24migrate {t_ours_due:.2f}s (a fresh process) -> {t_ours_due / t_cst_due:.2f}x "
-        f"(target <= 1.5x, aim 1.0x); with --jobs 1 {t_ours_due_serial:.2f}s "
-        f"-> {t_ours_due_serial / t_cst_due:.2f}x"
+    libcst_parse_all(due)  # warm up
+    engine_in_this_process(due, args.jobs)
+    t = best_interleaved(
+        {
+            "libcst": lambda: libcst_parse_all(due),
+            "engine": lambda: engine_in_this_process(due, args.jobs),
+            "engine, 1 job": lambda: engine_in_this_process(due, 1),
+            "libcst, fresh process": lambda: libcst_in_a_fresh_process(due),
+            "tf24migrate": lambda: tf24migrate(due, args.jobs),
+            "tf24migrate, 1 job": lambda: tf24migrate(due, 1),
+        }
     )
-    t_cst_process = libcst_in_a_fresh_process(due, repeat=5)
+    print("due files (best of 5 rounds, each measure in turn):")
     print(
-        f"due files, both in a fresh process: `import libcst` + parse {t_cst_process:.2f}s, "
-        f"tf24migrate {t_ours_due:.2f}s -> {t_ours_due / t_cst_process:.2f}x"
+        f"  both in this process: libcst.parse_module {t['libcst']:.3f}s, "
+        f"tf24migrate.runner.migrate_files {t['engine']:.3f}s -> {t['engine'] / t['libcst']:.2f}x "
+        f"(target <= 1.5x, aim 1.0x); with jobs=1 {t['engine, 1 job']:.3f}s "
+        f"-> {t['engine, 1 job'] / t['libcst']:.2f}x"
     )
-    t_engine, cpu_engine = timed_with_cpu(lambda: engine_in_this_process(due, args.jobs))
-    t_engine_serial, cpu_serial = timed_with_cpu(lambda: engine_in_this_process(due, 1))
     print(
-        f"due files, both in this process: libcst.parse_module {t_cst_due:.2f}s, "
-        f"tf24migrate.runner.migrate_files {t_engine:.2f}s (CPU {cpu_engine:.2f}s) -> "
-        f"{t_engine / t_cst_due:.2f}x; with jobs=1 {t_engine_serial:.2f}s (CPU {cpu_serial:.2f}s) "
-        f"-> {t_engine_serial / t_cst_due:.2f}x"
+        f"  both a fresh process: `import libcst` + parse {t['libcst, fresh process']:.3f}s, "
+        f"tf24migrate {t['tf24migrate']:.3f}s -> {t['tf24migrate'] / t['libcst, fresh process']:.2f}x; "
+        f"with --jobs 1 {t['tf24migrate, 1 job']:.3f}s "
+        f"-> {t['tf24migrate, 1 job'] / t['libcst, fresh process']:.2f}x"
     )
+    print(
+        f"  as a user runs it (a fresh process) against libcst.parse_module in this process: "
+        f"{t['tf24migrate'] / t['libcst']:.2f}x (importing LibCST alone takes longer than the parse)"
+    )
+    t_ours_due = t["tf24migrate"]
     print("due files: ", end="")
     print_against_tf_upgrade_v2(due_folder, t_ours_due)
 

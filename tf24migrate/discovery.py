@@ -13,8 +13,10 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import pathspec
+if TYPE_CHECKING:  # imported when a folder is walked: files named one by one need no matching
+    import pathspec
 
 SOURCE_SUFFIXES = (".py",)
 # What `exclude` means when neither the command line nor pyproject.toml sets it.
@@ -71,6 +73,8 @@ def _load(base: str, ignore_file: str) -> list[_Rules]:
             lines = handle.read().splitlines()
     except OSError:
         return []
+    import pathspec
+
     spec = pathspec.GitIgnoreSpec.from_lines(lines)
     return [_Rules(base, spec)] if spec.patterns else []
 
@@ -119,6 +123,8 @@ class _Walker:
         self.suffixes = suffixes
         self.selection = selection
         self.root = os.path.abspath(selection.root)
+        import pathspec
+
         self.excluded = pathspec.GitIgnoreSpec.from_lines([*selection.exclude, *selection.extend_exclude])
 
     def _is_excluded(self, path: str, name: str, is_dir: bool, base: str | None = None) -> bool:
@@ -182,10 +188,11 @@ def iter_source_files(
     """Every file named in `paths`, and every file with one of `suffixes` under the folders named
     that `selection` keeps; sorted within each folder. A named file or folder is always taken,
     even if ignored or excluded. Raises `MissingPathError` for a path that does not exist."""
-    walker = _Walker(suffixes, selection or Selection())
+    walker = None
     seen: set[str] = set()
     for path in paths:
         if os.path.isdir(path):
+            walker = walker or _Walker(suffixes, selection or Selection())
             found: Iterable[str] = walker.walk_named(path)
         elif os.path.isfile(path):
             found = (path,)

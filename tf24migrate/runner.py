@@ -11,7 +11,6 @@ from __future__ import annotations
 import collections
 import dataclasses
 import gc
-import multiprocessing
 import os
 import signal
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -22,12 +21,19 @@ from tf24migrate.discovery import Selection, iter_source_files
 from tf24migrate.engine import RuleError, SourceSyntaxError, run_rules
 from tf24migrate.files import ChangedOnDisk, SourceFile, UnreadableFile, digest, read_source, write_source
 from tf24migrate.findings import FileResult, MigrationResult, Status
-from tf24migrate.notebooks import migrate_notebook
 from tf24migrate.rules import Rule, select_rules
 
 # How each kind of file is migrated, by suffix: `(text, rules, *, path, unsafe_fixes) -> MigrationResult`.
 # Folders are walked for these suffixes; a file named explicitly with another suffix is treated as Python.
 MigrateText = Callable[..., MigrationResult]
+
+
+def migrate_notebook(text: str, rules: Sequence[Rule], **options) -> MigrationResult:
+    from tf24migrate.notebooks import migrate_notebook  # imported when a notebook is met
+
+    return migrate_notebook(text, rules, **options)
+
+
 HANDLERS: dict[str, MigrateText] = {".py": run_rules, ".ipynb": migrate_notebook}
 HANDLERS.update(dict.fromkeys(C_SUFFIXES, scan_c_source))  # report-only: TF24701
 
@@ -144,6 +150,8 @@ def _slim(result: FileResult, texts: bool) -> FileResult:
 
 
 def _context():
+    import multiprocessing
+
     methods = multiprocessing.get_all_start_methods()
     # fork shares the imported engine with the workers: no re-import per process.
     return multiprocessing.get_context("fork" if "fork" in methods else None)
