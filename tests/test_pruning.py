@@ -167,3 +167,18 @@ def test_a_source_that_uses_the_marker_name_is_parsed_whole():
     plan = StatementPlan.build(source, ["experimental_run_v2"])
     assert plan.sparse(source) is None
     assert "strategy.run(fn)" in migrate_source(source).code
+
+
+def test_a_statement_on_a_continued_line_is_not_left_out(monkeypatch):
+    source = (
+        "import tensorflow as tf\n"
+        "if tf.distribute.experimental.CollectiveHints is None: \\\n"
+        "    tf = make_a_fake_tensorflow_module_for_the_tests(with_a_long_argument=True)\n"
+        "hints = tf.distribute.experimental.CollectiveHints()\n"
+    )
+    plan = StatementPlan.build(source, ["CollectiveHints"])
+    assert plan.sparse(source) is None
+    result = migrate_source(source)
+    assert "hints = tf.distribute.experimental.CollectiveHints()" in result.code  # `tf` was rebound
+    monkeypatch.setattr(StatementPlan, "sparse", lambda self, source: None)
+    assert migrate_source(source) == result

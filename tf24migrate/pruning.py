@@ -219,6 +219,10 @@ class StatementPlan:
             )
         ):
             return False
+        if entry.start > 1:
+            line_before = source[starts[entry.start - 2] : starts[entry.start - 1]]
+            if line_before.rstrip("\r\n").endswith("\\"):
+                return False  # its first line continues the one before (`if x: \`)
         first = source[starts[entry.start - 1] : starts[entry.start]]
         indent = len(first) - len(first.lstrip(" \t\f"))
         if getattr(node, "decorator_list", None):
