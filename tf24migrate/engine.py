@@ -1,9 +1,12 @@
 """From source text to migrated source text and findings. Never touches files, never prints.
 
 The steps: a text prefilter (rules whose trigger strings do not occur are not run, and a file
-with none is not parsed), one LibCST parse, one pass of `MigrationTransformer`, suppression
-comments, positions for the findings, and a re-parse of the output: code that does not parse is
-never returned; the rule that produced it (or that failed) is named in a `RuleError`.
+with none is not parsed); Python's `ast` lists the statements and marks those no rule can touch
+(`pruning`), which LibCST then does not even parse; one LibCST parse; one pass of
+`MigrationTransformer` (`walk`); suppression comments; positions for the findings; the output,
+where only the statements a rule changed are generated (`positions.StatementMap`), and a re-parse
+of what was generated: code that does not parse is never returned; the rule that produced it (or
+that failed) is named in a `RuleError`.
 """
 
 from __future__ import annotations

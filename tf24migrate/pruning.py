@@ -1,11 +1,13 @@
-"""Skipping the statements that cannot matter, so the transformer only rebuilds the few that can.
+"""Skipping the statements that cannot matter, so LibCST parses and walks only the few that can.
 
-A LibCST traversal costs about as much as the parse itself, whatever it does. Python's `ast` parses
-about ten times faster and knows each statement's lines, so the engine lists the statements in
-document order with whether their lines hold a trigger string of an active rule. The transformer
-walks LibCST's statements in the same order; a statement with no trigger is not descended into,
-and the names it binds are taken from its `ast` node instead. If the two orders ever disagree, the
-pass is run again without pruning, so pruning can change speed but never results.
+A LibCST parse and traversal cost far more than Python's own parser. `ast` knows each statement's
+lines, so the engine lists the statements in document order with whether their lines hold a
+trigger string of an active rule (or a name bound on such a line). A statement with no trigger
+that has its lines to itself is left out of the text LibCST parses, one marker line in its place
+(`Sparse`); the others without a trigger are parsed but not walked. The transformer walks LibCST's
+statements in the plan's order and binds the names of each skipped one from its `ast` node. If
+the two orders ever disagree, the engine parses the whole source and walks it without a plan, so
+pruning can change speed but never results.
 """
 
 from __future__ import annotations
