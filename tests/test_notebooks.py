@@ -20,7 +20,7 @@ import libcst as cst
 import pytest
 
 from tf24migrate import notebooks
-from tf24migrate.engine import SourceSyntaxError
+from tf24migrate.errors import SourceSyntaxError
 from tf24migrate.findings import Fix, Severity
 from tf24migrate.ipython_syntax import is_python_cell, mask, unmask
 from tf24migrate.notebooks import migrate_notebook

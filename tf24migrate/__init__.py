@@ -12,13 +12,14 @@ from tf24migrate.findings import FileResult, Finding, Fix, MigrationResult, Seve
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
-    from tf24migrate.engine import RuleError, SourceSyntaxError, migrate_source
+    from tf24migrate.engine import migrate_source
+    from tf24migrate.errors import RuleError, SourceSyntaxError
     from tf24migrate.runner import migrate_paths
 
 # Imported on first use, so that `tf24migrate --version` does not load LibCST.
 _LAZY = {
-    "RuleError": "tf24migrate.engine",
-    "SourceSyntaxError": "tf24migrate.engine",
+    "RuleError": "tf24migrate.errors",
+    "SourceSyntaxError": "tf24migrate.errors",
     "migrate_source": "tf24migrate.engine",
     "migrate_paths": "tf24migrate.runner",
 }

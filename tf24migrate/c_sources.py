@@ -12,10 +12,9 @@ import bisect
 import re
 from collections.abc import Sequence
 
-from tf24migrate.engine import is_suppressed, line_suppressions
-from tf24migrate.findings import Finding, MigrationResult
-from tf24migrate.positions import Span
+from tf24migrate.findings import Finding, MigrationResult, Span
 from tf24migrate.rules import Rule
+from tf24migrate.suppressions import is_suppressed, line_suppressions
 
 SUFFIXES = (".c", ".cc", ".cpp", ".cxx", ".h", ".hpp")
 _RAW_STRING = re.compile(r'(?:u8|u|U|L)?R"([^()\\\s]{0,16})\(')

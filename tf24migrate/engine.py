@@ -12,25 +12,19 @@ that failed) is named in a `RuleError`.
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import libcst as cst
 
-from tf24migrate.findings import Finding, MigrationResult
-from tf24migrate.positions import Span, StatementMap, module_code, node_spans
+from tf24migrate.errors import RuleError, SourceSyntaxError
+from tf24migrate.findings import Finding, MigrationResult, Span
+from tf24migrate.positions import StatementMap, module_code, node_spans
 from tf24migrate.pruning import Sparse, StatementPlan, parse_with_python
-from tf24migrate.rules import Rule, RuleError, select_rules
+from tf24migrate.rules import Rule, select_rules
+from tf24migrate.suppressions import is_suppressed, line_suppressions
 from tf24migrate.transformer import MigrationTransformer, Report
 from tf24migrate.walk import walk
-
-# `#` in Python; `//` or `/*` in the C and C++ sources that TF24701 reads.
-_SUPPRESSION = re.compile(r"(?:#|//|/\*)\s*tf24migrate:\s*ignore(?:\[([A-Za-z0-9_,\s-]*)\])?", re.IGNORECASE)
-
-
-class SourceSyntaxError(SyntaxError):
-    """The input is not valid Python (as LibCST parses it)."""
 
 
 def parse(source: str, path: str | None = None) -> cst.Module:
@@ -51,30 +45,6 @@ def parse(source: str, path: str | None = None) -> cst.Module:
         ) from None
     except RecursionError:
         raise SourceSyntaxError("cannot parse: nesting too deep", (path, 1, 1, None)) from None
-
-
-def line_suppressions(source: str) -> dict[int, frozenset[str] | None]:
-    """`{line: codes}` for each line with a suppression comment; None means every code."""
-    if "tf24migrate" not in source:
-        return {}
-    result: dict[int, frozenset[str] | None] = {}
-    for number, line in enumerate(source.splitlines(), start=1):
-        match = _SUPPRESSION.search(line)
-        if match:
-            codes = match.group(1)
-            result[number] = (
-                None if codes is None else frozenset(c.strip().upper() for c in codes.split(",") if c.strip())
-            )
-    return result
-
-
-def is_suppressed(span: Span, code: str, suppressions: dict[int, frozenset[str] | None]) -> bool:
-    for line in {span.line, span.end_line}:
-        if line in suppressions:
-            codes = suppressions[line]
-            if codes is None or code in codes:
-                return True
-    return False
 
 
 def _check_parses(code: str) -> str | None:

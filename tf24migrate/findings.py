@@ -6,6 +6,16 @@ import enum
 from dataclasses import dataclass, field
 
 
+@dataclass(frozen=True)
+class Span:
+    """Where something is in a source."""
+
+    line: int  # 1-based
+    column: int  # 1-based, in characters
+    end_line: int
+    end_column: int
+
+
 class Fix(str, enum.Enum):
     """How safe a rule's rewrite is."""
 

@@ -28,7 +28,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from json.decoder import scanstring
 
-from tf24migrate.engine import RuleError, SourceSyntaxError, run_rules, triggered_rules
+from tf24migrate.engine import run_rules, triggered_rules
+from tf24migrate.errors import RuleError, SourceSyntaxError
 from tf24migrate.findings import Finding, MigrationResult, Severity
 from tf24migrate.ipython_syntax import MaskedCell, is_python_cell, mask, unmask
 from tf24migrate.rules import Rule

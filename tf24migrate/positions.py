@@ -20,16 +20,10 @@ from dataclasses import dataclass, field
 import libcst as cst
 from libcst._nodes.internal import CodegenState
 
+from tf24migrate.findings import Span
+
 _NO_RECORD = contextlib.nullcontext()
 _NEWLINE = re.compile(r"\r\n?|\n")
-
-
-@dataclass(frozen=True)
-class Span:
-    line: int  # 1-based
-    column: int  # 1-based, in characters
-    end_line: int
-    end_column: int
 
 
 class _AllFound(Exception):

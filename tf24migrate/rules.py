@@ -11,7 +11,7 @@ transformer would. Rules never read files or print: they call `ctx.report(...)`.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from functools import cache
 from typing import ClassVar
 
@@ -102,18 +102,6 @@ def all_rules() -> tuple[Rule, ...]:
 
 class UnknownRuleError(ValueError):
     """A code, name or prefix that names no rule."""
-
-
-class RuleError(RuntimeError):
-    """A rule failed or produced code that does not parse: a bug in tf24migrate, never in the
-    user's code. `problem` says what happened, after "rule TF24xxx"."""
-
-    def __init__(self, codes: Sequence[str], problem: str) -> None:
-        self.codes = tuple(codes)
-        super().__init__(
-            f"internal error: rule {', '.join(codes)} {problem}; the file was left unchanged. "
-            f"Please report this with the file, or run with --ignore {','.join(codes)}"
-        )
 
 
 def _matches(rule: Rule, selector: str) -> bool:

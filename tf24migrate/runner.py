@@ -18,7 +18,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from tf24migrate.c_sources import SUFFIXES as C_SUFFIXES
 from tf24migrate.c_sources import scan_c_source
 from tf24migrate.discovery import Selection, iter_source_files
-from tf24migrate.engine import RuleError, SourceSyntaxError, run_rules
+from tf24migrate.engine import run_rules
+from tf24migrate.errors import RuleError, SourceSyntaxError
 from tf24migrate.files import ChangedOnDisk, SourceFile, UnreadableFile, digest, read_source, write_source
 from tf24migrate.findings import FileResult, MigrationResult, Status
 from tf24migrate.rules import Rule, select_rules

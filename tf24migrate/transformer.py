@@ -18,6 +18,7 @@ import libcst as cst
 
 from tf24migrate import pruning
 from tf24migrate.calls import code_for
+from tf24migrate.errors import RuleError
 from tf24migrate.findings import Fix
 from tf24migrate.import_edits import (
     AddImportedNames,
@@ -38,7 +39,7 @@ from tf24migrate.names import (
 )
 from tf24migrate.positions import StatementMap, node_spans
 from tf24migrate.pruning import StatementPlan
-from tf24migrate.rules import Rule, RuleError
+from tf24migrate.rules import Rule
 from tf24migrate.shims import is_shim
 from tf24migrate.walk import walk
 
