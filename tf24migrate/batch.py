@@ -35,7 +35,7 @@ class Run:
     """What the command line asked for, settled (pyproject.toml merged in)."""
 
     mode: str  # "diff", "write", "check" or "interactive"
-    rules: tuple[Rule, ...]
+    rules: Sequence[Rule]
     unsafe_fixes: bool
     output_format: str  # "text", "json", "github" or "sarif"
     color: bool

@@ -19,7 +19,7 @@ from typing import Annotated
 import typer
 
 from tf24migrate import __version__
-from tf24migrate.rules import UnknownRuleError, all_rules, find_rule, select_rules
+from tf24migrate.rules import RuleSelection, UnknownRuleError, all_rules, find_rule
 
 EXIT_OK, EXIT_DUE, EXIT_ERROR = 0, 1, 2
 
@@ -188,10 +188,11 @@ def main_command(
             return
         first = stdin_filename if paths == ["-"] and stdin_filename else paths[0] if paths else None
         config = discover_config(first)
-        rules = select_rules(
+        rules = RuleSelection(
             select if select is not None else config.select,
             ignore if ignore is not None else config.ignore,
         )
+        rules.check()
     except (UnknownRuleError, ConfigError) as error:
         raise _fail(str(error)) from None
     if sum((diff, write, check, interactive)) > 1:

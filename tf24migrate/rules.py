@@ -11,7 +11,7 @@ transformer would. Rules never read files or print: they call `ctx.report(...)`.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import ClassVar
 
@@ -19,6 +19,23 @@ from tf24migrate.findings import Fix, Severity
 
 # `Rule.requires` of rules that only match names reached through an import of TensorFlow.
 IMPORTS_TENSORFLOW = ("tensorflow",)
+# Every rule requires one of these strings, or each of its triggers holds one: a file with none of
+# them is left alone before the rules (and LibCST with them) are even loaded. A test checks it
+# against every rule; a new rule's trigger that holds none of them must be added here.
+FILE_TRIGGERS = (
+    "tensorflow",
+    "experimental_",
+    "gradient",
+    "loss_scale(",
+    "nodes_blacklist",
+    "TF_AUTO_MIXED_PRECISION_GRAPH_REWRITE_",
+    "TF_String",
+)
+
+
+def could_match(text: str) -> bool:
+    """Whether any rule might fire in `text` (see `FILE_TRIGGERS`)."""
+    return any(trigger in text for trigger in FILE_TRIGGERS)
 
 
 class Rule:
@@ -102,6 +119,35 @@ def all_rules() -> tuple[Rule, ...]:
 
 class UnknownRuleError(ValueError):
     """A code, name or prefix that names no rule."""
+
+
+class RuleSelection(Sequence[Rule]):
+    """The rules chosen by `select` and `ignore` (as for `select_rules`), loaded on first use:
+    a run where no file could match (`could_match`) never loads them, nor LibCST."""
+
+    def __init__(self, select: Iterable[str] | str | None = None, ignore: Iterable[str] | str | None = None):
+        self.select, self.ignore = _split(select), _split(ignore)
+        self._rules: tuple[Rule, ...] | None = None
+
+    @property
+    def rules(self) -> tuple[Rule, ...]:
+        if self._rules is None:
+            self._rules = select_rules(self.select, self.ignore)
+        return self._rules
+
+    def check(self) -> None:
+        """Raise `UnknownRuleError` for an unknown selector (which needs the rules loaded)."""
+        if self.select or self.ignore:
+            self.rules  # noqa: B018 - loading is the check
+
+    def __getitem__(self, index):
+        return self.rules[index]
+
+    def __len__(self) -> int:
+        return len(self.rules)
+
+    def __reduce__(self):  # sent to worker processes as its selectors, not as rules
+        return RuleSelection, (self.select, self.ignore)
 
 
 def _matches(rule: Rule, selector: str) -> bool:

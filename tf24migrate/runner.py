@@ -18,15 +18,22 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from tf24migrate.c_sources import SUFFIXES as C_SUFFIXES
 from tf24migrate.c_sources import scan_c_source
 from tf24migrate.discovery import Selection, iter_source_files
-from tf24migrate.engine import run_rules
 from tf24migrate.errors import RuleError, SourceSyntaxError
 from tf24migrate.files import ChangedOnDisk, SourceFile, UnreadableFile, digest, read_source, write_source
 from tf24migrate.findings import FileResult, MigrationResult, Status
-from tf24migrate.rules import Rule, select_rules
+from tf24migrate.rules import Rule, RuleSelection, could_match, select_rules
 
 # How each kind of file is migrated, by suffix: `(text, rules, *, path, unsafe_fixes) -> MigrationResult`.
 # Folders are walked for these suffixes; a file named explicitly with another suffix is treated as Python.
 MigrateText = Callable[..., MigrationResult]
+
+
+def run_rules(text: str, rules: Sequence[Rule], **options) -> MigrationResult:
+    if not could_match(text):  # no rule can fire: neither the rules nor LibCST need loading
+        return MigrationResult(source=text, code=text)
+    from tf24migrate.engine import run_rules
+
+    return run_rules(text, rules, **options)
 
 
 def migrate_notebook(text: str, rules: Sequence[Rule], **options) -> MigrationResult:
@@ -75,7 +82,7 @@ def write_result(result: FileResult) -> FileResult:
 
 
 def migrate_file(
-    path: str, rules: tuple[Rule, ...], *, unsafe_fixes: bool = False, write: bool = False
+    path: str, rules: Sequence[Rule], *, unsafe_fixes: bool = False, write: bool = False
 ) -> FileResult:
     """Migrate one file; errors become a failed `FileResult` naming the reason and the place."""
     try:
@@ -88,7 +95,7 @@ def migrate_file(
 
 
 def migrate_loaded(
-    path: str, source: SourceFile, rules: tuple[Rule, ...], *, unsafe_fixes: bool = False
+    path: str, source: SourceFile, rules: Sequence[Rule], *, unsafe_fixes: bool = False
 ) -> FileResult:
     """Migrate a file already read (or a source from stdin, with a made-up `path`); never writes."""
     try:
@@ -122,14 +129,17 @@ def migrate_loaded(
 
 # --- worker processes -------------------------------------------------------------------------
 
-_worker_rules: tuple[Rule, ...] = ()
+_worker_rules: Sequence[Rule] = ()
 _worker_stop = None
 
 
-def _start_worker(rule_codes: tuple[str, ...], stop) -> None:
+def _start_worker(rules: RuleSelection | tuple[str, ...], stop) -> None:
+    """Set a worker up with the run's rules: a selection (loaded when a file needs them), or codes."""
     global _worker_rules, _worker_stop
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the main process decides when to stop
-    _worker_rules = select_rules(rule_codes) if rule_codes else ()
+    if not isinstance(rules, RuleSelection):
+        rules = select_rules(rules) if rules else ()
+    _worker_rules = rules
     _worker_stop = stop
 
 
@@ -159,21 +169,21 @@ def _context():
 
 
 def _migrate_in_parallel(
-    files: Sequence[str], rules: tuple[Rule, ...], unsafe_fixes: bool, write: bool, jobs: int, texts: bool
+    files: Sequence[str], rules: Sequence[Rule], unsafe_fixes: bool, write: bool, jobs: int, texts: bool
 ) -> Iterator[FileResult]:
     from concurrent.futures import ProcessPoolExecutor
 
     chunk_size = max(1, min(32, len(files) // (jobs * 8)))
     context = _context()
     stop = context.Event()
-    codes = tuple(rule.code for rule in rules)
+    selection = rules if isinstance(rules, RuleSelection) else tuple(rule.code for rule in rules)
     pending: collections.deque = collections.deque()
     # The forked workers share the parent's objects; freezing them keeps the workers' garbage
     # collector from scanning (and so copying) every inherited page.
     gc.freeze()
     try:
         with ProcessPoolExecutor(
-            jobs, mp_context=context, initializer=_start_worker, initargs=(codes, stop)
+            jobs, mp_context=context, initializer=_start_worker, initargs=(selection, stop)
         ) as pool:
             try:
                 for start in range(0, len(files), chunk_size):
@@ -194,7 +204,7 @@ def _migrate_in_parallel(
 
 def migrate_files(
     files: Sequence[str],
-    rules: tuple[Rule, ...],
+    rules: Sequence[Rule],
     *,
     unsafe_fixes: bool = False,
     write: bool = False,

@@ -1,0 +1,93 @@
+"""Rule selection, and the file-level gate that lets a run skip loading the rules (and LibCST)."""
+
+from __future__ import annotations
+
+import pickle
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from tf24migrate.rules import (
+    FILE_TRIGGERS,
+    RuleSelection,
+    UnknownRuleError,
+    all_rules,
+    could_match,
+    select_rules,
+)
+
+
+@pytest.mark.parametrize("rule", all_rules(), ids=lambda rule: rule.code)
+def test_every_rule_needs_a_file_trigger(rule):
+    """A file the gate turns away must be one in which the rule cannot fire: the rule requires a
+    string holding a file trigger, or each of its triggers holds one."""
+
+    def gated(text: str) -> bool:
+        return any(trigger in text for trigger in FILE_TRIGGERS)
+
+    assert any(gated(required) for required in rule.requires) or all(map(gated, rule.triggers)), (
+        f"{rule.code}: add a string that each of its triggers {rule.triggers} holds to FILE_TRIGGERS"
+    )
+
+
+def test_could_match():
+    assert could_match("import tensorflow as tf\n")
+    assert could_match("s.experimental_run_v2(f)\n")
+    assert not could_match("import numpy as np\nnp.zeros(3)\n")
+
+
+def test_a_selection_loads_its_rules_when_first_used_and_travels_as_selectors():
+    selection = RuleSelection("TF241", "TF24109")
+    assert selection._rules is None
+    assert list(selection) == list(select_rules("TF241", "TF24109"))
+    copy = pickle.loads(pickle.dumps(selection))
+    assert copy._rules is None
+    assert [r.code for r in copy] == [r.code for r in selection]
+    assert list(RuleSelection()) == list(select_rules())
+
+
+def test_a_selection_checks_its_selectors():
+    with pytest.raises(UnknownRuleError, match="TF999"):
+        RuleSelection("TF999").check()
+    RuleSelection().check()  # the default selection needs no loading to be valid
+    assert RuleSelection()._rules is None
+
+
+PROBE = textwrap.dedent(
+    """\
+    import sys
+    from tf24migrate.cli import main
+
+    sys.argv = ["tf24migrate", *sys.argv[1:]]
+    code = 0
+    try:
+        main()
+    except SystemExit as exit:
+        code = exit.code
+    print("libcst loaded" if "libcst" in sys.modules else "libcst not loaded", file=sys.stderr)
+    sys.exit(code)
+    """
+)
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_run_with_nothing_to_do_never_loads_libcst(tmp_path, jobs):
+    for n in range(10):
+        (tmp_path / f"m{n}.py").write_text(f"import os\n\n\ndef f{n}(x):\n    return os.path.join(x)\n")
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, "--check", "--jobs", jobs, str(tmp_path)],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0
+    assert "10 files scanned, 0 to change" in done.stderr
+    assert done.stderr.strip().endswith("libcst not loaded")
+    (tmp_path / "m0.py").write_text("import tensorflow as tf\ns.experimental_run_v2(f)\n")
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, "--check", "--jobs", jobs, str(tmp_path)],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 1 and "1 to change" in done.stderr
