@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import pickle
 import subprocess
 import sys
@@ -33,9 +34,14 @@ def test_every_rule_needs_a_file_trigger(rule):
 
 
 def test_could_match():
-    assert could_match("import tensorflow as tf\n")
-    assert could_match("s.experimental_run_v2(f)\n")
-    assert not could_match("import numpy as np\nnp.zeros(3)\n")
+    every_rule = RuleSelection("all")
+    assert could_match("import tensorflow as tf\n", every_rule)
+    assert could_match("s.experimental_run_v2(f)\n", every_rule)
+    assert not could_match("import numpy as np\nnp.zeros(3)\n", every_rule)
+    assert every_rule._rules is None  # answered without loading the rules
+    one_rule = select_rules("TF24101")
+    assert could_match("s.experimental_run_v2(f)\n", one_rule)
+    assert not could_match("import tensorflow as tf\n", one_rule)
 
 
 def test_a_selection_loads_its_rules_when_first_used_and_travels_as_selectors():
@@ -76,13 +82,16 @@ PROBE = textwrap.dedent(
 def test_a_run_with_nothing_to_do_never_loads_libcst(tmp_path, jobs):
     for n in range(10):
         (tmp_path / f"m{n}.py").write_text(f"import os\n\n\ndef f{n}(x):\n    return os.path.join(x)\n")
+    cell = {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None, "source": "x = 1\n"}
+    notebook = {"cells": [cell], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    (tmp_path / "n.ipynb").write_text(json.dumps(notebook))
     done = subprocess.run(
         [sys.executable, "-c", PROBE, "--check", "--jobs", jobs, str(tmp_path)],
         capture_output=True,
         text=True,
     )
     assert done.returncode == 0
-    assert "10 files scanned, 0 to change" in done.stderr
+    assert "11 files scanned, 0 to change" in done.stderr
     assert done.stderr.strip().endswith("libcst not loaded")
     (tmp_path / "m0.py").write_text("import tensorflow as tf\ns.experimental_run_v2(f)\n")
     done = subprocess.run(

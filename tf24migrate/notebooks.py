@@ -28,11 +28,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from json.decoder import scanstring
 
-from tf24migrate.engine import run_rules, triggered_rules
 from tf24migrate.errors import RuleError, SourceSyntaxError
 from tf24migrate.findings import Finding, MigrationResult, Severity
 from tf24migrate.ipython_syntax import MaskedCell, is_python_cell, mask, unmask
-from tf24migrate.rules import Rule
+from tf24migrate.rules import Rule, could_match
 
 # Codes of the notes a notebook can get besides rule findings (they are not rules: not selectable).
 NOTEBOOK_CELL_SYNTAX = ("TF24001", "notebook-cell-syntax-error")
@@ -167,6 +166,8 @@ def _migrate_cells(
     cells: list[_CodeCell], rules: Sequence[Rule], path: str | None, unsafe_fixes: bool
 ) -> tuple[dict[int, str], list[Finding]]:
     """Run the rules over `cells` as one module: `({cell index: new source}, findings)`."""
+    from tf24migrate.engine import run_rules
+
     notes = []
     for cell in list(cells):
         error = _python_syntax_error(cell)
@@ -211,8 +212,13 @@ def migrate_notebook(
         source = _cell_source(cell)
         if source is not None and source.strip() and is_python_cell(source):
             cells.append(_CodeCell(index + 1, source, mask(source)))
-    if not triggered_rules("".join(cell.masked.code for cell in cells), rules):
-        return MigrationResult(text, text)  # the text prefilter, as for a Python file
+    code = "".join(cell.masked.code for cell in cells)
+    if not could_match(code, rules):  # the text prefilters, as for a Python file
+        return MigrationResult(text, text)
+    from tf24migrate.engine import triggered_rules
+
+    if not triggered_rules(code, rules):
+        return MigrationResult(text, text)
     new_sources, findings = _migrate_cells(cells, rules, path, unsafe_fixes)
     findings.sort(key=lambda f: (f.cell or 0, f.line, f.column, f.code))
     code = _replace_sources(text, new_sources) if new_sources else text

@@ -33,9 +33,13 @@ FILE_TRIGGERS = (
 )
 
 
-def could_match(text: str) -> bool:
-    """Whether any rule might fire in `text` (see `FILE_TRIGGERS`)."""
-    return any(trigger in text for trigger in FILE_TRIGGERS)
+def could_match(text: str, rules: Sequence[Rule]) -> bool:
+    """Whether any of `rules` might fire in `text`: for a `RuleSelection` (of the catalogue's
+    rules, perhaps not loaded yet), whether it holds one of `FILE_TRIGGERS`; for other rules,
+    one of their triggers."""
+    if isinstance(rules, RuleSelection):
+        return any(trigger in text for trigger in FILE_TRIGGERS)
+    return any(trigger in text for rule in rules for trigger in rule.triggers)
 
 
 class Rule:

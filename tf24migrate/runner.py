@@ -29,7 +29,7 @@ MigrateText = Callable[..., MigrationResult]
 
 
 def run_rules(text: str, rules: Sequence[Rule], **options) -> MigrationResult:
-    if not could_match(text):  # no rule can fire: neither the rules nor LibCST need loading
+    if not could_match(text, rules):  # no rule can fire: neither the rules nor LibCST need loading
         return MigrationResult(source=text, code=text)
     from tf24migrate.engine import run_rules
 
