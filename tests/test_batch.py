@@ -6,6 +6,7 @@ import io
 import json
 import re
 
+import pytest
 from test_cli import ADVISORY, NEW, OLD, run
 
 from tf24migrate.findings import Status
@@ -158,3 +159,35 @@ def test_progress_bar_shows_done_total_and_rate_and_wipes_itself():
     silent = Terminal()
     ProgressBar(4, silent, enabled=False, delay=0).advance()
     assert silent.getvalue() == ""
+
+
+TWO_FIXES = (
+    "import tensorflow as tf\n"
+    "strategy.experimental_run_v2(step_fn)\n"
+    'model.compile(optimizer="sgd", experimental_steps_per_execution=4)\n'
+    "hints = tf.distribute.experimental.CollectiveHints()\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("answers", "expected", "fixed"),
+    [
+        ("y\nn\ny\n", ["strategy.run(", "experimental_steps_per_execution=4", "CommunicationOptions()"], 2),
+        ("n\ny\nq\n", ["experimental_run_v2(", "steps_per_execution=4", "CollectiveHints()"], 1),
+        ("n\nn\nn\n", ["experimental_run_v2(", "experimental_steps_per_execution=4", "CollectiveHints()"], 0),
+        ("n\na\n", ["experimental_run_v2(", "steps_per_execution=4", "CommunicationOptions()"], 2),
+    ],
+)
+def test_interactive_asks_about_each_fix_of_a_file(tmp_path, answers, expected, fixed):
+    (tmp_path / "a.py").write_text(TWO_FIXES)
+    result = run("-i", "a.py", cwd=tmp_path, stdin=answers)
+    asked = [line for line in result.stdout.splitlines() if "Apply this change to a.py" in line]
+    wanted = ["(TF24101, line 2)", "(TF24201, line 3)", "(TF24104, line 4)"]
+    assert [w for w in wanted if any(w in line for line in asked)] == wanted[: len(asked)]
+    code = (tmp_path / "a.py").read_text()
+    assert all(piece in code for piece in expected), code
+    if fixed == 0:
+        assert code == TWO_FIXES
+    assert f"3 findings ({fixed} fixed, {3 - fixed} left to you)" in result.stderr
+    # each question shows the change of that fix alone
+    assert result.stdout.count("+strategy.run(step_fn)") == 1

@@ -21,10 +21,10 @@ from tf24migrate import __version__
 from tf24migrate.cli import EXIT_DUE, EXIT_ERROR, EXIT_OK
 from tf24migrate.discovery import Selection, iter_source_files
 from tf24migrate.files import UnreadableFile, decode_source
-from tf24migrate.findings import FileResult, Status
+from tf24migrate.findings import FileResult, Finding, MigrationResult, Status
 from tf24migrate.reporting import Summary, finding_line, github_annotations, json_document, unified_diff
 from tf24migrate.rules import Rule
-from tf24migrate.runner import HANDLERS, migrate_files, migrate_loaded, write_result
+from tf24migrate.runner import HANDLERS, handler_for, migrate_files, migrate_loaded, run_rules, write_result
 from tf24migrate.statistics import RuleStatistics
 
 EXIT_INTERRUPTED = 130
@@ -95,12 +95,43 @@ class _Printer:
         return color_diff(unified_diff(result.path, result.source or "", result.code or ""), self.run.color)
 
     def reviewed(self, result: FileResult) -> FileResult:
-        """The result after asking whether to write it (interactive mode only)."""
+        """The result after asking about each of its changes (interactive mode only): a Python
+        file's fixes one by one, a notebook as a whole. Only accepted fixes are written."""
         self.progress.clear()
-        if self.review.accepts(result.path, self.diff_of(result)):
+        fixes = [f for f in result.findings if f.applied]
+        if handler_for(result.path) is not run_rules or len(fixes) == 1:
+            what = f" ({fixes[0].code}, line {fixes[0].line})" if len(fixes) == 1 else ""
+            accepted = fixes if self.review.accepts(result.path, self.diff_of(result), what) else []
+        else:
+            accepted = [fix for fix in fixes if self._accepts_alone(result, fix, fixes)]
+        if len(accepted) == len(fixes):
             return write_result(result)
-        skipped = tuple(dataclasses.replace(f, applied=False) for f in result.findings)
-        return dataclasses.replace(result, status=Status.UNCHANGED, code=result.source, findings=skipped)
+        if not accepted:
+            skipped = tuple(dataclasses.replace(f, applied=False) for f in result.findings)
+            return dataclasses.replace(result, status=Status.UNCHANGED, code=result.source, findings=skipped)
+        partial = self._migrated(result, declined=[f for f in fixes if f not in accepted])
+        if partial.code == result.source:
+            return dataclasses.replace(
+                result, status=Status.UNCHANGED, code=result.source, findings=partial.findings
+            )
+        return write_result(dataclasses.replace(result, code=partial.code, findings=partial.findings))
+
+    def _migrated(self, result: FileResult, declined: list[Finding]) -> MigrationResult:
+        return run_rules(
+            result.source or "",
+            self.run.rules,
+            path=result.path,
+            unsafe_fixes=self.run.unsafe_fixes,
+            declined=[(f.code, f.line, f.column) for f in declined],
+        )
+
+    def _accepts_alone(self, result: FileResult, fix: Finding, fixes: list[Finding]) -> bool:
+        """Show the change one fix makes on its own, and ask about it."""
+        alone = self._migrated(result, declined=[f for f in fixes if f is not fix])
+        if alone.code == result.source:  # nothing to show: it goes with the others
+            return True
+        diff = color_diff(unified_diff(result.path, result.source or "", alone.code), self.run.color)
+        return self.review.accepts(result.path, diff, f" ({fix.code}, line {fix.line})")
 
     def add(self, result: FileResult) -> None:
         run = self.run

@@ -12,7 +12,7 @@ that failed) is named in a `RuleError`.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 import libcst as cst
@@ -109,7 +109,7 @@ class _Parsed:
         module = parse(source, path)
         return _Parsed(module, statements=StatementMap.build(module, self.plan.tree, source))
 
-    def transform(self, source, rules, unsafe_fixes, excluded=()):
+    def transform(self, source, rules, unsafe_fixes, excluded=(), declined=()):
         """One transformer pass: (new module, reports), or None if the plan went astray."""
         if self.plan is not None:
             self.plan.reset()
@@ -118,6 +118,7 @@ class _Parsed:
             source=source,
             unsafe_fixes=unsafe_fixes,
             excluded=excluded,
+            declined=declined,
             plan=self.plan,
             statements=self.statements,
         )
@@ -174,8 +175,10 @@ def run_rules(
     *,
     path: str | None = None,
     unsafe_fixes: bool = False,
+    declined: Collection[tuple[str, int, int]] = (),
 ) -> MigrationResult:
-    """Apply `rules` to `source`. Raises `SourceSyntaxError` or `RuleError`."""
+    """Apply `rules` to `source`. Raises `SourceSyntaxError` or `RuleError`. The fixes of the
+    findings in `declined`, as `(code, line, column)`, are not applied (they are still reported)."""
     active = triggered_rules(source, rules)
     if not active:
         return MigrationResult(source=source, code=source)
@@ -188,16 +191,20 @@ def run_rules(
     new_module, reports = done
     spans = parsed.spans(reports)
     suppressions = line_suppressions(source)
-    if suppressions:
-        excluded = {
-            (r.rule.code, id(r.node))
-            for r in reports
-            if is_suppressed(spans[id(r.node)], r.rule.code, suppressions)
-        }
-        if excluded:
-            done = parsed.transform(source, active, unsafe_fixes, excluded)
-            assert done is not None  # the same plan over the same module
-            new_module, reports = done
+    excluded = {
+        (r.rule.code, id(r.node))
+        for r in reports
+        if suppressions and is_suppressed(spans[id(r.node)], r.rule.code, suppressions)
+    }
+    refused = {
+        (r.rule.code, id(r.node))
+        for r in reports
+        if (r.rule.code, spans[id(r.node)].line, spans[id(r.node)].column) in declined
+    }
+    if excluded or refused:
+        done = parsed.transform(source, active, unsafe_fixes, excluded, refused)
+        assert done is not None  # the same plan over the same module
+        new_module, reports = done
     # Only generated code is checked: every other statement is the source's, which parsed; and
     # top-level statements parse independently of each other.
     code, generated = parsed.code(new_module) if any(r.applied for r in reports) else (source, [])

@@ -1,7 +1,8 @@
-"""`--interactive`: show each file's change and ask, as `git add -p` does, before writing it.
+"""`--interactive`: show each change and ask, as `git add -p` does, before writing it.
 
-The unit is a file, not a hunk: a file's edits depend on each other (an import added at the top
-and the call that needs it), so half of them could leave code that parses but does not run.
+A change is one finding's fix, shown as the diff it makes on its own; what a fix brings with it
+(the import its new name needs, an import it leaves unused) comes and goes with it. A notebook is
+asked about as a whole.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from collections.abc import Callable
 
 HELP = """\
 y - write this change
-n - skip this change (the file is left as it is)
+n - skip this change (its code is left as it is, and its finding reported)
 a - write this change and all the following ones without asking
 q - quit: write neither this change nor any following one
 ? - print this help"""
@@ -33,15 +34,16 @@ class Review:
         self.accept_all = False
         self.quit = False
 
-    def accepts(self, path: str, diff: str) -> bool:
-        """Show `diff` and ask whether to write it; True to write."""
+    def accepts(self, path: str, diff: str, what: str = "") -> bool:
+        """Show `diff` and ask whether to write it (`what`: which change, after the path); True
+        to write."""
         if self.accept_all:
             return True
         if self.quit:
             return False
         self.show(diff)
         while True:
-            self.show(f"Apply this change to {path} [y,n,a,q,?]? ")
+            self.show(f"Apply this change to {path}{what} [y,n,a,q,?]? ")
             line = self.read_line()
             if not line:  # end of input: as `q`
                 self.show("\n")

@@ -115,6 +115,7 @@ class MigrationTransformer(cst.CSTTransformer):
         source: str,
         unsafe_fixes: bool = False,
         excluded: Iterable[tuple[str, int]] = (),
+        declined: Iterable[tuple[str, int]] = (),
         plan: StatementPlan | None = None,
         statements: StatementMap | None = None,
     ) -> None:
@@ -122,6 +123,7 @@ class MigrationTransformer(cst.CSTTransformer):
         self.source = source
         self.unsafe_fixes = unsafe_fixes
         self.excluded = set(excluded)  # (code, id(node)) pairs silenced by suppression comments
+        self.declined = set(declined)  # (code, id(node)) pairs reported but not fixed (--interactive)
         self.reports: list[Report] = []
         self.scope = Scope("module")
         self.rule: Rule | None = None
@@ -300,8 +302,11 @@ class MigrationTransformer(cst.CSTTransformer):
             fix = rule.fix or Fix.SAFE
         if replacement is None:
             fix = None
-        applied = fix is Fix.SAFE or (fix is Fix.UNSAFE and self.unsafe_fixes)
-        if fix is Fix.UNSAFE and not applied and isinstance(replacement, cst.CSTNode):
+        applied = (fix is Fix.SAFE or (fix is Fix.UNSAFE and self.unsafe_fixes)) and (
+            rule.code,
+            id(node),
+        ) not in self.declined
+        if fix is Fix.UNSAFE and not self.unsafe_fixes and isinstance(replacement, cst.CSTNode):
             rewrite = _ONE_LINE.sub(" ", code_for(replacement).strip())  # a finding is one line
             message = f"{message} Unsafe fix (apply with --unsafe-fixes): `{rewrite}`"
         self.reports.append(Report(rule, node, message, fix, applied, self._top_statement()))
