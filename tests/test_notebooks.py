@@ -349,3 +349,28 @@ def test_invalid_notebook_fails_alone(project):
     assert result.returncode == 2
     assert "bad.ipynb: error: not a notebook: invalid JSON" in result.stderr
     assert (project / "colab.ipynb").read_text(encoding="utf-8") == read("colab.expected.ipynb")
+
+
+def test_interactive_asks_about_each_fix_of_a_notebook(tmp_path):
+    (tmp_path / "t.ipynb").write_text(
+        notebook(
+            "import tensorflow as tf\n",
+            "%matplotlib inline\nstrategy.experimental_run_v2(step)\n",
+            "model.compile(experimental_steps_per_execution=2)\n",
+        )
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "tf24migrate", "-i", "t.ipynb"],
+        input="n\ny\n",
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert done.stdout.count("Apply this change to t.ipynb") == 2
+    assert "(TF24101, cell 2, line 2)" in done.stdout and "(TF24201, cell 3, line 1)" in done.stdout
+    assert cell_sources((tmp_path / "t.ipynb").read_text()) == [
+        "import tensorflow as tf\n",
+        "%matplotlib inline\nstrategy.experimental_run_v2(step)\n",
+        "model.compile(steps_per_execution=2)\n",
+    ]
+    assert "2 findings (1 fixed, 1 left to you)" in done.stderr

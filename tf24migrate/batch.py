@@ -24,7 +24,7 @@ from tf24migrate.files import UnreadableFile, decode_source
 from tf24migrate.findings import FileResult, Finding, MigrationResult, Status
 from tf24migrate.reporting import Summary, finding_line, github_annotations, json_document, unified_diff
 from tf24migrate.rules import Rule
-from tf24migrate.runner import HANDLERS, handler_for, migrate_files, migrate_loaded, run_rules, write_result
+from tf24migrate.runner import HANDLERS, handler_for, migrate_files, migrate_loaded, write_result
 from tf24migrate.statistics import RuleStatistics
 
 EXIT_INTERRUPTED = 130
@@ -95,13 +95,14 @@ class _Printer:
         return color_diff(unified_diff(result.path, result.source or "", result.code or ""), self.run.color)
 
     def reviewed(self, result: FileResult) -> FileResult:
-        """The result after asking about each of its changes (interactive mode only): a Python
-        file's fixes one by one, a notebook as a whole. Only accepted fixes are written."""
+        """The result after asking about each of its fixes (interactive mode only); only the
+        accepted ones are written."""
         self.progress.clear()
         fixes = [f for f in result.findings if f.applied]
-        if handler_for(result.path) is not run_rules or len(fixes) == 1:
-            what = f" ({fixes[0].code}, line {fixes[0].line})" if len(fixes) == 1 else ""
-            accepted = fixes if self.review.accepts(result.path, self.diff_of(result), what) else []
+        if len(fixes) == 1:
+            accepted = (
+                fixes if self.review.accepts(result.path, self.diff_of(result), _which(fixes[0])) else []
+            )
         else:
             accepted = [fix for fix in fixes if self._accepts_alone(result, fix, fixes)]
         if len(accepted) == len(fixes):
@@ -117,12 +118,13 @@ class _Printer:
         return write_result(dataclasses.replace(result, code=partial.code, findings=partial.findings))
 
     def _migrated(self, result: FileResult, declined: list[Finding]) -> MigrationResult:
-        return run_rules(
+        migrate = handler_for(result.path)
+        return migrate(
             result.source or "",
             self.run.rules,
             path=result.path,
             unsafe_fixes=self.run.unsafe_fixes,
-            declined=[(f.code, f.line, f.column) for f in declined],
+            declined=declined,
         )
 
     def _accepts_alone(self, result: FileResult, fix: Finding, fixes: list[Finding]) -> bool:
@@ -130,8 +132,8 @@ class _Printer:
         alone = self._migrated(result, declined=[f for f in fixes if f is not fix])
         if alone.code == result.source:  # nothing to show: it goes with the others
             return True
-        diff = color_diff(unified_diff(result.path, result.source or "", alone.code), self.run.color)
-        return self.review.accepts(result.path, diff, f" ({fix.code}, line {fix.line})")
+        diff = self.diff_of(dataclasses.replace(result, code=alone.code))
+        return self.review.accepts(result.path, diff, _which(fix))
 
     def add(self, result: FileResult) -> None:
         run = self.run
@@ -173,6 +175,12 @@ class _Printer:
         if not run.quiet:
             typer.echo(f"{self.summary.line(written=run.writes)} in {elapsed:.2f}s", err=True)
         return exit_code(self.summary, run.mode)
+
+
+def _which(fix: Finding) -> str:
+    """Which fix a question is about, after the file's name."""
+    cell = f"cell {fix.cell}, " if fix.cell is not None else ""
+    return f" ({fix.code}, {cell}line {fix.line})"
 
 
 def exit_code(summary: Summary, mode: str) -> int:

@@ -175,10 +175,10 @@ def run_rules(
     *,
     path: str | None = None,
     unsafe_fixes: bool = False,
-    declined: Collection[tuple[str, int, int]] = (),
+    declined: Collection[Finding] = (),
 ) -> MigrationResult:
     """Apply `rules` to `source`. Raises `SourceSyntaxError` or `RuleError`. The fixes of the
-    findings in `declined`, as `(code, line, column)`, are not applied (they are still reported)."""
+    findings in `declined` (found by code, line and column) are not applied, only reported."""
     active = triggered_rules(source, rules)
     if not active:
         return MigrationResult(source=source, code=source)
@@ -196,10 +196,11 @@ def run_rules(
         for r in reports
         if suppressions and is_suppressed(spans[id(r.node)], r.rule.code, suppressions)
     }
+    declined_at = {(f.code, f.line, f.column) for f in declined}
     refused = {
         (r.rule.code, id(r.node))
         for r in reports
-        if (r.rule.code, spans[id(r.node)].line, spans[id(r.node)].column) in declined
+        if (r.rule.code, spans[id(r.node)].line, spans[id(r.node)].column) in declined_at
     }
     if excluded or refused:
         done = parsed.transform(source, active, unsafe_fixes, excluded, refused)

@@ -1,8 +1,8 @@
 """`--interactive`: show each change and ask, as `git add -p` does, before writing it.
 
-A change is one finding's fix, shown as the diff it makes on its own; what a fix brings with it
-(the import its new name needs, an import it leaves unused) comes and goes with it. A notebook is
-asked about as a whole.
+A change is one finding's fix (in a Python file or a notebook's cell), shown as the diff it makes
+on its own; what a fix brings with it (the import its new name needs, an import it leaves unused)
+comes and goes with it.
 """
 
 from __future__ import annotations

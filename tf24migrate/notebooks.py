@@ -162,8 +162,20 @@ def _in_cell(finding: Finding, cells: Sequence[_CodeCell], starts: list[int]) ->
     )
 
 
+def _in_module(finding: Finding, cells: Sequence[_CodeCell], starts: list[int]) -> Finding | None:
+    """The inverse of `_in_cell` (None when the finding's cell is not among `cells`)."""
+    for cell, start in zip(cells, starts, strict=True):
+        if cell.number == finding.cell:
+            return replace(finding, line=finding.line + start - 1, end_line=finding.end_line + start - 1)
+    return None
+
+
 def _migrate_cells(
-    cells: list[_CodeCell], rules: Sequence[Rule], path: str | None, unsafe_fixes: bool
+    cells: list[_CodeCell],
+    rules: Sequence[Rule],
+    path: str | None,
+    unsafe_fixes: bool,
+    declined: Sequence[Finding] = (),
 ) -> tuple[dict[int, str], list[Finding]]:
     """Run the rules over `cells` as one module: `({cell index: new source}, findings)`."""
     from tf24migrate.engine import run_rules
@@ -177,7 +189,8 @@ def _migrate_cells(
     while cells:
         module, starts = _join(cells)
         try:
-            result = run_rules(module, rules, path=path, unsafe_fixes=unsafe_fixes)
+            in_module = [f for f in (_in_module(f, cells, starts) for f in declined) if f is not None]
+            result = run_rules(module, rules, path=path, unsafe_fixes=unsafe_fixes, declined=in_module)
         except SourceSyntaxError as error:  # LibCST refused what Python's parser took: drop that cell
             at = max(bisect.bisect_right(starts, error.lineno or 1) - 1, 0)
             line = (error.lineno or 1) - starts[at] + 1
@@ -195,9 +208,15 @@ def _migrate_cells(
 
 
 def migrate_notebook(
-    text: str, rules: Sequence[Rule], *, path: str | None = None, unsafe_fixes: bool = False
+    text: str,
+    rules: Sequence[Rule],
+    *,
+    path: str | None = None,
+    unsafe_fixes: bool = False,
+    declined: Sequence[Finding] = (),
 ) -> MigrationResult:
-    """Migrate the code cells of a notebook's JSON text; see the module docstring.
+    """Migrate the code cells of a notebook's JSON text; see the module docstring. The fixes of
+    the findings in `declined` are not applied, only reported (as `run_rules` does).
 
     Raises `SourceSyntaxError` when the text is not a notebook, `RuleError` as `run_rules` does.
     """
@@ -219,7 +238,7 @@ def migrate_notebook(
 
     if not triggered_rules(code, rules):
         return MigrationResult(text, text)
-    new_sources, findings = _migrate_cells(cells, rules, path, unsafe_fixes)
+    new_sources, findings = _migrate_cells(cells, rules, path, unsafe_fixes, declined)
     findings.sort(key=lambda f: (f.cell or 0, f.line, f.column, f.code))
     code = _replace_sources(text, new_sources) if new_sources else text
     return MigrationResult(text, code, tuple(findings))
