@@ -99,22 +99,16 @@ class _Printer:
         accepted ones are written."""
         self.progress.clear()
         fixes = [f for f in result.findings if f.applied]
-        if len(fixes) == 1:
-            accepted = (
-                fixes if self.review.accepts(result.path, self.diff_of(result), _which(fixes[0])) else []
-            )
-        else:
-            accepted = [fix for fix in fixes if self._accepts_alone(result, fix, fixes)]
+        if len(fixes) <= 1:  # one question, about the file's whole change
+            if self.review.accepts(result.path, self.diff_of(result), _which(fixes[0]) if fixes else ""):
+                return write_result(result)
+            return _skipped(result)
+        accepted = [fix for fix in fixes if self._accepts_alone(result, fix, fixes)]
         if len(accepted) == len(fixes):
             return write_result(result)
-        if not accepted:
-            skipped = tuple(dataclasses.replace(f, applied=False) for f in result.findings)
-            return dataclasses.replace(result, status=Status.UNCHANGED, code=result.source, findings=skipped)
         partial = self._migrated(result, declined=[f for f in fixes if f not in accepted])
         if partial.code == result.source:
-            return dataclasses.replace(
-                result, status=Status.UNCHANGED, code=result.source, findings=partial.findings
-            )
+            return _skipped(dataclasses.replace(result, findings=partial.findings))
         return write_result(dataclasses.replace(result, code=partial.code, findings=partial.findings))
 
     def _migrated(self, result: FileResult, declined: list[Finding]) -> MigrationResult:
@@ -175,6 +169,12 @@ class _Printer:
         if not run.quiet:
             typer.echo(f"{self.summary.line(written=run.writes)} in {elapsed:.2f}s", err=True)
         return exit_code(self.summary, run.mode)
+
+
+def _skipped(result: FileResult) -> FileResult:
+    """A changed file left as it is: its findings are reported, none fixed."""
+    findings = tuple(dataclasses.replace(f, applied=False) for f in result.findings)
+    return dataclasses.replace(result, status=Status.UNCHANGED, code=result.source, findings=findings)
 
 
 def _which(fix: Finding) -> str:
