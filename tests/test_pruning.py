@@ -182,3 +182,8 @@ def test_a_statement_on_a_continued_line_is_not_left_out(monkeypatch):
     assert "hints = tf.distribute.experimental.CollectiveHints()" in result.code  # `tf` was rebound
     monkeypatch.setattr(StatementPlan, "sparse", lambda self, source: None)
     assert migrate_source(source) == result
+
+
+def test_trigger_lines_count_lines_as_python_does():
+    assert trigger_lines("a = 1\rb = 2\r\nc = s.experimental_run_v2(f)\n", ["experimental_run_v2"]) == {3}
+    assert trigger_lines("x = 'a\x0cb'\nrun_v2\n", ["run_v2"]) == {2}  # a form feed ends no line
