@@ -54,7 +54,7 @@ def timed(function, repeat: int = 1) -> float:
     return best
 
 
-def best_interleaved(functions: dict[str, Callable[[], object]], repeat: int = 5) -> dict[str, float]:
+def best_interleaved(functions: dict[str, Callable[[], object]], repeat: int = 10) -> dict[str, float]:
     """The best wall time of each function over `repeat` rounds, the functions taking turns in
     each round, so that a change in the machine's load falls on all of them alike."""
     best = dict.fromkeys(functions, float("inf"))
@@ -186,7 +186,7 @@ def main() -> None:
             "tf24migrate, 1 job": lambda: tf24migrate(due, 1),
         }
     )
-    print("due files (best of 5 rounds, each measure in turn):")
+    print("due files (best of 10 rounds, each measure in turn):")
     print(
         f"  both in this process: libcst.parse_module {t['libcst']:.3f}s, "
         f"tf24migrate.runner.migrate_files {t['engine']:.3f}s -> {t['engine'] / t['libcst']:.2f}x "
