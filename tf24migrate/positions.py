@@ -21,9 +21,9 @@ import libcst as cst
 from libcst._nodes.internal import CodegenState
 
 from tf24migrate.findings import Span
+from tf24migrate.pruning import line_starts
 
 _NO_RECORD = contextlib.nullcontext()
-_NEWLINE = re.compile(r"\r\n?|\n")
 
 
 class _AllFound(Exception):
@@ -90,24 +90,18 @@ def node_spans(module: cst.Module, nodes: Collection[cst.CSTNode]) -> dict[int, 
     )
     with contextlib.suppress(_AllFound):
         module._codegen(state)
-    code = "".join(state.tokens)
-    line_starts = [0] + [match.end() for match in _NEWLINE.finditer(code)]
-
-    def to_line_col(offset: int) -> tuple[int, int]:
-        line = bisect.bisect_right(line_starts, offset)
-        return line, offset - line_starts[line - 1] + 1
-
-    spans = {}
-    for key, (start, end) in state.found.items():
-        line, column = to_line_col(start)
-        end_line, end_column = to_line_col(end)
-        spans[key] = Span(line, column, end_line, end_column)
-    return spans
+    return _spans(state.found, line_starts("".join(state.tokens)))
 
 
-def _line_col(text: str, line_starts: list[int], offset: int) -> tuple[int, int]:
-    line = bisect.bisect_right(line_starts, offset)
-    return line, offset - line_starts[line - 1] + 1
+def _spans(found: Mapping[int, tuple[int, int]], lines: list[int], base: int = 0) -> dict[int, Span]:
+    """Spans from `{key: (start offset, end offset)}`, offsets counted from `base` in a text whose
+    lines start at `lines`."""
+
+    def line_column(offset: int) -> tuple[int, int]:
+        line = bisect.bisect_right(lines, base + offset)
+        return line, base + offset - lines[line - 1] + 1
+
+    return {key: Span(*line_column(start), *line_column(end)) for key, (start, end) in found.items()}
 
 
 # A line holding only a line continuation: Python's `ast` and LibCST may place a statement after
@@ -125,7 +119,6 @@ class StatementMap:
     """
 
     def __init__(self, module: cst.Module, source: str, starts: list[int], lines: list[int]) -> None:
-        self.source = source
         self.module = module
         self.source = source
         self._line_starts = lines  # offset of each source line, 0-based
@@ -145,7 +138,7 @@ class StatementMap:
         an original whose line `n` is line `line_of(n)` of `source` (see `pruning.Sparse`)."""
         if not module.body or not module.has_trailing_newline or _CONTINUATION_ONLY.search(source):
             return None
-        lines = [0, *(match.end() for match in _NEWLINE.finditer(source))]
+        lines = line_starts(source)
         starts: list[int] = []
         index = 0
         for statement in module.body:
@@ -221,9 +214,5 @@ class StatementMap:
             )
             with contextlib.suppress(_AllFound):
                 statement._codegen(state)
-            base = self._span[id(statement)][0]
-            for key, (start, end) in state.found.items():
-                line, column = _line_col(self.source, self._line_starts, base + start)
-                end_line, end_column = _line_col(self.source, self._line_starts, base + end)
-                spans[key] = Span(line, column, end_line, end_column)
+            spans.update(_spans(state.found, self._line_starts, base=self._span[id(statement)][0]))
         return spans

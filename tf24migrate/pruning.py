@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import itertools
 import re
 import warnings
 from collections.abc import Iterable, Iterator
@@ -187,15 +188,13 @@ class StatementPlan:
         while index < len(self.entries):
             entry = self.entries[index]
             begin, finish = starts[entry.start - 1], starts[entry.end]
-            if (
-                entry.interesting
-                or finish - begin < _WORTH_SKIPPING
-                or not self._own_lines(entry, source, starts)
-            ):
+            indent = None
+            if not entry.interesting and finish - begin >= _WORTH_SKIPPING:
+                indent = self._indent_if_own_lines(entry, source, starts)
+            if indent is None:
                 index += 1
                 continue
-            first, last = source[begin : starts[entry.start]], source[starts[entry.end - 1] : finish]
-            indent = first[: len(first) - len(first.lstrip(" \t\f"))]
+            last = source[starts[entry.end - 1] : finish]
             entry.marker = f"{_MARKER_PREFIX}{len(originals)}__"
             pieces += [source[copied:begin], indent, entry.marker, last[len(last.rstrip("\r\n")) :]]
             originals[entry.marker] = source[begin:finish]
@@ -207,9 +206,9 @@ class StatementPlan:
         pieces.append(source[copied:])
         return Sparse("".join(pieces), originals, ranges)
 
-    def _own_lines(self, entry: Entry, source: str, starts: list[int]) -> bool:
-        """Whether a statement may be left out: it has its lines to itself, and it is neither a
-        top-level import nor the module docstring."""
+    def _indent_if_own_lines(self, entry: Entry, source: str, starts: list[int]) -> str | None:
+        """The indentation of a statement that may be left out (it has its lines to itself, and
+        it is neither a top-level import nor the module docstring), else None."""
         node = entry.node
         if entry.top_level and (
             isinstance(node, (ast.Import, ast.ImportFrom))
@@ -220,20 +219,20 @@ class StatementPlan:
                 and isinstance(node.value.value, str)
             )
         ):
-            return False
+            return None
         if entry.start > 1:
             line_before = source[starts[entry.start - 2] : starts[entry.start - 1]]
             if line_before.rstrip("\r\n").endswith("\\"):
-                return False  # its first line continues the one before (`if x: \`)
+                return None  # its first line continues the one before (`if x: \`)
         first = source[starts[entry.start - 1] : starts[entry.start]]
-        indent = len(first) - len(first.lstrip(" \t\f"))
+        indent = first[: len(first) - len(first.lstrip(" \t\f"))]
         if getattr(node, "decorator_list", None):
-            if not first.startswith("@", indent):
-                return False
-        elif node.col_offset != indent:
-            return False
+            if not first.startswith("@", len(indent)):
+                return None
+        elif node.col_offset != len(indent):
+            return None
         last = source[starts[entry.end - 1] : starts[entry.end]].encode()
-        return _REST_OF_LAST_LINE.fullmatch(last, node.end_col_offset or 0) is not None
+        return indent if _REST_OF_LAST_LINE.fullmatch(last, node.end_col_offset or 0) else None
 
     def drop_markers(self) -> None:
         """Forget `sparse`: the whole source is parsed after all."""
@@ -304,9 +303,8 @@ class Sparse:
         self.text = text
         self._originals = originals
         self._starts = [start for start, _ in ranges]  # original first line of each left-out statement
-        self._removed: list[int] = []  # lines removed by that marker and those before it
-        for start, end in ranges:
-            self._removed.append((self._removed[-1] if self._removed else 0) + end - start)
+        # lines removed by each marker and those before it
+        self._removed = list(itertools.accumulate(end - start for start, end in ranges))
         before = [0, *self._removed[:-1]]
         self._markers = [start - removed for start, removed in zip(self._starts, before, strict=True)]
 
