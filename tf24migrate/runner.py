@@ -23,10 +23,6 @@ from tf24migrate.files import ChangedOnDisk, SourceFile, UnreadableFile, digest,
 from tf24migrate.findings import FileResult, MigrationResult, Status
 from tf24migrate.rules import Rule, RuleSelection, could_match, select_rules
 
-# How each kind of file is migrated, by suffix: `(text, rules, *, path, unsafe_fixes) -> MigrationResult`.
-# Folders are walked for these suffixes; a file named explicitly with another suffix is treated as Python.
-MigrateText = Callable[..., MigrationResult]
-
 
 def run_rules(text: str, rules: Sequence[Rule], **options) -> MigrationResult:
     if not could_match(text, rules):  # no rule can fire: neither the rules nor LibCST need loading
@@ -42,6 +38,10 @@ def migrate_notebook(text: str, rules: Sequence[Rule], **options) -> MigrationRe
     return migrate_notebook(text, rules, **options)
 
 
+# How each kind of file is migrated, by suffix: `(text, rules, *, path, unsafe_fixes[, declined])
+# -> MigrationResult`. Folders are walked for these suffixes; a file named explicitly with another
+# suffix is treated as Python.
+MigrateText = Callable[..., MigrationResult]
 HANDLERS: dict[str, MigrateText] = {".py": run_rules, ".ipynb": migrate_notebook}
 HANDLERS.update(dict.fromkeys(C_SUFFIXES, scan_c_source))  # report-only: TF24701
 
