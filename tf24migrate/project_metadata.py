@@ -125,7 +125,11 @@ def _setup_py(path: str) -> Iterator[str]:
             if keyword.arg == "install_requires":
                 yield from _literal_strings(keyword.value, constants)
             elif keyword.arg == "extras_require":
-                value = constants.get(keyword.value.id, keyword.value) if isinstance(keyword.value, ast.Name) else keyword.value
+                value = (
+                    constants.get(keyword.value.id, keyword.value)
+                    if isinstance(keyword.value, ast.Name)
+                    else keyword.value
+                )
                 if isinstance(value, ast.Dict):
                     for group in value.values:
                         yield from _literal_strings(group, constants)

@@ -159,7 +159,9 @@ def versions_line(rule: Rule) -> str:
     """A rule's versions in words, for `--explain` and the rule reference."""
     parts = [
         f"new spelling since {rule.new_since}" if rule.new_since else "no new spelling (report only)",
-        f"old spelling stops working in {rule.old_removed}" if rule.old_removed else "old spelling still works",
+        f"old spelling stops working in {rule.old_removed}"
+        if rule.old_removed
+        else "old spelling still works",
     ]
     if rule.changed_in:
         parts.append(f"behaviour changed in {rule.changed_in}")
