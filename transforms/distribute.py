@@ -244,9 +244,9 @@ class MakeNumpyDataset(Rule):
             ctx.report(original, f"{message}; this file has no way to name TensorFlow.")
             return updated
         value = updated.args[original.args.index(bound["numpy_input"])]
-        (arg,) = keep_arguments(updated, [value])
-        arg = arg.with_changes(keyword=None, equal=cst.MaybeSentinel.DEFAULT)
-        replacement = updated.with_changes(func=from_tensor_slices, args=[arg])
+        kept = keep_arguments(updated, [value])
+        arg = kept.args[0].with_changes(keyword=None, equal=cst.MaybeSentinel.DEFAULT)
+        replacement = kept.with_changes(func=from_tensor_slices, args=[arg])
         return ctx.report(original, f"{message}.", replacement=replacement) or updated
 
 
