@@ -141,18 +141,6 @@ def split_call(call: cst.Call, indent: str, limit: int, unit: str = "    ") -> c
     return call.with_changes(whitespace_before_args=_newline_then(inner), args=laid_out)
 
 
-def fit_to_line(ctx, original: cst.CSTNode, replacement: cst.Call) -> cst.Call:
-    """`replacement` (of `original`) as is when its line fits the file's line length; else split
-    over several lines by `split_call`. A call the user wrote over several lines keeps its layout."""
-    if "\n" in code_for(original):
-        return replacement
-    before, after = ctx.line_around(original)
-    if len(before) + len(code_for(replacement)) + len(after) <= ctx.line_length:
-        return replacement
-    indent = before[: len(before) - len(before.lstrip())]
-    return split_call(replacement, indent, ctx.line_length)
-
-
 def _after(arg: cst.Arg) -> cst.BaseParenthesizableWhitespace:
     """What follows an argument: its comma's whitespace, or the whitespace before `)`."""
     return arg.comma.whitespace_after if isinstance(arg.comma, cst.Comma) else arg.whitespace_after_arg

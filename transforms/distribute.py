@@ -10,7 +10,6 @@ from tf24migrate.calls import (
     bind_arguments,
     bind_or_report,
     code_for,
-    fit_to_line,
     keep_arguments,
     rebuild_args,
 )
@@ -180,8 +179,6 @@ class MultiWorkerMirroredStrategy(Rule):
         replacement = updated.with_changes(func=func, args=rebuild_args(updated.args, new_args))
         if not new_args:
             replacement = replacement.with_changes(whitespace_before_args=cst.SimpleWhitespace(""))
-        else:
-            replacement = fit_to_line(ctx, original, replacement)
         return (
             ctx.report(
                 original,
