@@ -45,7 +45,7 @@ class CApiStringFunctions(Rule):
     Write instead: `TF_TString_Init(&dst[0]); TF_TString_Copy(&dst[0], src, len);`
 
     Versions: the `TF_TString_*` functions are in tensorflow/include/tensorflow/core/platform/ctstring.h of
-    the tensorflow-cpu 2.2.0 wheel; `TF_StringEncode` and the others are declared in
+    the tensorflow-cpu 2.2.0 wheel (no such header in 2.1.0); `TF_StringEncode` and the others are declared in
     tensorflow/include/tensorflow/c/tf_tensor.h of the 2.3.0 wheel and gone from that header in 2.4.0.
     """
 

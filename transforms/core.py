@@ -384,14 +384,14 @@ class XlaExperimentalCompile(Rule):
     Reported: `outputs = tf.xla.experimental.compile(step, inputs=[x, y])`
     Write instead: `outputs = tf.function(step, experimental_compile=True)(*[x, y])`
 
-    Versions: `tf.function(experimental_compile=...)` exists in TF 2.2
-    (tensorflow/python/eager/def_function.py of the tensorflow-cpu 2.2.0 wheel; absent in the tensorflow 2.0.0
-    wheel); `tf.xla.experimental.compile` is deprecated from 2.4 and still exported in 2.15.1.
+    Versions: `tf.function(experimental_compile=...)` exists since TF 2.1
+    (tensorflow_core/python/eager/def_function.py of the tensorflow-cpu 2.1.0 wheel; absent in the tensorflow
+    2.0.0 wheel); `tf.xla.experimental.compile` is deprecated from 2.4 and still exported in 2.15.1.
     """
 
     code = "TF24506"
     name = "xla-experimental-compile"
-    new_since = "2.2"
+    new_since = "2.1"
     changed_in = "2.4"
     fix = None
     severity = Severity.WARNING

@@ -32,7 +32,8 @@ class AmpEnvironmentLists(Rule):
 
     Versions: the new list names are read from TF 2.4 (the strings of
     tensorflow/python/_pywrap_tensorflow_internal.so in the tensorflow-cpu 2.3.0 and 2.4.0 wheels); the old
-    names are still read in 2.15.
+    names are still accepted in 2.15.1 (the list-name check in the strings of tensorflow/libtensorflow_cc.so.2
+    of that wheel).
     """
 
     code = "TF24602"
