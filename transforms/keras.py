@@ -68,7 +68,7 @@ class PlotModelPositional(Rule):
     code = "TF24203"
     name = "plot-model-positional"
     fix = Fix.SAFE
-    severity = Severity.ERROR
+    severity = Severity.WARNING
     triggers = ("plot_model", "model_to_dot")
     requires = IMPORTS_TENSORFLOW
 

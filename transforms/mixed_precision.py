@@ -22,8 +22,10 @@ from tf24migrate.calls import (
 )
 from tf24migrate.findings import Fix, Severity
 from tf24migrate.names import dotted_name_of_module, normalize
-from tf24migrate.rule_kinds import RenameSymbol, callee_name
+from tf24migrate.rule_kinds import RenameSymbol
 from tf24migrate.rules import IMPORTS_TENSORFLOW, Rule
+
+from ._text import assigned_value
 
 EXPERIMENTAL = "tensorflow.keras.mixed_precision.experimental"
 STABLE = "tensorflow.keras.mixed_precision"
@@ -64,9 +66,11 @@ class _ExperimentalCallee(RenameSymbol):
         return super().leave_Attribute(ctx, original, updated)
 
 
+# The experimental API still works on TF 2.4 to 2.8 (deprecated): its rules are warnings that say when it stops.
+UNTIL_2_9 = "the experimental name still works up to TF 2.8 and raises from TF 2.9"
 _MODULE_MESSAGE = (
     "`tf.keras.mixed_precision.experimental` is `tf.keras.mixed_precision` from TF 2.4 "
-    "(the experimental module is gone from TF 2.9)."
+    "(the experimental module still works up to TF 2.8 and is gone from TF 2.9)."
 )
 
 
@@ -103,10 +107,10 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
             name="mixed-precision-policy",
             old=f"{EXPERIMENTAL}.Policy",
             new=f"{STABLE}.Policy",
-            severity=Severity.ERROR,
+            severity=Severity.WARNING,
             triggers=("mixed_precision",),
             message="`tf.keras.mixed_precision.experimental.Policy` is `tf.keras.mixed_precision.Policy` "
-            "from TF 2.4.",
+            f"from TF 2.4 ({UNTIL_2_9}).",
             doc=type(self).__doc__,
         )
         self._module = RenameSymbol(
@@ -143,7 +147,8 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
         if ctx.qualified_name(original.func) != self.old:
             return updated
         message = (
-            "`Policy` is stable in TF 2.4 as `tf.keras.mixed_precision.Policy(name)`, without `loss_scale`"
+            "`Policy` is stable in TF 2.4 as `tf.keras.mixed_precision.Policy(name)`, without `loss_scale` "
+            f"({UNTIL_2_9})"
         )
         bound = bind_or_report(ctx, original, ("name", "loss_scale"), f"{message}: rewrite the call by hand")
         if bound is None:
@@ -188,9 +193,9 @@ SET_POLICY = RenameSymbol(
     name="set-policy",
     old=f"{EXPERIMENTAL}.set_policy",
     new=f"{STABLE}.set_global_policy",
-    severity=Severity.ERROR,
+    severity=Severity.WARNING,
     message="`tf.keras.mixed_precision.experimental.set_policy` is "
-    "`tf.keras.mixed_precision.set_global_policy` from TF 2.4.",
+    f"`tf.keras.mixed_precision.set_global_policy` from TF 2.4 ({UNTIL_2_9}).",
     doc="""
     `tf.keras.mixed_precision.experimental.set_policy(p)` is
     `tf.keras.mixed_precision.set_global_policy(p)` from TF 2.4.
@@ -209,9 +214,9 @@ GLOBAL_POLICY = RenameSymbol(
     name="global-policy",
     old=f"{EXPERIMENTAL}.global_policy",
     new=f"{STABLE}.global_policy",
-    severity=Severity.ERROR,
+    severity=Severity.WARNING,
     message="`tf.keras.mixed_precision.experimental.global_policy` is "
-    "`tf.keras.mixed_precision.global_policy` from TF 2.4.",
+    f"`tf.keras.mixed_precision.global_policy` from TF 2.4 ({UNTIL_2_9}).",
     doc="""
     `tf.keras.mixed_precision.experimental.global_policy()` is
     `tf.keras.mixed_precision.global_policy()` from TF 2.4.
@@ -243,11 +248,11 @@ class GetLayerPolicy(Rule):
     code = "TF24304"
     name = "get-layer-policy"
     fix = Fix.SAFE
-    severity = Severity.ERROR
+    severity = Severity.WARNING
     triggers = ("get_layer_policy",)
     requires = IMPORTS_TENSORFLOW
     _old = f"{EXPERIMENTAL}.get_layer_policy"
-    _message = "`get_layer_policy(layer)` is `layer.dtype_policy` from TF 2.4"
+    _message = f"`get_layer_policy(layer)` is `layer.dtype_policy` from TF 2.4 ({UNTIL_2_9})"
 
     def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
         if ctx.qualified_name(original.func) != self._old:
@@ -397,16 +402,16 @@ class LossScaleOptimizer(_ExperimentalCallee):
             name="loss-scale-optimizer",
             old=f"{EXPERIMENTAL}.LossScaleOptimizer",
             new=f"{STABLE}.LossScaleOptimizer",
-            severity=Severity.ERROR,
+            severity=Severity.WARNING,
             message="`tf.keras.mixed_precision.experimental.LossScaleOptimizer` is "
-            "`tf.keras.mixed_precision.LossScaleOptimizer` from TF 2.4.",
+            f"`tf.keras.mixed_precision.LossScaleOptimizer` from TF 2.4 ({UNTIL_2_9}).",
             doc=type(self).__doc__,
         )
 
     def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
         if ctx.qualified_name(original.func) != self.old:
             return updated
-        message = "`LossScaleOptimizer(optimizer, loss_scale)` is stable in TF 2.4 with new arguments"
+        message = f"`LossScaleOptimizer(optimizer, loss_scale)` is stable in TF 2.4 with new arguments ({UNTIL_2_9})"
         by_hand = f"{message}: rewrite the call by hand ({_BY_HAND})"
         bound = bind_or_report(ctx, original, ("optimizer", "loss_scale"), by_hand)
         if bound is None:
@@ -507,37 +512,70 @@ def _folded_by_loss_scale_optimizer(ctx, node: cst.CSTNode) -> bool:
     return bound.get("loss_scale") is arg and not isinstance(stable_loss_scale_arguments(ctx, call), str)
 
 
+_LOSS_SCALE_OPTIMIZERS = (f"{EXPERIMENTAL}.LossScaleOptimizer", f"{STABLE}.LossScaleOptimizer")
+
+
+def loss_scale_optimizer_evidence(ctx, receiver: cst.BaseExpression) -> str | None:
+    """Why `receiver` is a `LossScaleOptimizer`, or None when the file does not show it: a
+    construction (`LossScaleOptimizer(...)`, or a name bound to one in the same scope), or an
+    enclosing `if isinstance(receiver, ...LossScaleOptimizer):`."""
+    value = assigned_value(ctx, receiver) if isinstance(receiver, cst.Name) else receiver
+    if isinstance(value, cst.Call) and ctx.qualified_name(value.func) in _LOSS_SCALE_OPTIMIZERS:
+        return f"`{code_for(receiver)}` is built by `LossScaleOptimizer(...)`"
+    text = code_for(receiver)
+    for ancestor in ctx.ancestors:
+        if not isinstance(ancestor, cst.If):
+            continue
+        test = ancestor.test
+        if (
+            isinstance(test, cst.Call)
+            and isinstance(test.func, cst.Name)
+            and test.func.value == "isinstance"
+            and len(test.args) == 2
+            and code_for(test.args[0].value) == text
+            and ctx.qualified_name(test.args[1].value) in _LOSS_SCALE_OPTIMIZERS
+        ):
+            return f"`{text}` is checked to be a `LossScaleOptimizer`"
+    return None
+
+
 class LossScaleCall(Rule):
-    """`opt.loss_scale()` must become `opt.loss_scale` for a stable `LossScaleOptimizer`.
+    """`opt.loss_scale()` raises on a `LossScaleOptimizer` from TF 2.4: read `opt.loss_scale`.
 
-    The experimental optimizer's `loss_scale` was a `LossScale` object, called to get the current
-    scale; the stable optimizer's `loss_scale` is the scale itself, a float32 tensor (Keras 2:
-    TF 2.4–2.15 and tf_keras). Keras 3 has neither: read `opt.dynamic_scale` there.
+    The 2.3 optimizer's `loss_scale` was a `LossScale` object, called to get the current scale;
+    from TF 2.4 the `loss_scale` of both the stable and the experimental `LossScaleOptimizer` is
+    the scale itself, a float32 tensor (Keras 2: TF 2.4–2.15 and tf_keras), and calling it raises
+    `TypeError` (hence the severity). Keras 3 has neither: read `opt.dynamic_scale` there.
 
-    Reported, not rewritten: `loss_scale()` may be called on other objects (a `LossScale` itself),
-    which the rule cannot tell apart.
+    Reported only where the receiver is visibly a `LossScaleOptimizer`: built by
+    `LossScaleOptimizer(...)` (stable or experimental, a name bound to one in the same scope), or
+    checked by an enclosing `if isinstance(opt, ...LossScaleOptimizer):`. Other `loss_scale()`
+    calls (a `LossScale` object, the loss scalers of other libraries) are left alone, and so are
+    files that do not import TensorFlow. Not rewritten: `loss_scale` may be a method of some
+    other object bound to the same name.
 
-    Reported: `scale = optimizer.loss_scale()`
-    Write instead: `scale = optimizer.loss_scale`
+    Reported: `opt = tf.keras.mixed_precision.experimental.LossScaleOptimizer(sgd, "dynamic")` then `scale = opt.loss_scale()`
+    Write instead: `scale = opt.loss_scale`
     """
 
     code = "TF24307"
     name = "loss-scale-call"
     fix = None
-    severity = Severity.WARNING
-    triggers = ("loss_scale(",)
+    severity = Severity.ERROR
+    triggers = ("loss_scale(", "LossScaleOptimizer")
+    requires = ("loss_scale(", *IMPORTS_TENSORFLOW)
 
     def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
-        if (
-            isinstance(original.func, cst.Attribute)
-            and callee_name(original) == "loss_scale"
-            and not original.args
-            and not ctx.resolves_to_module_other_than_tensorflow(original.func)
-        ):
+        func = original.func
+        if not isinstance(func, cst.Attribute) or func.attr.value != "loss_scale" or original.args:
+            return updated
+        evidence = loss_scale_optimizer_evidence(ctx, func.value)
+        if evidence is not None:
             ctx.report(
                 original,
-                "A stable `LossScaleOptimizer`'s `loss_scale` is a tensor property from TF 2.4: if this is "
-                "one, read `.loss_scale` without calling it (Keras 3: `.dynamic_scale`).",
+                f"A `LossScaleOptimizer`'s `loss_scale` is a tensor from TF 2.4, and calling it raises "
+                f"TypeError ({evidence}): read `{code_for(func)}` without calling it (Keras 3: "
+                f"`{code_for(func.value)}.dynamic_scale`).",
             )
         return updated
 
