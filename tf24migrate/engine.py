@@ -1,7 +1,7 @@
 """From source text to migrated source text and findings. Never touches files, never prints.
 
 The steps: a text prefilter (rules whose trigger strings do not occur are not run, and a file
-with none is not parsed); Python's `ast` lists the statements and marks those no rule can touch
+with none is not parsed); TensorFlow 1 files get one note and no rule (`tf1_code`); Python's `ast` lists the statements and marks those no rule can touch
 (`pruning`), which LibCST then does not even parse; one LibCST parse; one pass of
 `MigrationTransformer` (`walk`); suppression comments; positions for the findings; the output,
 where only the statements a rule changed are generated (`positions.StatementMap`), and a re-parse
@@ -23,6 +23,7 @@ from tf24migrate.positions import StatementMap, module_code, node_spans
 from tf24migrate.pruning import Sparse, StatementPlan, parse_with_python
 from tf24migrate.rules import Rule, select_rules
 from tf24migrate.suppressions import is_suppressed, line_suppressions
+from tf24migrate.tf1_code import tf1_evidence, tf1_note
 from tf24migrate.transformer import MigrationTransformer, Report
 from tf24migrate.walk import walk
 
@@ -182,6 +183,9 @@ def run_rules(
     active = triggered_rules(source, rules)
     if not active:
         return MigrationResult(source=source, code=source)
+    tf1 = tf1_evidence(source)
+    if tf1 is not None:  # TF 1 code: rewrites would break it, rules do not run (see `tf1_code`)
+        return MigrationResult(source=source, code=source, findings=(tf1_note(tf1, path),))
     parsed = _Parsed.of(source, active, path)
     done = parsed.transform(source, active, unsafe_fixes)
     if done is None:  # the plan and LibCST disagreed: no pruning, then
