@@ -74,6 +74,9 @@ def triggered_rules(source: str, rules: Iterable[Rule]) -> list[Rule]:
     ]
 
 
+_MAX_PASSES = 4  # each pass only blocks more fixes; chains are short (a subclass, then its import)
+
+
 @dataclass
 class _Parsed:
     """A source as the transformer sees it: LibCST's module of it, or of its `sparse` text (the
@@ -111,21 +114,30 @@ class _Parsed:
         return _Parsed(module, statements=StatementMap.build(module, self.plan.tree, source))
 
     def transform(self, source, rules, unsafe_fixes, excluded=(), declined=()):
-        """One transformer pass: (new module, reports), or None if the plan went astray."""
-        if self.plan is not None:
-            self.plan.reset()
-        transformer = MigrationTransformer(
-            rules,
-            source=source,
-            unsafe_fixes=unsafe_fixes,
-            excluded=excluded,
-            declined=declined,
-            plan=self.plan,
-            statements=self.statements,
-        )
-        new_module = walk(self.module, transformer, transformer.inert)
-        if self.plan is not None and not self.plan.consistent:
-            return None
+        """The rules applied: (new module, reports), or None if the plan went astray.
+
+        A pass that finds fixes which are only right together with others that were not applied
+        (`linked`) blocks them, and the rules run again without them."""
+        blocked: dict[object, str] = {}
+        for _ in range(_MAX_PASSES):
+            if self.plan is not None:
+                self.plan.reset()
+            transformer = MigrationTransformer(
+                rules,
+                source=source,
+                unsafe_fixes=unsafe_fixes,
+                excluded=excluded,
+                declined=declined,
+                plan=self.plan,
+                statements=self.statements,
+                blocked=blocked,
+            )
+            new_module = walk(self.module, transformer, transformer.inert)
+            if self.plan is not None and not self.plan.consistent:
+                return None
+            if not transformer.newly_blocked:
+                break
+            blocked = {**blocked, **transformer.newly_blocked}
         return new_module, transformer.reports
 
     def spans(self, reports: Sequence[Report]) -> dict[int, Span]:

@@ -26,6 +26,7 @@ from tf24migrate.rule_kinds import RenameSymbol
 from tf24migrate.rules import IMPORTS_TENSORFLOW, Rule
 
 from ._text import assigned_value
+from .policy_loss_scale import LOSS_SCALE_READ, policy_loss_scale_read
 
 EXPERIMENTAL = "tensorflow.keras.mixed_precision.experimental"
 STABLE = "tensorflow.keras.mixed_precision"
@@ -96,9 +97,15 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
     Before: `policy = mixed_precision.experimental.Policy("mixed_float16", loss_scale="dynamic")`
     After:  `policy = mixed_precision.Policy("mixed_float16")`
 
-    Not rewritten: calls passing `*args` / `**kwargs` (reported). A use through the module alias
-    that its rule only reports (for example a `LossScaleOptimizer` whose loss scale is not
-    visible) must be rewritten by hand once the import is moved: its finding says how.
+    An import moves only when every use of its name is migrated too (or stays valid): a use that
+    its rule only reports (an unsafe `Policy(..., loss_scale=1024)` without `--unsafe-fixes`, a
+    `LossScaleOptimizer` whose loss scale is not visible, an attribute with no stable equivalent, a
+    suppressed line) keeps the experimental import, and the import's finding names those uses; the
+    migrated uses are spelled through another TensorFlow import then. In a file that reads a
+    policy's `.loss_scale` (TF24309), `Policy(...)` calls are not migrated: the stable `Policy` has
+    none.
+
+    Not rewritten: calls passing `*args` / `**kwargs` (reported).
     """
 
     def __init__(self) -> None:
@@ -112,6 +119,7 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
             message="`tf.keras.mixed_precision.experimental.Policy` is `tf.keras.mixed_precision.Policy` "
             f"from TF 2.4 ({UNTIL_2_9}).",
             doc=type(self).__doc__,
+            uses_must_follow=True,
         )
         self._module = RenameSymbol(
             code=self.code,
@@ -122,6 +130,7 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
             triggers=(),
             doc="",
             message=_MODULE_MESSAGE,
+            uses_must_follow=True,
         )
 
     def leave_ImportFrom(self, ctx, original: cst.ImportFrom, updated: cst.ImportFrom):
@@ -137,11 +146,25 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
                 continue
             module = dotted_name_of_module(alias.name).rsplit(".", 1)[0]
             moved = names[index].with_changes(name=cst.parse_expression(module))
+            kept = ctx.blocked_reason(alias)
+            if kept is not None:
+                ctx.report(alias, f"{_MODULE_MESSAGE} The import stays as it is: {kept}; migrate them first.")
+                continue
             if alias.asname is not None:
                 ctx.move_binding(alias, STABLE)
+            else:
+                ctx.track_uses(alias)
             if ctx.report(alias, _MODULE_MESSAGE, replacement=moved) is not None:
                 names[index] = moved
         return updated.with_changes(names=names)
+
+    def leave_Attribute(self, ctx, original: cst.Attribute, updated: cst.Attribute):
+        if original.attr.value == "loss_scale":
+            read = policy_loss_scale_read(ctx, original)
+            if read is not None:
+                ctx.block(LOSS_SCALE_READ, f"this file reads a policy's `.loss_scale` ({read}; TF24309)")
+            return updated
+        return super().leave_Attribute(ctx, original, updated)
 
     def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
         if ctx.qualified_name(original.func) != self.old:
@@ -150,6 +173,14 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
             "`Policy` is stable in TF 2.4 as `tf.keras.mixed_precision.Policy(name)`, without `loss_scale` "
             f"({UNTIL_2_9})"
         )
+        read = ctx.blocked_reason(LOSS_SCALE_READ)
+        if read is not None:
+            ctx.report(
+                original,
+                f"{message}: not migrated, since {read}, which the stable `Policy` does not have: read "
+                "the loss scale from the `LossScaleOptimizer` first, then migrate this call.",
+            )
+            return updated
         bound = bind_or_report(ctx, original, ("name", "loss_scale"), f"{message}: rewrite the call by hand")
         if bound is None:
             return updated
@@ -289,17 +320,18 @@ class GetLayerPolicy(Rule):
             return updated
         if normalize(dotted_name_of_module(original.module) or "") != EXPERIMENTAL:
             return updated
-        removed = {
-            id(alias)
-            for alias in original.names
-            if dotted_name_of_module(alias.name) == "get_layer_policy"
-            and ctx.report(
-                alias,
-                f"{self._message}: the function is not imported any more.",
-                replacement=cst.RemoveFromParent(),
-            )
-            is not None
-        }
+        removed = set()
+        for alias in original.names:
+            if dotted_name_of_module(alias.name) != "get_layer_policy":
+                continue
+            kept = ctx.blocked_reason(alias)
+            if kept is not None:
+                ctx.report(alias, f"{self._message}: the import stays as it is: {kept}.")
+                continue
+            ctx.track_uses(alias)
+            message = f"{self._message}: the function is not imported any more."
+            if ctx.report(alias, message, replacement=cst.RemoveFromParent()) is not None:
+                removed.add(id(alias))
         if not removed:
             return updated
         kept_names = {dotted_name_of_module(a.name) for a in original.names if id(a) not in removed}
@@ -406,6 +438,7 @@ class LossScaleOptimizer(_ExperimentalCallee):
             message="`tf.keras.mixed_precision.experimental.LossScaleOptimizer` is "
             f"`tf.keras.mixed_precision.LossScaleOptimizer` from TF 2.4 ({UNTIL_2_9}).",
             doc=type(self).__doc__,
+            uses_must_follow=True,
         )
 
     def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
