@@ -25,6 +25,7 @@ from tf24migrate.names import dotted_name_of_module, normalize
 from tf24migrate.rule_kinds import RenameSymbol
 from tf24migrate.rules import IMPORTS_TENSORFLOW, Rule
 
+from ._loss_scale_subclasses import class_of_base, subclass_report
 from ._text import assigned_value
 from .policy_loss_scale import LOSS_SCALE_READ, policy_loss_scale_read
 
@@ -425,7 +426,10 @@ class LossScaleOptimizer(_ExperimentalCallee):
     Not rewritten, reported with the mapping above: a loss scale whose kind is not visible in the
     call (a variable, a function result), a `DynamicLossScale` with a `multiplier` other than 2
     (the stable class has none), and calls passing `*args` / `**kwargs`. Other references
-    (`isinstance(x, ...LossScaleOptimizer)`) are renamed.
+    (`isinstance(x, ...LossScaleOptimizer)`) are renamed, except the base of a class: `class
+    Sub(...experimental.LossScaleOptimizer)` built as `Sub(opt, "dynamic")` would raise TypeError
+    with the stable base alone, so the base stays and is reported, naming the constructions this
+    file shows, to be changed with it (by hand, in every file that builds `Sub`).
     """
 
     def __init__(self) -> None:
@@ -440,6 +444,23 @@ class LossScaleOptimizer(_ExperimentalCallee):
             doc=type(self).__doc__,
             uses_must_follow=True,
         )
+
+    def leave_Attribute(self, ctx, original: cst.Attribute, updated: cst.Attribute):
+        if ctx.qualified_name(original) == self.old and self._is_kept_base(ctx, original):
+            return updated
+        return super().leave_Attribute(ctx, original, updated)
+
+    def leave_Name(self, ctx, original: cst.Name, updated: cst.Name):
+        if ctx.is_reference(original) and ctx.qualified_name(original) == self.old:
+            self._is_kept_base(ctx, original)
+        return updated
+
+    def _is_kept_base(self, ctx, base: cst.CSTNode) -> bool:
+        """Report `base` when it is the base of a class: the base stays (see `subclass_report`)."""
+        cls = class_of_base(ctx)
+        if cls is not None:
+            ctx.report(base, subclass_report(cls, ctx.source, self.message, _BY_HAND))
+        return cls is not None
 
     def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
         if ctx.qualified_name(original.func) != self.old:
