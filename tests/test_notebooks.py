@@ -90,7 +90,10 @@ def test_json_text_differs_only_in_changed_source_lines(name):
         if line.startswith(("-", "+"))
     ]
     removed = [line[2:] for line in text_diff if line.startswith("-")]
-    assert len(removed) == len([line for line in text_diff if line.startswith("+")])
+    added = [line[2:] for line in text_diff if line.startswith("+")]
+    assert all(
+        isinstance(json.loads(line.strip().removeprefix('"source": ').rstrip(",")), str) for line in added
+    )
     decoded = [json.loads(line.strip().removeprefix('"source": ').rstrip(",")) for line in removed]
     assert decoded == changed_source_lines
 

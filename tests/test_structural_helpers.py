@@ -6,6 +6,7 @@ from __future__ import annotations
 import textwrap
 
 import libcst as cst
+import pytest
 
 from tf24migrate.calls import keep_arguments, keyword_arg, rebuild_args, split_call
 from tf24migrate.engine import run_rules
@@ -60,9 +61,50 @@ def test_rebuild_args_keeps_the_closing_layout_when_arguments_are_added():
 
 def test_keep_arguments_keeps_each_arguments_comment_and_the_closing_line():
     call = _call("f(\n    a,  # kept\n    b,  # dropped\n)")
-    assert _code(call.with_changes(args=keep_arguments(call, [call.args[0]]))) == "f(\n    a,  # kept\n)"
+    assert _code(keep_arguments(call, [call.args[0]])) == "f(\n    a,  # kept\n)"
     one_line = _call("f(a, b)")
-    assert _code(one_line.with_changes(args=keep_arguments(one_line, [one_line.args[0]]))) == "f(a)"
+    assert _code(keep_arguments(one_line, [one_line.args[0]])) == "f(a)"
+
+
+@pytest.mark.parametrize(
+    ("code", "expected"),
+    [
+        # an argument on a line of its own goes with its line and comment; the line before keeps its own
+        ("f(\n    a,  # kept\n    b,  # dropped\n)", "f(\n    a,  # kept\n)"),
+        # `)` on the removed argument's line moves up to the kept one
+        ("f(a,\n  b)", "f(a)"),
+        ("f(\n    a,  # kept\n    b)", "f(\n    a  # kept\n)"),
+        # an argument sharing its line leaves the line and its comment to the other
+        ("f(a, c,  # kept\n  b)", "f(a, c  # kept\n)"),
+        ("f(a,  # kept\n  c, b)", "f(a,  # kept\n  c)"),
+        # a lone argument left, without comment or trailing comma: one line
+        ("f(\n    a, b)", "f(a)"),
+        ("f(\n    a,\n    b,\n)", "f(\n    a,\n)"),
+        ("f(a, b,)", "f(a)"),
+    ],
+)
+def test_keep_arguments_removes_the_argument_b_as_a_person_would(code, expected):
+    call = _call(code)
+    kept = [arg for arg in call.args if _code(arg.value) != "b"]
+    assert _code(keep_arguments(call, kept)) == expected
+
+
+def test_keep_arguments_removes_a_first_argument_with_its_line():
+    call = _call("f(\n    a,  # dropped\n    b,  # kept\n    c,\n)")
+    assert _code(keep_arguments(call, call.args[1:])) == "f(\n    b,  # kept\n    c,\n)"
+
+
+def test_keep_arguments_removes_a_middle_argument_sharing_its_line():
+    call = _call("f(a, b,  # kept\n  c)")
+    assert _code(keep_arguments(call, [call.args[0], call.args[2]])) == "f(a,  # kept\n  c)"
+    call = _call("f(a,  # kept\n  b, c)")
+    assert _code(keep_arguments(call, [call.args[0], call.args[2]])) == "f(a,  # kept\n  c)"
+
+
+def test_rebuild_args_with_fewer_arguments_keeps_the_comment_of_the_kept_line():
+    call = _call("f(\n    opt,  # inner optimizer\n    loss_scale='dynamic',  # scale\n)")
+    args = rebuild_args(call.args, [(None, cst.Name("opt"))])
+    assert _code(call.with_changes(args=args)) == "f(\n    opt,  # inner optimizer\n)"
 
 
 # ------------------------------------------------------------------------ rule context

@@ -58,10 +58,15 @@ def rebuild_args(
     """Arguments `new` (keyword or None, value), laid into the user's argument `slots` in order.
 
     Each new argument takes the comma and whitespace of the slot at its index, so line breaks and
-    comments between arguments survive; the last takes the ending of the user's last argument
-    (its comma, comment and the layout before `)`). Arguments beyond the slots are separated as
-    the user's are: `, `, or a line break at the same indentation in a call written over lines.
+    comments between arguments survive. With as many new arguments as slots or more, the last takes
+    the ending of the user's last argument (its comma, comment and the layout before `)`), and
+    arguments beyond the slots are separated as the user's are: `, `, or a line break at the same
+    indentation in a call written over lines. With fewer, the slots left over are removed as
+    `keep_arguments` removes arguments (their lines and comments go, the others' stay).
     """
+    if len(new) < len(slots):
+        kept = keep_arguments(cst.Call(cst.Name("f"), slots), slots[: len(new)]).args
+        return [_lay(slot, keyword, value) for slot, (keyword, value) in zip(kept, new, strict=True)]
     result: list[cst.Arg] = []
     separator = _separator(slots)
     for index, (keyword, value) in enumerate(new):
@@ -72,18 +77,20 @@ def rebuild_args(
             slot = slots[index].with_changes(whitespace_after_arg=_NO_SPACE)
         else:
             slot = None
-        if keyword is None:
-            arg = (
-                slot.with_changes(value=value, keyword=None, equal=cst.MaybeSentinel.DEFAULT)
-                if slot
-                else cst.Arg(value)
-            )
-        else:
-            arg = keyword_arg(keyword, value, like=slot)
+        arg = _lay(slot, keyword, value)
         if slot is None and not last:
             arg = arg.with_changes(comma=separator)
         result.append(arg)
     return result
+
+
+def _lay(slot: cst.Arg | None, keyword: str | None, value: cst.BaseExpression) -> cst.Arg:
+    """An argument `keyword=value` (or positional) in the place and layout of `slot`."""
+    if keyword is not None:
+        return keyword_arg(keyword, value, like=slot)
+    if slot is None:
+        return cst.Arg(value)
+    return slot.with_changes(value=value, keyword=None, equal=cst.MaybeSentinel.DEFAULT)
 
 
 def _separator(slots: Sequence[cst.Arg]) -> cst.Comma:
@@ -132,18 +139,6 @@ def split_call(call: cst.Call, indent: str, limit: int, unit: str = "    ") -> c
             arg.with_changes(comma=cst.Comma(whitespace_after=_newline_then(indent if last else inner)))
         )
     return call.with_changes(whitespace_before_args=_newline_then(inner), args=laid_out)
-
-
-def fit_to_line(ctx, original: cst.CSTNode, replacement: cst.Call) -> cst.Call:
-    """`replacement` (of `original`) as is when its line fits the file's line length; else split
-    over several lines by `split_call`. A call the user wrote over several lines keeps its layout."""
-    if "\n" in code_for(original):
-        return replacement
-    before, after = ctx.line_around(original)
-    if len(before) + len(code_for(replacement)) + len(after) <= ctx.line_length:
-        return replacement
-    indent = before[: len(before) - len(before.lstrip())]
-    return split_call(replacement, indent, ctx.line_length)
 
 
 def _after(arg: cst.Arg) -> cst.BaseParenthesizableWhitespace:
@@ -230,16 +225,88 @@ def close_multiline_call(args: list[cst.Arg], outer: cst.Call) -> list[cst.Arg]:
     return args
 
 
-def keep_arguments(call: cst.Call, kept: Sequence[cst.Arg]) -> list[cst.Arg]:
-    """The arguments `kept` (of `call`) without the others: each keeps its own comments, and the
-    last one ends as the call's last argument did (trailing comma, line break before `)`)."""
-    args = list(kept)
-    if not args or args[-1] is call.args[-1]:
-        return args
-    if is_multiline(call):
-        return close_multiline_call(args, call)
-    args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
-    return args
+def keep_arguments(call: cst.Call, kept: Sequence[cst.Arg]) -> cst.Call:
+    """`call` with only the arguments `kept` (of `call.args`), laid out as a person would.
+
+    A comment belongs to its line: an argument written on a line of its own goes with that line
+    and its trailing comment; an argument sharing its line with another leaves the line, and its
+    comment, to it. Comment lines written between arguments stay. The last argument ends as the
+    call's did: a trailing comma stays only in a call closed on a line of its own. A call left with
+    one argument is written on one line as `lone_argument_on_one_line` says.
+    """
+    keep = {id(arg) for arg in kept}
+    args: list[cst.Arg] = []
+    before_args = call.whitespace_before_args
+    gap = call.whitespace_before_args  # the whitespace before the next kept argument or `)`
+    for index, arg in enumerate(call.args):
+        closing = index == len(call.args) - 1
+        if id(arg) in keep:
+            if args:
+                args[-1] = _followed_by(args[-1], gap)
+            else:
+                before_args = gap
+            args.append(arg)
+            gap = _after(arg)
+        else:
+            gap = _without_line(gap, _after(arg), closing)
+    if not args:
+        return call.with_changes(args=[], whitespace_before_args=_closing(gap))
+    trailing_comma = isinstance(call.args[-1].comma, cst.Comma) and isinstance(
+        gap, cst.ParenthesizedWhitespace
+    )
+    last = args[-1]
+    if trailing_comma:
+        comma = last.comma if isinstance(last.comma, cst.Comma) else cst.Comma()
+        args[-1] = last.with_changes(comma=comma.with_changes(whitespace_after=gap))
+    else:
+        args[-1] = last.with_changes(comma=cst.MaybeSentinel.DEFAULT, whitespace_after_arg=gap)
+    return lone_argument_on_one_line(call.with_changes(args=args, whitespace_before_args=before_args))
+
+
+def lone_argument_on_one_line(call: cst.Call) -> cst.Call:
+    """`call` on one line when an argument was removed from it and one is left, without a comment
+    or a trailing comma in the call (`Policy('mixed_float16')`, not `Policy(\n    'mixed_float16')`)."""
+    if len(call.args) != 1 or isinstance(call.args[0].comma, cst.Comma) or "#" in code_for(_bare(call)):
+        return call
+    arg = call.args[0].with_changes(whitespace_after_arg=_NO_SPACE)
+    return call.with_changes(args=[arg], whitespace_before_args=_NO_SPACE)
+
+
+def _followed_by(arg: cst.Arg, whitespace: cst.BaseParenthesizableWhitespace) -> cst.Arg:
+    """`arg` with a comma followed by `whitespace` (the next argument follows)."""
+    comma = arg.comma if isinstance(arg.comma, cst.Comma) else cst.Comma()
+    return arg.with_changes(comma=comma.with_changes(whitespace_after=whitespace))
+
+
+def _without_line(
+    before: cst.BaseParenthesizableWhitespace, after: cst.BaseParenthesizableWhitespace, closing: bool
+) -> cst.BaseParenthesizableWhitespace:
+    """The whitespace left where an argument between `before` and `after` was removed; `closing`
+    when `)` follows it."""
+    own_line_before = isinstance(before, cst.ParenthesizedWhitespace)
+    own_line_after = isinstance(after, cst.ParenthesizedWhitespace)
+    if own_line_before and own_line_after:  # its line goes, with the comment on it
+        return before.with_changes(
+            empty_lines=[*before.empty_lines, *after.empty_lines],
+            indent=after.indent,
+            last_line=after.last_line,
+        )
+    if own_line_after or (closing and not own_line_before):
+        return after  # the line stays with what was before the argument, and keeps its comment
+    if own_line_before and closing:  # `)` was on the argument's line: it moves up, or to the left
+        if before.first_line.comment is None and not before.empty_lines:
+            return _NO_SPACE
+        return before.with_changes(indent=True, last_line=_NO_SPACE)
+    return before  # the next argument takes the removed one's place on its line
+
+
+def _closing(gap: cst.BaseParenthesizableWhitespace) -> cst.BaseParenthesizableWhitespace:
+    """The whitespace in `f()` once every argument is gone: none unless it holds a comment."""
+    return gap if "#" in code_for(cst.Call(cst.Name("f"), [], whitespace_before_args=gap)) else _NO_SPACE
+
+
+def _bare(call: cst.Call) -> cst.Call:
+    return call.with_changes(func=cst.Name("f"))
 
 
 def bind_or_report(ctx, call: cst.Call, params: Sequence[str], message: str) -> dict[str, cst.Arg] | None:

@@ -16,10 +16,10 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from tf24migrate import pruning
+from tf24migrate import layout, pruning
 from tf24migrate.calls import code_for
 from tf24migrate.errors import RuleError
-from tf24migrate.findings import Fix
+from tf24migrate.findings import Fix, Span
 from tf24migrate.import_edits import (
     AddImportedNames,
     RemoveImportedNames,
@@ -181,15 +181,17 @@ class MigrationTransformer(cst.CSTTransformer):
 
     def line_around(self, node: cst.CSTNode) -> tuple[str, str]:
         """The text of the source line before an original node starts, and after it ends."""
+        lines, span = self.node_lines(node)
+        return lines[0][: span.column - 1], lines[-1][span.end_column - 1 :]
+
+    def node_lines(self, node: cst.CSTNode) -> tuple[list[str], Span]:
+        """The whole source lines an original node is on, and where it is."""
         assert self._module is not None
         if self.statements is not None:
             span = self.statements.spans({id(node): (node, self._top_statement())})[id(node)]
-            first, last = self.statements.line(span.line), self.statements.line(span.end_line)
-        else:
-            span = node_spans(self._module, [node])[id(node)]
-            lines = self._module.code.splitlines()
-            first, last = lines[span.line - 1], lines[span.end_line - 1]
-        return first[: span.column - 1], last[span.end_column - 1 :]
+            return [self.statements.line(n) for n in range(span.line, span.end_line + 1)], span
+        span = node_spans(self._module, [node])[id(node)]
+        return self._module.code.splitlines()[span.line - 1 : span.end_line], span
 
     def qualified_name(self, node: cst.CSTNode) -> str | None:
         """The TensorFlow-normalised qualified name of a dotted expression, if it is an import.
@@ -670,6 +672,7 @@ _ON_LEAVE = {
     cst.Name: MigrationTransformer._leave_name,
     cst.Module: MigrationTransformer._leave_module,
     cst.ExceptHandler: MigrationTransformer._leave_except_handler,
+    cst.Call: layout.lay_out_call,
     **dict.fromkeys(
         (cst.Assign, cst.AnnAssign, cst.AugAssign, cst.NamedExpr, cst.WithItem),
         MigrationTransformer._leave_assignment,

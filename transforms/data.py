@@ -8,7 +8,6 @@ import libcst as cst
 from tf24migrate.calls import (
     bind_or_report,
     close_multiline_call,
-    fit_to_line,
     is_multiline,
     keyword_arg,
     leading_comment_lines,
@@ -92,7 +91,6 @@ class _ServerConfig(Rule):
             if "start" in bound:
                 new_args.append(("start", new_values[id(bound["start"])]))
             replacement = updated.with_changes(args=rebuild_args(updated.args, new_args))
-            replacement = fit_to_line(ctx, original, replacement)
         return (
             ctx.report(
                 original,
@@ -339,9 +337,7 @@ class FromGeneratorSignature(Rule):
         new_args.append(("output_signature", signature))
         if "args" in bound:
             new_args.append(("args", new_values[id(bound["args"])]))
-        replacement = fit_to_line(
-            ctx, original, updated.with_changes(args=rebuild_args(updated.args, new_args))
-        )
+        replacement = updated.with_changes(args=rebuild_args(updated.args, new_args))
         return (
             ctx.report(original, f"{message}: pass `output_signature=`.", replacement=replacement) or updated
         )

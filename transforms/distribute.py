@@ -10,7 +10,6 @@ from tf24migrate.calls import (
     bind_arguments,
     bind_or_report,
     code_for,
-    fit_to_line,
     keep_arguments,
     rebuild_args,
 )
@@ -180,8 +179,6 @@ class MultiWorkerMirroredStrategy(Rule):
         replacement = updated.with_changes(func=func, args=rebuild_args(updated.args, new_args))
         if not new_args:
             replacement = replacement.with_changes(whitespace_before_args=cst.SimpleWhitespace(""))
-        else:
-            replacement = fit_to_line(ctx, original, replacement)
         return (
             ctx.report(
                 original,
@@ -244,9 +241,9 @@ class MakeNumpyDataset(Rule):
             ctx.report(original, f"{message}; this file has no way to name TensorFlow.")
             return updated
         value = updated.args[original.args.index(bound["numpy_input"])]
-        (arg,) = keep_arguments(updated, [value])
-        arg = arg.with_changes(keyword=None, equal=cst.MaybeSentinel.DEFAULT)
-        replacement = updated.with_changes(func=from_tensor_slices, args=[arg])
+        kept = keep_arguments(updated, [value])
+        arg = kept.args[0].with_changes(keyword=None, equal=cst.MaybeSentinel.DEFAULT)
+        replacement = kept.with_changes(func=from_tensor_slices, args=[arg])
         return ctx.report(original, f"{message}.", replacement=replacement) or updated
 
 

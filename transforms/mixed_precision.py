@@ -17,6 +17,7 @@ from tf24migrate.calls import (
     bind_or_report,
     code_for,
     keep_arguments,
+    lone_argument_on_one_line,
     rebuild_args,
     updated_values,
 )
@@ -193,7 +194,7 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
             replacement = updated.with_changes(func=func)
             return ctx.report(original, f"{message}.", replacement=replacement) or updated
         kept = [u for o, u in zip(original.args, updated.args, strict=True) if o is not bound["loss_scale"]]
-        replacement = updated.with_changes(func=func, args=keep_arguments(updated, kept))
+        replacement = keep_arguments(updated, kept).with_changes(func=func)
         loss_scale = bound["loss_scale"].value
         name = bound.get("name")
         if name is not None and _string(name.value) == "mixed_float16" and _string(loss_scale) == "dynamic":
@@ -482,6 +483,8 @@ class LossScaleOptimizer(_ExperimentalCallee):
             return updated
         new_args = [(None, new_values[id(bound["optimizer"])]), *arguments]
         replacement = updated.with_changes(func=func, args=rebuild_args(updated.args, new_args))
+        if len(new_args) < len(updated.args):
+            replacement = lone_argument_on_one_line(replacement)
         return ctx.report(original, f"{message}.", replacement=replacement) or updated
 
 
