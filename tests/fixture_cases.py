@@ -2,8 +2,9 @@
 
 Each case is `<case>.py` (input), `<case>.expected.py` (output; absent when the output is the
 input, as in negative cases) and `<case>.findings` (one line per finding: `line:column CODE fix
-applied`). A first line `# fixture: select=CODES unsafe-fixes` changes the rules run (default: the
-folder's rule) or turns on unsafe fixes.
+applied`). A first line `# fixture: select=CODES unsafe-fixes target-version=X.Y` changes the rules
+run (default: the folder's rule), turns on unsafe fixes, or sets the oldest TensorFlow the code must
+run on (default: 2.4, every fix applies).
 """
 
 from __future__ import annotations
@@ -51,7 +52,12 @@ class Case:
         match = _OPTIONS.match(first)
         words = match.group(1).split() if match else []
         select = next((w.split("=", 1)[1] for w in words if w.startswith("select=")), self.code)
-        return {"select": select.split(","), "unsafe_fixes": "unsafe-fixes" in words}
+        target = next((w.split("=", 1)[1] for w in words if w.startswith("target-version=")), None)
+        return {
+            "select": select.split(","),
+            "unsafe_fixes": "unsafe-fixes" in words,
+            "target_version": target,
+        }
 
 
 def all_cases() -> list[Case]:

@@ -127,8 +127,12 @@ def test_json_document(project):
             "message": "`experimental_run_v2` was removed in TF 2.4: call `run` (same arguments).",
             "fix": "safe",
             "applied": True,
+            "new_since": "2.2",
+            "old_removed": "2.4",
+            "changed_in": None,
         }
     ]
+    assert document["target"]["version"] == "2.4"
 
 
 def test_json_with_write_reports_failures(project):

@@ -154,7 +154,9 @@ class _Printer:
         run = self.run
         self.progress.clear()
         if run.output_format == "json":
-            document = json_document(self.kept, __version__, with_diffs=not run.writes)
+            document = json_document(
+                self.kept, __version__, with_diffs=not run.writes, target=getattr(run.rules, "target", None)
+            )
             typer.echo(json.dumps(document, indent=2))
         elif run.output_format == "github":
             typer.echo(github_annotations(self.kept), nl=False)
@@ -167,7 +169,9 @@ class _Printer:
             for line in self.statistics.lines(written=run.writes):
                 typer.echo(line, err=to_stderr)
         if not run.quiet:
-            typer.echo(f"{self.summary.line(written=run.writes)} in {elapsed:.2f}s", err=True)
+            target = getattr(run.rules, "target", None)
+            aimed = f"; target {target.describe}" if target is not None else ""
+            typer.echo(f"{self.summary.line(written=run.writes)}{aimed} in {elapsed:.2f}s", err=True)
         return exit_code(self.summary, run.mode)
 
 

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from tf24migrate.findings import Finding, MigrationResult, Span
 from tf24migrate.rules import Rule
 from tf24migrate.suppressions import is_suppressed, line_suppressions
+from tf24migrate.target import DEFAULT_TARGET, severity_for
 
 SUFFIXES = (".c", ".cc", ".cpp", ".cxx", ".h", ".hpp")
 _RAW_STRING = re.compile(r'(?:u8|u|U|L)?R"([^()\\\s]{0,16})\(')
@@ -100,6 +101,7 @@ def scan_c_source(
     }
     if not wanted:
         return MigrationResult(source=text, code=text)
+    target = getattr(rules, "target", None) or DEFAULT_TARGET
     code = code_only(text)
     pattern = re.compile(r"\b(" + "|".join(map(re.escape, wanted)) + r")\b")
     line_starts = [0] + [match.end() for match in _NEWLINE.finditer(text)]
@@ -121,10 +123,11 @@ def scan_c_source(
                 end_line=span.end_line,
                 end_column=span.end_column,
                 message=message,
-                severity=rule.severity,
+                severity=severity_for(rule, target),
                 fix=None,
                 applied=False,
                 path=path,
+                old_removed=rule.old_removed,
             )
         )
     return MigrationResult(source=text, code=text, findings=tuple(findings))

@@ -20,6 +20,7 @@ import typer
 
 from tf24migrate import __version__
 from tf24migrate.rules import RuleSelection, UnknownRuleError, all_rules, find_rule
+from tf24migrate.target import TargetVersionError, versions_line
 
 EXIT_OK, EXIT_DUE, EXIT_ERROR = 0, 1, 2
 
@@ -43,12 +44,19 @@ def _fail(message: str) -> typer.Exit:
 
 
 def _list_rules() -> None:
-    rows = [("code", "name", "fix", "default")]
+    rows = [("code", "name", "fix", "default", "new since", "old removed")]
     rows += [
-        (r.code, r.name, r.fix.value if r.fix else "none", "yes" if r.default else "opt-in")
+        (
+            r.code,
+            r.name,
+            r.fix.value if r.fix else "none",
+            "yes" if r.default else "opt-in",
+            r.new_since or "-",
+            r.old_removed or "-",
+        )
         for r in all_rules()
     ]
-    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     for row in rows:
         typer.echo("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip())
 
@@ -60,7 +68,22 @@ def _explain(selector: str) -> None:
     typer.echo(
         f"Fix: {fix}. Severity: {rule.severity.value}. Runs by default: {'yes' if rule.default else 'no (opt-in)'}.\n"
     )
+    typer.echo(f"TensorFlow versions: {versions_line(rule)}\n")
     typer.echo(rule.doc)
+
+
+def _target(flag: str | None, config, first: str | None):
+    """The run's target: the flag's, pyproject.toml's, or the project metadata's (read only then)."""
+    from tf24migrate.target import Target, parse_version, target_of
+
+    if flag is not None:
+        return target_of(flag, "--target-version")
+    if config.target_version is not None:
+        where = f"{os.path.relpath(config.path)} [tool.tf24migrate]"
+        return Target(parse_version(config.target_version, where), f"from {where}")
+    from tf24migrate.project_metadata import project_target
+
+    return project_target(first if first and first != "-" else ".")
 
 
 def _split_globs(value: list[str] | None) -> tuple[str, ...] | None:
@@ -111,6 +134,14 @@ def main_command(
         str | None, typer.Option(help="Rules to run: codes, names, prefixes or 'all', comma-separated.")
     ] = None,
     ignore: Annotated[str | None, typer.Option(help="Rules to leave out, as for --select.")] = None,
+    target_version: Annotated[
+        str | None,
+        typer.Option(
+            help="The oldest TensorFlow the code must still run on (default: read from the project's "
+            "requirements, else 2.4); fixes that need a newer one are reported, not applied.",
+            metavar="X.Y",
+        ),
+    ] = None,
     unsafe_fixes: Annotated[
         bool | None,
         typer.Option(
@@ -191,9 +222,10 @@ def main_command(
         rules = RuleSelection(
             select if select is not None else config.select,
             ignore if ignore is not None else config.ignore,
+            _target(target_version, config, first),
         )
         rules.check()
-    except (UnknownRuleError, ConfigError) as error:
+    except (UnknownRuleError, ConfigError, TargetVersionError) as error:
         raise _fail(str(error)) from None
     if sum((diff, write, check, interactive)) > 1:
         raise _fail("--diff, --write, --check and --interactive exclude each other: choose one")

@@ -1,7 +1,7 @@
 """`[tool.tf24migrate]` in pyproject.toml: found from the first path upwards, checked strictly.
 
 The keys are those of the command line: `select`, `ignore`, `exclude`, `extend-exclude`,
-`unsafe-fixes`, `jobs`. The command line overrides each one it sets. An unknown key, or a value
+`unsafe-fixes`, `jobs`, `target-version`. The command line overrides each one it sets. An unknown key, or a value
 of the wrong type, is an error that names the key and the file.
 """
 
@@ -32,6 +32,7 @@ class Config:
     extend_exclude: tuple[str, ...] | None = None
     unsafe_fixes: bool | None = None
     jobs: int | None = None
+    target_version: str | None = None  # "X.Y", checked
 
     @property
     def root(self) -> str:
@@ -76,7 +77,7 @@ def load_config(path: str) -> Config:
     where = f"{path}: [tool.tf24migrate]"
     if not isinstance(table, dict):
         raise ConfigError(f"{where} must be a table")
-    known = {*_LISTS, "unsafe-fixes", "jobs"}
+    known = {*_LISTS, "unsafe-fixes", "jobs", "target-version"}
     unknown = sorted(set(table) - known)
     if unknown:
         raise ConfigError(f"{where}: unknown key {unknown[0]!r}; the keys are {', '.join(sorted(known))}")
@@ -92,6 +93,14 @@ def load_config(path: str) -> Config:
         if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 0:
             raise ConfigError(f"{where}: `jobs` must be a whole number (0 means all cores)")
         values["jobs"] = jobs
+    if "target-version" in table:
+        from tf24migrate.target import TargetVersionError, parse_version
+
+        try:
+            parse_version(table["target-version"], f"{where}: `target-version`")
+        except TargetVersionError as error:
+            raise ConfigError(str(error)) from None
+        values["target_version"] = table["target-version"]
     return Config(path=path, **values)
 
 

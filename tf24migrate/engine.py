@@ -21,8 +21,9 @@ from tf24migrate.errors import RuleError, SourceSyntaxError
 from tf24migrate.findings import Finding, MigrationResult, Span
 from tf24migrate.positions import StatementMap, module_code, node_spans
 from tf24migrate.pruning import Sparse, StatementPlan, parse_with_python
-from tf24migrate.rules import Rule, select_rules
+from tf24migrate.rules import Rule, RuleSelection
 from tf24migrate.suppressions import is_suppressed, line_suppressions
+from tf24migrate.target import DEFAULT_TARGET, Target, severity_for, target_of
 from tf24migrate.tf1_code import tf1_evidence, tf1_note
 from tf24migrate.transformer import MigrationTransformer, Report
 from tf24migrate.walk import walk
@@ -113,7 +114,7 @@ class _Parsed:
         module = parse(source, path)
         return _Parsed(module, statements=StatementMap.build(module, self.plan.tree, source))
 
-    def transform(self, source, rules, unsafe_fixes, excluded=(), declined=()):
+    def transform(self, source, rules, unsafe_fixes, excluded=(), declined=(), target=DEFAULT_TARGET):
         """The rules applied: (new module, reports), or None if the plan went astray.
 
         A pass that finds fixes which are only right together with others that were not applied
@@ -130,6 +131,7 @@ class _Parsed:
                 declined=declined,
                 plan=self.plan,
                 statements=self.statements,
+                target=target,
                 blocked=blocked,
             )
             new_module = walk(self.module, transformer, transformer.inert)
@@ -166,7 +168,8 @@ class _Parsed:
         return code, generated
 
 
-def _finding(report: Report, span: Span, path: str | None) -> Finding:
+def _finding(report: Report, span: Span, path: str | None, target: Target) -> Finding:
+    rule = report.rule
     return Finding(
         code=report.rule.code,
         name=report.rule.name,
@@ -175,10 +178,13 @@ def _finding(report: Report, span: Span, path: str | None) -> Finding:
         end_line=span.end_line,
         end_column=span.end_column,
         message=report.message,
-        severity=report.rule.severity,
+        severity=severity_for(rule, target),
         fix=report.fix,
         applied=report.applied,
         path=path,
+        new_since=rule.new_since,
+        old_removed=rule.old_removed,
+        changed_in=rule.changed_in,
     )
 
 
@@ -191,7 +197,9 @@ def run_rules(
     declined: Collection[Finding] = (),
 ) -> MigrationResult:
     """Apply `rules` to `source`. Raises `SourceSyntaxError` or `RuleError`. The fixes of the
-    findings in `declined` (found by code, line and column) are not applied, only reported."""
+    findings in `declined` (found by code, line and column) are not applied, only reported. The
+    target TensorFlow is the one `rules` carries (a `RuleSelection`'s), else the default."""
+    target = getattr(rules, "target", None) or DEFAULT_TARGET
     active = triggered_rules(source, rules)
     if not active:
         return MigrationResult(source=source, code=source)
@@ -199,10 +207,10 @@ def run_rules(
     if tf1 is not None:  # TF 1 code: rewrites would break it, rules do not run (see `tf1_code`)
         return MigrationResult(source=source, code=source, findings=(tf1_note(tf1, path),))
     parsed = _Parsed.of(source, active, path)
-    done = parsed.transform(source, active, unsafe_fixes)
+    done = parsed.transform(source, active, unsafe_fixes, target=target)
     if done is None:  # the plan and LibCST disagreed: no pruning, then
         parsed = parsed.whole(source, path)
-        done = parsed.transform(source, active, unsafe_fixes)
+        done = parsed.transform(source, active, unsafe_fixes, target=target)
     assert done is not None
     new_module, reports = done
     spans = parsed.spans(reports)
@@ -219,7 +227,7 @@ def run_rules(
         if (r.rule.code, spans[id(r.node)].line, spans[id(r.node)].column) in declined_at
     }
     if excluded or refused:
-        done = parsed.transform(source, active, unsafe_fixes, excluded, refused)
+        done = parsed.transform(source, active, unsafe_fixes, excluded, refused, target)
         assert done is not None  # the same plan over the same module
         new_module, reports = done
     # Only generated code is checked: every other statement is the source's, which parsed; and
@@ -229,22 +237,24 @@ def run_rules(
         problem = next(filter(None, map(_check_parses, generated)), None)
         if problem is not None:
             raise RuleError(
-                _culprits(source, active, unsafe_fixes, path),
+                _culprits(source, active, unsafe_fixes, path, target),
                 f"produced code that does not parse ({problem})",
             )
     findings = sorted(
-        (_finding(r, spans[id(r.node)], path) for r in reports),
+        (_finding(r, spans[id(r.node)], path, target) for r in reports),
         key=lambda f: (f.line, f.column, f.code),
     )
     return MigrationResult(source=source, code=code, findings=tuple(findings))
 
 
-def _culprits(source: str, rules: Sequence[Rule], unsafe_fixes: bool, path: str | None) -> list[str]:
+def _culprits(
+    source: str, rules: Sequence[Rule], unsafe_fixes: bool, path: str | None, target: Target
+) -> list[str]:
     """The rules that, run alone over the whole source, produce code that does not parse."""
     whole = _Parsed(parse(source, path))
     culprits = []
     for rule in rules:
-        done = whole.transform(source, [rule], unsafe_fixes)
+        done = whole.transform(source, [rule], unsafe_fixes, target=target)
         if done is not None and _check_parses(module_code(done[0])) is not None:
             culprits.append(rule.code)
     return culprits or [rule.code for rule in rules]
@@ -257,13 +267,16 @@ def migrate_source(
     select: Iterable[str] | str | None = None,
     ignore: Iterable[str] | str | None = None,
     unsafe_fixes: bool = False,
+    target_version: str | None = None,
 ) -> MigrationResult:
     """Migrate one Python source text to the TensorFlow 2.4 API.
 
     `select` / `ignore` take codes (`"TF24101"`), names (`"experimental-run-v2"`), prefixes
-    (`"TF241"`) or `"all"`, as on the command line; the default is the default rules. `path` is
-    only used in findings and error messages. Raises `SyntaxError` (a `SourceSyntaxError`) when
-    `source` does not parse.
+    (`"TF241"`) or `"all"`, as on the command line; the default is the default rules.
+    `target_version` (`"2.3"`) is the oldest TensorFlow the code must still run on: a fix whose new
+    spelling is newer is reported, not applied (default: 2.4, every fix). `path` is only used in
+    findings and error messages. Raises `SyntaxError` (a `SourceSyntaxError`) when `source` does
+    not parse, `TargetVersionError` (a `ValueError`) when `target_version` is not `X.Y`.
 
     >>> result = migrate_source("import tensorflow as tf\\ns = tf.distribute.MirroredStrategy()\\n"
     ...                         "s.experimental_run_v2(step)\\n")
@@ -274,4 +287,6 @@ def migrate_source(
     >>> [(f.code, f.line, f.applied) for f in result.findings]
     [('TF24101', 3, True)]
     """
-    return run_rules(source, select_rules(select, ignore), path=path, unsafe_fixes=unsafe_fixes)
+    rules = RuleSelection(select, ignore, target_of(target_version, "the target_version argument"))
+    rules.check()
+    return run_rules(source, rules, path=path, unsafe_fixes=unsafe_fixes)

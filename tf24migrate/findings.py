@@ -50,6 +50,11 @@ class Finding:
     applied: bool
     path: str | None = None
     cell: int | None = None
+    # The rule's TensorFlow versions (see `tf24migrate.rules.Rule`): where the new spelling first
+    # exists, where the old one stops working, where the reported behaviour changed.
+    new_since: str | None = None
+    old_removed: str | None = None
+    changed_in: str | None = None
 
     @property
     def location(self) -> str:

@@ -106,13 +106,17 @@ def finding_json(finding: Finding) -> dict:
         "message": finding.message,
         "fix": finding.fix.value if finding.fix else None,
         "applied": finding.applied,
+        "new_since": finding.new_since,
+        "old_removed": finding.old_removed,
+        "changed_in": finding.changed_in,
     }
     if finding.cell is not None:
         entry["cell"] = finding.cell
     return entry
 
 
-def json_document(results: Sequence[FileResult], version: str, *, with_diffs: bool) -> dict:
+def json_document(results: Sequence[FileResult], version: str, *, with_diffs: bool, target=None) -> dict:
+    """The JSON output; `target` (a `tf24migrate.target.Target`) is the TensorFlow the run aimed at."""
     summary = Summary.of(results)
     files = []
     for result in results:
@@ -132,6 +136,18 @@ def json_document(results: Sequence[FileResult], version: str, *, with_diffs: bo
         },
         "files": files,
         "findings": [finding_json(f) for r in results for f in r.findings],
+        **({"target": target_json(target)} if target is not None else {}),
+    }
+
+
+def target_json(target) -> dict:
+    """The target as JSON: `{"version": "2.3", "source": "from requirements.txt", "newest": null}`."""
+    from tf24migrate.target import format_version
+
+    return {
+        "version": format_version(target.version),
+        "source": target.source,
+        "newest": format_version(target.newest),
     }
 
 

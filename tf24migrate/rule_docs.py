@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from tf24migrate.rules import Rule, all_rules
+from tf24migrate.target import versions_line
 
 
 def _fix(rule: Rule) -> str:
@@ -26,12 +27,16 @@ def render_reference(rules: Iterable[Rule]) -> str:
         "(otherwise the finding shows the rewrite); **none** means report only. Opt-in rules run only "
         "when selected (`--select CODE`, a prefix, or `all`).",
         "",
-        "| code | name | fix | severity | default |",
-        "|---|---|---|---|---|",
+        "TensorFlow versions: a fix is applied only when the target (`--target-version`, or the "
+        "project's TensorFlow requirement) is at least its **new since** version; an old spelling "
+        "that stops working (**old removed**) within the supported versions is an error.",
+        "",
+        "| code | name | fix | severity | default | new since | old removed |",
+        "|---|---|---|---|---|---|---|",
     ]
     lines += [
         f"| [{r.code}](#{r.code.lower()}-{r.name}) | {r.name} | {_fix(r)} | {r.severity.value} | "
-        f"{'yes' if r.default else 'opt-in'} |"
+        f"{'yes' if r.default else 'opt-in'} | {r.new_since or '-'} | {r.old_removed or '-'} |"
         for r in rules
     ]
     for rule in rules:
@@ -41,6 +46,8 @@ def render_reference(rules: Iterable[Rule]) -> str:
             "",
             f"Fix: {_fix(rule)}. Severity: {rule.severity.value}. "
             f"Default: {'yes' if rule.default else 'opt-in'}.",
+            "",
+            f"TensorFlow versions: {versions_line(rule)}",
             "",
             rule.doc,
         ]

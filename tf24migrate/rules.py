@@ -13,9 +13,12 @@ from __future__ import annotations
 import inspect
 from collections.abc import Iterable, Sequence
 from functools import cache
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from tf24migrate.findings import Fix, Severity
+
+if TYPE_CHECKING:
+    from tf24migrate.target import Target
 
 # `Rule.requires` of rules that only match names reached through an import of TensorFlow.
 IMPORTS_TENSORFLOW = ("tensorflow",)
@@ -56,6 +59,12 @@ class Rule:
     requires: ClassVar[tuple[str, ...]] = ()
     # Whether the rule also runs in code that guards the old API (try/except, hasattr, version).
     runs_in_shims: ClassVar[bool] = False
+    # TensorFlow versions ("X.Y"), checked in the released wheels; the docstring says where. A fix
+    # is applied only when the target is at least `new_since` (`tf24migrate.target`); an old
+    # spelling that stops working (`old_removed`) within the supported versions is an error.
+    new_since: ClassVar[str | None] = None  # the first release with the spelling the fix writes
+    old_removed: ClassVar[str | None] = None  # the first release where the old spelling fails; None: works
+    changed_in: ClassVar[str | None] = None  # the release whose change of behaviour the rule reports
 
     @property
     def doc(self) -> str:
@@ -98,6 +107,9 @@ class DataRule(Rule):
         default: bool = True,
         triggers: tuple[str, ...],
         requires: tuple[str, ...] = (),
+        new_since: str | None = None,
+        old_removed: str | None = None,
+        changed_in: str | None = None,
     ) -> None:
         self.code = code
         self.name = name
@@ -107,6 +119,7 @@ class DataRule(Rule):
         self.default = default
         self.triggers = triggers
         self.requires = requires
+        self.new_since, self.old_removed, self.changed_in = new_since, old_removed, changed_in
 
     @property
     def doc(self) -> str:
@@ -127,10 +140,17 @@ class UnknownRuleError(ValueError):
 
 class RuleSelection(Sequence[Rule]):
     """The rules chosen by `select` and `ignore` (as for `select_rules`), loaded on first use:
-    a run where no file could match (`could_match`) never loads them, nor LibCST."""
+    a run where no file could match (`could_match`) never loads them, nor LibCST. `target` is the
+    oldest TensorFlow their fixes must run on (a `tf24migrate.target.Target`; None: the default)."""
 
-    def __init__(self, select: Iterable[str] | str | None = None, ignore: Iterable[str] | str | None = None):
+    def __init__(
+        self,
+        select: Iterable[str] | str | None = None,
+        ignore: Iterable[str] | str | None = None,
+        target: Target | None = None,
+    ):
         self.select, self.ignore = _split(select), _split(ignore)
+        self.target = target
         self._rules: tuple[Rule, ...] | None = None
 
     @property
@@ -151,7 +171,7 @@ class RuleSelection(Sequence[Rule]):
         return len(self.rules)
 
     def __reduce__(self):  # sent to worker processes as its selectors, not as rules
-        return RuleSelection, (self.select, self.ignore)
+        return RuleSelection, (self.select, self.ignore, self.target)
 
 
 def _matches(rule: Rule, selector: str) -> bool:

@@ -233,6 +233,7 @@ def migrate_paths(
     write: bool = False,
     jobs: int = 1,
     selection: Selection | None = None,
+    target_version: str | None = None,
 ) -> Iterator[FileResult]:
     """Migrate every source file in `paths` (files, or folders walked for `*.py` and the other
     suffixes in `HANDLERS`, honouring ignore files and `selection`'s excludes).
@@ -240,8 +241,13 @@ def migrate_paths(
     Yields one `FileResult` per file, in a stable order (sorted paths), whatever `jobs` is (0 means
     all cores). Files are written only when `write` is true; a file that cannot be read or parsed,
     or that changed on disk meanwhile, is reported as failed and the others go on. Raises
-    `MissingPathError` for a path that does not exist.
+    `MissingPathError` for a path that does not exist. `target_version` (`"2.3"`) is the oldest
+    TensorFlow the code must still run on, as for `migrate_source` (default: 2.4; the project's
+    metadata is not read: `tf24migrate.project_metadata.project_target(path)` reads it).
     """
-    rules = select_rules(select, ignore)
+    from tf24migrate.target import target_of
+
+    rules = RuleSelection(select, ignore, target_of(target_version, "the target_version argument"))
+    rules.check()
     files = list(iter_source_files(paths, tuple(HANDLERS), selection))
     yield from migrate_files(files, rules, unsafe_fixes=unsafe_fixes, write=write, jobs=jobs)

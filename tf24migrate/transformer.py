@@ -42,6 +42,7 @@ from tf24migrate.positions import StatementMap, node_spans
 from tf24migrate.pruning import StatementPlan
 from tf24migrate.rules import Rule
 from tf24migrate.shims import is_shim
+from tf24migrate.target import DEFAULT_TARGET, Target, too_new_note
 from tf24migrate.walk import walk
 
 _COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
@@ -119,11 +120,13 @@ class MigrationTransformer(cst.CSTTransformer):
         declined: Iterable[tuple[str, int]] = (),
         plan: StatementPlan | None = None,
         statements: StatementMap | None = None,
+        target: Target = DEFAULT_TARGET,
         blocked: dict[object, str] | None = None,
     ) -> None:
         super().__init__()
         self.source = source
         self.unsafe_fixes = unsafe_fixes
+        self.target = target  # fixes whose new spelling is newer than this are reported, not applied
         self.excluded = set(excluded)  # (code, id(node)) pairs silenced by suppression comments
         self.declined = set(declined)  # (code, id(node)) pairs reported but not fixed (--interactive)
         self.reports: list[Report] = []
@@ -343,11 +346,15 @@ class MigrationTransformer(cst.CSTTransformer):
             fix = rule.fix or Fix.SAFE
         if replacement is None:
             fix = None
+        too_new = not self.target.allows(rule.new_since)  # the new spelling fails on the target
         applied = (fix is Fix.SAFE or (fix is Fix.UNSAFE and self.unsafe_fixes)) and (
             rule.code,
             id(node),
         ) not in self.declined
-        if fix is Fix.UNSAFE and not self.unsafe_fixes and isinstance(replacement, cst.CSTNode):
+        applied = applied and not too_new
+        if too_new:
+            message = f"{message} {too_new_note(rule, self.target, fixable=fix is not None)}"
+        elif fix is Fix.UNSAFE and not self.unsafe_fixes and isinstance(replacement, cst.CSTNode):
             rewrite = _ONE_LINE.sub(" ", code_for(replacement).strip())  # a finding is one line
             message = f"{message} Unsafe fix (apply with --unsafe-fixes): `{rewrite}`"
         self.reports.append(Report(rule, node, message, fix, applied, self._top_statement()))

@@ -43,10 +43,16 @@ class CApiStringFunctions(Rule):
 
     Reported: `size_t n = TF_StringEncode(src, len, dst, dst_len, status);`
     Write instead: `TF_TString_Init(&dst[0]); TF_TString_Copy(&dst[0], src, len);`
+
+    Versions: the `TF_TString_*` functions are in tensorflow/include/tensorflow/core/platform/ctstring.h of
+    the tensorflow-cpu 2.2.0 wheel; `TF_StringEncode` and the others are declared in
+    tensorflow/include/tensorflow/c/tf_tensor.h of the 2.3.0 wheel and gone from that header in 2.4.0.
     """
 
     code = "TF24701"
     name = "c-api-string-functions"
+    new_since = "2.2"
+    old_removed = "2.4"
     fix = None
     severity = Severity.ERROR
     triggers = tuple(REMOVED_STRING_FUNCTIONS)

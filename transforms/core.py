@@ -31,10 +31,13 @@ class HiddenInternalModules(Rule):
 
     Reported: `tf.python.keras.backend.clear_session()`
     Write instead: `tf.keras.backend.clear_session()` (or `from tensorflow.python.keras import backend`)
+
+    Versions: the internal modules are no longer attributes of `tf` from TF 2.4 (TF 2.4's release notes).
     """
 
     code = "TF24501"
     name = "hidden-internal-modules"
+    old_removed = "2.4"
     fix = None
     severity = Severity.ERROR
     triggers = (".python", ".core", ".compiler")
@@ -102,10 +105,13 @@ class ComplexMaxMin(Rule):
 
     Reported: `tf.reduce_max(tf.complex(re, im))`
     Write instead: `tf.reduce_max(tf.abs(tf.complex(re, im)))` (largest magnitude)
+
+    Versions: complex inputs are rejected from TF 2.4 (TF 2.4's release notes).
     """
 
     code = "TF24502"
     name = "complex-max-min"
+    changed_in = "2.4"
     fix = None
     severity = Severity.WARNING
     # "complex": the lines that make a value complex must be seen too, not only the reductions.
@@ -170,10 +176,16 @@ class TensorFloat32(Rule):
 
     Before: `import tensorflow as tf` ... `if __name__ == "__main__": main()`
     After:  `import tensorflow as tf` then `tf.config.experimental.enable_tensor_float_32_execution(False)` ... `if __name__ == "__main__": main()`
+
+    Versions: `tf.config.experimental.enable_tensor_float_32_execution` is exported since TF 2.4
+    (tensorflow/_api/v2/config/experimental/__init__.py of the tensorflow-cpu 2.4.0 wheel; absent in 2.3.0);
+    TensorFloat-32 is on by default from 2.4 (TF 2.4's release notes).
     """
 
     code = "TF24503"
     name = "tensor-float-32"
+    new_since = "2.4"
+    changed_in = "2.4"
     fix = Fix.UNSAFE
     severity = Severity.INFO
     default = False
@@ -242,10 +254,13 @@ class XlaDevices(Rule):
 
     Reported: `with tf.device("/device:XLA_GPU:0"): y = model(x)`
     Write instead: `y = tf.function(model, experimental_compile=True)(x)`
+
+    Versions: XLA devices are not registered by default from TF 2.4 (TF 2.4's release notes).
     """
 
     code = "TF24504"
     name = "xla-devices"
+    changed_in = "2.4"
     fix = None
     severity = Severity.WARNING
     triggers = ("XLA_CPU", "XLA_GPU")
@@ -306,10 +321,16 @@ class QuantizeAndDequantize(Rule):
 
     Before: `y = tf.quantization.quantize_and_dequantize(x, -10.0, 10.0, range_given=True)`
     After:  `y = tf.grad_pass_through(lambda _t: tf.quantization.quantize_and_dequantize_v2(_t, -10.0, 10.0, range_given=True))(x)`
+
+    Versions: `tf.quantization.quantize_and_dequantize_v2` is exported since TF 2.4
+    (tensorflow/_api/v2/quantization/__init__.py of the tensorflow-cpu 2.4.0 wheel; absent in 2.3.0;
+    `tf.grad_pass_through` is in tensorflow_core/_api/v2/v2.py of the tensorflow 2.0.0 wheel); the old
+    function is still exported in 2.15.1.
     """
 
     code = "TF24505"
     name = "quantize-and-dequantize"
+    new_since = "2.4"
     fix = Fix.UNSAFE
     severity = Severity.WARNING
     triggers = ("quantize_and_dequantize",)
@@ -362,10 +383,16 @@ class XlaExperimentalCompile(Rule):
 
     Reported: `outputs = tf.xla.experimental.compile(step, inputs=[x, y])`
     Write instead: `outputs = tf.function(step, experimental_compile=True)(*[x, y])`
+
+    Versions: `tf.function(experimental_compile=...)` exists in TF 2.2
+    (tensorflow/python/eager/def_function.py of the tensorflow-cpu 2.2.0 wheel; absent in the tensorflow 2.0.0
+    wheel); `tf.xla.experimental.compile` is deprecated from 2.4 and still exported in 2.15.1.
     """
 
     code = "TF24506"
     name = "xla-experimental-compile"
+    new_since = "2.2"
+    changed_in = "2.4"
     fix = None
     severity = Severity.WARNING
     triggers = ("xla",)  # the name is only reachable through an import that spells `xla`

@@ -173,10 +173,16 @@ class DispatchServerConfig(_ServerConfig):
     and calls that already look like TF 2.4 (`config=`, a config built in the call, no arguments,
     or a non-literal first argument in a file that already uses `DispatcherConfig`).
     `DispatchServer(0)` happens to run on TF 2.4 (`0` counts as no config) but is rewritten too.
+
+    Versions: `DispatcherConfig` is exported since TF 2.4 and `DispatchServer` takes it instead of `port`
+    there (tensorflow/_api/v2/data/experimental/service/__init__.py and
+    tensorflow/python/data/experimental/service/server_lib.py of the tensorflow-cpu 2.3.0 and 2.4.0 wheels).
     """
 
     code = "TF24401"
     name = "dispatch-server-config"
+    new_since = "2.4"
+    old_removed = "2.4"
     triggers = ("DispatchServer",)
     server = "DispatchServer"
     config = "DispatcherConfig"
@@ -203,10 +209,16 @@ class WorkerServerConfig(_ServerConfig):
     Not rewritten: calls passing `*args` / `**kwargs` or no dispatcher address (reported), and
     calls that already look like TF 2.4 (`config=`, a config built in the call, a single argument,
     or `(config, True/False)`).
+
+    Versions: `WorkerConfig` is exported since TF 2.4 and `WorkerServer` takes it instead of `port` there
+    (tensorflow/_api/v2/data/experimental/service/__init__.py and
+    tensorflow/python/data/experimental/service/server_lib.py of the tensorflow-cpu 2.3.0 and 2.4.0 wheels).
     """
 
     code = "TF24402"
     name = "worker-server-config"
+    new_since = "2.4"
+    old_removed = "2.4"
     triggers = ("WorkerServer",)
     server = "WorkerServer"
     config = "WorkerConfig"
@@ -225,6 +237,7 @@ class WorkerServerConfig(_ServerConfig):
 DATA_AUTOTUNE = RenameSymbol(
     code="TF24403",
     name="data-autotune",
+    new_since="2.4",
     old="tensorflow.data.experimental.AUTOTUNE",
     new="tensorflow.data.AUTOTUNE",
     severity=Severity.INFO,
@@ -241,6 +254,9 @@ DATA_AUTOTUNE = RenameSymbol(
     After:  `dataset.prefetch(tf.data.AUTOTUNE)`
 
     Not rewritten: `tf.compat.v1.data.experimental.AUTOTUNE`, which code written for TF 1 keeps.
+
+    Versions: `tf.data.AUTOTUNE` is exported since TF 2.4 (tensorflow/_api/v2/data/__init__.py of the
+    tensorflow-cpu 2.4.0 wheel; absent in 2.3.0); `tf.data.experimental.AUTOTUNE` is still exported in 2.15.1.
     """,
 )
 
@@ -293,10 +309,15 @@ class FromGeneratorSignature(Rule):
     Not rewritten, reported: structures that are not written out in the call (a variable, a
     computed shape), calls without `output_shapes` (the shapes are unknown), and calls passing
     `*args` / `**kwargs`.
+
+    Versions: `output_signature=` exists since TF 2.4 (`Dataset.from_generator` in
+    tensorflow/python/data/ops/dataset_ops.py of the tensorflow-cpu 2.4.0 wheel; absent in 2.3.0);
+    `output_types=` is still accepted, deprecated, in 2.15.1.
     """
 
     code = "TF24404"
     name = "from-generator-signature"
+    new_since = "2.4"
     fix = Fix.SAFE
     severity = Severity.INFO
     default = False

@@ -22,6 +22,8 @@ EXPERIMENTAL = "tensorflow.distribute.experimental"
 EXPERIMENTAL_RUN_V2 = RenameMethod(
     code="TF24101",
     name="experimental-run-v2",
+    new_since="2.2",
+    old_removed="2.4",
     old="experimental_run_v2",
     new="run",
     severity=Severity.ERROR,
@@ -34,12 +36,17 @@ EXPERIMENTAL_RUN_V2 = RenameMethod(
 
     Before: `strategy.experimental_run_v2(step_fn, args=(batch,))`
     After:  `strategy.run(step_fn, args=(batch,))`
+
+    Versions: `Strategy.run` exists since TF 2.2 (`def run` in tensorflow/python/distribute/distribute_lib.py
+    of the tensorflow-cpu 2.2.0 wheel, where `experimental_run_v2` is a deprecated alias);
+    `experimental_run_v2` is gone from that file in the 2.4.0 wheel.
     """,
 )
 
 DISTRIBUTE_DATASETS_FROM_FUNCTION = RenameMethod(
     code="TF24102",
     name="distribute-datasets-from-function",
+    new_since="2.4",
     old="experimental_distribute_datasets_from_function",
     new="distribute_datasets_from_function",
     severity=Severity.WARNING,
@@ -52,12 +59,18 @@ DISTRIBUTE_DATASETS_FROM_FUNCTION = RenameMethod(
 
     Before: `strategy.experimental_distribute_datasets_from_function(dataset_fn)`
     After:  `strategy.distribute_datasets_from_function(dataset_fn)`
+
+    Versions: `distribute_datasets_from_function` exists since TF 2.4 (first defined in
+    tensorflow/python/distribute/distribute_lib.py of the tensorflow-cpu 2.4.0 wheel; absent in 2.3.0); the
+    old name is still a deprecated alias in the 2.15.1 wheel.
     """,
 )
 
 EXPERIMENTAL_HINTS_KEYWORD = RenameKeyword(
     code="TF24103",
     name="experimental-hints-keyword",
+    new_since="2.4",
+    old_removed="2.4",
     callees=("all_reduce", "reduce_to", "batch_reduce_to", "reduce", "batch_reduce"),
     old="experimental_hints",
     new="options",
@@ -73,12 +86,18 @@ EXPERIMENTAL_HINTS_KEYWORD = RenameKeyword(
 
     Before: `ctx.all_reduce("sum", value, experimental_hints=hints)`
     After:  `ctx.all_reduce("sum", value, options=hints)`
+
+    Versions: `options=` exists since TF 2.4 and `experimental_hints=` is gone there (the signatures of
+    `reduce_to`, `batch_reduce_to` and `all_reduce` in tensorflow/python/distribute/distribute_lib.py, and of
+    `CrossDeviceOps.reduce` and `batch_reduce` in tensorflow/python/distribute/cross_device_ops.py,
+    tensorflow-cpu 2.3.0 and 2.4.0 wheels).
     """,
 )
 
 COLLECTIVE_HINTS = RenameSymbol(
     code="TF24104",
     name="collective-hints",
+    new_since="2.4",
     old=f"{EXPERIMENTAL}.CollectiveHints",
     new=f"{EXPERIMENTAL}.CommunicationOptions",
     severity=Severity.WARNING,
@@ -90,12 +109,17 @@ COLLECTIVE_HINTS = RenameSymbol(
 
     Before: `tf.distribute.experimental.CollectiveHints(bytes_per_pack=32 * 1024 * 1024)`
     After:  `tf.distribute.experimental.CommunicationOptions(bytes_per_pack=32 * 1024 * 1024)`
+
+    Versions: `CommunicationOptions` is exported since TF 2.4
+    (tensorflow/_api/v2/distribute/experimental/__init__.py of the tensorflow-cpu 2.4.0 wheel; absent in
+    2.3.0); `CollectiveHints` is still exported in 2.15.1.
     """,
 )
 
 COLLECTIVE_COMMUNICATION = RenameSymbol(
     code="TF24105",
     name="collective-communication",
+    new_since="2.4",
     old=f"{EXPERIMENTAL}.CollectiveCommunication",
     new=f"{EXPERIMENTAL}.CommunicationImplementation",
     severity=Severity.INFO,
@@ -107,6 +131,10 @@ COLLECTIVE_COMMUNICATION = RenameSymbol(
 
     Before: `tf.distribute.experimental.CollectiveCommunication.RING`
     After:  `tf.distribute.experimental.CommunicationImplementation.RING`
+
+    Versions: `CommunicationImplementation` is exported since TF 2.4
+    (tensorflow/_api/v2/distribute/experimental/__init__.py of the tensorflow-cpu 2.4.0 wheel; absent in
+    2.3.0); `CollectiveCommunication` is still exported in 2.15.1.
     """,
 )
 
@@ -128,10 +156,15 @@ class MultiWorkerMirroredStrategy(Rule):
 
     Before: `tf.distribute.experimental.MultiWorkerMirroredStrategy(tf.distribute.experimental.CollectiveCommunication.RING)`
     After:  `tf.distribute.MultiWorkerMirroredStrategy(communication_options=tf.distribute.experimental.CommunicationOptions(implementation=tf.distribute.experimental.CommunicationImplementation.RING))`
+
+    Versions: `tf.distribute.MultiWorkerMirroredStrategy` and `CommunicationOptions` are exported since TF 2.4
+    (tensorflow/_api/v2/distribute/__init__.py and distribute/experimental/__init__.py of the tensorflow-cpu
+    2.4.0 wheel; absent in 2.3.0); the experimental name is still exported, deprecated, in 2.15.1.
     """
 
     code = "TF24107"
     name = "multi-worker-mirrored-strategy"
+    new_since = "2.4"
     fix = Fix.SAFE
     severity = Severity.WARNING
     triggers = ("MultiWorkerMirroredStrategy",)
@@ -213,10 +246,17 @@ class MakeNumpyDataset(Rule):
 
     Not rewritten: calls passing `session=` (or a second argument), which only the TF 1
     `tf.compat.v1.distribute.Strategy` accepts, and still does.
+
+    Versions: `tf.data.Dataset.from_tensor_slices` exists since TF 2.0
+    (tensorflow_core/python/data/ops/dataset_ops.py of the tensorflow 2.0.0 wheel); the TF2
+    `Strategy.experimental_make_numpy_dataset` is gone in 2.4 (tensorflow/python/distribute/distribute_lib.py
+    of the 2.4.0 wheel keeps it only on the compat.v1 classes).
     """
 
     code = "TF24106"
     name = "make-numpy-dataset"
+    new_since = "2.0"
+    old_removed = "2.4"
     fix = Fix.SAFE
     severity = Severity.ERROR
     triggers = ("experimental_make_numpy_dataset",)
@@ -267,10 +307,17 @@ class ParameterServerStrategy(Rule):
 
     No finding where the call already looks like TF 2.4 code: it passes `variable_partitioner=`,
     or the file mentions `ClusterCoordinator`. References that are not calls are left alone.
+
+    Versions: `tf.compat.v1.distribute.experimental.ParameterServerStrategy` exists since TF 2.0
+    (tensorflow_core/_api/v2/compat/v1/distribute/experimental/__init__.py of the tensorflow 2.0.0 wheel);
+    from TF 2.4 the TF2 name is another class (`ParameterServerStrategyV2` in
+    tensorflow/_api/v2/distribute/experimental/__init__.py of the tensorflow-cpu 2.4.0 wheel).
     """
 
     code = "TF24108"
     name = "parameter-server-strategy"
+    new_since = "2.0"
+    changed_in = "2.4"
     fix = Fix.UNSAFE
     severity = Severity.WARNING
     triggers = ("ParameterServerStrategy",)
@@ -316,10 +363,16 @@ class HintsParameterOverride(Rule):
 
     Reported: `def reduce_implementation(self, reduce_op, value, destinations, experimental_hints):`
     Write instead: `def reduce_implementation(self, reduce_op, value, destinations, options):`
+
+    Versions: TensorFlow passes `options` instead of `experimental_hints` from TF 2.4
+    (tensorflow/python/distribute/cross_device_ops.py and distribute_lib.py of the tensorflow-cpu 2.3.0 and
+    2.4.0 wheels).
     """
 
     code = "TF24109"
     name = "hints-parameter-override"
+    new_since = "2.4"
+    old_removed = "2.4"
     fix = None
     severity = Severity.ERROR
     triggers = ("experimental_hints",)

@@ -29,10 +29,15 @@ class AmpEnvironmentLists(Rule):
 
     Before: `os.environ["TF_AUTO_MIXED_PRECISION_GRAPH_REWRITE_WHITELIST_ADD"] = "MatMul"`
     After:  `os.environ["TF_AUTO_MIXED_PRECISION_GRAPH_REWRITE_ALLOWLIST_ADD"] = "MatMul"`
+
+    Versions: the new list names are read from TF 2.4 (the strings of
+    tensorflow/python/_pywrap_tensorflow_internal.so in the tensorflow-cpu 2.3.0 and 2.4.0 wheels); the old
+    names are still read in 2.15.
     """
 
     code = "TF24602"
     name = "amp-env-lists"
+    new_since = "2.4"
     fix = Fix.UNSAFE
     severity = Severity.WARNING
     triggers = (_PREFIX,)

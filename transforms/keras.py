@@ -12,6 +12,7 @@ from tf24migrate.rules import IMPORTS_TENSORFLOW, Rule
 STEPS_PER_EXECUTION = RenameKeyword(
     code="TF24201",
     name="steps-per-execution",
+    new_since="2.4",
     callees=("compile",),
     old="experimental_steps_per_execution",
     new="steps_per_execution",
@@ -26,6 +27,10 @@ STEPS_PER_EXECUTION = RenameKeyword(
 
     Before: `model.compile(optimizer="sgd", loss="mse", experimental_steps_per_execution=8)`
     After:  `model.compile(optimizer="sgd", loss="mse", steps_per_execution=8)`
+
+    Versions: `steps_per_execution=` exists since TF 2.4 (`Model.compile` in
+    tensorflow/python/keras/engine/training.py of the tensorflow-cpu 2.4.0 wheel); the old keyword is still
+    accepted, with a warning, in keras 2.9.0 (keras/engine/training.py).
     """,
 )
 
@@ -63,10 +68,16 @@ class PlotModelPositional(Rule):
 
     Before: `tf.keras.utils.plot_model(model, "model.png", True, False)`
     After:  `tf.keras.utils.plot_model(model, "model.png", True, show_layer_names=False)`
+
+    Versions: the keywords written exist since TF 2.0 (`plot_model` in
+    tensorflow_core/python/keras/utils/vis_utils.py of the tensorflow 2.0.0 wheel); `show_dtype` is inserted
+    at position 4 in 2.4 (tensorflow/python/keras/utils/vis_utils.py of the tensorflow-cpu 2.4.0 wheel).
     """
 
     code = "TF24203"
     name = "plot-model-positional"
+    new_since = "2.0"
+    old_removed = "2.4"
     fix = Fix.SAFE
     severity = Severity.WARNING
     triggers = ("plot_model", "model_to_dot")
@@ -109,6 +120,7 @@ class PlotModelPositional(Rule):
 REMOVED_KERAS_UTILS = ReportUse(
     code="TF24202",
     name="removed-keras-utils",
+    old_removed="2.4",
     severity=Severity.ERROR,
     symbols={
         "tensorflow.keras.utils.multi_gpu_model": "`tf.keras.utils.multi_gpu_model` was removed in TF 2.4: "
@@ -138,6 +150,10 @@ REMOVED_KERAS_UTILS = ReportUse(
 
     Reported: `parallel = tf.keras.utils.multi_gpu_model(model, gpus=2)`
     Write instead: `with tf.distribute.MirroredStrategy().scope(): model = build_model()`
+
+    Versions: all four are exported in TF 2.3 and gone in 2.4
+    (tensorflow/python/keras/api/_v2/keras/utils/__init__.py and keras/experimental/__init__.py of the
+    tensorflow-cpu 2.3.0 and 2.4.0 wheels).
     """,
 )
 

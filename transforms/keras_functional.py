@@ -47,10 +47,15 @@ class KerasSymbolicIsinstance(Rule):
 
     Before: `inputs = tf.keras.Input((3,))` then `if isinstance(inputs, tf.Tensor):`
     After:  `if tf.is_tensor(inputs):`
+
+    Versions: `tf.is_tensor` exists since TF 2.0 (tensorflow_core/_api/v2/v2.py of the tensorflow 2.0.0
+    wheel); the Functional API change is in TF 2.4's release notes.
     """
 
     code = "TF24210"
     name = "keras-symbolic-isinstance"
+    new_since = "2.0"
+    changed_in = "2.4"
     fix = Fix.UNSAFE
     severity = Severity.WARNING
     triggers = EVIDENCE_TRIGGERS
@@ -125,10 +130,13 @@ class TensorNameSuffix(Rule):
 
     Reported: `if layer.output.name == "dense/BiasAdd:0":`
     Write instead: `if layer.output.name == "dense/BiasAdd":` (or compare `tensor.ref()`s)
+
+    Versions: the Functional API change is in TF 2.4's release notes.
     """
 
     code = "TF24211"
     name = "tensor-name-suffix"
+    changed_in = "2.4"
     fix = None
     severity = Severity.WARNING
     triggers = (':0"', ":0'", *EVIDENCE_TRIGGERS)  # a string literal ending in `:0`; the evidence
@@ -205,6 +213,7 @@ def _mentions_name_attribute(ctx, node: cst.CSTNode) -> bool:
 KERAS_GET_GRAPH = ReportUse(
     code="TF24212",
     name="keras-get-graph",
+    changed_in="2.4",
     severity=Severity.WARNING,
     symbols={
         qualified: "Functional models no longer need the Keras graph from TF 2.4 (they are built from "
@@ -222,6 +231,8 @@ KERAS_GET_GRAPH = ReportUse(
 
     Reported: `with K.get_graph().as_default(): outputs = layers.Dense(10)(inputs)`
     Write instead: `outputs = layers.Dense(10)(inputs)`
+
+    Versions: the Functional API change is in TF 2.4's release notes.
     """,
 )
 
@@ -247,10 +258,13 @@ class SymbolicGradients(Rule):
 
     Reported: `grads = K.gradients(model.output, model.input)`
     Write instead: `with tf.GradientTape() as tape: tape.watch(x); y = model(x)` then `grads = tape.gradient(y, x)`
+
+    Versions: the Functional API change is in TF 2.4's release notes.
     """
 
     code = "TF24213"
     name = "symbolic-gradients"
+    changed_in = "2.4"
     fix = None
     severity = Severity.WARNING
     triggers = EVIDENCE_TRIGGERS
@@ -294,10 +308,13 @@ class ControlFlowOnSymbolic(Rule):
 
     Reported: `inputs = tf.keras.Input((3,))` then `y = tf.cond(flag, lambda: inputs, lambda: -inputs)`
     Write instead: a `class Choose(tf.keras.layers.Layer)` whose `call(self, x)` runs the `tf.cond`, and `y = Choose()(inputs)`
+
+    Versions: unsupported from TF 2.4 (the Functional API change in TF 2.4's release notes).
     """
 
     code = "TF24214"
     name = "control-flow-on-symbolic"
+    old_removed = "2.4"
     fix = None
     severity = Severity.ERROR
     triggers = ("Input",)
@@ -332,10 +349,13 @@ class ConcreteFunctionOnSymbolic(Rule):
 
     Reported: `concrete = serve.get_concrete_function(inputs)`
     Write instead: `concrete = serve.get_concrete_function(tf.TensorSpec(inputs.shape, inputs.dtype))`
+
+    Versions: unsupported from TF 2.4 (the Functional API change in TF 2.4's release notes).
     """
 
     code = "TF24215"
     name = "concrete-function-on-symbolic"
+    old_removed = "2.4"
     fix = None
     severity = Severity.ERROR
     triggers = ("Input",)

@@ -108,12 +108,19 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
     none.
 
     Not rewritten: calls passing `*args` / `**kwargs` (reported).
+
+    Versions: `tf.keras.mixed_precision.Policy` is exported since TF 2.4
+    (tensorflow/python/keras/api/_v2/keras/mixed_precision/__init__.py of the tensorflow-cpu 2.4.0 wheel;
+    absent in 2.3.0); the experimental module is exported in keras 2.8.0 and gone in keras 2.9.0
+    (keras/api/_v2/keras/mixed_precision/).
     """
 
     def __init__(self) -> None:
         super().__init__(
             code="TF24301",
             name="mixed-precision-policy",
+            new_since="2.4",
+            old_removed="2.9",
             old=f"{EXPERIMENTAL}.Policy",
             new=f"{STABLE}.Policy",
             severity=Severity.WARNING,
@@ -224,6 +231,8 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
 SET_POLICY = RenameSymbol(
     code="TF24302",
     name="set-policy",
+    new_since="2.4",
+    old_removed="2.9",
     old=f"{EXPERIMENTAL}.set_policy",
     new=f"{STABLE}.set_global_policy",
     severity=Severity.WARNING,
@@ -239,12 +248,19 @@ SET_POLICY = RenameSymbol(
 
     Before: `mixed_precision.experimental.set_policy("mixed_float16")`
     After:  `mixed_precision.set_global_policy("mixed_float16")`
+
+    Versions: `set_global_policy` is exported since TF 2.4
+    (tensorflow/python/keras/api/_v2/keras/mixed_precision/__init__.py of the tensorflow-cpu 2.4.0 wheel;
+    absent in 2.3.0); the experimental module is exported in keras 2.8.0 and gone in keras 2.9.0
+    (keras/api/_v2/keras/mixed_precision/).
     """,
 )
 
 GLOBAL_POLICY = RenameSymbol(
     code="TF24303",
     name="global-policy",
+    new_since="2.4",
+    old_removed="2.9",
     old=f"{EXPERIMENTAL}.global_policy",
     new=f"{STABLE}.global_policy",
     severity=Severity.WARNING,
@@ -258,6 +274,11 @@ GLOBAL_POLICY = RenameSymbol(
 
     Before: `policy = tf.keras.mixed_precision.experimental.global_policy()`
     After:  `policy = tf.keras.mixed_precision.global_policy()`
+
+    Versions: the stable `global_policy` is exported since TF 2.4
+    (tensorflow/python/keras/api/_v2/keras/mixed_precision/__init__.py of the tensorflow-cpu 2.4.0 wheel;
+    absent in 2.3.0); the experimental module is exported in keras 2.8.0 and gone in keras 2.9.0
+    (keras/api/_v2/keras/mixed_precision/).
     """,
 )
 
@@ -276,10 +297,16 @@ class GetLayerPolicy(Rule):
 
     Not rewritten, reported: references that are not calls with one argument (for example
     `map(get_layer_policy, layers)`): write `layer.dtype_policy` there by hand.
+
+    Versions: `Layer.dtype_policy` exists since TF 2.4 (tensorflow/python/keras/engine/base_layer.py of the
+    tensorflow-cpu 2.4.0 wheel; absent in 2.3.0); `get_layer_policy` is exported in keras 2.8.0 and gone in
+    keras 2.9.0 (keras/api/_v2/keras/mixed_precision/).
     """
 
     code = "TF24304"
     name = "get-layer-policy"
+    new_since = "2.4"
+    old_removed = "2.9"
     fix = Fix.SAFE
     severity = Severity.WARNING
     triggers = ("get_layer_policy",)
@@ -431,12 +458,19 @@ class LossScaleOptimizer(_ExperimentalCallee):
     Sub(...experimental.LossScaleOptimizer)` built as `Sub(opt, "dynamic")` would raise TypeError
     with the stable base alone, so the base stays and is reported, naming the constructions this
     file shows, to be changed with it (by hand, in every file that builds `Sub`).
+
+    Versions: the stable `LossScaleOptimizer` is exported since TF 2.4
+    (tensorflow/python/keras/api/_v2/keras/mixed_precision/__init__.py of the tensorflow-cpu 2.4.0 wheel;
+    absent in 2.3.0); the experimental module is exported in keras 2.8.0 and gone in keras 2.9.0
+    (keras/api/_v2/keras/mixed_precision/).
     """
 
     def __init__(self) -> None:
         super().__init__(
             code="TF24305",
             name="loss-scale-optimizer",
+            new_since="2.4",
+            old_removed="2.9",
             old=f"{EXPERIMENTAL}.LossScaleOptimizer",
             new=f"{STABLE}.LossScaleOptimizer",
             severity=Severity.WARNING,
@@ -503,12 +537,19 @@ class LossScaleClasses(Rule):
 
     Prefer the Keras optimizer's own loss scaling where you can: the TF 1 classes serve TF 1
     optimizers and graph rewrites.
+
+    Versions: `tf.compat.v1.mixed_precision.{LossScale,FixedLossScale,DynamicLossScale}` are exported since TF
+    2.4 (tensorflow/_api/v2/compat/v1/mixed_precision/__init__.py of the tensorflow-cpu 2.4.0 wheel; absent in
+    2.3.0); the TF2 names are exported in 2.8.0 and gone in 2.9.0 (tensorflow/_api/v2/mixed_precision/ and
+    train/experimental/__init__.py).
     """
 
     code = "TF24306"
     name = "loss-scale-classes"
+    new_since = "2.4"
+    old_removed = "2.9"
     fix = Fix.SAFE
-    severity = Severity.WARNING
+    severity = Severity.ERROR
     triggers = _LOSS_SCALE_CLASSES
     requires = IMPORTS_TENSORFLOW
 
@@ -613,10 +654,13 @@ class LossScaleCall(Rule):
 
     Reported: `opt = tf.keras.mixed_precision.experimental.LossScaleOptimizer(sgd, "dynamic")` then `scale = opt.loss_scale()`
     Write instead: `scale = opt.loss_scale`
+
+    Versions: `LossScaleOptimizer.loss_scale` is a property from TF 2.4 (TF 2.4's release notes).
     """
 
     code = "TF24307"
     name = "loss-scale-call"
+    changed_in = "2.4"
     fix = None
     severity = Severity.ERROR
     triggers = ("loss_scale(", "LossScaleOptimizer")
@@ -640,17 +684,19 @@ class LossScaleCall(Rule):
 GRAPH_REWRITE = RenameSymbol(
     code="TF24308",
     name="graph-rewrite",
+    new_since="2.4",
+    old_removed="2.6",
     old="tensorflow.train.experimental.enable_mixed_precision_graph_rewrite",
     new=f"{_V1_MIXED_PRECISION}.enable_mixed_precision_graph_rewrite",
-    severity=Severity.WARNING,
+    severity=Severity.ERROR,
     fix=Fix.SAFE,
     message="`tf.train.experimental.enable_mixed_precision_graph_rewrite` is deprecated in TF 2.4 and "
-    "gone by TF 2.12: the same rewrite is `tf.compat.v1.mixed_precision."
+    "gone from TF 2.6: the same rewrite is `tf.compat.v1.mixed_precision."
     "enable_mixed_precision_graph_rewrite`; consider the Keras policy API instead "
     "(`tf.keras.mixed_precision.set_global_policy('mixed_float16')`).",
     doc="""
     `tf.train.experimental.enable_mixed_precision_graph_rewrite` is deprecated in TF 2.4 and
-    gone in later releases (absent from TF 2.12): use
+    gone from TF 2.6: use
     `tf.compat.v1.mixed_precision.enable_mixed_precision_graph_rewrite`.
 
     The TF 1 name wraps the same optimizers the same way: a Keras `OptimizerV2` (what
@@ -666,6 +712,11 @@ GRAPH_REWRITE = RenameSymbol(
 
     Both names reject the optimizers of Keras 2.11+ (`tf.keras.optimizers.SGD` on TF 2.11–2.15):
     pass a `tf.keras.optimizers.legacy` one there.
+
+    Versions: `tf.compat.v1.mixed_precision.enable_mixed_precision_graph_rewrite` is exported since TF 2.4
+    (tensorflow/_api/v2/compat/v1/mixed_precision/__init__.py of the tensorflow-cpu 2.4.0 wheel; absent in
+    2.3.0); the TF2 name is exported in 2.5.0 and gone in 2.6.0
+    (tensorflow/_api/v2/train/experimental/__init__.py).
     """,
 )
 

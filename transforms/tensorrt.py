@@ -8,6 +8,8 @@ from tf24migrate.rule_kinds import RenameKeyword
 TRT_NODES_DENYLIST = RenameKeyword(
     code="TF24601",
     name="trt-nodes-denylist",
+    new_since="2.4",
+    old_removed="2.4",
     callees=("TrtGraphConverter", "create_inference_graph"),
     old="nodes_blacklist",
     new="nodes_denylist",
@@ -22,6 +24,9 @@ TRT_NODES_DENYLIST = RenameKeyword(
 
     Before: `trt.TrtGraphConverter(input_graph_def=graph_def, nodes_blacklist=["logits"])`
     After:  `trt.TrtGraphConverter(input_graph_def=graph_def, nodes_denylist=["logits"])`
+
+    Versions: `nodes_denylist=` replaces `nodes_blacklist=` in TF 2.4 (`TrtGraphConverter.__init__` in
+    tensorflow/python/compiler/tensorrt/trt_convert.py of the tensorflow-cpu 2.3.0 and 2.4.0 wheels).
     """,
 )
 

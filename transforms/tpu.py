@@ -30,10 +30,15 @@ class TpuEmbeddingBatchSize(Rule):
 
     Reported: `embedding = tf.tpu.experimental.embedding.TPUEmbedding(feature_config, 1024, optimizer)`
     Write instead: `embedding = tf.tpu.experimental.embedding.TPUEmbedding(feature_config, optimizer)` and `embedding.build(per_replica_batch_size=1024 // strategy.num_replicas_in_sync)`
+
+    Versions: `TPUEmbedding.__init__` loses `batch_size` and `build(per_replica_batch_size)` appears in TF 2.4
+    (tensorflow/python/tpu/tpu_embedding_v2.py of the tensorflow-cpu 2.3.0 and 2.4.0 wheels).
     """
 
     code = "TF24603"
     name = "tpu-embedding-batch-size"
+    new_since = "2.4"
+    old_removed = "2.4"
     fix = None
     severity = Severity.ERROR
     triggers = ("TPUEmbedding",)

@@ -1,0 +1,339 @@
+"""The target version: specifiers, project metadata, the flag and the key, gated fixes and severity."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from tf24migrate import Severity, migrate_paths, migrate_source
+from tf24migrate.project_metadata import _conda_specifier, project_target
+from tf24migrate.rules import all_rules
+from tf24migrate.target import Target, TargetVersionError, lowest_and_newest, parse_version
+
+OLD = textwrap.dedent(
+    """\
+    import tensorflow as tf
+
+    strategy = tf.distribute.MirroredStrategy()
+    strategy.experimental_run_v2(step_fn)
+    strategy.experimental_distribute_datasets_from_function(dataset_fn)
+    """
+)
+MIXED = textwrap.dedent(
+    """\
+    import tensorflow as tf
+
+    tf.keras.mixed_precision.experimental.set_policy("mixed_float16")
+    """
+)
+
+
+def run(*args, cwd=None):
+    return subprocess.run(
+        [sys.executable, "-m", "tf24migrate", *map(str, args)], capture_output=True, text=True, cwd=cwd
+    )
+
+
+# --- specifiers ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("specifier", "lowest", "newest"),
+    [
+        (">=2.3,<2.5", (2, 3), (2, 4)),
+        ("~=2.3", (2, 3), None),  # >=2.3, ==2.*: no upper bound among known releases
+        ("==2.4.*", (2, 4), (2, 4)),
+        (">2.3", (2, 3), None),  # 2.3.1 is a release, and 2.3.1 > 2.3
+        (">2.3.4", (2, 4), None),  # 2.3.4 was the last 2.3 release
+        ("<2.5", (2, 0), (2, 4)),
+        (">=2.3,!=2.3.*", (2, 4), None),
+        ("==2.2.3", (2, 2), (2, 2)),
+        (">=2.16", (2, 16), None),
+    ],
+)
+def test_the_lowest_known_release_a_specifier_allows(specifier, lowest, newest):
+    assert lowest_and_newest([specifier]) == (lowest, newest)
+
+
+def test_specifiers_that_give_no_version():
+    assert lowest_and_newest([""]) is None  # a bare `tensorflow` says nothing about the version
+    assert lowest_and_newest([">=3"]) is None  # allows no known release
+    assert lowest_and_newest(["not a specifier"]) is None
+
+
+def test_several_specifiers_take_the_lowest_floor_and_the_highest_cap():
+    assert lowest_and_newest([">=2.4,<2.6", "==2.3.*"]) == ((2, 3), (2, 5))
+    assert lowest_and_newest([">=2.4,<2.6", ">=2.5"]) == ((2, 4), None)
+
+
+@pytest.mark.parametrize(
+    ("entry", "specifier"),
+    [
+        ("tensorflow=2.3", "==2.3.*"),
+        ("tensorflow 2.3.*", "==2.3.*"),
+        ("conda-forge::tensorflow=2.3.0=mkl_py38", "==2.3.0.*"),
+        ("tensorflow-gpu>=2.2,<2.5", ">=2.2,<2.5"),
+        ("tensorflow", ""),
+        ("numpy=1.19", None),
+    ],
+)
+def test_conda_match_specs(entry, specifier):
+    assert _conda_specifier(entry) == specifier
+
+
+# --- project metadata ---------------------------------------------------------------------------
+
+
+def write(folder, files: dict[str, str]):
+    for name, text in files.items():
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+    return folder
+
+
+def test_pyproject_dependencies_and_optional_dependencies(tmp_path):
+    write(
+        tmp_path,
+        {
+            "pyproject.toml": """\
+            [project]
+            name = "demo"
+            dependencies = ["numpy", "tensorflow>=2.4,<2.6"]
+            [project.optional-dependencies]
+            gpu = ["tensorflow-gpu~=2.3"]
+            """,
+            "src/demo/train.py": "",
+        },
+    )
+    target = project_target(str(tmp_path / "src" / "demo" / "train.py"))
+    assert (target.version, target.newest) == ((2, 3), None)
+    assert target.source.startswith("from ") and target.source.endswith("pyproject.toml")
+
+
+def test_setup_cfg_install_requires_and_extras(tmp_path):
+    write(
+        tmp_path,
+        {
+            "setup.cfg": """\
+            [metadata]
+            name = demo
+            [options]
+            install_requires =
+                numpy>=1.19
+                tensorflow-cpu>=2.3,<2.5
+            [options.extras_require]
+            test = pytest
+            """,
+        },
+    )
+    target = project_target(str(tmp_path))
+    assert (target.version, target.newest) == ((2, 3), (2, 4))
+    assert target.source.endswith("setup.cfg")
+
+
+def test_setup_py_is_read_not_run(tmp_path):
+    marker = tmp_path / "ran"
+    write(
+        tmp_path,
+        {
+            "setup.py": f"""\
+            from setuptools import setup
+            open({str(marker)!r}, "w").close()
+            REQUIRED = ["numpy", "tensorflow==2.2.*"]
+            EXTRAS = {{"gpu": ["tensorflow-gpu>=2.3"]}}
+            setup(name="demo", install_requires=REQUIRED + ["pyyaml"], extras_require=EXTRAS)
+            """,
+        },
+    )
+    target = project_target(str(tmp_path))
+    assert target.version == (2, 2)
+    assert target.source.endswith("setup.py")
+    assert not marker.exists()
+
+
+def test_requirements_follow_includes_and_keep_every_marker(tmp_path):
+    write(
+        tmp_path,
+        {
+            "requirements.txt": """\
+            -r requirements/base.txt
+            numpy  # comment
+            """,
+            "requirements/base.txt": """\
+            --index-url https://example.invalid/simple
+            tensorflow>=2.4; python_version >= "3.9"
+            tensorflow>=2.3 ; python_version < "3.9"  # the oldest Python gets the oldest TensorFlow
+            """,
+        },
+    )
+    target = project_target(str(tmp_path))
+    assert target.version == (2, 3)
+    assert target.source.endswith("requirements.txt")
+
+
+def test_environment_yml_conda_and_pip_entries(tmp_path):
+    write(
+        tmp_path,
+        {
+            "environment.yml": """\
+            name: demo
+            dependencies:
+              - python=3.8
+              - tensorflow=2.4  # conda: the 2.4 series
+              - pip:
+                - tensorflow-gpu>=2.3,<2.5
+            """,
+        },
+    )
+    target = project_target(str(tmp_path))
+    assert (target.version, target.newest) == ((2, 3), (2, 4))
+    assert target.source.endswith("environment.yml")
+
+
+def test_without_metadata_or_version_the_default_is_2_4(tmp_path):
+    (tmp_path / "a.py").write_text("")
+    assert project_target(str(tmp_path / "a.py")).version == (2, 4)
+    write(tmp_path, {"requirements.txt": "tensorflow\nnumpy\n"})
+    target = project_target(str(tmp_path / "a.py"))
+    assert target.version == (2, 4)
+    assert target.source.startswith("default: no TensorFlow version required in")
+
+
+def test_metadata_is_read_without_libcst(tmp_path):
+    write(tmp_path, {"requirements.txt": "tensorflow>=2.3\n"})
+    code = (
+        "import sys; from tf24migrate.project_metadata import project_target; "
+        f"print(project_target({str(tmp_path)!r}).version, 'libcst' in sys.modules)"
+    )
+    assert (
+        subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout
+        == "(2, 3) False\n"
+    )
+
+
+# --- the command line ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def project(tmp_path):
+    return write(tmp_path, {"requirements.txt": "tensorflow>=2.3,<2.5\n", "train.py": OLD})
+
+
+def test_the_project_requirement_sets_the_target_and_the_summary_says_so(project):
+    result = run("--diff", "train.py", cwd=project)
+    assert "+strategy.run(step_fn)" in result.stdout
+    assert "+strategy.distribute_datasets_from_function" not in result.stdout
+    assert "; target TensorFlow 2.3 (from requirements.txt) in " in result.stderr
+    assert "TF24102 `experimental_distribute_datasets_from_function` is deprecated" in result.stderr
+    assert (
+        "Not fixed: the new spelling needs TensorFlow 2.4, and the target is TensorFlow 2.3" in result.stderr
+    )
+
+
+def test_the_flag_overrides_the_key_which_overrides_the_project(project):
+    (project / "pyproject.toml").write_text('[tool.tf24migrate]\ntarget-version = "2.1"\n')
+    from_key = run("--diff", "train.py", cwd=project)
+    assert "; target TensorFlow 2.1 (from pyproject.toml [tool.tf24migrate]) in " in from_key.stderr
+    assert from_key.stdout == ""  # `run` needs 2.2
+    assert from_key.returncode == 1  # an error left: experimental_run_v2 stops working in 2.4
+    from_flag = run("--diff", "--target-version", "2.4", "train.py", cwd=project)
+    assert "; target TensorFlow 2.4 (from --target-version) in " in from_flag.stderr
+    assert "+strategy.distribute_datasets_from_function(dataset_fn)" in from_flag.stdout
+
+
+@pytest.mark.parametrize("value", ["2", "two.three", "2.3.1"])
+def test_a_bad_target_is_an_error_naming_where_it_came_from(project, value):
+    result = run("--target-version", value, "train.py", cwd=project)
+    assert result.returncode == 2
+    assert (
+        f"--target-version: the target version must be a TensorFlow version as X.Y (such as 2.3), not {value!r}"
+        in result.stderr
+    )
+    (project / "pyproject.toml").write_text(f'[tool.tf24migrate]\ntarget-version = "{value}"\n')
+    result = run("train.py", cwd=project)
+    assert result.returncode == 2
+    assert "pyproject.toml: [tool.tf24migrate]: `target-version`: the target version must be" in result.stderr
+
+
+def test_json_carries_the_target_and_each_findings_versions(project):
+    document = json.loads(run("--output-format", "json", "train.py", cwd=project).stdout)
+    assert document["target"] == {"version": "2.3", "source": "from requirements.txt", "newest": "2.4"}
+    versions = {f["code"]: (f["new_since"], f["old_removed"], f["applied"]) for f in document["findings"]}
+    assert versions == {"TF24101": ("2.2", "2.4", True), "TF24102": ("2.4", None, False)}
+
+
+def test_list_rules_and_explain_show_the_versions():
+    listing = run("--list-rules").stdout.splitlines()
+    assert listing[0].split() == ["code", "name", "fix", "default", "new", "since", "old", "removed"]
+    assert next(line for line in listing if line.startswith("TF24101")).split()[-2:] == ["2.2", "2.4"]
+    explained = run("--explain", "TF24301").stdout
+    assert "TensorFlow versions: new spelling since 2.4; old spelling stops working in 2.9." in explained
+    assert "keras 2.9.0" in explained  # where the fact was read
+
+
+def test_notebooks_follow_the_target(project):
+    cells = [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None, "source": OLD}]
+    document = {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    (project / "train.ipynb").write_text(json.dumps(document, indent=1) + "\n")
+    result = run("--write", "train.ipynb", cwd=project)
+    source = json.loads((project / "train.ipynb").read_text())["cells"][0]["source"]
+    assert "strategy.run(step_fn)" in "".join(source)
+    assert "experimental_distribute_datasets_from_function" in "".join(source)
+    assert "train.ipynb:cell 1:5:1: TF24102" in result.stdout
+
+
+# --- the library and severity -------------------------------------------------------------------
+
+
+def test_migrate_source_takes_the_target_version():
+    result = migrate_source(OLD, target_version="2.3")
+    assert "strategy.run(step_fn)" in result.code
+    assert "experimental_distribute_datasets_from_function" in result.code
+    assert [(f.code, f.applied) for f in result.findings] == [("TF24101", True), ("TF24102", False)]
+    assert migrate_source(OLD).code == migrate_source(OLD, target_version="2.4").code
+    with pytest.raises(TargetVersionError, match="not 'latest'"):
+        migrate_source(OLD, target_version="latest")
+
+
+def test_migrate_paths_takes_the_target_version(tmp_path):
+    (tmp_path / "train.py").write_text(OLD)
+    for jobs in (1, 2):
+        (result,) = migrate_paths([str(tmp_path)], target_version="2.1", jobs=jobs)
+        assert not result.changed
+        assert all("needs TensorFlow" in f.message for f in result.findings)
+
+
+def test_severity_follows_the_supported_range():
+    def severity(target: Target) -> Severity:
+        from tf24migrate.engine import run_rules
+        from tf24migrate.rules import RuleSelection
+
+        (finding,) = run_rules(MIXED, RuleSelection("TF24302", target=target)).findings
+        return finding.severity
+
+    # The experimental module is gone in 2.9: an error where 2.9 or later is supported.
+    assert severity(Target((2, 3))) is Severity.ERROR
+    assert severity(Target((2, 4), newest=(2, 9))) is Severity.ERROR
+    # A project capped below 2.9 only meets a deprecation.
+    assert severity(Target((2, 4), newest=(2, 8))) is Severity.WARNING
+
+
+@pytest.mark.parametrize("rule", all_rules(), ids=lambda rule: rule.code)
+def test_every_rule_records_its_versions_and_where_they_were_read(rule):
+    versions = [v for v in (rule.new_since, rule.old_removed, rule.changed_in) if v is not None]
+    assert versions, f"{rule.code} records no TensorFlow version"
+    for version in versions:
+        parse_version(version, rule.code)
+    if rule.fix is not None:
+        assert rule.new_since, f"{rule.code} has a fix but no version for its new spelling"
+    # An old spelling that stops working is an error for the default target (2.4, no upper bound).
+    assert (rule.severity is Severity.ERROR) == (rule.old_removed is not None)
+    paragraph = rule.doc[rule.doc.index("Versions: ") :].replace("\n", " ")
+    for version in versions:
+        assert f" {version}" in paragraph
+    assert "wheel" in paragraph or "release notes" in paragraph
