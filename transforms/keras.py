@@ -79,7 +79,7 @@ class PlotModelPositional(Rule):
     new_since = "2.0"
     old_removed = "2.4"
     fix = Fix.SAFE
-    severity = Severity.WARNING
+    severity = Severity.ERROR
     triggers = ("plot_model", "model_to_dot")
     requires = IMPORTS_TENSORFLOW
 

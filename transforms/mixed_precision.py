@@ -69,7 +69,7 @@ class _ExperimentalCallee(RenameSymbol):
         return super().leave_Attribute(ctx, original, updated)
 
 
-# The experimental API still works on TF 2.4 to 2.8 (deprecated): its rules are warnings that say when it stops.
+# The experimental API still works on TF 2.4 to 2.8 (deprecated): messages say when it stops.
 UNTIL_2_9 = "the experimental name still works up to TF 2.8 and raises from TF 2.9"
 _MODULE_MESSAGE = (
     "`tf.keras.mixed_precision.experimental` is `tf.keras.mixed_precision` from TF 2.4 "
@@ -123,7 +123,7 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
             old_removed="2.9",
             old=f"{EXPERIMENTAL}.Policy",
             new=f"{STABLE}.Policy",
-            severity=Severity.WARNING,
+            severity=Severity.ERROR,
             triggers=("mixed_precision",),
             message="`tf.keras.mixed_precision.experimental.Policy` is `tf.keras.mixed_precision.Policy` "
             f"from TF 2.4 ({UNTIL_2_9}).",
@@ -235,7 +235,7 @@ SET_POLICY = RenameSymbol(
     old_removed="2.9",
     old=f"{EXPERIMENTAL}.set_policy",
     new=f"{STABLE}.set_global_policy",
-    severity=Severity.WARNING,
+    severity=Severity.ERROR,
     message="`tf.keras.mixed_precision.experimental.set_policy` is "
     f"`tf.keras.mixed_precision.set_global_policy` from TF 2.4 ({UNTIL_2_9}).",
     doc="""
@@ -263,7 +263,7 @@ GLOBAL_POLICY = RenameSymbol(
     old_removed="2.9",
     old=f"{EXPERIMENTAL}.global_policy",
     new=f"{STABLE}.global_policy",
-    severity=Severity.WARNING,
+    severity=Severity.ERROR,
     message="`tf.keras.mixed_precision.experimental.global_policy` is "
     f"`tf.keras.mixed_precision.global_policy` from TF 2.4 ({UNTIL_2_9}).",
     doc="""
@@ -308,7 +308,7 @@ class GetLayerPolicy(Rule):
     new_since = "2.4"
     old_removed = "2.9"
     fix = Fix.SAFE
-    severity = Severity.WARNING
+    severity = Severity.ERROR
     triggers = ("get_layer_policy",)
     requires = IMPORTS_TENSORFLOW
     _old = f"{EXPERIMENTAL}.get_layer_policy"
@@ -473,7 +473,7 @@ class LossScaleOptimizer(_ExperimentalCallee):
             old_removed="2.9",
             old=f"{EXPERIMENTAL}.LossScaleOptimizer",
             new=f"{STABLE}.LossScaleOptimizer",
-            severity=Severity.WARNING,
+            severity=Severity.ERROR,
             message="`tf.keras.mixed_precision.experimental.LossScaleOptimizer` is "
             f"`tf.keras.mixed_precision.LossScaleOptimizer` from TF 2.4 ({UNTIL_2_9}).",
             doc=type(self).__doc__,
@@ -661,6 +661,7 @@ class LossScaleCall(Rule):
     code = "TF24307"
     name = "loss-scale-call"
     changed_in = "2.4"
+    old_removed = "2.4"  # calling the tensor raises
     fix = None
     severity = Severity.ERROR
     triggers = ("loss_scale(", "LossScaleOptimizer")

@@ -71,12 +71,17 @@ class PolicyLossScale(Rule):
 
     Reported: `policy = mixed_precision.Policy("mixed_float16")` then `print(policy.loss_scale)`
     Write instead: `print(optimizer.loss_scale)` (the `LossScaleOptimizer` wrapping your optimizer)
+
+    Versions: the stable `Policy` has no `loss_scale` from TF 2.4, and the experimental `Policy`
+    that keeps it is gone from TF 2.9 (the release notes of TF 2.4 and 2.9).
     """
 
     code = "TF24309"
     name = "policy-loss-scale"
+    changed_in = "2.4"
+    old_removed = "2.9"
     fix = None
-    severity = Severity.WARNING
+    severity = Severity.ERROR
     triggers = ("loss_scale", "Policy", "global_policy", "dtype_policy", "get_layer_policy")
     requires = ("loss_scale", *IMPORTS_TENSORFLOW)
 
