@@ -1,7 +1,7 @@
 """From source text to migrated source text and findings. Never touches files, never prints.
 
 The steps: a text prefilter (rules whose trigger strings do not occur are not run, and a file
-with none is not parsed); Python's `ast` lists the statements and marks those no rule can touch
+with none is not parsed); TensorFlow 1 files get one note and no rule (`tf1_code`); Python's `ast` lists the statements and marks those no rule can touch
 (`pruning`), which LibCST then does not even parse; one LibCST parse; one pass of
 `MigrationTransformer` (`walk`); suppression comments; positions for the findings; the output,
 where only the statements a rule changed are generated (`positions.StatementMap`), and a re-parse
@@ -24,6 +24,7 @@ from tf24migrate.pruning import Sparse, StatementPlan, parse_with_python
 from tf24migrate.rules import Rule, RuleSelection
 from tf24migrate.suppressions import is_suppressed, line_suppressions
 from tf24migrate.target import DEFAULT_TARGET, Target, severity_for, target_of
+from tf24migrate.tf1_code import tf1_evidence, tf1_note
 from tf24migrate.transformer import MigrationTransformer, Report
 from tf24migrate.walk import walk
 
@@ -74,6 +75,9 @@ def triggered_rules(source: str, rules: Iterable[Rule]) -> list[Rule]:
     ]
 
 
+_MAX_PASSES = 4  # each pass only blocks more fixes; chains are short (a subclass, then its import)
+
+
 @dataclass
 class _Parsed:
     """A source as the transformer sees it: LibCST's module of it, or of its `sparse` text (the
@@ -111,22 +115,31 @@ class _Parsed:
         return _Parsed(module, statements=StatementMap.build(module, self.plan.tree, source))
 
     def transform(self, source, rules, unsafe_fixes, excluded=(), declined=(), target=DEFAULT_TARGET):
-        """One transformer pass: (new module, reports), or None if the plan went astray."""
-        if self.plan is not None:
-            self.plan.reset()
-        transformer = MigrationTransformer(
-            rules,
-            source=source,
-            unsafe_fixes=unsafe_fixes,
-            excluded=excluded,
-            declined=declined,
-            plan=self.plan,
-            statements=self.statements,
-            target=target,
-        )
-        new_module = walk(self.module, transformer, transformer.inert)
-        if self.plan is not None and not self.plan.consistent:
-            return None
+        """The rules applied: (new module, reports), or None if the plan went astray.
+
+        A pass that finds fixes which are only right together with others that were not applied
+        (`linked`) blocks them, and the rules run again without them."""
+        blocked: dict[object, str] = {}
+        for _ in range(_MAX_PASSES):
+            if self.plan is not None:
+                self.plan.reset()
+            transformer = MigrationTransformer(
+                rules,
+                source=source,
+                unsafe_fixes=unsafe_fixes,
+                excluded=excluded,
+                declined=declined,
+                plan=self.plan,
+                statements=self.statements,
+                target=target,
+                blocked=blocked,
+            )
+            new_module = walk(self.module, transformer, transformer.inert)
+            if self.plan is not None and not self.plan.consistent:
+                return None
+            if not transformer.newly_blocked:
+                break
+            blocked = {**blocked, **transformer.newly_blocked}
         return new_module, transformer.reports
 
     def spans(self, reports: Sequence[Report]) -> dict[int, Span]:
@@ -190,6 +203,9 @@ def run_rules(
     active = triggered_rules(source, rules)
     if not active:
         return MigrationResult(source=source, code=source)
+    tf1 = tf1_evidence(source)
+    if tf1 is not None:  # TF 1 code: rewrites would break it, rules do not run (see `tf1_code`)
+        return MigrationResult(source=source, code=source, findings=(tf1_note(tf1, path),))
     parsed = _Parsed.of(source, active, path)
     done = parsed.transform(source, active, unsafe_fixes, target=target)
     if done is None:  # the plan and LibCST disagreed: no pruning, then

@@ -38,12 +38,17 @@ def callee_name(call: cst.Call) -> str | None:
 class RenameSymbol(DataRule):
     """A TensorFlow symbol that was renamed; see `old` and `new`."""
 
-    def __init__(self, *, old: str, new: str, message: str | None = None, **kwargs) -> None:
+    def __init__(
+        self, *, old: str, new: str, message: str | None = None, uses_must_follow: bool = False, **kwargs
+    ) -> None:
         kwargs.setdefault("triggers", (old.rsplit(".", 1)[1],))
         kwargs.setdefault("requires", IMPORTS_TENSORFLOW)
         super().__init__(**kwargs)
         self.old = old
         self.new = new
+        # Whether the new object behaves differently, so that an import may only move when every
+        # use of its name is migrated too (see `tf24migrate.linked`); pure renames need not.
+        self.uses_must_follow = uses_must_follow
         self.message = message or f"`{_short(old)}` is `{_short(new)}` in TF 2.4: use the new name."
 
     def leave_Attribute(self, ctx, original: cst.Attribute, updated: cst.Attribute):
@@ -74,12 +79,18 @@ class RenameSymbol(DataRule):
             alias = originals.get(_import_key(current))
             if alias is None or dotted_name_of_module(alias.name) != old_last:
                 continue
+            kept = ctx.blocked_reason(alias)
+            if kept is not None:  # a use of the name is not migrated: the import must stay
+                ctx.report(alias, f"{self.message} The import stays as it is: {kept}; migrate them first.")
+                continue
             renamed = names[index].with_changes(name=cst.Name(new_last))
             if alias.asname is not None and code_for(alias.asname.name) == new_last:
                 renamed = renamed.with_changes(asname=None)  # `import mixed_precision as mixed_precision`
             if alias.asname is None and new_last != old_last:
                 ctx.rename_binding(alias, new_last)
             ctx.move_binding(alias, self.new)
+            if self.uses_must_follow:
+                ctx.track_uses(alias)
             if new_parent == old_parent:
                 if ctx.report(alias, self.message, replacement=renamed) is not None:
                     names[index] = renamed

@@ -13,10 +13,10 @@ import libcst as cst
 
 from tf24migrate.names import dotted_parts
 
-_SHIM_EXCEPTIONS = {"ImportError", "ModuleNotFoundError", "AttributeError"}
-_VERSION_WORDS = {"__version__", "VERSION", "LooseVersion", "parse_version", "Version"}
+SHIM_EXCEPTIONS = {"ImportError", "ModuleNotFoundError", "AttributeError"}
+VERSION_WORDS = {"__version__", "VERSION", "LooseVersion", "parse_version", "Version"}
 # A project's own constant for the TensorFlow version: `TF_VERSION`, `_tf_version`, `TF2_VERSION`.
-_VERSION_CONSTANT = re.compile(r"_*(tf|tensorflow)\d*_?version", re.IGNORECASE)
+VERSION_CONSTANT = re.compile(r"_*(tf|tensorflow)\d*_?version", re.IGNORECASE)
 
 
 def _exception_names(handler: cst.ExceptHandler) -> set[str]:
@@ -41,7 +41,7 @@ def _mentions_version_check(node: cst.CSTNode) -> bool:
             if parts and parts[-1] in ("hasattr", "getattr"):
                 return True
         if isinstance(current, cst.Name) and (
-            current.value in _VERSION_WORDS or _VERSION_CONSTANT.match(current.value)
+            current.value in VERSION_WORDS or VERSION_CONSTANT.match(current.value)
         ):
             return True
         stack.extend(current.children)
@@ -51,7 +51,7 @@ def _mentions_version_check(node: cst.CSTNode) -> bool:
 def is_shim(node: cst.CSTNode) -> bool:
     """A `try` catching ImportError/AttributeError, or an `if` testing hasattr or a version."""
     if isinstance(node, cst.Try):
-        return any(_exception_names(h) & _SHIM_EXCEPTIONS for h in node.handlers)
+        return any(_exception_names(h) & SHIM_EXCEPTIONS for h in node.handlers)
     if isinstance(node, cst.If):
         return _mentions_version_check(node.test)
     return False

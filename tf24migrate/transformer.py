@@ -26,6 +26,7 @@ from tf24migrate.import_edits import (
     import_insertion_index,
     merge_from_imports,
 )
+from tf24migrate.linked import Linked
 from tf24migrate.names import (
     TENSORFLOW,
     Binding,
@@ -120,6 +121,7 @@ class MigrationTransformer(cst.CSTTransformer):
         plan: StatementPlan | None = None,
         statements: StatementMap | None = None,
         target: Target = DEFAULT_TARGET,
+        blocked: dict[object, str] | None = None,
     ) -> None:
         super().__init__()
         self.source = source
@@ -148,6 +150,11 @@ class MigrationTransformer(cst.CSTTransformer):
         self._import_of_alias: dict[int, cst.ImportFrom] = {}  # id(alias) -> its statement
         self._left_imports: dict[int, cst.ImportFrom] = {}  # id(original) -> the node left in the tree
         self._names_to_import: dict[int, list[str]] = {}  # id(original ImportFrom) -> names to add
+        # Fixes that must not be applied alone (see `Linked`): what earlier passes blocked, and
+        # what this pass found must be blocked.
+        self.blocked: dict[object, str] = dict(blocked or {})
+        self.newly_blocked: dict[object, str] = {}
+        self._linked = Linked()
 
     # ----------------------------------------------------------------- API for rules (ctx)
 
@@ -269,6 +276,35 @@ class MigrationTransformer(cst.CSTTransformer):
         if binding is not None:
             self._tentative.append(("move", (binding, new_qualified_name)))
 
+    def blocked_reason(self, key: object) -> str | None:
+        """Why the fix keyed by `key` (an original node, or a rule's own key) must not be applied in
+        this file, as found by an earlier pass; None when it may be."""
+        return self.blocked.get(id(key) if isinstance(key, cst.CSTNode) else key)
+
+    def block(self, key: object, reason: str) -> None:
+        """Record that the fix keyed by `key` must not be applied: the engine runs the rules again,
+        and `blocked_reason(key)` says why."""
+        key = id(key) if isinstance(key, cst.CSTNode) else key
+        if key not in self.blocked and key not in self.newly_blocked:
+            self.newly_blocked[key] = reason
+
+    def track_uses(self, alias: cst.ImportAlias) -> None:
+        """Record that the next report's fix, if applied, changes what the name `alias` imports,
+        so every use of the name must be migrated by an applied fix, or kept valid (`keep_use`):
+        otherwise the fix is blocked (`blocked_reason(alias)`)."""
+        binding = self._alias_bindings.get(id(alias))
+        if binding is not None:
+            self._tentative.append(("track", binding))
+
+    def keep_use(self, name: cst.Name) -> None:
+        """Record that this use of an imported name stays valid when the import changes."""
+        self._linked.kept.add(id(name))
+
+    def link(self, key: object, member: str) -> None:
+        """Make the next report's fix one of a set keyed by `key` that is applied all together or
+        not at all: if any of them is not applied, or `block(key, ...)` is called, none is."""
+        self._tentative.append(("link", (key, member)))
+
     def import_alongside(self, name: cst.Name, new_name: str) -> cst.Name | None:
         """`new_name` as a bare name, added to the `from ... import` statement that bound `name`
         (if the next report's fix is applied). None when `name` was not bound by such a statement
@@ -301,7 +337,10 @@ class MigrationTransformer(cst.CSTTransformer):
         tentative, self._tentative = self._tentative, []
         rule = self.rule
         assert rule is not None, "report() outside a rule handler"
+        links = [value for kind, value in tentative if kind == "link"]
         if (self.in_shim and not rule.runs_in_shims) or (rule.code, id(node)) in self.excluded:
+            for key, member in links:
+                self.block(key, f"{member} is not migrated")
             return None
         if replacement is not None and fix is None:
             fix = rule.fix or Fix.SAFE
@@ -320,7 +359,11 @@ class MigrationTransformer(cst.CSTTransformer):
             message = f"{message} Unsafe fix (apply with --unsafe-fixes): `{rewrite}`"
         self.reports.append(Report(rule, node, message, fix, applied, self._top_statement()))
         if not applied:
+            for key, member in links:
+                self.block(key, f"{member} is not migrated")
             return None
+        if replacement is not None:
+            self._linked.migrated(node)
         for kind, value in tentative:
             if kind == "import":
                 self._module_imports[value] = TENSORFLOW
@@ -334,6 +377,8 @@ class MigrationTransformer(cst.CSTTransformer):
             elif kind == "move":
                 binding, new_qualified_name = value
                 binding.moved_to = new_qualified_name
+            elif kind == "track":
+                self._linked.track(value)
             elif kind == "import_from":
                 statement, new_name = value
                 names = self._names_to_import.setdefault(id(statement), [])
@@ -487,7 +532,10 @@ class MigrationTransformer(cst.CSTTransformer):
             return result
         binding.uses += 1
         if binding.renamed_to and type(result) is cst.Name:
-            return result.with_changes(value=binding.renamed_to)
+            self._linked.kept.add(id(original))  # the same object under its new name
+            result = result.with_changes(value=binding.renamed_to)
+        if self._linked.tracked:
+            self._linked.use(binding, original, self._ancestors[-1] if self._ancestors else None)
         return result
 
     def _leave_statement(self, original, result):
@@ -502,6 +550,8 @@ class MigrationTransformer(cst.CSTTransformer):
         return result
 
     def _leave_module(self, original, result):
+        for key, reason in self._linked.blocked():
+            self.block(key, reason)
         result = self._add_names_to_import_statements(result)
         result = self._remove_unused_imports(result)
         return self._add_imports(result)

@@ -17,9 +17,8 @@ from tf24migrate.findings import Fix, Severity
 from tf24migrate.rule_kinds import ReportUse
 from tf24migrate.rules import IMPORTS_TENSORFLOW, Rule
 
-from ._text import assigned_value, literal_value
-
-_INPUTS = {"tensorflow.keras.Input", "tensorflow.keras.layers.Input"}
+from ._symbolic import EVIDENCE_TRIGGERS, expression_evidence, symbolic_evidence, symbolic_names
+from ._text import literal_value
 
 
 def _short(expression: cst.CSTNode, limit: int = 40) -> str:
@@ -40,7 +39,13 @@ class KerasSymbolicIsinstance(Rule):
     under Keras 3 (the default `tf.keras` from TF 2.16) it is False for symbolic values, where
     `tf.keras.backend.is_keras_tensor(x)` is the check. A tuple of types is reported, not rewritten.
 
-    Before: `if isinstance(inputs, tf.Tensor):`
+    Reported only with evidence in the file that `x` is a Keras symbolic value: `x` is bound to
+    `tf.keras.Input(...)` (or computed from such a name, as `h = Dense(8)(inputs)`) in the same
+    scope, or `x` is a model's `.input(s)` / `.output(s)`. Everywhere else (a `tf.function`
+    argument, a shape dimension, a loss normaliser, a tensor of TF 1 graph code) `isinstance(x,
+    tf.Tensor)` means what it meant in TF 2.3, and is left alone.
+
+    Before: `inputs = tf.keras.Input((3,))` then `if isinstance(inputs, tf.Tensor):`
     After:  `if tf.is_tensor(inputs):`
 
     Versions: `tf.is_tensor` exists since TF 2.0 (tensorflow_core/_api/v2/v2.py of the tensorflow 2.0.0
@@ -53,8 +58,8 @@ class KerasSymbolicIsinstance(Rule):
     changed_in = "2.4"
     fix = Fix.UNSAFE
     severity = Severity.WARNING
-    triggers = ("isinstance",)
-    requires = IMPORTS_TENSORFLOW
+    triggers = EVIDENCE_TRIGGERS
+    requires = ("isinstance", *IMPORTS_TENSORFLOW)
 
     def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
         if not _is_builtin_call(ctx, original, "isinstance") or len(original.args) != 2:
@@ -62,9 +67,12 @@ class KerasSymbolicIsinstance(Rule):
         if any(arg.star or arg.keyword for arg in original.args):
             return updated
         value, kind = original.args
+        evidence = symbolic_evidence(ctx, value.value)
+        if evidence is None:
+            return updated
         why = (
-            f"`isinstance({_short(value.value)}, tf.Tensor)` is False for Keras symbolic inputs from TF 2.4 "
-            f"(they are `KerasTensor`s): use `tf.is_tensor({_short(value.value)})` on TF 2.4–2.15 and "
+            f"`isinstance({_short(value.value)}, tf.Tensor)` is False for Keras symbolic values from TF 2.4 "
+            f"({evidence}; they are `KerasTensor`s now): use `tf.is_tensor({_short(value.value)})` on TF 2.4–2.15 and "
             "tf_keras (also True for variables, sparse and ragged tensors); under Keras 3 use "
             f"`tf.keras.backend.is_keras_tensor({_short(value.value)})` for symbolic values."
         )
@@ -86,8 +94,13 @@ class KerasSymbolicIsinstance(Rule):
         return ctx.report(original, why, replacement=replacement) or updated
 
 
-def _is_name_attribute(node: cst.CSTNode) -> bool:
-    return isinstance(node, cst.Attribute) and node.attr.value == "name"
+def _is_name_attribute(ctx, node: cst.CSTNode) -> bool:
+    """Whether `node` is the `.name` of a value the file shows to be a Keras symbolic tensor."""
+    return (
+        isinstance(node, cst.Attribute)
+        and node.attr.value == "name"
+        and symbolic_evidence(ctx, node.value) is not None
+    )
 
 
 _STRING_METHODS = {"endswith", "replace", "rstrip", "removesuffix", "split"}
@@ -107,9 +120,13 @@ class TensorNameSuffix(Rule):
 
     `tf.keras.Input(name="image").name` was `"image:0"` (an op output name) and is `"image"` from
     TF 2.4, so code comparing names with a string ending in `:0`, appending `":0"` to a `.name`, or
-    testing `.name.endswith(":0")` silently stops matching. Report only: whether the name belongs
-    to a Keras symbolic tensor or to a graph tensor (which keeps its `:0`) is not visible. To
-    identify tensors, use `tensor.ref()` as a dictionary key rather than names.
+    testing `.name.endswith(":0")` silently stops matching. Report only. To identify tensors, use
+    `tensor.ref()` as a dictionary key rather than names.
+
+    Reported only where the `.name` is visibly a Keras symbolic tensor's: its receiver is bound to
+    `tf.keras.Input(...)` (or computed from one) in the same scope, or is a model's or layer's
+    `.input(s)` / `.output(s)`. Graph tensors, GraphDef nodes, variables and ops keep their names
+    (`op.outputs[0].name` still ends in `:0`), so graph-manipulation code is not reported.
 
     Reported: `if layer.output.name == "dense/BiasAdd:0":`
     Write instead: `if layer.output.name == "dense/BiasAdd":` (or compare `tensor.ref()`s)
@@ -122,8 +139,8 @@ class TensorNameSuffix(Rule):
     changed_in = "2.4"
     fix = None
     severity = Severity.WARNING
-    triggers = (':0"', ":0'")  # a string literal ending in `:0`
-    requires = (".name", *IMPORTS_TENSORFLOW)  # only files that mention TensorFlow
+    triggers = (':0"', ":0'", *EVIDENCE_TRIGGERS)  # a string literal ending in `:0`; the evidence
+    requires = (".name", ":0", *IMPORTS_TENSORFLOW)  # only files that mention TensorFlow
 
     def _report(self, ctx, node: cst.CSTNode) -> None:
         value = literal_value(node)
@@ -141,7 +158,7 @@ class TensorNameSuffix(Rule):
         for target in original.comparisons:
             right = target.comparator
             for name_side, text_side in ((left, right), (right, left)):
-                if _is_name_attribute(name_side) and _ends_with_output_index(text_side):
+                if _is_name_attribute(ctx, name_side) and _ends_with_output_index(text_side):
                     self._report(ctx, text_side)
             left = right
         return updated
@@ -149,11 +166,11 @@ class TensorNameSuffix(Rule):
     def leave_BinaryOperation(self, ctx, original: cst.BinaryOperation, updated: cst.BinaryOperation):
         if isinstance(original.operator, cst.Add):
             value = literal_value(original.right)
-            if _is_name_attribute(original.left) and value is not None and value.startswith(":0"):
+            if _is_name_attribute(ctx, original.left) and value is not None and value.startswith(":0"):
                 self._report(ctx, original)
         elif isinstance(original.operator, cst.Modulo):
             value = literal_value(original.left)
-            if value is not None and "s:0" in value and _mentions_name_attribute(original.right):
+            if value is not None and "s:0" in value and _mentions_name_attribute(ctx, original.right):
                 self._report(ctx, original)
         return updated
 
@@ -161,7 +178,7 @@ class TensorNameSuffix(Rule):
         for part, following in itertools.pairwise(original.parts):
             if (
                 isinstance(part, cst.FormattedStringExpression)
-                and _is_name_attribute(part.expression)
+                and _is_name_attribute(ctx, part.expression)
                 and isinstance(following, cst.FormattedStringText)
                 and following.value.startswith(":0")
             ):
@@ -174,20 +191,22 @@ class TensorNameSuffix(Rule):
             return updated
         if func.attr.value == "format":
             template = literal_value(func.value) or ""
-            if re.search(r"\}:0", template) and any(_mentions_name_attribute(a.value) for a in original.args):
+            if re.search(r"\}:0", template) and any(
+                _mentions_name_attribute(ctx, a.value) for a in original.args
+            ):
                 self._report(ctx, original)
             return updated
         first = literal_value(original.args[0].value) or ""
-        if ":0" in first and func.attr.value in _STRING_METHODS and _is_name_attribute(func.value):
+        if ":0" in first and func.attr.value in _STRING_METHODS and _is_name_attribute(ctx, func.value):
             self._report(ctx, original)
         return updated
 
 
-def _mentions_name_attribute(node: cst.CSTNode) -> bool:
-    if _is_name_attribute(node):
+def _mentions_name_attribute(ctx, node: cst.CSTNode) -> bool:
+    if _is_name_attribute(ctx, node):
         return True
     if isinstance(node, cst.Tuple):
-        return any(_is_name_attribute(e.value) for e in node.elements)
+        return any(_is_name_attribute(ctx, e.value) for e in node.elements)
     return False
 
 
@@ -222,24 +241,6 @@ _GRADIENT_FUNCTIONS = {
     "tensorflow.keras.backend.gradients",
     "tensorflow.python.keras.backend.gradients",
 }
-_SYMBOLIC_ATTRIBUTES = {"input", "inputs", "output", "outputs"}
-
-
-def _walk(node: cst.CSTNode, hidden: frozenset[str] = frozenset(), *, into_attributes: bool = True):
-    """Yield (node, names hidden by enclosing lambda parameters) for `node` and what it contains.
-
-    Lambda parameters are not entered; with `into_attributes=False`, neither is `x` in `x.shape`
-    (an attribute of a symbolic tensor, such as its shape or dtype, is not symbolic itself).
-    """
-    yield node, hidden
-    if isinstance(node, cst.Lambda):
-        params = {p.name.value for p in (*node.params.params, *node.params.kwonly_params)}
-        yield from _walk(node.body, hidden | params, into_attributes=into_attributes)
-        return
-    if isinstance(node, cst.Attribute) and not into_attributes:
-        return
-    for child in node.children:
-        yield from _walk(child, hidden, into_attributes=into_attributes)
 
 
 class SymbolicGradients(Rule):
@@ -249,8 +250,11 @@ class SymbolicGradients(Rule):
     `model.inputs` and `model.outputs` are `KerasTensor`s in TF 2.4: `tf.gradients`,
     `K.gradients` and `tape.gradient` cannot differentiate them. Call the model on real tensors
     inside a `tf.GradientTape` and differentiate those. Matched on `tf.gradients(...)`,
-    `tf.keras.backend.gradients(...)` and any `.gradient(...)` call whose arguments mention
-    `.input`, `.inputs`, `.output` or `.outputs`. Not rewritten: the data to feed is not visible.
+    `tf.keras.backend.gradients(...)` and any `.gradient(...)` call in a file that imports
+    TensorFlow, when an argument is visibly symbolic: the `.input(s)` / `.output(s)` of a model or
+    layer, or a name bound to `tf.keras.Input(...)` (or computed from one) in the same scope. A
+    gradient of a loss computed by calling the model on data (`model(x)`) is not reported. Not
+    rewritten: the data to feed is not visible.
 
     Reported: `grads = K.gradients(model.output, model.input)`
     Write instead: `with tf.GradientTape() as tape: tape.watch(x); y = model(x)` then `grads = tape.gradient(y, x)`
@@ -263,7 +267,8 @@ class SymbolicGradients(Rule):
     changed_in = "2.4"
     fix = None
     severity = Severity.WARNING
-    triggers = ("gradient",)
+    triggers = EVIDENCE_TRIGGERS
+    requires = ("gradient", *IMPORTS_TENSORFLOW)
 
     def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
         func = original.func
@@ -275,29 +280,17 @@ class SymbolicGradients(Rule):
         if not is_tape and ctx.qualified_name(func) not in _GRADIENT_FUNCTIONS:
             return updated
         for arg in original.args:
-            for node, _ in _walk(arg.value):
-                if isinstance(node, cst.Attribute) and node.attr.value in _SYMBOLIC_ATTRIBUTES:
-                    ctx.report(
-                        original,
-                        f"`{_short(func)}` differentiates `{_short(node)}`, a Keras symbolic tensor, which "
-                        "has no gradient from TF 2.4: call the model on real data inside `with "
-                        "tf.GradientTape() as tape:` (`tape.watch(x)`, `y = model(x)`) and take "
-                        "`tape.gradient(y, x)`.",
-                    )
-                    return updated
+            evidence = expression_evidence(ctx, arg.value)
+            if evidence is not None:
+                ctx.report(
+                    original,
+                    f"`{_short(func)}` differentiates a Keras symbolic tensor ({evidence}), which has no "
+                    "gradient from TF 2.4: call the model on real data inside `with "
+                    "tf.GradientTape() as tape:` (`tape.watch(x)`, `y = model(x)`) and take "
+                    "`tape.gradient(y, x)`.",
+                )
+                return updated
         return updated
-
-
-def symbolic_inputs(ctx, node: cst.CSTNode) -> list[cst.Name]:
-    """The names in `node` bound by `name = tf.keras.Input(...)` (lambda parameters excluded)."""
-    found = []
-    for current, hidden in _walk(node, into_attributes=False):
-        if not isinstance(current, cst.Name) or current.value in hidden:
-            continue
-        assigned = assigned_value(ctx, current)
-        if isinstance(assigned, cst.Call) and ctx.qualified_name(assigned.func) in _INPUTS:
-            found.append(current)
-    return found
 
 
 _CONTROL_FLOW = {"tensorflow.cond", "tensorflow.while_loop", "tensorflow.map_fn"}
@@ -307,9 +300,11 @@ class ControlFlowOnSymbolic(Rule):
     """`tf.cond`, `tf.while_loop` and `tf.map_fn` cannot take Keras symbolic inputs from TF 2.4.
 
     TF 2.3 turned such calls into op layers; TF 2.4 explicitly does not support control flow on
-    `KerasTensor`s (it raises `TypeError`). Reported where one of these functions is applied to a
-    name bound from `tf.keras.Input(...)` (or `keras.layers.Input(...)`) in the file. Not rewritten:
-    the control flow belongs in a layer's `call`, which is a design change.
+    `KerasTensor`s: it raises `TypeError` (a `KerasTensor` cannot become a graph tensor), hence the
+    severity. Reported where one of these functions is applied to a name bound from
+    `tf.keras.Input(...)` (or `keras.layers.Input(...)`) in the same scope, or computed from one
+    (`h = Dense(8)(inputs)`); names with no such evidence are left alone. Not rewritten: the
+    control flow belongs in a layer's `call`, which is a design change.
 
     Reported: `inputs = tf.keras.Input((3,))` then `y = tf.cond(flag, lambda: inputs, lambda: -inputs)`
     Write instead: a `class Choose(tf.keras.layers.Layer)` whose `call(self, x)` runs the `tf.cond`, and `y = Choose()(inputs)`
@@ -329,15 +324,16 @@ class ControlFlowOnSymbolic(Rule):
         qualified = ctx.qualified_name(original.func)
         if qualified not in _CONTROL_FLOW:
             return updated
-        names = [name for arg in original.args for name in symbolic_inputs(ctx, arg.value)]
+        names = [found for arg in original.args for found in symbolic_names(ctx, arg.value)]
         if names:
             function = qualified.replace("tensorflow.", "tf.", 1)
+            name, evidence = names[0]
             ctx.report(
                 original,
-                f"`{function}` is applied to `{names[0].value}`, a Keras symbolic input: TF 2.4 does not "
-                f"support control flow on symbolic tensors (TypeError). Move the `{function}` into the "
-                f"`call` method of a custom `tf.keras.layers.Layer` and apply that layer to "
-                f"`{names[0].value}`.",
+                f"`{function}` is applied to `{name.value}`, a Keras symbolic value ({evidence}): TF 2.4 "
+                f"does not support control flow on symbolic tensors (TypeError). Move the `{function}` "
+                f"into the `call` method of a custom `tf.keras.layers.Layer` and apply that layer to "
+                f"`{name.value}`.",
             )
         return updated
 
@@ -345,10 +341,11 @@ class ControlFlowOnSymbolic(Rule):
 class ConcreteFunctionOnSymbolic(Rule):
     """`get_concrete_function` cannot take Keras symbolic inputs from TF 2.4: pass `tf.TensorSpec`s.
 
-    TF 2.4's `KerasTensor`s are not tensors, so tracing a `tf.function` with one raises
-    `TypeError`. Reported where `.get_concrete_function(...)` receives a name bound from
-    `tf.keras.Input(...)` in the file; the message spells the `tf.TensorSpec` to pass. Not
-    rewritten: the spec's shape may need `None` dimensions the input does not show.
+    TF 2.4's `KerasTensor`s are not tensors, and not hashable either, so tracing a `tf.function`
+    with one raises `TypeError` (hence the severity). Reported where `.get_concrete_function(...)`
+    receives a name bound from `tf.keras.Input(...)` (or computed from one) in the same scope; the
+    message spells the `tf.TensorSpec` to pass. Not rewritten: the spec's shape may need `None`
+    dimensions the input does not show.
 
     Reported: `concrete = serve.get_concrete_function(inputs)`
     Write instead: `concrete = serve.get_concrete_function(tf.TensorSpec(inputs.shape, inputs.dtype))`
@@ -369,10 +366,10 @@ class ConcreteFunctionOnSymbolic(Rule):
         if not isinstance(func, cst.Attribute) or func.attr.value != "get_concrete_function":
             return updated
         for arg in original.args:
-            for name in symbolic_inputs(ctx, arg.value):
+            for name, _evidence in symbolic_names(ctx, arg.value):
                 ctx.report(
                     name,
-                    f"`get_concrete_function` receives `{name.value}`, a Keras symbolic input, which "
+                    f"`get_concrete_function` receives `{name.value}`, a Keras symbolic value, which "
                     f"raises TypeError from TF 2.4: pass `tf.TensorSpec({name.value}.shape, "
                     f"{name.value}.dtype)` instead.",
                 )

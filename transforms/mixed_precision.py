@@ -23,8 +23,12 @@ from tf24migrate.calls import (
 )
 from tf24migrate.findings import Fix, Severity
 from tf24migrate.names import dotted_name_of_module, normalize
-from tf24migrate.rule_kinds import RenameSymbol, callee_name
+from tf24migrate.rule_kinds import RenameSymbol
 from tf24migrate.rules import IMPORTS_TENSORFLOW, Rule
+
+from ._loss_scale_subclasses import class_of_base, subclass_report
+from ._text import assigned_value
+from .policy_loss_scale import LOSS_SCALE_READ, policy_loss_scale_read
 
 EXPERIMENTAL = "tensorflow.keras.mixed_precision.experimental"
 STABLE = "tensorflow.keras.mixed_precision"
@@ -65,9 +69,11 @@ class _ExperimentalCallee(RenameSymbol):
         return super().leave_Attribute(ctx, original, updated)
 
 
+# The experimental API still works on TF 2.4 to 2.8 (deprecated): messages say when it stops.
+UNTIL_2_9 = "the experimental name still works up to TF 2.8 and raises from TF 2.9"
 _MODULE_MESSAGE = (
     "`tf.keras.mixed_precision.experimental` is `tf.keras.mixed_precision` from TF 2.4 "
-    "(the experimental module is gone from TF 2.9)."
+    "(the experimental module still works up to TF 2.8 and is gone from TF 2.9)."
 )
 
 
@@ -93,9 +99,15 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
     Before: `policy = mixed_precision.experimental.Policy("mixed_float16", loss_scale="dynamic")`
     After:  `policy = mixed_precision.Policy("mixed_float16")`
 
-    Not rewritten: calls passing `*args` / `**kwargs` (reported). A use through the module alias
-    that its rule only reports (for example a `LossScaleOptimizer` whose loss scale is not
-    visible) must be rewritten by hand once the import is moved: its finding says how.
+    An import moves only when every use of its name is migrated too (or stays valid): a use that
+    its rule only reports (an unsafe `Policy(..., loss_scale=1024)` without `--unsafe-fixes`, a
+    `LossScaleOptimizer` whose loss scale is not visible, an attribute with no stable equivalent, a
+    suppressed line) keeps the experimental import, and the import's finding names those uses; the
+    migrated uses are spelled through another TensorFlow import then. In a file that reads a
+    policy's `.loss_scale` (TF24309), `Policy(...)` calls are not migrated: the stable `Policy` has
+    none.
+
+    Not rewritten: calls passing `*args` / `**kwargs` (reported).
 
     Versions: `tf.keras.mixed_precision.Policy` is exported since TF 2.4
     (tensorflow/python/keras/api/_v2/keras/mixed_precision/__init__.py of the tensorflow-cpu 2.4.0 wheel;
@@ -114,8 +126,9 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
             severity=Severity.ERROR,
             triggers=("mixed_precision",),
             message="`tf.keras.mixed_precision.experimental.Policy` is `tf.keras.mixed_precision.Policy` "
-            "from TF 2.4.",
+            f"from TF 2.4 ({UNTIL_2_9}).",
             doc=type(self).__doc__,
+            uses_must_follow=True,
         )
         self._module = RenameSymbol(
             code=self.code,
@@ -126,6 +139,7 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
             triggers=(),
             doc="",
             message=_MODULE_MESSAGE,
+            uses_must_follow=True,
         )
 
     def leave_ImportFrom(self, ctx, original: cst.ImportFrom, updated: cst.ImportFrom):
@@ -141,18 +155,41 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
                 continue
             module = dotted_name_of_module(alias.name).rsplit(".", 1)[0]
             moved = names[index].with_changes(name=cst.parse_expression(module))
+            kept = ctx.blocked_reason(alias)
+            if kept is not None:
+                ctx.report(alias, f"{_MODULE_MESSAGE} The import stays as it is: {kept}; migrate them first.")
+                continue
             if alias.asname is not None:
                 ctx.move_binding(alias, STABLE)
+            else:
+                ctx.track_uses(alias)
             if ctx.report(alias, _MODULE_MESSAGE, replacement=moved) is not None:
                 names[index] = moved
         return updated.with_changes(names=names)
+
+    def leave_Attribute(self, ctx, original: cst.Attribute, updated: cst.Attribute):
+        if original.attr.value == "loss_scale":
+            read = policy_loss_scale_read(ctx, original)
+            if read is not None:
+                ctx.block(LOSS_SCALE_READ, f"this file reads a policy's `.loss_scale` ({read}; TF24309)")
+            return updated
+        return super().leave_Attribute(ctx, original, updated)
 
     def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
         if ctx.qualified_name(original.func) != self.old:
             return updated
         message = (
-            "`Policy` is stable in TF 2.4 as `tf.keras.mixed_precision.Policy(name)`, without `loss_scale`"
+            "`Policy` is stable in TF 2.4 as `tf.keras.mixed_precision.Policy(name)`, without `loss_scale` "
+            f"({UNTIL_2_9})"
         )
+        read = ctx.blocked_reason(LOSS_SCALE_READ)
+        if read is not None:
+            ctx.report(
+                original,
+                f"{message}: not migrated, since {read}, which the stable `Policy` does not have: read "
+                "the loss scale from the `LossScaleOptimizer` first, then migrate this call.",
+            )
+            return updated
         bound = bind_or_report(ctx, original, ("name", "loss_scale"), f"{message}: rewrite the call by hand")
         if bound is None:
             return updated
@@ -200,7 +237,7 @@ SET_POLICY = RenameSymbol(
     new=f"{STABLE}.set_global_policy",
     severity=Severity.ERROR,
     message="`tf.keras.mixed_precision.experimental.set_policy` is "
-    "`tf.keras.mixed_precision.set_global_policy` from TF 2.4.",
+    f"`tf.keras.mixed_precision.set_global_policy` from TF 2.4 ({UNTIL_2_9}).",
     doc="""
     `tf.keras.mixed_precision.experimental.set_policy(p)` is
     `tf.keras.mixed_precision.set_global_policy(p)` from TF 2.4.
@@ -228,7 +265,7 @@ GLOBAL_POLICY = RenameSymbol(
     new=f"{STABLE}.global_policy",
     severity=Severity.ERROR,
     message="`tf.keras.mixed_precision.experimental.global_policy` is "
-    "`tf.keras.mixed_precision.global_policy` from TF 2.4.",
+    f"`tf.keras.mixed_precision.global_policy` from TF 2.4 ({UNTIL_2_9}).",
     doc="""
     `tf.keras.mixed_precision.experimental.global_policy()` is
     `tf.keras.mixed_precision.global_policy()` from TF 2.4.
@@ -275,7 +312,7 @@ class GetLayerPolicy(Rule):
     triggers = ("get_layer_policy",)
     requires = IMPORTS_TENSORFLOW
     _old = f"{EXPERIMENTAL}.get_layer_policy"
-    _message = "`get_layer_policy(layer)` is `layer.dtype_policy` from TF 2.4"
+    _message = f"`get_layer_policy(layer)` is `layer.dtype_policy` from TF 2.4 ({UNTIL_2_9})"
 
     def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
         if ctx.qualified_name(original.func) != self._old:
@@ -312,17 +349,18 @@ class GetLayerPolicy(Rule):
             return updated
         if normalize(dotted_name_of_module(original.module) or "") != EXPERIMENTAL:
             return updated
-        removed = {
-            id(alias)
-            for alias in original.names
-            if dotted_name_of_module(alias.name) == "get_layer_policy"
-            and ctx.report(
-                alias,
-                f"{self._message}: the function is not imported any more.",
-                replacement=cst.RemoveFromParent(),
-            )
-            is not None
-        }
+        removed = set()
+        for alias in original.names:
+            if dotted_name_of_module(alias.name) != "get_layer_policy":
+                continue
+            kept = ctx.blocked_reason(alias)
+            if kept is not None:
+                ctx.report(alias, f"{self._message}: the import stays as it is: {kept}.")
+                continue
+            ctx.track_uses(alias)
+            message = f"{self._message}: the function is not imported any more."
+            if ctx.report(alias, message, replacement=cst.RemoveFromParent()) is not None:
+                removed.add(id(alias))
         if not removed:
             return updated
         kept_names = {dotted_name_of_module(a.name) for a in original.names if id(a) not in removed}
@@ -416,7 +454,10 @@ class LossScaleOptimizer(_ExperimentalCallee):
     Not rewritten, reported with the mapping above: a loss scale whose kind is not visible in the
     call (a variable, a function result), a `DynamicLossScale` with a `multiplier` other than 2
     (the stable class has none), and calls passing `*args` / `**kwargs`. Other references
-    (`isinstance(x, ...LossScaleOptimizer)`) are renamed.
+    (`isinstance(x, ...LossScaleOptimizer)`) are renamed, except the base of a class: `class
+    Sub(...experimental.LossScaleOptimizer)` built as `Sub(opt, "dynamic")` would raise TypeError
+    with the stable base alone, so the base stays and is reported, naming the constructions this
+    file shows, to be changed with it (by hand, in every file that builds `Sub`).
 
     Versions: the stable `LossScaleOptimizer` is exported since TF 2.4
     (tensorflow/python/keras/api/_v2/keras/mixed_precision/__init__.py of the tensorflow-cpu 2.4.0 wheel;
@@ -434,14 +475,32 @@ class LossScaleOptimizer(_ExperimentalCallee):
             new=f"{STABLE}.LossScaleOptimizer",
             severity=Severity.ERROR,
             message="`tf.keras.mixed_precision.experimental.LossScaleOptimizer` is "
-            "`tf.keras.mixed_precision.LossScaleOptimizer` from TF 2.4.",
+            f"`tf.keras.mixed_precision.LossScaleOptimizer` from TF 2.4 ({UNTIL_2_9}).",
             doc=type(self).__doc__,
+            uses_must_follow=True,
         )
+
+    def leave_Attribute(self, ctx, original: cst.Attribute, updated: cst.Attribute):
+        if ctx.qualified_name(original) == self.old and self._is_kept_base(ctx, original):
+            return updated
+        return super().leave_Attribute(ctx, original, updated)
+
+    def leave_Name(self, ctx, original: cst.Name, updated: cst.Name):
+        if ctx.is_reference(original) and ctx.qualified_name(original) == self.old:
+            self._is_kept_base(ctx, original)
+        return updated
+
+    def _is_kept_base(self, ctx, base: cst.CSTNode) -> bool:
+        """Report `base` when it is the base of a class: the base stays (see `subclass_report`)."""
+        cls = class_of_base(ctx)
+        if cls is not None:
+            ctx.report(base, subclass_report(cls, ctx.source, self.message, _BY_HAND))
+        return cls is not None
 
     def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
         if ctx.qualified_name(original.func) != self.old:
             return updated
-        message = "`LossScaleOptimizer(optimizer, loss_scale)` is stable in TF 2.4 with new arguments"
+        message = f"`LossScaleOptimizer(optimizer, loss_scale)` is stable in TF 2.4 with new arguments ({UNTIL_2_9})"
         by_hand = f"{message}: rewrite the call by hand ({_BY_HAND})"
         bound = bind_or_report(ctx, original, ("optimizer", "loss_scale"), by_hand)
         if bound is None:
@@ -551,18 +610,50 @@ def _folded_by_loss_scale_optimizer(ctx, node: cst.CSTNode) -> bool:
     return bound.get("loss_scale") is arg and not isinstance(stable_loss_scale_arguments(ctx, call), str)
 
 
+_LOSS_SCALE_OPTIMIZERS = (f"{EXPERIMENTAL}.LossScaleOptimizer", f"{STABLE}.LossScaleOptimizer")
+
+
+def loss_scale_optimizer_evidence(ctx, receiver: cst.BaseExpression) -> str | None:
+    """Why `receiver` is a `LossScaleOptimizer`, or None when the file does not show it: a
+    construction (`LossScaleOptimizer(...)`, or a name bound to one in the same scope), or an
+    enclosing `if isinstance(receiver, ...LossScaleOptimizer):`."""
+    value = assigned_value(ctx, receiver) if isinstance(receiver, cst.Name) else receiver
+    if isinstance(value, cst.Call) and ctx.qualified_name(value.func) in _LOSS_SCALE_OPTIMIZERS:
+        return f"`{code_for(receiver)}` is built by `LossScaleOptimizer(...)`"
+    text = code_for(receiver)
+    for ancestor in ctx.ancestors:
+        if not isinstance(ancestor, cst.If):
+            continue
+        test = ancestor.test
+        if (
+            isinstance(test, cst.Call)
+            and isinstance(test.func, cst.Name)
+            and test.func.value == "isinstance"
+            and len(test.args) == 2
+            and code_for(test.args[0].value) == text
+            and ctx.qualified_name(test.args[1].value) in _LOSS_SCALE_OPTIMIZERS
+        ):
+            return f"`{text}` is checked to be a `LossScaleOptimizer`"
+    return None
+
+
 class LossScaleCall(Rule):
-    """`opt.loss_scale()` must become `opt.loss_scale` for a stable `LossScaleOptimizer`.
+    """`opt.loss_scale()` raises on a `LossScaleOptimizer` from TF 2.4: read `opt.loss_scale`.
 
-    The experimental optimizer's `loss_scale` was a `LossScale` object, called to get the current
-    scale; the stable optimizer's `loss_scale` is the scale itself, a float32 tensor (Keras 2:
-    TF 2.4–2.15 and tf_keras). Keras 3 has neither: read `opt.dynamic_scale` there.
+    The 2.3 optimizer's `loss_scale` was a `LossScale` object, called to get the current scale;
+    from TF 2.4 the `loss_scale` of both the stable and the experimental `LossScaleOptimizer` is
+    the scale itself, a float32 tensor (Keras 2: TF 2.4–2.15 and tf_keras), and calling it raises
+    `TypeError` (hence the severity). Keras 3 has neither: read `opt.dynamic_scale` there.
 
-    Reported, not rewritten: `loss_scale()` may be called on other objects (a `LossScale` itself),
-    which the rule cannot tell apart.
+    Reported only where the receiver is visibly a `LossScaleOptimizer`: built by
+    `LossScaleOptimizer(...)` (stable or experimental, a name bound to one in the same scope), or
+    checked by an enclosing `if isinstance(opt, ...LossScaleOptimizer):`. Other `loss_scale()`
+    calls (a `LossScale` object, the loss scalers of other libraries) are left alone, and so are
+    files that do not import TensorFlow. Not rewritten: `loss_scale` may be a method of some
+    other object bound to the same name.
 
-    Reported: `scale = optimizer.loss_scale()`
-    Write instead: `scale = optimizer.loss_scale`
+    Reported: `opt = tf.keras.mixed_precision.experimental.LossScaleOptimizer(sgd, "dynamic")` then `scale = opt.loss_scale()`
+    Write instead: `scale = opt.loss_scale`
 
     Versions: `LossScaleOptimizer.loss_scale` is a property from TF 2.4 (TF 2.4's release notes).
     """
@@ -570,21 +661,23 @@ class LossScaleCall(Rule):
     code = "TF24307"
     name = "loss-scale-call"
     changed_in = "2.4"
+    old_removed = "2.4"  # calling the tensor raises
     fix = None
-    severity = Severity.WARNING
-    triggers = ("loss_scale(",)
+    severity = Severity.ERROR
+    triggers = ("loss_scale(", "LossScaleOptimizer")
+    requires = ("loss_scale(", *IMPORTS_TENSORFLOW)
 
     def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
-        if (
-            isinstance(original.func, cst.Attribute)
-            and callee_name(original) == "loss_scale"
-            and not original.args
-            and not ctx.resolves_to_module_other_than_tensorflow(original.func)
-        ):
+        func = original.func
+        if not isinstance(func, cst.Attribute) or func.attr.value != "loss_scale" or original.args:
+            return updated
+        evidence = loss_scale_optimizer_evidence(ctx, func.value)
+        if evidence is not None:
             ctx.report(
                 original,
-                "A stable `LossScaleOptimizer`'s `loss_scale` is a tensor property from TF 2.4: if this is "
-                "one, read `.loss_scale` without calling it (Keras 3: `.dynamic_scale`).",
+                f"A `LossScaleOptimizer`'s `loss_scale` is a tensor from TF 2.4, and calling it raises "
+                f"TypeError ({evidence}): read `{code_for(func)}` without calling it (Keras 3: "
+                f"`{code_for(func.value)}.dynamic_scale`).",
             )
         return updated
 

@@ -1,0 +1,138 @@
+"""Evidence, in the file itself, that an expression is a Keras symbolic value.
+
+The TF 2.4 functional-API changes (TF2421x) concern only Keras symbolic values: the results of
+`tf.keras.Input(...)` / `keras.layers.Input(...)`, what is computed from them while a functional
+model is built, and the `.input(s)` / `.output(s)` of a model or layer. A rule of that family
+reports a site only when `symbolic_evidence` finds one of these in the file; a `tf.function`
+argument, a loss normaliser or a shape dimension carries none, so it is not reported.
+
+What counts (each cheap, and each visible to the rule because its lines hold a trigger):
+- a name bound in the same scope by `name = tf.keras.Input(...)` (any spelling of
+  `tensorflow.keras.Input` / `tensorflow.keras.layers.Input`);
+- a name bound from an expression that uses such a name (`h = Dense(8)(inputs)`, `h = inputs * 2`),
+  followed through up to `_DEPTH` assignments; attributes of a symbolic value (`inputs.shape`) and
+  lambda bodies do not count;
+- `.input`, `.inputs`, `.output` or `.outputs` of a Keras model or layer: a receiver bound to a
+  `tf.keras.*` construction, a `.get_layer(...)` / `.layers[...]` result, or a receiver named as
+  one (`model`, `base_model`, `self.model`, `layer`, `encoder_layer`). Graph operations
+  (`op.outputs[0]`) are not models: their tensors keep their `:0` names and gradients.
+"""
+
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+
+from tf24migrate.calls import code_for
+from tf24migrate.names import dotted_parts
+
+from ._text import assigned_value
+
+INPUTS = frozenset({"tensorflow.keras.Input", "tensorflow.keras.layers.Input"})
+SYMBOLIC_ATTRIBUTES = frozenset({"input", "inputs", "output", "outputs"})
+# The strings on every line that can hold evidence: rules of this family add them to their triggers.
+EVIDENCE_TRIGGERS = ("Input", ".input", ".output")
+_DEPTH = 3
+_KERAS_NAME = re.compile(r"model|layer", re.IGNORECASE)
+
+
+def _short(node: cst.CSTNode, limit: int = 40) -> str:
+    text = " ".join(code_for(node).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def walk(node: cst.CSTNode, hidden: frozenset[str] = frozenset()):
+    """Yield (node, names hidden by enclosing lambda parameters) for `node` and the parts of it
+    that can carry a symbolic value.
+
+    Not entered: lambda parameters; the receiver of an attribute (`x` in `x.shape`: the shape or
+    dtype of a symbolic tensor is not symbolic itself); the function of a call (`model` in
+    `model(x)`: calling a model on data gives real tensors).
+    """
+    yield node, hidden
+    if isinstance(node, cst.Lambda):
+        params = {p.name.value for p in (*node.params.params, *node.params.kwonly_params)}
+        yield from walk(node.body, hidden | params)
+        return
+    if isinstance(node, cst.Attribute):
+        return
+    for child in node.children:
+        if isinstance(node, cst.Call) and child is node.func:
+            continue
+        yield from walk(child, hidden)
+
+
+def _is_keras_object(ctx, node: cst.BaseExpression) -> bool:
+    """Whether `node` is visibly a Keras model or layer (see the module docstring)."""
+    while isinstance(node, cst.Subscript):  # model.layers[3]
+        node = node.value
+    if isinstance(node, cst.Call):
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "get_layer":
+            return True
+        return (ctx.qualified_name(func) or "").startswith("tensorflow.keras.")
+    parts = dotted_parts(node)
+    if not parts:
+        return False
+    if _KERAS_NAME.search(parts[-1]):
+        return True
+    if isinstance(node, cst.Name):
+        value = assigned_value(ctx, node)
+        if isinstance(value, cst.Call):
+            return (ctx.qualified_name(value.func) or "").startswith("tensorflow.keras.")
+    return False
+
+
+def _name_evidence(ctx, name: cst.Name, depth: int) -> str | None:
+    value = assigned_value(ctx, name)
+    if value is None:
+        return None
+    if isinstance(value, cst.Call) and ctx.qualified_name(value.func) in INPUTS:
+        return f"`{name.value}` is bound to `{_short(value.func)}(...)`"
+    if depth <= 0:
+        return None
+    found = expression_evidence(ctx, value, depth - 1, skip_name=name.value)
+    if found is None:
+        return None
+    return f"`{name.value}` is computed from a Keras symbolic value ({found})"
+
+
+def expression_evidence(
+    ctx, node: cst.BaseExpression, depth: int = _DEPTH, skip_name: str = ""
+) -> str | None:
+    """Why some part of `node` is a Keras symbolic value, or None when the file shows nothing."""
+    for current, hidden in walk(node):
+        if isinstance(current, cst.Attribute):
+            if current.attr.value in SYMBOLIC_ATTRIBUTES and _is_keras_object(ctx, current.value):
+                return f"`{_short(current)}` is a Keras model's symbolic {current.attr.value}"
+        elif isinstance(current, cst.Name) and current.value not in hidden and current.value != skip_name:
+            found = _name_evidence(ctx, current, depth)
+            if found is not None:
+                return found
+    return None
+
+
+def symbolic_evidence(ctx, node: cst.BaseExpression) -> str | None:
+    """Why `node` itself is a Keras symbolic value, or None: a name traced to `Input(...)` (or
+    computed from one), or a model's `.input(s)` / `.output(s)` (also indexed: `model.inputs[0]`)."""
+    while isinstance(node, cst.Subscript):
+        node = node.value
+    if isinstance(node, cst.Attribute):
+        if node.attr.value in SYMBOLIC_ATTRIBUTES and _is_keras_object(ctx, node.value):
+            return f"`{_short(node)}` is a Keras model's symbolic {node.attr.value}"
+        return None
+    if isinstance(node, cst.Name):
+        return _name_evidence(ctx, node, _DEPTH)
+    return None
+
+
+def symbolic_names(ctx, node: cst.CSTNode) -> list[tuple[cst.Name, str]]:
+    """The names in `node` traced to a Keras symbolic value, with the evidence for each."""
+    found = []
+    for current, hidden in walk(node):
+        if isinstance(current, cst.Name) and current.value not in hidden:
+            why = _name_evidence(ctx, current, _DEPTH)
+            if why is not None:
+                found.append((current, why))
+    return found

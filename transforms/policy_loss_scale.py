@@ -1,0 +1,101 @@
+"""A mixed-precision policy's `loss_scale` (TF24309): gone from the stable `Policy` of TF 2.4.
+
+The loss scale lives on the `LossScaleOptimizer` from TF 2.4. `policy_evidence` is also what keeps
+TF24301 from migrating a `Policy(...)` call in a file that reads a policy's loss scale.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from tf24migrate.calls import code_for
+from tf24migrate.findings import Severity
+from tf24migrate.rules import IMPORTS_TENSORFLOW, Rule
+
+from ._text import assigned_value
+
+_EXPERIMENTAL = "tensorflow.keras.mixed_precision.experimental"
+_STABLE = "tensorflow.keras.mixed_precision"
+_POLICY_SOURCES = frozenset(
+    {
+        f"{_EXPERIMENTAL}.Policy",
+        f"{_STABLE}.Policy",
+        f"{_EXPERIMENTAL}.global_policy",
+        f"{_STABLE}.global_policy",
+        f"{_EXPERIMENTAL}.get_layer_policy",
+    }
+)
+_POLICY_ATTRIBUTES = frozenset({"dtype_policy", "_dtype_policy"})
+# The key under which a read blocks the migration of `Policy(...)` calls (see `ctx.block`).
+LOSS_SCALE_READ = "policy-loss-scale-read"
+
+
+def policy_evidence(ctx, receiver: cst.BaseExpression) -> str | None:
+    """Why `receiver` is a mixed-precision policy, or None when the file does not show it: a call
+    of `Policy(...)` / `global_policy()` / `get_layer_policy(...)` (experimental or stable), a name
+    bound to one in the same scope, or a layer's `.dtype_policy`."""
+    value = assigned_value(ctx, receiver) if isinstance(receiver, cst.Name) else receiver
+    if isinstance(value, cst.Call) and ctx.qualified_name(value.func) in _POLICY_SOURCES:
+        return f"`{code_for(receiver)}` is a policy"
+    if isinstance(receiver, cst.Attribute) and receiver.attr.value in _POLICY_ATTRIBUTES:
+        return f"`{code_for(receiver)}` is a policy"
+    return None
+
+
+def policy_loss_scale_read(ctx, node: cst.Attribute) -> str | None:
+    """Why `node` reads a policy's `loss_scale`, or None."""
+    if node.attr.value != "loss_scale":
+        return None
+    ancestors = ctx.ancestors
+    if ancestors and isinstance(ancestors[0], (cst.AssignTarget, cst.AugAssign)):
+        return None  # written, not read
+    return policy_evidence(ctx, node.value)
+
+
+class PolicyLossScale(Rule):
+    """A policy's `loss_scale` is gone from TF 2.4's stable `Policy`: the loss scale lives on the
+    `LossScaleOptimizer`.
+
+    TF 2.3's `Policy('mixed_float16').loss_scale` was the policy's `LossScale`; the stable
+    `tf.keras.mixed_precision.Policy` of TF 2.4 has no `loss_scale` (AttributeError), and the
+    experimental `Policy` that kept it is gone from TF 2.9. Read the scale from the optimizer
+    instead: `optimizer.loss_scale` (a tensor) of the `LossScaleOptimizer` you wrap, or
+    `model.optimizer.loss_scale` after `compile` under `'mixed_float16'`; choose it with
+    `LossScaleOptimizer(opt, dynamic=False, initial_scale=N)`.
+
+    Reported where `.loss_scale` is read from a visible policy: a `Policy(...)`, `global_policy()`
+    or `get_layer_policy(...)` call (experimental or stable) or a name bound to one in the same
+    scope, or a layer's `.dtype_policy`. In a file with such a read, TF24301 does not migrate the
+    `Policy(...)` calls (the policy would lose its `loss_scale`), and an experimental module import
+    stays while they do. Not rewritten: the optimizer to read is not visible.
+
+    Reported: `policy = mixed_precision.Policy("mixed_float16")` then `print(policy.loss_scale)`
+    Write instead: `print(optimizer.loss_scale)` (the `LossScaleOptimizer` wrapping your optimizer)
+
+    Versions: the stable `Policy` has no `loss_scale` from TF 2.4, and the experimental `Policy`
+    that keeps it is gone from TF 2.9 (the release notes of TF 2.4 and 2.9).
+    """
+
+    code = "TF24309"
+    name = "policy-loss-scale"
+    changed_in = "2.4"
+    old_removed = "2.9"
+    fix = None
+    severity = Severity.ERROR
+    triggers = ("loss_scale", "Policy", "global_policy", "dtype_policy", "get_layer_policy")
+    requires = ("loss_scale", *IMPORTS_TENSORFLOW)
+
+    def leave_Attribute(self, ctx, original: cst.Attribute, updated: cst.Attribute):
+        evidence = policy_loss_scale_read(ctx, original)
+        if evidence is not None:
+            ctx.report(
+                original,
+                f"A policy's `loss_scale` is gone from TF 2.4's stable `Policy` ({evidence}; the "
+                "experimental `Policy` keeps it up to TF 2.8, TF 2.9 removes it): the loss scale lives on "
+                "the `LossScaleOptimizer`, read `optimizer.loss_scale` from the one wrapping your "
+                "optimizer (`model.optimizer.loss_scale` after `compile` under 'mixed_float16').",
+            )
+        return updated
+
+
+RULES = (PolicyLossScale(),)
