@@ -55,7 +55,7 @@ def test_stdin_to_stdout_keeps_the_encoding_and_line_endings(tmp_path):
     result = run_bytes(["-"], source.encode("latin-1"), tmp_path)
     assert result.returncode == 0
     assert result.stdout == source.replace("experimental_run_v2", "run").encode("latin-1")
-    assert b"<stdin>:6:1: TF24101 [fixed]" in result.stderr
+    assert b"<stdin>:6:1: TF24101 error [fixed]" in result.stderr
     named = run_bytes(["--stdin-filename", "src/train.py", "-"], OLD.encode(), tmp_path)
     assert b"src/train.py:4:1: TF24101" in named.stderr
 

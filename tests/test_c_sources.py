@@ -95,5 +95,5 @@ def test_cli_walks_folders_for_c_sources(tmp_path):
         cwd=tmp_path,
     )
     assert result.returncode == 1  # unfixed errors
-    assert "native/strings.cc:10:19: TF24701 `TF_StringEncodedSize` was removed" in result.stdout
+    assert "native/strings.cc:10:19: TF24701 error `TF_StringEncodedSize` was removed" in result.stdout
     assert "1 file scanned, 0 to change" in result.stderr

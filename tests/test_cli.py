@@ -50,7 +50,7 @@ def test_diff_is_the_default_and_writes_nothing(project):
     assert result.stdout.startswith("--- a/train.py\n+++ b/train.py\n")
     assert "-strategy.experimental_run_v2(step_fn)\n+strategy.run(step_fn)\n" in result.stdout
     assert "clean.py" not in result.stdout
-    assert "train.py:4:1: TF24101 [fixable]" in result.stderr
+    assert "train.py:4:1: TF24101 error [fixable]" in result.stderr
     assert "2 files scanned, 1 to change, 0 failed, 1 finding" in result.stderr
     assert (project / "train.py").read_text() == OLD
 
@@ -66,7 +66,7 @@ def test_write_applies_in_place_and_exits_zero(project):
     result = run("--write", ".", cwd=project)
     assert result.returncode == 0, result.stderr
     assert (project / "train.py").read_text() == NEW
-    assert "train.py:4:1: TF24101 [fixed]" in result.stdout
+    assert "train.py:4:1: TF24101 error [fixed]" in result.stdout
     assert run("--check", ".", cwd=project).returncode == 0
 
 
@@ -191,11 +191,11 @@ def test_unsafe_fixes_are_shown_and_applied_only_when_asked(tmp_path):
     target.write_text(PARAMETER_SERVER)
     shown = run("--write", "ps.py", cwd=tmp_path)
     assert target.read_text() == PARAMETER_SERVER
-    assert "ps.py:3:12: TF24108 [unsafe fix: --unsafe-fixes]" in shown.stdout
+    assert "ps.py:3:12: TF24108 warning [unsafe fix: --unsafe-fixes]" in shown.stdout
     assert "tf.compat.v1.distribute.experimental.ParameterServerStrategy(resolver)" in shown.stdout
     applied = run("--write", "--unsafe-fixes", "ps.py", cwd=tmp_path)
     assert applied.returncode == 0, applied.stderr
-    assert "ps.py:3:12: TF24108 [fixed]" in applied.stdout
+    assert "ps.py:3:12: TF24108 warning [fixed]" in applied.stdout
     assert target.read_text() == PARAMETER_SERVER.replace(
         "tf.distribute.experimental.ParameterServerStrategy(resolver)",
         # the longer name no longer fits in 79 columns: the call is wrapped

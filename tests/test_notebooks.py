@@ -304,15 +304,15 @@ def test_diff_shows_cell_source_not_json(project):
     assert "-    strategy.experimental_run_v2(train_step, args=(batch,))\n" in result.stdout
     assert "+    strategy.run(train_step, args=(batch,))\n" in result.stdout
     assert '"source"' not in result.stdout and "\\n" not in result.stdout
-    assert "train.ipynb:cell 5:4:5: TF24101 [fixable]" in result.stderr
-    assert "train.ipynb:cell 6:1:12: TF24001 cell not migrated: cannot parse" in result.stderr
+    assert "train.ipynb:cell 5:4:5: TF24101 error [fixable]" in result.stderr
+    assert "train.ipynb:cell 6:1:12: TF24001 error cell not migrated: cannot parse" in result.stderr
     assert (project / "train.ipynb").read_text(encoding="utf-8") == read("train.ipynb")
 
 
 def test_write_changes_only_the_source_lines(project):
     result = run("--write", ".", cwd=project)
-    assert "./colab.ipynb:cell 3:3:7: TF24104 [fixed]" in result.stdout
-    assert "./r_kernel.ipynb:1:1: TF24002 notebook skipped" in result.stdout
+    assert "./colab.ipynb:cell 3:3:7: TF24104 warning [fixed]" in result.stdout
+    assert "./r_kernel.ipynb:1:1: TF24002 info notebook skipped" in result.stdout
     for name in FIXTURES:
         assert (project / f"{name}.ipynb").read_bytes() == (DATA / f"{name}.expected.ipynb").read_bytes()
     assert (project / "r_kernel.ipynb").read_bytes() == (DATA / "r_kernel.ipynb").read_bytes()

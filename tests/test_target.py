@@ -12,7 +12,14 @@ import pytest
 from tf24migrate import Severity, migrate_paths, migrate_source
 from tf24migrate.project_metadata import _conda_specifier, project_target
 from tf24migrate.rules import all_rules
-from tf24migrate.target import Target, TargetVersionError, lowest_and_newest, parse_version
+from tf24migrate.target import (
+    DEFAULT_TARGET,
+    Target,
+    TargetVersionError,
+    lowest_and_newest,
+    parse_version,
+    target_of,
+)
 
 OLD = textwrap.dedent(
     """\
@@ -229,7 +236,7 @@ def test_the_project_requirement_sets_the_target_and_the_summary_says_so(project
     assert "+strategy.run(step_fn)" in result.stdout
     assert "+strategy.distribute_datasets_from_function" not in result.stdout
     assert "; target TensorFlow 2.3 (from requirements.txt) in " in result.stderr
-    assert "TF24102 `experimental_distribute_datasets_from_function` is deprecated" in result.stderr
+    assert "TF24102 warning `experimental_distribute_datasets_from_function` is deprecated" in result.stderr
     assert (
         "Not fixed: the new spelling needs TensorFlow 2.4, and the target is TensorFlow 2.3" in result.stderr
     )
@@ -321,6 +328,22 @@ def test_severity_follows_the_supported_range():
     assert severity(Target((2, 4), newest=(2, 9))) is Severity.ERROR
     # A project capped below 2.9 only meets a deprecation.
     assert severity(Target((2, 4), newest=(2, 8))) is Severity.WARNING
+    # Named without a requirement (default, flag, key), the range is what is known: up to TF 2.4,
+    # where the experimental module still works: an error only where TF 2.4 itself raises.
+    assert severity(DEFAULT_TARGET) is Severity.WARNING
+    assert severity(target_of("2.3", "--target-version")) is Severity.WARNING
+    assert severity(target_of("2.10", "--target-version")) is Severity.ERROR
+
+
+def test_a_removal_in_2_4_is_an_error_for_every_target_named_without_a_requirement():
+    from tf24migrate.engine import run_rules
+    from tf24migrate.rules import RuleSelection
+
+    for target in (DEFAULT_TARGET, target_of("2.2", "--target-version")):
+        (finding,) = run_rules(
+            "import tensorflow as tf\ns.experimental_run_v2(f)\n", RuleSelection("TF24101", target=target)
+        ).findings
+        assert finding.severity is Severity.ERROR
 
 
 @pytest.mark.parametrize("rule", all_rules(), ids=lambda rule: rule.code)

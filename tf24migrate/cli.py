@@ -74,13 +74,13 @@ def _explain(selector: str) -> None:
 
 def _target(flag: str | None, config, first: str | None):
     """The run's target: the flag's, pyproject.toml's, or the project metadata's (read only then)."""
-    from tf24migrate.target import Target, parse_version, target_of
+    from tf24migrate.target import target_of
 
     if flag is not None:
         return target_of(flag, "--target-version")
     if config.target_version is not None:
         where = f"{os.path.relpath(config.path)} [tool.tf24migrate]"
-        return Target(parse_version(config.target_version, where), f"from {where}")
+        return target_of(config.target_version, where)
     from tf24migrate.project_metadata import project_target
 
     return project_target(first if first and first != "-" else ".")

@@ -27,7 +27,7 @@ import re
 import sys
 from collections.abc import Iterator
 
-from tf24migrate.target import DEFAULT_VERSION, TENSORFLOW_DISTRIBUTIONS, Target, lowest_and_newest
+from tf24migrate.target import DEFAULT_VERSION, TENSORFLOW_DISTRIBUTIONS, Target, lowest_and_newest, named
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -235,7 +235,7 @@ def project_target(path: str) -> Target:
     when there is none, or when no TensorFlow requirement there names a version."""
     folder = project_folder(path)
     if folder is None:
-        return Target(DEFAULT_VERSION, "default: no project metadata found")
+        return named(DEFAULT_VERSION, "default: no project metadata found")
     specifiers: dict[str, list[str]] = {}
     for name, requirement in requirements_in(folder):
         specifier = tensorflow_specifier(requirement)
@@ -245,7 +245,7 @@ def project_target(path: str) -> Target:
     found = {name: lowest_and_newest(found) for name, found in specifiers.items()}
     found = {name: bounds for name, bounds in found.items() if bounds is not None}
     if not found:
-        return Target(DEFAULT_VERSION, f"default: no TensorFlow version required in {where}")
+        return named(DEFAULT_VERSION, f"default: no TensorFlow version required in {where}")
     name = min(found, key=lambda n: found[n][0])
     newest = [bounds[1] for bounds in found.values()]
     return Target(

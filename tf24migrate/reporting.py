@@ -47,8 +47,10 @@ def fix_marker(finding: Finding, *, written: bool) -> str:
 
 
 def finding_line(finding: Finding, *, written: bool) -> str:
+    """`path:line:col: CODE severity [marker] message`: the severity says whether it sets the exit
+    code (an error left unfixed does), the marker whether its fix is applied."""
     marker = fix_marker(finding, written=written)
-    return f"{finding.location}: {finding.code} {marker + ' ' if marker else ''}{finding.message}"
+    return f"{finding.location}: {finding.code} {finding.severity.value} {marker + ' ' if marker else ''}{finding.message}"
 
 
 @dataclass(frozen=True)

@@ -68,8 +68,11 @@ def format_version(version: Version | None) -> str | None:
 @dataclass(frozen=True)
 class Target:
     """The oldest TensorFlow to support (`version`), where that came from (`source`: a flag, a
-    file, or how the default was reached) and, when the project caps it, the newest minor release
-    it allows (`newest`; None: no upper bound)."""
+    file, or how the default was reached) and the newest minor release to support (`newest`; None:
+    the project's requirement allows every later release). A target named without a requirement
+    (the default, the flag, the `target-version` key) supports up to the later of itself and
+    TF 2.4, the release being migrated to (`named`): an old spelling that stops working only in a
+    later release is then a warning, as nothing says the project runs there."""
 
     version: Version = DEFAULT_VERSION
     source: str = "default"
@@ -90,7 +93,12 @@ class Target:
         return f"TensorFlow {format_version(self.version)} ({self.source})"
 
 
-DEFAULT_TARGET = Target()
+def named(version: Version, source: str) -> Target:
+    """A target named without a TensorFlow requirement (see `Target`)."""
+    return Target(version, source, max(version, DEFAULT_VERSION))
+
+
+DEFAULT_TARGET = named(DEFAULT_VERSION, "default")
 
 
 def target_of(version: str | Target | None, source: str) -> Target:
@@ -99,7 +107,7 @@ def target_of(version: str | Target | None, source: str) -> Target:
         return DEFAULT_TARGET
     if isinstance(version, Target):
         return version
-    return Target(parse_version(version, source), f"from {source}")
+    return named(parse_version(version, source), f"from {source}")
 
 
 def lowest_and_newest(specifiers: list[str]) -> tuple[Version, Version | None] | None:
