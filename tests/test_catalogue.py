@@ -26,5 +26,7 @@ def test_rules_match_the_catalogue():
     rows = {code: (name, default == "yes") for code, name, default in ROW.findall(CATALOGUE.read_text())}
     assert len(rows) >= 40
     registered = {rule.code: (rule.name, rule.default) for rule in all_rules()}
-    assert not rows.keys() & ADDED_BY_ISSUES.keys(), "the catalogue lists it now: drop it from ADDED_BY_ISSUES"
+    assert not rows.keys() & ADDED_BY_ISSUES.keys(), (
+        "the catalogue lists it now: drop it from ADDED_BY_ISSUES"
+    )
     assert registered == rows | ADDED_BY_ISSUES

@@ -123,7 +123,10 @@ def _import_key(alias: cst.ImportAlias) -> tuple[str | None, str | None]:
 
 class ReportUse(DataRule):
     """TensorFlow symbols whose every use is reported: attribute chains, imported names and the
-    `from ... import` lines themselves. `symbols` maps each qualified name to its message."""
+    `from ... import` lines themselves. `symbols` maps each qualified name to its message. An
+    internal symbol (`tensorflow.python...`) is reported only in a file that also imports the public
+    API: a file that imports only internals is TensorFlow's own implementation, whose internals
+    change with it."""
 
     def __init__(self, *, symbols: dict[str, str], **kwargs) -> None:
         kwargs.setdefault("triggers", tuple(sorted({name.rsplit(".", 1)[1] for name in symbols})))
@@ -132,15 +135,25 @@ class ReportUse(DataRule):
         super().__init__(**kwargs)
         self.symbols = symbols
 
+    def _message(self, ctx, qualified: str | None) -> str | None:
+        message = self.symbols.get(qualified or "")
+        if (
+            message is not None
+            and qualified.startswith("tensorflow.python.")
+            and not ctx.imports_public_tensorflow
+        ):
+            return None
+        return message
+
     def leave_Attribute(self, ctx, original: cst.Attribute, updated: cst.Attribute):
-        message = self.symbols.get(ctx.qualified_name(original) or "")
+        message = self._message(ctx, ctx.qualified_name(original))
         if message is not None:
             ctx.report(original, message)
         return updated
 
     def leave_Name(self, ctx, original: cst.Name, updated: cst.Name):
         if ctx.is_reference(original):
-            message = self.symbols.get(ctx.qualified_name(original) or "")
+            message = self._message(ctx, ctx.qualified_name(original))
             if message is not None:
                 ctx.report(original, message)
         return updated
@@ -150,7 +163,7 @@ class ReportUse(DataRule):
         if original.relative or module is None or isinstance(original.names, cst.ImportStar):
             return updated
         for alias in original.names:
-            message = self.symbols.get(f"{normalize(module)}.{dotted_name_of_module(alias.name)}")
+            message = self._message(ctx, f"{normalize(module)}.{dotted_name_of_module(alias.name)}")
             if message is not None:
                 ctx.report(alias, message)
         return updated

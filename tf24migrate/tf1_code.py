@@ -2,9 +2,11 @@
 
 A TF 2.4 rewrite in TF 1 code breaks it (`nodes_blacklist=` -> `nodes_denylist=` is a TypeError on
 TF 1.15), and such a file needs `tf_upgrade_v2` first anyway. A file is TF 1 code when it imports
-`tensorflow.contrib`, or uses one of `TF1_ONLY_NAMES` through an import of `tensorflow` (or
-`tensorflow.compat.v2`), outside a compatibility shim. Names reached through `tf.compat.v1` are TF 2
-API and do not count. A text prefilter keeps this cheap: Python's `ast` reads only a file that
+`tensorflow.contrib`, or uses `TF1_ONLY_NAMES` through an import of `tensorflow` (or
+`tensorflow.compat.v2`) at `TF1_SITES` places or more, outside a compatibility shim. One such use
+alone is a straggler in TF 2 code (a `tf.logging.info` on an error path of the Model Garden's TF 2
+training loop), not evidence enough to leave the whole file unmigrated. Names reached through
+`tf.compat.v1` are TF 2 API and do not count. A text prefilter keeps this cheap: Python's `ast` reads only a file that
 mentions one of the names.
 """
 
@@ -66,6 +68,8 @@ TF1_ONLY_NAMES = frozenset(
         "Print",
     }
 )
+# How many uses of TF 1-only names make a file TF 1 code (an import of `tensorflow.contrib` alone does).
+TF1_SITES = 2
 _PREFILTER = re.compile(r"\b(?:" + "|".join(sorted(TF1_ONLY_NAMES)) + r")\b")
 _TENSORFLOW = "tensorflow"
 
@@ -96,13 +100,17 @@ class _Finder:
     def __init__(self) -> None:
         self.tensorflow_names: set[str] = set()  # local names bound to the `tensorflow` module
         self.found: list[TF1Evidence] = []
+        self.contrib = False
 
     def first(self, tree: ast.Module) -> TF1Evidence | None:
         self._visit(tree.body)
-        return min(self.found, key=lambda e: (e.line, e.column)) if self.found else None
+        if not self.contrib and len(self.found) < TF1_SITES:
+            return None
+        return min(self.found, key=lambda e: (e.line, e.column))
 
-    def _note(self, node: ast.AST, what: str) -> None:
+    def _note(self, node: ast.AST, what: str, *, contrib: bool = False) -> None:
         self.found.append(TF1Evidence(node.lineno, node.col_offset + 1, what))
+        self.contrib |= contrib
 
     def _visit(self, nodes) -> None:
         for node in nodes:
@@ -119,7 +127,7 @@ class _Finder:
     def _import(self, node: ast.Import) -> None:
         for alias in node.names:
             if _is_contrib(alias.name):
-                self._note(node, f"import {alias.name}")
+                self._note(node, f"import {alias.name}", contrib=True)
             elif alias.asname is not None and normalize(alias.name) == _TENSORFLOW:
                 self.tensorflow_names.add(alias.asname)
             elif alias.asname is None and alias.name.split(".")[0] == _TENSORFLOW:
@@ -130,7 +138,7 @@ class _Finder:
             return
         module = normalize(node.module)
         if _is_contrib(module):
-            self._note(node, f"from {node.module} import ...")
+            self._note(node, f"from {node.module} import ...", contrib=True)
             return
         for alias in node.names:
             if module == _TENSORFLOW and alias.name in TF1_ONLY_NAMES:

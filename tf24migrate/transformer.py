@@ -9,6 +9,7 @@ qualified names and spellings, and report through it.
 
 from __future__ import annotations
 
+import ast
 import functools
 import re
 from collections.abc import Callable, Iterable, Sequence
@@ -44,6 +45,32 @@ from tf24migrate.rules import Rule
 from tf24migrate.shims import is_shim
 from tf24migrate.target import DEFAULT_TARGET, Target, too_new_note
 from tf24migrate.walk import walk
+
+_INTERNAL_MODULES = ("tensorflow.python", "tensorflow.core", "tensorflow.tools")
+
+
+def _is_public_tensorflow(module: str) -> bool:
+    return (module == "tensorflow" or module.startswith("tensorflow.")) and not any(
+        module == internal or module.startswith(internal + ".") for internal in _INTERNAL_MODULES
+    )
+
+
+def imports_public_tensorflow(source: str) -> bool:
+    """Whether `source` imports TensorFlow's public API (`import tensorflow`, `from tensorflow
+    import ...`, `tensorflow.keras`, ...), not only its internals (`tensorflow.python`,
+    `tensorflow.core`, `tensorflow.tools`): a file importing only internals is TensorFlow's own
+    implementation. Imports are read with Python's `ast`, so an example in a docstring does not count."""
+    try:
+        tree = pruning.parse_with_python(source)
+    except (SyntaxError, ValueError, RecursionError):
+        return True  # unknown: as before this check
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import) and any(_is_public_tensorflow(alias.name) for alias in node.names):
+            return True
+        if isinstance(node, ast.ImportFrom) and not node.level and _is_public_tensorflow(node.module or ""):
+            return True
+    return False
+
 
 _COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 _COMPOUND_TYPES = frozenset(
@@ -176,6 +203,11 @@ class MigrationTransformer(cst.CSTTransformer):
     def ancestors(self) -> list[cst.CSTNode]:
         """The original nodes enclosing the node being left, innermost first (its parent first)."""
         return self._ancestors[::-1]
+
+    @functools.cached_property
+    def imports_public_tensorflow(self) -> bool:
+        """See `imports_public_tensorflow` (computed on first use: few rules ask)."""
+        return imports_public_tensorflow(self.source)
 
     @functools.cached_property
     def line_length(self) -> int:

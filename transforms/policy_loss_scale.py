@@ -25,7 +25,8 @@ _POLICY_SOURCES = frozenset(
         f"{_EXPERIMENTAL}.get_layer_policy",
     }
 )
-_POLICY_ATTRIBUTES = frozenset({"dtype_policy", "_dtype_policy"})
+# A layer's public attribute (`_dtype_policy` is Keras's own, whose policy class keeps `loss_scale`).
+_POLICY_ATTRIBUTE = "dtype_policy"
 # The key under which a read blocks the migration of `Policy(...)` calls (see `ctx.block`).
 LOSS_SCALE_READ = "policy-loss-scale-read"
 
@@ -37,7 +38,7 @@ def policy_evidence(ctx, receiver: cst.BaseExpression) -> str | None:
     value = assigned_value(ctx, receiver) if isinstance(receiver, cst.Name) else receiver
     if isinstance(value, cst.Call) and ctx.qualified_name(value.func) in _POLICY_SOURCES:
         return f"`{code_for(receiver)}` is a policy"
-    if isinstance(receiver, cst.Attribute) and receiver.attr.value in _POLICY_ATTRIBUTES:
+    if isinstance(receiver, cst.Attribute) and receiver.attr.value == _POLICY_ATTRIBUTE:
         return f"`{code_for(receiver)}` is a policy"
     return None
 
