@@ -233,6 +233,7 @@ def run_rules(
     # Only generated code is checked: every other statement is the source's, which parsed; and
     # top-level statements parse independently of each other.
     code, generated = parsed.code(new_module) if any(r.applied for r in reports) else (source, [])
+    code = with_the_edges_of(source, code)
     if code != source:
         problem = next(filter(None, map(_check_parses, generated)), None)
         if problem is not None:
@@ -245,6 +246,22 @@ def run_rules(
         key=lambda f: (f.line, f.column, f.code),
     )
     return MigrationResult(source=source, code=code, findings=tuple(findings))
+
+
+_TRAILING_WHITESPACE = " \t\f\v\r\n"
+
+
+def with_the_edges_of(source: str, code: str) -> str:
+    """`code` with the first and last bytes of `source` that LibCST's round trip loses put back: a
+    leading U+FEFF, a final lone CR, blank lines before a last whitespace-only line
+    (`parse_module("x=1\\n\\n   ").code == "x=1\\n   "`). Fixes never edit the trailing whitespace
+    of a module, so it is the source's."""
+    if code == source:
+        return code
+    if source.startswith("\ufeff") and not code.startswith("\ufeff"):
+        code = "\ufeff" + code
+    tail = source[len(source.rstrip(_TRAILING_WHITESPACE)) :]
+    return code.rstrip(_TRAILING_WHITESPACE) + tail
 
 
 def _culprits(

@@ -1,0 +1,54 @@
+"""No byte lost: the edges of a source that LibCST's round trip drops (a final lone CR, blank lines
+before a last whitespace-only line, a leading U+FEFF) survive a migration, through the library,
+`--write` and stdin alike."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from tf24migrate import migrate_source
+
+SOURCES = {
+    "cr-only": b"import tensorflow as tf\rs.experimental_run_v2(f)\r",
+    "cr-only, blank lines at the end": b"import tensorflow as tf\rs.experimental_run_v2(f)\r\r\r",
+    "blank lines before a whitespace-only last line": b"import tensorflow as tf\ns.experimental_run_v2(f)\n\n\n   ",
+    "crlf, blank lines before a whitespace-only last line": b"import tensorflow as tf\r\ns.experimental_run_v2(f)\r\n\r\n  ",
+    "form feed and tabs at the end": b"import tensorflow as tf\ns.experimental_run_v2(f)\n\f\n\t\n",
+    "no final newline": b"import tensorflow as tf\ns.experimental_run_v2(f)",
+}
+BOM = "\ufeffimport tensorflow as tf\ns.experimental_run_v2(f)\n"
+
+
+def migrated(source: bytes) -> bytes:
+    return source.replace(b"experimental_run_v2", b"run")
+
+
+@pytest.mark.parametrize("source", SOURCES.values(), ids=SOURCES.keys())
+def test_the_library_keeps_every_byte_outside_the_fix(source):
+    text = source.decode()
+    assert migrate_source(text).code.encode() == migrated(source)
+
+
+def test_the_library_keeps_a_leading_byte_order_mark():
+    assert migrate_source(BOM).code == BOM.replace("experimental_run_v2", "run")
+
+
+@pytest.mark.parametrize("source", SOURCES.values(), ids=SOURCES.keys())
+def test_write_keeps_every_byte_outside_the_fix(tmp_path, source):
+    target = tmp_path / "train.py"
+    target.write_bytes(source)
+    result = subprocess.run(
+        [sys.executable, "-m", "tf24migrate", "--write", "train.py"], cwd=tmp_path, capture_output=True
+    )
+    assert result.returncode == 0, result.stderr
+    assert target.read_bytes() == migrated(source)
+
+
+@pytest.mark.parametrize("source", SOURCES.values(), ids=SOURCES.keys())
+def test_stdin_keeps_every_byte_outside_the_fix(source):
+    result = subprocess.run([sys.executable, "-m", "tf24migrate", "-"], input=source, capture_output=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == migrated(source)
