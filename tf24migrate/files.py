@@ -2,9 +2,18 @@
 
 The encoding (PEP 263 cookie, UTF-8 BOM) and the line endings are kept exactly: text is decoded
 without newline translation and encoded back the same way. Writes are atomic: a temporary file in
-the same folder, then `os.replace`, with the original's permission bits. A symlink is written
-through (its target is replaced, the link stays). A file whose bytes changed since they were read
-is not overwritten. Ctrl-C during a write is held back until the file is either old or new.
+the same folder, flushed to disk, then `os.replace`, with the original's permission bits, owner,
+group and extended attributes. A symlink is written through (its target is replaced, the link
+stays). Refused (`NotWritable`), with nothing written: a read-only file (no write permission bit,
+for root too), a file with several hard links (replacing it would split them), a file whose owner,
+group or extended attributes cannot be kept.
+
+A file whose bytes changed since they were read is not overwritten (`ChangedOnDisk`): it is
+checked again (size, modification time, inode, digest) after the new text is on disk, right before
+the rename. Writers in one folder take turns (an exclusive lock on the folder), so two runs over
+one tree never interleave their check and rename; a temporary file a killed run left behind is
+removed by the next write in its folder. Ctrl-C during a write is held back until the file is
+either old or new.
 """
 
 from __future__ import annotations
@@ -30,6 +39,10 @@ class UnreadableFile(ValueError):
 
 class ChangedOnDisk(OSError):
     """The file changed between reading it and writing the migrated version."""
+
+
+class NotWritable(OSError):
+    """A file that must not be replaced (read-only, hard-linked, attributes that cannot be kept)."""
 
 
 @dataclass(frozen=True)
@@ -95,24 +108,107 @@ def write_source(path: str, text: str, encoding: str, *, expected_digest: str | 
     """Replace the file at `path` atomically with `text` encoded as `encoding`.
 
     With `expected_digest`, the file's current bytes must still have that `digest`: otherwise
-    `ChangedOnDisk` is raised and nothing is written.
+    `ChangedOnDisk` is raised and nothing is written. `NotWritable` when the file must not be
+    replaced (see the module docstring).
     """
     data = text.encode(encoding)
     real = os.path.realpath(path)  # write through a symlink, never replace the link itself
     directory = os.path.dirname(real) or "."
-    with interrupts_deferred():
+    with interrupts_deferred(), _folder_lock(directory):
+        _remove_leftovers(directory)
+        before = os.stat(real)
+        _check_replaceable(path, before)
         if expected_digest is not None:
-            with open(real, "rb") as handle:
-                if digest(handle.read()) != expected_digest:
-                    raise ChangedOnDisk(f"{path} changed on disk after it was read; it was not overwritten")
-        mode = stat.S_IMODE(os.stat(real).st_mode)
+            _check_unchanged(path, real, expected_digest, None)
         fd, temporary = tempfile.mkstemp(dir=directory, prefix=TEMPORARY_PREFIX, suffix=".tmp")
         try:
             with os.fdopen(fd, "wb") as handle:
                 handle.write(data)
-            os.chmod(temporary, mode)
+                handle.flush()
+                os.fsync(handle.fileno())
+            _copy_metadata(path, real, temporary, before)
+            if expected_digest is not None:
+                _check_unchanged(path, real, expected_digest, before)
             os.replace(temporary, real)
         except BaseException:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(temporary)
             raise
+
+
+@contextlib.contextmanager
+def _folder_lock(directory: str) -> Iterator[None]:
+    """An exclusive lock on `directory`, held by one writer at a time (a no-op where unsupported)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not on Linux
+        yield
+        return
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
+def _remove_leftovers(directory: str) -> None:
+    """Remove the temporary files a killed run left in `directory`: under the folder's lock, no
+    other writer has one there."""
+    with contextlib.suppress(OSError), os.scandir(directory) as entries:
+        for entry in entries:
+            if entry.name.startswith(TEMPORARY_PREFIX) and entry.name.endswith(".tmp") and entry.is_file():
+                with contextlib.suppress(OSError):
+                    os.unlink(entry.path)
+
+
+def _check_replaceable(path: str, status: os.stat_result) -> None:
+    if not status.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
+        raise NotWritable(f"{path} is read-only (no write permission): make it writable to migrate it")
+    if status.st_nlink > 1:
+        raise NotWritable(
+            f"{path} has {status.st_nlink} hard links: replacing it would split them; "
+            "migrate a copy, or make it the only link"
+        )
+
+
+def _check_unchanged(path: str, real: str, expected_digest: str, before: os.stat_result | None) -> None:
+    """Raise `ChangedOnDisk` when the file's bytes (or, after `before`, its size, modification
+    time or inode) are not what was read."""
+    with open(real, "rb") as handle:
+        now = os.fstat(handle.fileno())
+        changed = before is not None and (now.st_size, now.st_mtime_ns, now.st_ino) != (
+            before.st_size,
+            before.st_mtime_ns,
+            before.st_ino,
+        )
+        if changed or digest(handle.read()) != expected_digest:
+            raise ChangedOnDisk(f"{path} changed on disk after it was read; it was not overwritten")
+
+
+def _copy_metadata(path: str, real: str, temporary: str, status: os.stat_result) -> None:
+    """Give `temporary` the permission bits, owner, group and extended attributes of `real`."""
+    os.chmod(temporary, stat.S_IMODE(status.st_mode))
+    if hasattr(os, "chown"):
+        written = os.stat(temporary)
+        if (written.st_uid, written.st_gid) != (status.st_uid, status.st_gid):
+            try:
+                os.chown(temporary, status.st_uid, status.st_gid)
+            except OSError:
+                raise NotWritable(
+                    f"{path} belongs to another user or group, which a rewrite cannot keep: "
+                    "migrate it as its owner"
+                ) from None
+        os.chmod(temporary, stat.S_IMODE(status.st_mode))  # chown may clear set-id bits
+    if hasattr(os, "listxattr"):
+        try:
+            names = os.listxattr(real)
+        except OSError:
+            names = []  # a file system without extended attributes
+        for name in names:
+            try:
+                os.setxattr(temporary, name, os.getxattr(real, name))
+            except OSError as error:
+                raise NotWritable(
+                    f"{path} has extended attributes that a rewrite cannot keep ({name}: {error.strerror})"
+                ) from None

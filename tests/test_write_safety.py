@@ -1,0 +1,163 @@
+"""The write path under torture: an edit landing while the new text is being written, two runs over
+one tree, read-only files, hard links, owners, extended attributes, a killed run's leftovers."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+
+import pytest
+from test_cli import run
+
+from tf24migrate import files
+from tf24migrate.files import TEMPORARY_PREFIX, ChangedOnDisk, digest, write_source
+
+OLD = b"import tensorflow as tf\nstrategy.experimental_run_v2(step_fn)\n"
+NEW = b"import tensorflow as tf\nstrategy.run(step_fn)\n"
+
+
+def test_an_edit_landing_while_the_new_text_is_written_is_not_overwritten(tmp_path, monkeypatch):
+    path = tmp_path / "train.py"
+    path.write_bytes(OLD)
+    edit = b"# the user's edit\n" + OLD
+    copy_metadata = files._copy_metadata
+
+    def the_user_saves_meanwhile(*args):
+        copy_metadata(*args)
+        path.write_bytes(edit)  # after the first check, before the rename
+
+    monkeypatch.setattr(files, "_copy_metadata", the_user_saves_meanwhile)
+    with pytest.raises(ChangedOnDisk):
+        write_source(str(path), NEW.decode(), "utf-8", expected_digest=digest(OLD))
+    assert path.read_bytes() == edit
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(TEMPORARY_PREFIX)]
+
+
+def test_writers_in_one_folder_take_turns(tmp_path, monkeypatch):
+    """Two writers of one file, each with the digest it read: one wins, the other is refused; the
+    second never replaces the first one's text (its check and rename wait for the lock)."""
+    path = tmp_path / "train.py"
+    path.write_bytes(OLD)
+    inside = threading.Event()
+    release = threading.Event()
+    copy_metadata = files._copy_metadata
+
+    def slow(*args):
+        copy_metadata(*args)
+        if threading.current_thread().name == "first":
+            inside.set()
+            release.wait(5)
+
+    monkeypatch.setattr(files, "_copy_metadata", slow)
+    outcomes: dict[str, object] = {}
+
+    def write(name: str, text: bytes) -> None:
+        try:
+            write_source(str(path), text.decode(), "utf-8", expected_digest=digest(OLD))
+            outcomes[name] = "written"
+        except ChangedOnDisk:
+            outcomes[name] = "refused"
+
+    first = threading.Thread(target=write, args=("first", NEW), name="first")
+    first.start()
+    assert inside.wait(5)
+    second = threading.Thread(target=write, args=("second", b"# second\n" + NEW), name="second")
+    second.start()
+    second.join(0.3)
+    assert second.is_alive(), "the second writer did not wait for the first"
+    release.set()
+    first.join(5)
+    second.join(5)
+    assert outcomes == {"first": "written", "second": "refused"}
+    assert path.read_bytes() == NEW
+
+
+def test_two_runs_over_one_tree_lose_none_of_each_others_rewrites(tmp_path):
+    """Each run rewrites another name; a file a run reports as written holds its rewrite at the
+    end, whatever the other run did meanwhile (it refuses a file that changed under it)."""
+    both = b"import tensorflow as tf\ns.experimental_run_v2(f)\ns.experimental_distribute_datasets_from_function(g)\n"
+    for index in range(150):
+        (tmp_path / f"train_{index}.py").write_bytes(both)
+    renames = {"TF24101": b"s.run(f)", "TF24102": b"s.distribute_datasets_from_function(g)"}
+    runs = {
+        code: subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "tf24migrate",
+                "--write",
+                "--select",
+                code,
+                "--output-format",
+                "json",
+                ".",
+            ],
+            cwd=tmp_path,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        for code in renames
+    }
+    reports = {code: json.loads(process.communicate(timeout=180)[0]) for code, process in runs.items()}
+    for code, report in reports.items():
+        written = [entry["path"] for entry in report["files"] if entry["status"] == "changed"]
+        assert written, f"the {code} run wrote nothing"
+        for name in written:
+            assert renames[code] in (tmp_path / name).read_bytes(), f"{name}: the {code} rewrite was lost"
+
+
+def test_a_read_only_file_is_refused_even_for_root(tmp_path):
+    path = tmp_path / "train.py"
+    path.write_bytes(OLD)
+    path.chmod(0o444)
+    result = run("--write", "train.py", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "train.py is read-only (no write permission): make it writable to migrate it" in result.stderr
+    assert path.read_bytes() == OLD
+
+
+def test_a_hard_link_is_never_split(tmp_path):
+    path = tmp_path / "train.py"
+    path.write_bytes(OLD)
+    os.link(path, tmp_path / "other_name.py")
+    result = run("--write", "train.py", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "train.py has 2 hard links: replacing it would split them" in result.stderr
+    assert path.read_bytes() == OLD and os.stat(path).st_nlink == 2
+
+
+@pytest.mark.skipif(not hasattr(os, "chown") or os.geteuid() != 0, reason="needs root to give a file away")
+def test_owner_and_group_are_kept(tmp_path):
+    path = tmp_path / "train.py"
+    path.write_bytes(OLD)
+    os.chown(path, 1234, 5678)
+    result = run("--write", "train.py", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert path.read_bytes() == NEW
+    assert (os.stat(path).st_uid, os.stat(path).st_gid) == (1234, 5678)
+
+
+def test_extended_attributes_are_kept(tmp_path):
+    path = tmp_path / "train.py"
+    path.write_bytes(OLD)
+    try:
+        os.setxattr(path, "user.origin", b"vendored")
+    except (OSError, AttributeError):
+        pytest.skip("this file system has no user extended attributes")
+    result = run("--write", "train.py", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert path.read_bytes() == NEW
+    assert os.getxattr(path, "user.origin") == b"vendored"
+
+
+def test_a_killed_runs_temporary_file_is_removed_by_the_next_write(tmp_path):
+    leftover = tmp_path / f"{TEMPORARY_PREFIX}abc123.tmp"
+    leftover.write_bytes(b"half a file")
+    (tmp_path / "train.py").write_bytes(OLD)
+    result = run("--write", "train.py", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert not leftover.exists()
+    assert (tmp_path / "train.py").read_bytes() == NEW
