@@ -195,12 +195,16 @@ def exit_code(summary: Summary, mode: str) -> int:
     return EXIT_OK
 
 
+def _note_skipped(path: str, why: str) -> None:
+    typer.echo(f"tf24migrate: {path}: {why}", err=True)
+
+
 def run_files(run: Run, paths: Sequence[str], selection: Selection, *, jobs: int) -> int:
     """Migrate the files under `paths` as `run` says; returns the exit code."""
     from tf24migrate.progress import ProgressBar
 
     started = time.monotonic()
-    files = list(iter_source_files(paths, tuple(HANDLERS), selection))
+    files = list(iter_source_files(paths, tuple(HANDLERS), selection, on_skip=_note_skipped))
     progress = ProgressBar(
         len(files), sys.stderr, enabled=not run.quiet and run.mode != "interactive" and sys.stderr.isatty()
     )

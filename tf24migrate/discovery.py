@@ -6,12 +6,17 @@ out sorted whatever the parallelism later), skipping hidden folders, virtual env
 folder from the repository root down, and `.git/info/exclude`, with git's semantics (a deeper
 file wins; `!` re-includes), matched by pathspec. A file named explicitly is always processed;
 the same file reached twice (e.g. through a symlink) is processed once.
+
+A symlink met in a walk is followed only to a file inside one of the named paths (as black does):
+one whose target lies outside them, a broken one and a loop are skipped, each with a note through
+`on_skip`, so that `--write` on a folder never rewrites a file elsewhere.
 """
 
 from __future__ import annotations
 
+import errno
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -68,6 +73,10 @@ def _is_virtualenv(path: str) -> bool:
 
 
 def _load(base: str, ignore_file: str) -> list[_Rules]:
+    """The patterns of one ignore file; only a regular file is read (a FIFO would block), and a
+    line git would ignore as invalid (a lone `\\`) is left out, as git does."""
+    if not os.path.isfile(ignore_file):
+        return []
     try:
         with open(ignore_file, encoding="utf-8", errors="replace") as handle:
             lines = handle.read().splitlines()
@@ -75,8 +84,21 @@ def _load(base: str, ignore_file: str) -> list[_Rules]:
         return []
     import pathspec
 
-    spec = pathspec.GitIgnoreSpec.from_lines(lines)
+    try:
+        spec = pathspec.GitIgnoreSpec.from_lines(lines)
+    except ValueError:  # pathspec's GitIgnorePatternError
+        spec = pathspec.GitIgnoreSpec.from_lines([line for line in lines if _is_valid_pattern(line)])
     return [_Rules(base, spec)] if spec.patterns else []
+
+
+def _is_valid_pattern(line: str) -> bool:
+    import pathspec
+
+    try:
+        pathspec.GitIgnoreSpec.from_lines([line])
+    except ValueError:
+        return False
+    return True
 
 
 def _git_dir(repository: str) -> str | None:
@@ -118,10 +140,22 @@ def _ancestor_rules(folder: str) -> list[_Rules]:
     return rules
 
 
+# Told about each path a walk leaves out for a reason the user should hear: (path, why).
+OnSkip = Callable[[str, str], None]
+
+
+def _ignore_skip(path: str, why: str) -> None:
+    pass
+
+
 class _Walker:
-    def __init__(self, suffixes: tuple[str, ...], selection: Selection) -> None:
+    def __init__(
+        self, suffixes: tuple[str, ...], selection: Selection, roots: Sequence[str], on_skip: OnSkip
+    ) -> None:
         self.suffixes = suffixes
         self.selection = selection
+        self.roots = [os.path.realpath(root) for root in roots]
+        self.on_skip = on_skip
         self.root = os.path.abspath(selection.root)
         import pathspec
 
@@ -141,6 +175,25 @@ class _Walker:
             if verdict is not None:
                 return verdict
         return False
+
+    def _is_file_to_take(self, entry: os.DirEntry) -> bool:
+        """Whether a walked entry is a regular file to take: a symlink only to a file inside a
+        named path (see the module docstring)."""
+        if not entry.is_symlink():
+            return entry.is_file(follow_symlinks=False)
+        try:
+            target = os.path.realpath(entry.path, strict=True)
+        except OSError as error:
+            loop = error.errno == errno.ELOOP
+            self.on_skip(entry.path, "skipped: a symlink loop" if loop else "skipped: a broken symlink")
+            return False
+        if not any(target == root or target.startswith(root.rstrip(os.sep) + os.sep) for root in self.roots):
+            self.on_skip(
+                entry.path,
+                f"skipped: a symlink to {target}, outside the paths named (name that file to migrate it)",
+            )
+            return False
+        return os.path.isfile(target)
 
     def walk_named(self, folder: str) -> Iterator[str]:
         """Walk a folder the user named. The folder itself is taken even when an ignore file or an
@@ -168,7 +221,7 @@ class _Walker:
             if is_dir:
                 if entry.name.startswith(".") or _is_virtualenv(entry.path):
                     continue
-            elif not entry.name.endswith(self.suffixes) or not entry.is_file():
+            elif not entry.name.endswith(self.suffixes) or not self._is_file_to_take(entry):
                 continue
             if self._is_excluded(full, entry.name, is_dir, self.base) or self._is_ignored(
                 full, is_dir, rules
@@ -184,15 +237,18 @@ def iter_source_files(
     paths: Iterable[str],
     suffixes: tuple[str, ...] = SOURCE_SUFFIXES,
     selection: Selection | None = None,
+    on_skip: OnSkip = _ignore_skip,
 ) -> Iterator[str]:
     """Every file named in `paths`, and every file with one of `suffixes` under the folders named
     that `selection` keeps; sorted within each folder. A named file or folder is always taken,
-    even if ignored or excluded. Raises `MissingPathError` for a path that does not exist."""
+    even if ignored or excluded. Raises `MissingPathError` for a path that does not exist.
+    `on_skip` hears of each symlink left out (see the module docstring)."""
+    paths = list(paths)
     walker = None
     seen: set[str] = set()
     for path in paths:
         if os.path.isdir(path):
-            walker = walker or _Walker(suffixes, selection or Selection())
+            walker = walker or _Walker(suffixes, selection or Selection(), paths, on_skip)
             found: Iterable[str] = walker.walk_named(path)
         elif os.path.isfile(path):
             found = (path,)

@@ -1,0 +1,70 @@
+"""Discovery under torture: symlinks out of the named folder, loops, broken links, a FIFO named
+`.gitignore`, an ignore file line git itself ignores."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+from test_cli import run
+
+OLD = "import tensorflow as tf\nstrategy.experimental_run_v2(step_fn)\n"
+NEW = "import tensorflow as tf\nstrategy.run(step_fn)\n"
+
+
+def test_write_never_follows_a_symlink_out_of_the_named_folder(tmp_path):
+    outside = tmp_path / "outside" / "secret.py"
+    outside.parent.mkdir()
+    outside.write_text(OLD)
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "link.py").symlink_to(outside)
+    (project / "own.py").write_text(OLD)
+    result = run("--write", "project", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert outside.read_text() == OLD
+    assert (project / "own.py").read_text() == NEW
+    assert "project/link.py: skipped: a symlink to " in result.stderr
+    assert "outside the paths named (name that file to migrate it)" in result.stderr
+
+
+def test_a_symlink_to_a_file_inside_the_named_folder_is_followed_once(tmp_path):
+    (tmp_path / "own.py").write_text(OLD)
+    (tmp_path / "alias.py").symlink_to(tmp_path / "own.py")
+    result = run("--write", ".", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "own.py").read_text() == NEW
+    assert (tmp_path / "alias.py").is_symlink()
+    assert "skipped" not in result.stderr
+
+
+def test_symlink_loops_and_broken_links_are_skipped_with_a_note(tmp_path):
+    (tmp_path / "loop.py").symlink_to(tmp_path / "loop.py")
+    (tmp_path / "broken.py").symlink_to(tmp_path / "missing.py")
+    (tmp_path / "own.py").write_text(OLD)
+    result = run("--check", ".", cwd=tmp_path)
+    assert result.returncode == 1, result.stderr  # own.py is due; no traceback
+    assert "./loop.py: skipped: a symlink loop" in result.stderr
+    assert "./broken.py: skipped: a broken symlink" in result.stderr
+    assert "Traceback" not in result.stderr and "Errno" not in result.stderr
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_a_fifo_named_gitignore_is_not_read(tmp_path):
+    os.mkfifo(tmp_path / ".gitignore")
+    (tmp_path / "own.py").write_text(OLD)
+    command = [sys.executable, "-m", "tf24migrate", "--check", "."]
+    result = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1, result.stderr
+    assert "./own.py" in result.stdout
+
+
+def test_a_gitignore_line_git_ignores_is_ignored(tmp_path):
+    (tmp_path / ".gitignore").write_text("\\\nlegacy.py\n")
+    (tmp_path / "legacy.py").write_text(OLD)
+    (tmp_path / "own.py").write_text(OLD)
+    result = run("--check", ".", cwd=tmp_path)
+    assert result.returncode == 1, result.stderr
+    assert "./own.py" in result.stdout and "legacy.py" not in result.stdout
