@@ -2,8 +2,8 @@
 
 The fixtures in `data/notebooks/` are `<name>.ipynb` (input) and `<name>.expected.ipynb` (output):
 `train` is in nbformat's own layout (indent 1, sorted keys, raw UTF-8, sources as lists of lines)
-with magics, help, shell escapes, a broken cell, non-Python cell magics, markdown, raw cells and
-outputs naming the old API; `colab` is in Colab's (indent 2, keys unsorted, `\\u` escapes, sources
+with magics, help, shell escapes, a broken cell, a `%%bash` cell, a `%%writefile helper.py` cell,
+markdown, raw cells and outputs naming the old API; `colab` is in Colab's (indent 2, keys unsorted, `\\u` escapes, sources
 as strings, no final newline) with a `from` import in one cell used in the next.
 """
 
@@ -105,18 +105,22 @@ def test_findings_name_their_cell():
         ("train.ipynb:cell 4:1:9", "TF24104", True),  # `tf` was imported in cell 2
         ("train.ipynb:cell 5:4:5", "TF24101", True),  # under %%time and a shell escape
         ("train.ipynb:cell 6:1:12", "TF24001", False),  # does not parse: reported, left alone
+        ("train.ipynb:cell 7:1:1", "TF24004", False),  # %%bash naming the old API: a note
+        ("train.ipynb:cell 8:2:1", "TF24101", True),  # %%writefile helper.py: a Python file
         ("train.ipynb:cell 11:1:10", "TF24101", True),  # after the broken cell, still migrated
     ]
-    broken = result.findings[2]
+    broken, bash = result.findings[2:4]
     assert broken.severity is Severity.ERROR and "cannot parse" in broken.message
+    assert bash.severity is Severity.INFO and bash.message == "cell 7 is a %%bash cell: not migrated"
 
 
 def test_only_python_code_cells_change():
     before, after = cell_sources(read("train.ipynb")), cell_sources(read("train.expected.ipynb"))
     unchanged = [n for n, (old, new) in enumerate(zip(before, after, strict=True), start=1) if old == new]
-    assert unchanged == [1, 2, 3, 6, 7, 8, 9, 10]
-    for number in (1, 6, 7, 8, 9):  # markdown, broken, %%bash, %%writefile, raw: all name the old API
+    assert unchanged == [1, 2, 3, 6, 7, 9, 10]
+    for number in (1, 6, 7, 9):  # markdown, broken, %%bash, raw: all name the old API
         assert "experimental_run_v2" in after[number - 1] or "CollectiveHints" in after[number - 1]
+    assert after[7] == "%%writefile helper.py\nstrategy.run(train_step)\n"
     assert "experimental_run_v2 is deprecated" in read("train.expected.ipynb")  # an output
 
 

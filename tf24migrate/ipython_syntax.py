@@ -9,7 +9,8 @@ same line count and line numbers; `unmask` puts the original lines back byte for
 Only lines where a statement starts are looked at: a scan tracks brackets, strings and backslash
 continuations, so `% x` continuing an expression or `!` inside a triple-quoted string stay Python.
 A cell magic that makes the cell something other than Python (`%%bash`, `%%writefile`, `%%html`,
-`%%script`, any magic not listed in `PYTHON_CELL_MAGICS`) makes the whole cell not Python.
+`%%script`, any magic not listed in `PYTHON_CELL_MAGICS`) makes the whole cell not Python to the
+notebook (a `%%writefile x.py` cell's body is a Python file of its own: see `notebook_cells`).
 """
 
 from __future__ import annotations

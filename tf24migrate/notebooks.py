@@ -5,11 +5,19 @@ resolves names in later cells: each cell's source, with its IPython syntax maske
 (`ipython_syntax`), is joined with a marker statement between cells, the engine runs once, and
 the result is split at the markers back into cells. Findings are mapped back to their cell.
 
+What a cell is follows IPython (`notebook_cells`): a cell indented as a whole is dedented, as
+IPython runs it, and re-indented on the way back; a `%%writefile name.py` cell holds a Python file,
+so its body is migrated as a module of its own (its names are not the notebook's), the magic line
+left alone.
+
 Cells are numbered from 1 counting every cell (markdown and raw too), in file order: "cell 3" is
-the third cell from the top, whatever its type. Left out of the module, and never changed: cells
-that are not code, cells whose cell magic makes them something else than Python (`%%bash`,
-`%%writefile`), empty cells, and cells that do not parse (each reported as `NOTEBOOK_CELL_SYNTAX`,
-an error). A notebook whose kernel is not Python is skipped with an info note (`NOTEBOOK_SKIPPED`).
+the third cell from the top, whatever its type; lines count from the cell's first line, the
+`%%writefile` line included. Left out, and never changed: cells that are not code, empty cells,
+cells that do not parse (each reported as `NOTEBOOK_CELL_SYNTAX`, an error), and cells whose cell
+magic makes them something else than Python (`%%bash`, `%%html`, `%%writefile notes.txt`), each
+with an info note (`NOTEBOOK_CELL_SKIPPED`) when it names something a rule looks for. A notebook
+whose kernel is not Python is skipped with an info note (`NOTEBOOK_SKIPPED`). The notes are
+described for the reporters in `tf24migrate.notes`.
 
 The notebook's JSON text is never re-serialized: only the `source` value of a changed cell is
 replaced in the text, formatted like the original (a list of lines, one per line of the file, or a
@@ -25,30 +33,25 @@ import difflib
 import json
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from json.decoder import scanstring
 
 from tf24migrate.errors import RuleError, SourceSyntaxError
 from tf24migrate.findings import Finding, MigrationResult, Severity
-from tf24migrate.ipython_syntax import MaskedCell, is_python_cell, mask, unmask
+from tf24migrate.ipython_syntax import unmask
+from tf24migrate.notebook_cells import CellCode, SkippedCell, classify
 from tf24migrate.rules import Rule, could_match
 
 # Codes of the notes a notebook can get besides rule findings (they are not rules: not selectable).
 NOTEBOOK_CELL_SYNTAX = ("TF24001", "notebook-cell-syntax-error")
 NOTEBOOK_SKIPPED = ("TF24002", "notebook-not-python")
+NOTEBOOK_CELL_SKIPPED = ("TF24004", "notebook-cell-skipped")
 
 _CELL_MARKER = "__tf24m_cell_{}__\n"
 _CELL_MARKER_LINE = re.compile(r"^__tf24m_cell_(\d+)__\n", re.MULTILINE)
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
 _NON_ASCII_ESCAPE = re.compile(r"\\u(?!00[0-7])[0-9a-fA-F]{4}")  # `\u00e9`, not `\u001b`
 _DECODER = json.JSONDecoder()
-
-
-@dataclass(frozen=True)
-class _CodeCell:
-    number: int  # 1-based, counting every cell
-    source: str
-    masked: MaskedCell
 
 
 def _load(text: str, path: str | None) -> dict:
@@ -100,20 +103,31 @@ def _note(code_name: tuple[str, str], message: str, severity: Severity, **where)
     )
 
 
-def _syntax_note(cell: _CodeCell, line: int | None, column: int | None, problem: str, path) -> Finding:
+def _syntax_note(cell: CellCode, line: int | None, column: int | None, problem: str, path) -> Finding:
+    """`line` and `column` are in the cell's code (as parsed)."""
     message = f"cell not migrated: {problem}. Fix the cell and run tf24migrate again (the other cells were)."
+    line, column = cell.in_cell(line or 1, column or 1)
     return _note(
-        NOTEBOOK_CELL_SYNTAX,
-        message,
-        Severity.ERROR,
-        path=path,
-        cell=cell.number,
-        line=line or 1,
-        column=column or 1,
+        NOTEBOOK_CELL_SYNTAX, message, Severity.ERROR, path=path, cell=cell.number, line=line, column=column
     )
 
 
-def _python_syntax_error(cell: _CodeCell) -> SyntaxError | None:
+def _skipped_note(cell: SkippedCell, path: str | None) -> Finding:
+    message = f"cell {cell.number} is {cell.reason}: not migrated"
+    return _note(NOTEBOOK_CELL_SKIPPED, message, Severity.INFO, path=path, cell=cell.number, line=1, column=1)
+
+
+def _could_fire(source: str, rules: Sequence[Rule], notebook_code: str) -> bool:
+    """Whether a rule's trigger occurs in `source` while its required strings occur in the notebook
+    (a `%%bash` cell that names `experimental_run_v2` need not import TensorFlow itself)."""
+    return could_match(source, rules) and any(
+        all(required in notebook_code for required in rule.requires)
+        and any(trigger in source for trigger in rule.triggers)
+        for rule in rules
+    )
+
+
+def _python_syntax_error(cell: CellCode) -> SyntaxError | None:
     try:
         ast.parse(cell.masked.code)
     except SyntaxError as error:
@@ -123,7 +137,7 @@ def _python_syntax_error(cell: _CodeCell) -> SyntaxError | None:
     return None
 
 
-def _join(cells: Sequence[_CodeCell]) -> tuple[str, list[int]]:
+def _join(cells: Sequence[CellCode]) -> tuple[str, list[int]]:
     """One module from the cells' masked code, a marker line before each cell but the first;
     with the line on which each cell starts."""
     parts: list[str] = []
@@ -140,7 +154,7 @@ def _join(cells: Sequence[_CodeCell]) -> tuple[str, list[int]]:
     return "".join(parts), starts
 
 
-def _split(code: str, cells: Sequence[_CodeCell], rules: Sequence[Rule]) -> list[str]:
+def _split(code: str, cells: Sequence[CellCode], rules: Sequence[Rule]) -> list[str]:
     """The inverse of `_join`: each cell's new source, IPython lines restored."""
     markers = [int(m.group(1)) for m in _CELL_MARKER_LINE.finditer(code)]
     if markers != list(range(1, len(cells))):
@@ -149,29 +163,39 @@ def _split(code: str, cells: Sequence[_CodeCell], rules: Sequence[Rule]) -> list
     for cell, part in zip(cells, _CELL_MARKER_LINE.split(code)[::2], strict=True):
         if not cell.masked.code.endswith("\n") and part.endswith("\n"):
             part = part[:-1]
-        sources.append(unmask(part, cell.masked.ipython_lines))
+        sources.append(cell.restore(unmask(part, cell.masked.ipython_lines)))
     return sources
 
 
-def _in_cell(finding: Finding, cells: Sequence[_CodeCell], starts: list[int]) -> Finding:
+def _in_cell(finding: Finding, cells: Sequence[CellCode], starts: list[int]) -> Finding:
     """A finding on a line of the joined module, placed in its cell instead."""
     at = bisect.bisect_right(starts, finding.line) - 1
-    offset = starts[at] - 1
+    cell, offset = cells[at], starts[at] - 1
+    line, column = cell.in_cell(finding.line - offset, finding.column)
+    end_line, end_column = cell.in_cell(finding.end_line - offset, finding.end_column)
     return replace(
-        finding, line=finding.line - offset, end_line=finding.end_line - offset, cell=cells[at].number
+        finding, line=line, column=column, end_line=end_line, end_column=end_column, cell=cell.number
     )
 
 
-def _in_module(finding: Finding, cells: Sequence[_CodeCell], starts: list[int]) -> Finding | None:
+def _in_module(finding: Finding, cells: Sequence[CellCode], starts: list[int]) -> Finding | None:
     """The inverse of `_in_cell` (None when the finding's cell is not among `cells`)."""
     for cell, start in zip(cells, starts, strict=True):
         if cell.number == finding.cell:
-            return replace(finding, line=finding.line + start - 1, end_line=finding.end_line + start - 1)
+            line, column = cell.in_code(finding.line, finding.column)
+            end_line, end_column = cell.in_code(finding.end_line, finding.end_column)
+            return replace(
+                finding,
+                line=line + start - 1,
+                column=column,
+                end_line=end_line + start - 1,
+                end_column=end_column,
+            )
     return None
 
 
 def _migrate_cells(
-    cells: list[_CodeCell],
+    cells: list[CellCode],
     rules: Sequence[Rule],
     path: str | None,
     unsafe_fixes: bool,
@@ -226,19 +250,28 @@ def migrate_notebook(
         message = f"notebook skipped: its kernel language is {language}, not Python"
         note = _note(NOTEBOOK_SKIPPED, message, Severity.INFO, path=path, cell=None, line=1, column=1)
         return MigrationResult(text, text, (note,))
-    cells = []
+    in_notebook: list[CellCode] = []  # one module
+    files: list[CellCode] = []  # `%%writefile x.py`: a module each
+    skipped: list[SkippedCell] = []
     for index, cell in enumerate(notebook["cells"]):
         source = _cell_source(cell)
-        if source is not None and source.strip() and is_python_cell(source):
-            cells.append(_CodeCell(index + 1, source, mask(source)))
-    code = "".join(cell.masked.code for cell in cells)
-    if not could_match(code, rules):  # the text prefilters, as for a Python file
+        kind = classify(index + 1, source) if source is not None else None
+        if isinstance(kind, SkippedCell):
+            skipped.append(kind)
+        elif kind is not None:
+            (files if kind.writes else in_notebook).append(kind)
+    everything = "".join([*(c.masked.code for c in in_notebook + files), *(c.source for c in skipped)])
+    if not could_match(everything, rules):  # the text prefilters, as for a Python file
         return MigrationResult(text, text)
     from tf24migrate.engine import triggered_rules
 
-    if not triggered_rules(code, rules):
-        return MigrationResult(text, text)
-    new_sources, findings = _migrate_cells(cells, rules, path, unsafe_fixes, declined)
+    findings = [_skipped_note(cell, path) for cell in skipped if _could_fire(cell.source, rules, everything)]
+    new_sources: dict[int, str] = {}
+    for module in (in_notebook, *([cell] for cell in files)):
+        if module and triggered_rules("".join(cell.masked.code for cell in module), rules):
+            changed, found = _migrate_cells(module, rules, path, unsafe_fixes, declined)
+            new_sources.update(changed)
+            findings += found
     findings.sort(key=lambda f: (f.cell or 0, f.line, f.column, f.code))
     code = _replace_sources(text, new_sources) if new_sources else text
     return MigrationResult(text, code, tuple(findings))

@@ -14,6 +14,7 @@ from pathlib import PurePath
 from urllib.parse import quote
 
 from tf24migrate.findings import FileResult, Finding, Severity, Status
+from tf24migrate.notes import NOTES, Note
 from tf24migrate.rules import Rule, all_rules
 
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -38,6 +39,17 @@ def _descriptor(rule: Rule) -> dict:
         "help": {"text": rule.doc, "markdown": rule.doc},
         "defaultConfiguration": {"level": _LEVELS[rule.severity], "enabled": rule.default},
         "properties": {"fix": rule.fix.value if rule.fix else "none"},
+    }
+
+
+def _note_descriptor(note: Note) -> dict:
+    return {
+        "id": note.code,
+        "name": note.name,
+        "shortDescription": {"text": note.summary},
+        "fullDescription": {"text": note.summary},
+        "defaultConfiguration": {"level": _LEVELS[note.severity], "enabled": True},
+        "properties": {"fix": "none", "note": True},
     }
 
 
@@ -119,11 +131,14 @@ def _result(finding: Finding, rule_index: dict[str, int], fix: dict | None) -> d
 
 
 def sarif_log(results: Sequence[FileResult], rules: Sequence[Rule], version: str) -> dict:
-    """The SARIF log of one run over `results`, with a descriptor for every rule in `rules`."""
-    descriptors = list(rules)
+    """The SARIF log of one run over `results`, with a descriptor for every rule in `rules`, and
+    for each other rule or note (`tf24migrate.notes`) that a finding names."""
+    selected = list(rules)
     reported = {finding.code for result in results for finding in result.findings}
-    descriptors += [rule for rule in all_rules() if rule.code in reported - {r.code for r in rules}]
-    rule_index = {rule.code: index for index, rule in enumerate(descriptors)}
+    selected += [rule for rule in all_rules() if rule.code in reported - {r.code for r in rules}]
+    descriptors = [_descriptor(rule) for rule in selected]
+    descriptors += [_note_descriptor(note) for note in NOTES if note.code in reported]
+    rule_index = {descriptor["id"]: index for index, descriptor in enumerate(descriptors)}
     sarif_results = []
     notifications = []
     for file_result in results:
@@ -155,7 +170,7 @@ def sarif_log(results: Sequence[FileResult], rules: Sequence[Rule], version: str
                         "name": "tf24migrate",
                         "version": version,
                         "semanticVersion": version,
-                        "rules": [_descriptor(rule) for rule in descriptors],
+                        "rules": descriptors,
                     }
                 },
                 "invocations": [
