@@ -12,6 +12,8 @@ that failed) is named in a `RuleError`.
 from __future__ import annotations
 
 import dataclasses
+import re
+import sys
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -19,8 +21,9 @@ import libcst as cst
 
 from tf24migrate.errors import RuleError, SourceSyntaxError
 from tf24migrate.findings import Finding, MigrationResult, Span
+from tf24migrate.nesting import NESTING_LIMIT, too_deep
 from tf24migrate.positions import StatementMap, module_code, node_spans
-from tf24migrate.pruning import Sparse, StatementPlan, parse_with_python
+from tf24migrate.pruning import Sparse, StatementPlan, line_starts, parse_with_python
 from tf24migrate.rules import Rule, RuleSelection
 from tf24migrate.suppressions import is_suppressed, line_suppressions
 from tf24migrate.target import DEFAULT_TARGET, Target, severity_for, target_of
@@ -28,25 +31,42 @@ from tf24migrate.tf1_code import tf1_evidence, tf1_note
 from tf24migrate.transformer import MigrationTransformer, Report
 from tf24migrate.walk import walk
 
+_TOO_DEEP = (
+    f"cannot parse: nesting too deep (more than {NESTING_LIMIT} levels): split the expression into "
+    "smaller ones to migrate this file"
+)
+
 
 def parse(source: str, path: str | None = None) -> cst.Module:
+    """LibCST's module of a source that Python's parser accepts (and whose nesting is bounded)."""
     try:
         return cst.parse_module(source)
     except cst.ParserSyntaxError as error:
-        # Python's own parser words errors better and places them more precisely.
-        try:
-            parse_with_python(source)
-        except SyntaxError as python_error:
-            raise SourceSyntaxError(
-                f"cannot parse: {python_error.msg}", (path, python_error.lineno, python_error.offset, None)
-            ) from None
-        except (ValueError, RecursionError):
-            pass
         raise SourceSyntaxError(
             f"cannot parse: {error.message}", (path, error.raw_line, error.raw_column + 1, None)
         ) from None
     except RecursionError:
-        raise SourceSyntaxError("cannot parse: nesting too deep", (path, 1, 1, None)) from None
+        raise SourceSyntaxError(_TOO_DEEP, (path, 1, 1, None)) from None
+
+
+def _python_syntax_error(source: str, path: str | None) -> SourceSyntaxError:
+    """Why Python's own parser rejects `source` (its messages are the best worded and placed)."""
+    try:
+        parse_with_python(source)
+    except SyntaxError as error:
+        line = source.splitlines()[error.lineno - 1] if error.lineno else ""
+        newer = (
+            f" (the syntax of a newer Python than {sys.version_info[0]}.{sys.version_info[1]}: run "
+            "tf24migrate under that Python)"
+            if _NEWER_SYNTAX.match(line) or error.msg.startswith("f-string")
+            else ""
+        )
+        return SourceSyntaxError(
+            f"cannot parse: {error.msg}{newer}", (path, error.lineno, error.offset, None)
+        )
+    except (ValueError, RecursionError):
+        pass
+    return SourceSyntaxError(_TOO_DEEP, (path, 1, 1, None))
 
 
 def _check_parses(code: str) -> str | None:
@@ -91,8 +111,11 @@ class _Parsed:
     @classmethod
     def of(cls, source: str, rules: Sequence[Rule], path: str | None) -> _Parsed:
         plan = StatementPlan.build(source, [t for r in rules for t in r.triggers])
-        if plan is None:
-            return cls(parse(source, path))
+        if plan is None:  # Python's parser rejects it: so would LibCST, or it would crash
+            raise _python_syntax_error(source, path)
+        deep = too_deep(plan.tree, line_starts(source))
+        if deep is not None:
+            raise SourceSyntaxError(_TOO_DEEP, (path, deep, 1, None))
         sparse = plan.sparse(source)
         module = None
         if sparse is not None:
@@ -199,6 +222,9 @@ def run_rules(
     """Apply `rules` to `source`. Raises `SourceSyntaxError` or `RuleError`. The fixes of the
     findings in `declined` (found by code, line and column) are not applied, only reported. The
     target TensorFlow is the one `rules` carries (a `RuleSelection`'s), else the default."""
+    if source.startswith(_BOM):  # Python's parser rejects it in a text; LibCST would drop it
+        result = run_rules(source[1:], rules, path=path, unsafe_fixes=unsafe_fixes, declined=declined)
+        return dataclasses.replace(result, source=source, code=_BOM + result.code)
     target = getattr(rules, "target", None) or DEFAULT_TARGET
     active = triggered_rules(source, rules)
     if not active:
@@ -248,18 +274,21 @@ def run_rules(
     return MigrationResult(source=source, code=code, findings=tuple(findings))
 
 
+# Statements of Python 3.12's syntax (PEP 695) that older parsers call invalid; f-strings of 3.12
+# (PEP 701) get `f-string: ...` messages there.
+_NEWER_SYNTAX = re.compile(
+    r"\s*(?:type\s+\w+\s*(?:\[.*\])?\s*=|(?:async\s+)?def\s+\w+\s*\[|class\s+\w+\s*\[)"
+)
 _TRAILING_WHITESPACE = " \t\f\v\r\n"
+_BOM = "\ufeff"
 
 
 def with_the_edges_of(source: str, code: str) -> str:
-    """`code` with the first and last bytes of `source` that LibCST's round trip loses put back: a
-    leading U+FEFF, a final lone CR, blank lines before a last whitespace-only line
-    (`parse_module("x=1\\n\\n   ").code == "x=1\\n   "`). Fixes never edit the trailing whitespace
-    of a module, so it is the source's."""
+    """`code` with the last bytes of `source` that LibCST's round trip loses put back: a final
+    lone CR, blank lines before a last whitespace-only line (`parse_module("x=1\\n\\n   ").code ==
+    "x=1\\n   "`). Fixes never edit the trailing whitespace of a module, so it is the source's."""
     if code == source:
         return code
-    if source.startswith("\ufeff") and not code.startswith("\ufeff"):
-        code = "\ufeff" + code
     tail = source[len(source.rstrip(_TRAILING_WHITESPACE)) :]
     return code.rstrip(_TRAILING_WHITESPACE) + tail
 

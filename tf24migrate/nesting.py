@@ -1,0 +1,43 @@
+"""How deeply a source nests, bounded before LibCST sees it.
+
+LibCST's native parser crashes the process (a segmentation fault) on very deep nesting, such as a
+`+` chain of 10,000 terms, which Python's own parser accepts; well before that, the recursive passes
+over its tree raise `RecursionError`. So a source whose syntax tree (Python's `ast`, already built
+for the statement plan) nests deeper than `NESTING_LIMIT` levels is refused with a message, and
+never handed to LibCST. Real code nests a few dozen levels at most; Python itself refuses more than
+200 nested brackets.
+
+The walk is cheap: a node's subtree cannot nest deeper than its text is long (every level adds a
+character, give or take a few for nodes that share their parent's text), so only nodes longer than
+the depth still allowed are visited.
+"""
+
+from __future__ import annotations
+
+import ast
+
+NESTING_LIMIT = 400
+_SAME_TEXT_SLACK = 8  # levels that share their parent's text (`Expr(Call(...))`, ...)
+
+
+def too_deep(tree: ast.Module, line_starts: list[int]) -> int | None:
+    """The line of the first statement of `tree` nesting deeper than `NESTING_LIMIT`, or None.
+    `line_starts[n]` is the offset of line n + 1 (for the length of a node's text)."""
+
+    def length(node: ast.AST) -> int:
+        return (line_starts[node.end_lineno - 1] + node.end_col_offset) - (
+            line_starts[node.lineno - 1] + node.col_offset
+        )
+
+    for statement in tree.body:
+        stack = [(statement, 1)]
+        while stack:
+            node, depth = stack.pop()
+            if depth > NESTING_LIMIT:
+                return statement.lineno
+            for child in ast.iter_child_nodes(node):
+                if getattr(child, "end_lineno", None) is None:
+                    continue  # contexts and operators: leaves without text
+                if depth + length(child) + _SAME_TEXT_SLACK > NESTING_LIMIT:
+                    stack.append((child, depth + 1))
+    return None
