@@ -65,6 +65,10 @@ class Rule:
     new_since: ClassVar[str | None] = None  # the first release with the spelling the fix writes
     old_removed: ClassVar[str | None] = None  # the first release where the old spelling fails; None: works
     changed_in: ClassVar[str | None] = None  # the release whose change of behaviour the rule reports
+    # A rule that reads the text (comments, docstrings) rather than the tree: the engine calls its
+    # `scan_text(source, *, path, unsafe_fixes, declined, suppressed, target)` -> (source, findings)
+    # before the other rules, and its fixes must keep every line where it is.
+    reads_text: ClassVar[bool] = False
 
     @property
     def doc(self) -> str:
