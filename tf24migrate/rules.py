@@ -33,6 +33,11 @@ FILE_TRIGGERS = (
     "nodes_blacklist",
     "TF_AUTO_MIXED_PRECISION_GRAPH_REWRITE_",
     "TF_String",
+    # TF24801 (old names in prose): the old names without "experimental_" in them.
+    "experimental.",
+    "Collective",
+    "set_policy",
+    "mixed_precision.experimental",
 )
 
 
