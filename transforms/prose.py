@@ -113,7 +113,9 @@ class OldNamesInProse(Rule):
     Before: `` # Calls `strategy.experimental_run_v2` once per replica. ``
     After:  `` # Calls `strategy.run` once per replica. ``
 
-    Versions: the new names are those of the rename rules, each new since the version given there.
+    Versions: the new names exist from TF 2.4 at the latest, each from the version its rename rule
+    gives (read there in the tensorflow-cpu wheels); with a target older than 2.4 the fix is
+    reported, not applied.
     """
 
     code = "TF24801"
@@ -122,6 +124,7 @@ class OldNamesInProse(Rule):
     severity = Severity.INFO
     default = False
     reads_text = True
+    new_since = "2.4"
 
     @cached_property
     def names(self) -> list[OldName]:
@@ -143,6 +146,7 @@ class OldNamesInProse(Rule):
     ) -> tuple[str, list[Finding]]:
         """`source` with the fixable mentions rewritten (with `unsafe_fixes`), and the findings."""
         declined_at = {(f.code, f.line, f.column) for f in declined}
+        unsafe_fixes = unsafe_fixes and target.allows(self.new_since)
         findings: list[Finding] = []
         edits: list[tuple[int, int, int, str]] = []  # line, start, end (0-based columns), new text
         for piece in _prose(source):
