@@ -18,6 +18,8 @@ ROW = re.compile(r"^\| (TF24\d{3}) \| ([a-z0-9-]+) \|.*\| (yes|opt-in) \|$", re.
 ADDED_BY_ISSUES = {
     # Issue 12: "New finding: `.loss_scale` read on a policy".
     "TF24309": ("policy-loss-scale", True),
+    # Issue 12: mentions of old names in prose
+    "TF24801": ("old-names-in-prose", False),
 }
 
 

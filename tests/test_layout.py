@@ -65,7 +65,12 @@ def lost_comments(before: str, after: str) -> list[str]:
 def test_fixture_keeps_its_comments(case):
     source = case.input.read_text(encoding="utf-8")
     result = migrate_source(source, **case.options())
-    assert lost_comments(source, result.code) == []
+    # TF24801's fix rewrites the code spans of comments: exactly the lines it fixed may differ.
+    rewritten = {f.line for f in result.findings if f.code == "TF24801" and f.applied}
+    lost = [
+        entry for entry in lost_comments(source, result.code) if int(entry.split(":")[0][5:]) not in rewritten
+    ]
+    assert lost == []
 
 
 def test_the_invariant_sees_a_comment_moved_onto_a_kept_line():

@@ -7,6 +7,11 @@ with none is not parsed); TensorFlow 1 files get one note and no rule (`tf1_code
 where only the statements a rule changed are generated (`positions.StatementMap`), and a re-parse
 of what was generated: code that does not parse is never returned; the rule that produced it (or
 that failed) is named in a `RuleError`.
+
+Before that pass, two stages that keep every line where it is (so every finding is at a line of
+the source): rules that read text rather than the tree (`Rule.reads_text`: comments and
+docstrings), and, in a source holding `>>>`, the doctest examples of its docstrings, migrated by
+this same pass over each docstring's examples (`doctests`).
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from tf24migrate.doctests import migrate_doctests
 from tf24migrate.errors import RuleError, SourceSyntaxError
 from tf24migrate.findings import Finding, MigrationResult, Span
 from tf24migrate.nesting import NESTING_LIMIT, too_deep
@@ -232,6 +238,54 @@ def run_rules(
     tf1 = tf1_evidence(source)
     if tf1 is not None:  # TF 1 code: rewrites would break it, rules do not run (see `tf1_code`)
         return MigrationResult(source=source, code=source, findings=(tf1_note(tf1, path),))
+    text_rules = [rule for rule in active if rule.reads_text]
+    tree_rules = [rule for rule in active if not rule.reads_text]
+    code, findings = source, []
+    suppressions = line_suppressions(source)
+
+    def suppressed(finding: Finding) -> bool:
+        span = Span(finding.line, finding.column, finding.end_line, finding.end_column)
+        return bool(suppressions) and is_suppressed(span, finding.code, suppressions)
+
+    # The stages that keep every line where it is come first, so all findings are at source lines.
+    for rule in text_rules:  # comments and docstrings (`Rule.reads_text`)
+        code, found = rule.scan_text(
+            code,
+            path=path,
+            unsafe_fixes=unsafe_fixes,
+            declined=declined,
+            suppressed=suppressed,
+            target=target,
+        )
+        findings += found
+    if tree_rules and ">>>" in code:
+
+        def run_examples(text: str, *, path, unsafe_fixes, declined=()) -> MigrationResult:
+            rules_here = triggered_rules(text, tree_rules)
+            if not rules_here or tf1_evidence(text) is not None:
+                return MigrationResult(source=text, code=text)
+            return _run_tree(text, rules_here, path, unsafe_fixes, declined, target)
+
+        code, found = migrate_doctests(
+            code, run_examples, path=path, unsafe_fixes=unsafe_fixes, declined=declined, suppressed=suppressed
+        )
+        findings += found
+    if tree_rules:
+        done = _run_tree(code, tree_rules, path, unsafe_fixes, declined, target)
+        code, findings = done.code, [*findings, *done.findings]
+    findings.sort(key=lambda f: (f.line, f.column, f.code))
+    return MigrationResult(source=source, code=code, findings=tuple(findings))
+
+
+def _run_tree(
+    source: str,
+    active: Sequence[Rule],
+    path: str | None,
+    unsafe_fixes: bool,
+    declined: Collection[Finding],
+    target: Target,
+) -> MigrationResult:
+    """The LibCST pass of `active` (rules whose triggers occur in `source`) over `source`."""
     parsed = _Parsed.of(source, active, path)
     done = parsed.transform(source, active, unsafe_fixes, target=target)
     if done is None:  # the plan and LibCST disagreed: no pruning, then

@@ -33,6 +33,11 @@ FILE_TRIGGERS = (
     "nodes_blacklist",
     "TF_AUTO_MIXED_PRECISION_GRAPH_REWRITE_",
     "TF_String",
+    # TF24801 (old names in prose): the old names without "experimental_" in them.
+    "experimental.",
+    "Collective",
+    "set_policy",
+    "mixed_precision.experimental",
 )
 
 
@@ -65,6 +70,10 @@ class Rule:
     new_since: ClassVar[str | None] = None  # the first release with the spelling the fix writes
     old_removed: ClassVar[str | None] = None  # the first release where the old spelling fails; None: works
     changed_in: ClassVar[str | None] = None  # the release whose change of behaviour the rule reports
+    # A rule that reads the text (comments, docstrings) rather than the tree: the engine calls its
+    # `scan_text(source, *, path, unsafe_fixes, declined, suppressed, target)` -> (source, findings)
+    # before the other rules, and its fixes must keep every line where it is.
+    reads_text: ClassVar[bool] = False
 
     @property
     def doc(self) -> str:
