@@ -128,3 +128,18 @@ def test_an_unsafe_rewrite_shown_in_a_message_stays_on_one_line():
     assert "\n" not in finding.message
     rewrite = finding.message.split("Unsafe fix (apply with --unsafe-fixes): ")[1]
     assert rewrite.startswith("`tf.keras.mixed_precision.Policy(") and '"mixed_float16"' in rewrite
+
+
+@pytest.mark.parametrize(
+    ("source", "says"),
+    [
+        (None, "not NoneType"),
+        (b"import tensorflow as tf\n", "not bytes: decode it first"),
+        (["import tensorflow as tf\n"], "not list: join the lines first"),
+    ],
+    ids=["None", "bytes", "a list of lines"],
+)
+def test_migrate_source_says_what_it_takes(source, says):
+    with pytest.raises(TypeError, match="migrate_source takes the source text as a str") as raised:
+        migrate_source(source)
+    assert says in str(raised.value)

@@ -375,8 +375,8 @@ def migrate_source(
     (`"TF241"`) or `"all"`, as on the command line; the default is the default rules.
     `target_version` (`"2.3"`) is the oldest TensorFlow the code must still run on: a fix whose new
     spelling is newer is reported, not applied (default: 2.4, every fix). `path` is only used in
-    findings and error messages. Raises `SyntaxError` (a `SourceSyntaxError`) when `source` does
-    not parse, `TargetVersionError` (a `ValueError`) when `target_version` is not `X.Y`.
+    findings and error messages. Raises `TypeError` when `source` is not a `str` (bytes: decode
+    them first), `SyntaxError` (a `SourceSyntaxError`) when `source` does not parse, `TargetVersionError` (a `ValueError`) when `target_version` is not `X.Y`.
 
     >>> result = migrate_source("import tensorflow as tf\\ns = tf.distribute.MirroredStrategy()\\n"
     ...                         "s.experimental_run_v2(step)\\n")
@@ -387,6 +387,15 @@ def migrate_source(
     >>> [(f.code, f.line, f.applied) for f in result.findings]
     [('TF24101', 3, True)]
     """
+    if not isinstance(source, str):
+        hint = (
+            ": decode it first (`tf24migrate.files.decode_source(data).text` reads the encoding as Python does)"
+            if isinstance(source, (bytes, bytearray))
+            else ": join the lines first (`''.join(lines)`)"
+            if isinstance(source, (list, tuple))
+            else ""
+        )
+        raise TypeError(f"migrate_source takes the source text as a str, not {type(source).__name__}{hint}")
     rules = RuleSelection(select, ignore, target_of(target_version, "the target_version argument"))
     rules.check()
     return run_rules(source, rules, path=path, unsafe_fixes=unsafe_fixes)
