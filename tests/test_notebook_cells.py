@@ -259,3 +259,29 @@ def test_sarif_log_describes_the_notes_its_results_name(tmp_path):
     assert descriptors[run["results"][0]["ruleIndex"]]["name"] == "notebook-cell-syntax-error"
     without_notes = sarif_log([], RULES, "0")["runs"][0]["tool"]["driver"]["rules"]
     assert not {d["id"] for d in without_notes} & {note.code for note in NOTES}
+
+
+@pytest.mark.parametrize("repeated", ["cells", "source"])
+def test_a_notebook_with_a_repeated_key_is_refused_not_edited(tmp_path, repeated):
+    first = '"import tensorflow as tf\\n", "s.experimental_run_v2(f)\\n"'
+    second = '"my_own_code()\\n"'
+    if repeated == "source":
+        cells = f'[{{"cell_type": "code", "metadata": {{}}, "source": [{first}], "source": [{second}]}}]'
+        text = f'{{"cells": {cells}, "metadata": {{}}, "nbformat": 4, "nbformat_minor": 5}}'
+    else:
+        cell = '{{"cell_type": "code", "metadata": {{}}, "source": [{}]}}'
+        text = (
+            f'{{"cells": [{cell.format(first)}], "cells": [{cell.format(second)}], '
+            '"metadata": {}, "nbformat": 4, "nbformat_minor": 5}'
+        )
+    path = tmp_path / "twice.ipynb"
+    path.write_text(text)
+    result = subprocess.run(
+        [sys.executable, "-m", "tf24migrate", "--write", "twice.ipynb"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 2, result.stderr
+    assert f"the key '{repeated}' appears twice in one JSON object" in result.stderr
+    assert path.read_text() == text

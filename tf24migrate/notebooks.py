@@ -54,9 +54,34 @@ _NON_ASCII_ESCAPE = re.compile(r"\\u(?!00[0-7])[0-9a-fA-F]{4}")  # `\u00e9`, not
 _DECODER = json.JSONDecoder()
 
 
+class _DuplicateKey(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _without_duplicate_keys(pairs: list[tuple[str, object]]) -> dict:
+    """A JSON object, refused when a key repeats: Python's reader keeps the last value, the span
+    editor would edit the first, so user code would be overwritten."""
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKey(key)
+            seen.add(key)
+    return found
+
+
 def _load(text: str, path: str | None) -> dict:
     try:
-        notebook = json.loads(text)
+        notebook = json.loads(text, object_pairs_hook=_without_duplicate_keys)
+    except _DuplicateKey as error:
+        raise SourceSyntaxError(
+            f"not a notebook to edit: the key {error.key!r} appears twice in one JSON object, and "
+            "readers disagree on which one counts; keep one and run again",
+            (path, 1, 1, None),
+        ) from None
     except json.JSONDecodeError as error:
         raise SourceSyntaxError(
             f"not a notebook: invalid JSON ({error.msg})", (path, error.lineno, error.colno, None)
