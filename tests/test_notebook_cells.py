@@ -285,3 +285,26 @@ def test_a_notebook_with_a_repeated_key_is_refused_not_edited(tmp_path, repeated
     assert result.returncode == 2, result.stderr
     assert f"the key '{repeated}' appears twice in one JSON object" in result.stderr
     assert path.read_text() == text
+
+
+@pytest.mark.parametrize("odd", ["\u2028", "\f", "\x1c"], ids=["U+2028", "form feed", "FS"])
+def test_an_unchanged_line_holding_a_line_separator_stays_one_json_string(tmp_path, odd):
+    lines = ["import tensorflow as tf\n", f"label = 'a{odd}b'\n", "s.experimental_run_v2(f)\n"]
+    notebook = {
+        "cells": [
+            {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": lines}
+        ],
+        "metadata": {"kernelspec": {"language": "python", "name": "python3"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    path = tmp_path / "odd.ipynb"
+    path.write_text(json.dumps(notebook, indent=1))
+    result = subprocess.run(
+        [sys.executable, "-m", "tf24migrate", "--write", "odd.ipynb"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr
+    assert json.loads(path.read_text())["cells"][0]["source"] == [lines[0], lines[1], "s.run(f)\n"]

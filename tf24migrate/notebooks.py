@@ -52,6 +52,7 @@ _CELL_MARKER_LINE = re.compile(r"^__tf24m_cell_(\d+)__\n", re.MULTILINE)
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
 _NON_ASCII_ESCAPE = re.compile(r"\\u(?!00[0-7])[0-9a-fA-F]{4}")  # `\u00e9`, not `\u001b`
 _DECODER = json.JSONDecoder()
+_LINE = re.compile(r"[^\n]*\n|[^\n]+")
 
 
 class _DuplicateKey(ValueError):
@@ -355,7 +356,7 @@ def _encode_lines(text: str, start: int, end: int, new_source: str, ascii_only: 
     opening = text[start + 1 : items[0][0]]
     closing = text[items[-1][1] : end - 1]
     separator = text[items[0][1] : items[1][0]] if len(items) > 1 else "," + opening
-    new_lines = new_source.splitlines(keepends=True)
+    new_lines = _LINE.findall(new_source)  # at "\n" only, as nbformat splits (not at U+2028 or \f)
     tokens: list[str] = []
     matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
     for tag, old_from, old_to, new_from, new_to in matcher.get_opcodes():
