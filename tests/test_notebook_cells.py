@@ -308,3 +308,60 @@ def test_an_unchanged_line_holding_a_line_separator_stays_one_json_string(tmp_pa
     )
     assert result.returncode == 0, result.stderr
     assert json.loads(path.read_text())["cells"][0]["source"] == [lines[0], lines[1], "s.run(f)\n"]
+
+
+def _guide_notebook() -> dict:
+    markdown = [
+        "# Training\n",
+        "Each step calls `strategy.experimental_run_v2` on every replica;\n",
+        "the old API.\n",
+    ]
+    code = ["import tensorflow as tf\n", "strategy.experimental_run_v2(step)\n"]
+    return {
+        "cells": [
+            {"cell_type": "markdown", "metadata": {}, "source": markdown},
+            {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": code},
+        ],
+        "metadata": {"kernelspec": {"language": "python", "name": "python3"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+
+
+def test_markdown_cells_are_prose_for_the_prose_rule(tmp_path):
+    path = tmp_path / "guide.ipynb"
+    path.write_text(json.dumps(_guide_notebook(), indent=1))
+    command = [sys.executable, "-m", "tf24migrate", "--select", "TF24801,TF24101", "guide.ipynb"]
+    shown = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True)
+    assert (
+        "guide.ipynb:cell 1:2:18: TF24801 info [unsafe fix: --unsafe-fixes] `strategy.experimental_run_v2`"
+        in (shown.stderr)
+    )
+    written = subprocess.run(
+        [*command, "--unsafe-fixes", "--write"], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert written.returncode == 0, written.stderr
+    cells = json.loads(path.read_text())["cells"]
+    assert cells[0]["source"][1] == "Each step calls `strategy.run` on every replica;\n"
+    assert cells[1]["source"][1] == "strategy.run(step)\n"
+
+
+def test_markdown_cells_are_not_read_without_the_prose_rule(tmp_path):
+    notebook = _guide_notebook()
+    notebook["cells"] = notebook["cells"][:1]
+    path = tmp_path / "guide.ipynb"
+    path.write_text(json.dumps(notebook, indent=1))
+    result = subprocess.run(
+        [sys.executable, "-m", "tf24migrate", "--select", "all", "--unsafe-fixes", "--check", "guide.ipynb"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    assert "guide.ipynb:cell 1:2:18: TF24801" in result.stdout + result.stderr  # selected by `all`
+    plain = subprocess.run(
+        [sys.executable, "-m", "tf24migrate", "--check", "guide.ipynb"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    assert plain.returncode == 0 and "TF24801" not in plain.stdout + plain.stderr

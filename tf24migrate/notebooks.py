@@ -40,6 +40,7 @@ from tf24migrate.errors import RuleError, SourceSyntaxError
 from tf24migrate.findings import Finding, MigrationResult, Severity
 from tf24migrate.ipython_syntax import unmask
 from tf24migrate.notebook_cells import CellCode, SkippedCell, classify
+from tf24migrate.notebook_markdown import markdown_cells, markdown_readers, migrate_markdown
 from tf24migrate.rules import Rule, could_match
 
 # Codes of the notes a notebook can get besides rule findings (they are not rules: not selectable).
@@ -111,8 +112,8 @@ def kernel_language(notebook: dict) -> str | None:
     return None
 
 
-def _cell_source(cell: object) -> str | None:
-    if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+def _cell_source(cell: object, kinds: tuple[str, ...] = ("code",)) -> str | None:
+    if not isinstance(cell, dict) or cell.get("cell_type") not in kinds:
         return None
     source = cell.get("source")
     if isinstance(source, list) and all(isinstance(line, str) for line in source):
@@ -286,7 +287,10 @@ def migrate_notebook(
             skipped.append(kind)
         elif kind is not None:
             (files if kind.writes else in_notebook).append(kind)
-    everything = "".join([*(c.masked.code for c in in_notebook + files), *(c.source for c in skipped)])
+    prose = [cell for _, cell in markdown_cells(notebook)]  # read only by rules that read prose
+    everything = "".join(
+        [*(c.masked.code for c in in_notebook + files), *(c.source for c in skipped), *prose]
+    )
     if not could_match(everything, rules):  # the text prefilters, as for a Python file
         return MigrationResult(text, text)
     from tf24migrate.engine import triggered_rules
@@ -298,6 +302,12 @@ def migrate_notebook(
             changed, found = _migrate_cells(module, rules, path, unsafe_fixes, declined)
             new_sources.update(changed)
             findings += found
+    if prose and markdown_readers(rules):
+        changed, found = migrate_markdown(
+            notebook, rules, path=path, unsafe_fixes=unsafe_fixes, declined=declined
+        )
+        new_sources.update(changed)
+        findings += found
     findings.sort(key=lambda f: (f.cell or 0, f.line, f.column, f.code))
     code = _replace_sources(text, new_sources) if new_sources else text
     return MigrationResult(text, code, tuple(findings))
@@ -388,7 +398,7 @@ def notebook_diff(path: str, before: str, after: str) -> str:
     from tf24migrate.reporting import unified_diff
 
     def sources(text: str) -> list[str | None]:
-        return [_cell_source(cell) for cell in json.loads(text)["cells"]]
+        return [_cell_source(cell, ("code", "markdown")) for cell in json.loads(text)["cells"]]
 
     diffs = []
     for number, (old, new) in enumerate(zip(sources(before), sources(after), strict=True), start=1):

@@ -108,7 +108,7 @@ class OldNamesInProse(Rule):
     `--unsafe-fixes`) rewrites mentions inside inline code spans (text between single backticks)
     only; a bare word of prose is reported, never rewritten, because it may be talking about the
     old API on purpose. Docstrings with escapes or implicit concatenation are reported, not
-    rewritten. Notebooks' Markdown cells are not read.
+    rewritten. A notebook's Markdown cells are prose too, read the same way.
 
     Before: `` # Calls `strategy.experimental_run_v2` once per replica. ``
     After:  `` # Calls `strategy.run` once per replica. ``
@@ -145,11 +145,27 @@ class OldNamesInProse(Rule):
         target: Target,
     ) -> tuple[str, list[Finding]]:
         """`source` with the fixable mentions rewritten (with `unsafe_fixes`), and the findings."""
+        return self._scan(_prose(source), source, path, unsafe_fixes, declined, suppressed, target)
+
+    def scan_markdown(
+        self,
+        text: str,
+        *,
+        path: str | None,
+        unsafe_fixes: bool,
+        declined: Collection[Finding],
+        target: Target,
+    ) -> tuple[str, list[Finding]]:
+        """A notebook's Markdown cell, every line of it prose: as `scan_text`, lines counted from 1."""
+        pieces = [_Text(number, 0, line, True) for number, line in enumerate(text.split("\n"), start=1)]
+        return self._scan(pieces, text, path, unsafe_fixes, declined, lambda finding: False, target)
+
+    def _scan(self, pieces, source, path, unsafe_fixes, declined, suppressed, target):
         declined_at = {(f.code, f.line, f.column) for f in declined}
         unsafe_fixes = unsafe_fixes and target.allows(self.new_since)
         findings: list[Finding] = []
         edits: list[tuple[int, int, int, str]] = []  # line, start, end (0-based columns), new text
-        for piece in _prose(source):
+        for piece in pieces:
             if not any(name.tail in piece.text for name in self.names):
                 continue
             spans = [(m.start(1), m.end(1)) for m in _CODE_SPAN.finditer(piece.text)]

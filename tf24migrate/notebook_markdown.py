@@ -1,0 +1,61 @@
+"""A notebook's Markdown cells, for the rules that read prose (`scan_markdown`, such as TF24801).
+
+Markdown is prose: no rule that reads code runs on it. A rule with a `scan_markdown` method gets
+each Markdown cell's text; its findings are placed in the cell, and the text it returns (its fixes
+applied) replaces the cell's source.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+from tf24migrate.findings import Finding
+from tf24migrate.rules import Rule
+from tf24migrate.target import DEFAULT_TARGET
+
+
+def markdown_readers(rules: Sequence[Rule]) -> list[Rule]:
+    return [rule for rule in rules if hasattr(rule, "scan_markdown")]
+
+
+def markdown_cells(notebook: dict) -> list[tuple[int, str]]:
+    """`(cell number, text)` of each Markdown cell (numbered from 1, counting every cell)."""
+    cells = []
+    for index, cell in enumerate(notebook["cells"]):
+        if isinstance(cell, dict) and cell.get("cell_type") == "markdown":
+            source = cell.get("source")
+            text = "".join(source) if isinstance(source, list) else source
+            if isinstance(text, str) and text:
+                cells.append((index + 1, text))
+    return cells
+
+
+def migrate_markdown(
+    notebook: dict,
+    rules: Sequence[Rule],
+    *,
+    path: str | None,
+    unsafe_fixes: bool,
+    declined: Sequence[Finding],
+) -> tuple[dict[int, str], list[Finding]]:
+    """`({cell index: new source}, findings)` of the prose rules over the Markdown cells."""
+    target = getattr(rules, "target", None) or DEFAULT_TARGET
+    new_sources: dict[int, str] = {}
+    findings: list[Finding] = []
+    for rule in markdown_readers(rules):
+        for number, text in markdown_cells(notebook):
+            if not any(trigger in text for trigger in rule.triggers):
+                continue
+            in_cell = [dataclasses.replace(f, cell=None) for f in declined if f.cell == number]
+            new, found = rule.scan_markdown(
+                new_sources.get(number - 1, text),
+                path=path,
+                unsafe_fixes=unsafe_fixes,
+                declined=in_cell,
+                target=target,
+            )
+            findings += [dataclasses.replace(f, cell=number) for f in found]
+            if new != text:
+                new_sources[number - 1] = new
+    return new_sources, findings
