@@ -19,6 +19,7 @@ import libcst as cst
 
 from tf24migrate.errors import RuleError, SourceSyntaxError
 from tf24migrate.findings import Finding, MigrationResult, Span
+from tf24migrate.notes import without_notes
 from tf24migrate.positions import StatementMap, module_code, node_spans
 from tf24migrate.pruning import Sparse, StatementPlan, parse_with_python
 from tf24migrate.rules import Rule, RuleSelection
@@ -289,4 +290,6 @@ def migrate_source(
     """
     rules = RuleSelection(select, ignore, target_of(target_version, "the target_version argument"))
     rules.check()
-    return run_rules(source, rules, path=path, unsafe_fixes=unsafe_fixes)
+    result = run_rules(source, rules, path=path, unsafe_fixes=unsafe_fixes)
+    hidden = rules.hidden_notes
+    return dataclasses.replace(result, findings=without_notes(result.findings, hidden)) if hidden else result

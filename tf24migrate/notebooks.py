@@ -8,8 +8,8 @@ the result is split at the markers back into cells. Findings are mapped back to 
 Cells are numbered from 1 counting every cell (markdown and raw too), in file order: "cell 3" is
 the third cell from the top, whatever its type. Left out of the module, and never changed: cells
 that are not code, cells whose cell magic makes them something else than Python (`%%bash`,
-`%%writefile`), empty cells, and cells that do not parse (each reported as `NOTEBOOK_CELL_SYNTAX`,
-an error). A notebook whose kernel is not Python is skipped with an info note (`NOTEBOOK_SKIPPED`).
+`%%writefile`), empty cells, and cells that do not parse (each reported as the note `NOTEBOOK_CELL_SYNTAX`,
+an error). A notebook whose kernel is not Python is skipped with an info note (`NOTEBOOK_NOT_PYTHON`); the notes are in `notes.py`.
 
 The notebook's JSON text is never re-serialized: only the `source` value of a changed cell is
 replaced in the text, formatted like the original (a list of lines, one per line of the file, or a
@@ -29,13 +29,10 @@ from dataclasses import dataclass, replace
 from json.decoder import scanstring
 
 from tf24migrate.errors import RuleError, SourceSyntaxError
-from tf24migrate.findings import Finding, MigrationResult, Severity
+from tf24migrate.findings import Finding, MigrationResult
 from tf24migrate.ipython_syntax import MaskedCell, is_python_cell, mask, unmask
+from tf24migrate.notes import NOTEBOOK_CELL_SYNTAX, NOTEBOOK_NOT_PYTHON, note_finding
 from tf24migrate.rules import Rule, could_match
-
-# Codes of the notes a notebook can get besides rule findings (they are not rules: not selectable).
-NOTEBOOK_CELL_SYNTAX = ("TF24001", "notebook-cell-syntax-error")
-NOTEBOOK_SKIPPED = ("TF24002", "notebook-not-python")
 
 _CELL_MARKER = "__tf24m_cell_{}__\n"
 _CELL_MARKER_LINE = re.compile(r"^__tf24m_cell_(\d+)__\n", re.MULTILINE)
@@ -91,21 +88,11 @@ def _cell_source(cell: object) -> str | None:
     return source if isinstance(source, str) else None
 
 
-def _note(code_name: tuple[str, str], message: str, severity: Severity, **where) -> Finding:
-    """A finding that is not a rule's: `where` is `path`, `cell`, `line` and `column`."""
-    code, name = code_name
-    line, column = where.pop("line"), where.pop("column")
-    return Finding(
-        code, name, line, column, line, column, message, severity, fix=None, applied=False, **where
-    )
-
-
 def _syntax_note(cell: _CodeCell, line: int | None, column: int | None, problem: str, path) -> Finding:
     message = f"cell not migrated: {problem}. Fix the cell and run tf24migrate again (the other cells were)."
-    return _note(
+    return note_finding(
         NOTEBOOK_CELL_SYNTAX,
         message,
-        Severity.ERROR,
         path=path,
         cell=cell.number,
         line=line or 1,
@@ -224,7 +211,7 @@ def migrate_notebook(
     language = kernel_language(notebook)
     if language is not None and not language.lower().startswith("python"):
         message = f"notebook skipped: its kernel language is {language}, not Python"
-        note = _note(NOTEBOOK_SKIPPED, message, Severity.INFO, path=path, cell=None, line=1, column=1)
+        note = note_finding(NOTEBOOK_NOT_PYTHON, message, path=path, line=1, column=1)
         return MigrationResult(text, text, (note,))
     cells = []
     for index, cell in enumerate(notebook["cells"]):

@@ -21,6 +21,7 @@ from tf24migrate.discovery import Selection, iter_source_files
 from tf24migrate.errors import RuleError, SourceSyntaxError
 from tf24migrate.files import ChangedOnDisk, SourceFile, UnreadableFile, digest, read_source, write_source
 from tf24migrate.findings import FileResult, MigrationResult, Status
+from tf24migrate.notes import without_notes
 from tf24migrate.rules import Rule, RuleSelection, could_match, select_rules
 
 
@@ -122,7 +123,7 @@ def migrate_loaded(
         status=Status.CHANGED if result.changed else Status.UNCHANGED,
         source=source.text,
         code=result.code,
-        findings=result.findings,
+        findings=without_notes(result.findings, getattr(rules, "hidden_notes", frozenset())),
         extra={"encoding": source.encoding, "digest": digest(source.raw)} if result.changed else {},
     )
 

@@ -14,6 +14,7 @@ from pathlib import PurePath
 from urllib.parse import quote
 
 from tf24migrate.findings import FileResult, Finding, Severity, Status
+from tf24migrate.notes import NOTES, Note
 from tf24migrate.rules import Rule, all_rules
 
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -29,7 +30,8 @@ def artifact_uri(path: str) -> str:
     return quote(pure.as_posix(), safe="/")
 
 
-def _descriptor(rule: Rule) -> dict:
+def _descriptor(rule: Rule | Note) -> dict:
+    """A rule's descriptor; a note (`tf24migrate.notes`) has one too, as a rule without a fix."""
     return {
         "id": rule.code,
         "name": rule.name,
@@ -119,10 +121,13 @@ def _result(finding: Finding, rule_index: dict[str, int], fix: dict | None) -> d
 
 
 def sarif_log(results: Sequence[FileResult], rules: Sequence[Rule], version: str) -> dict:
-    """The SARIF log of one run over `results`, with a descriptor for every rule in `rules`."""
-    descriptors = list(rules)
+    """The SARIF log of one run over `results`, with a descriptor for every rule in `rules`, and
+    for every other rule or note that a finding names."""
+    descriptors: list[Rule | Note] = list(rules)
     reported = {finding.code for result in results for finding in result.findings}
-    descriptors += [rule for rule in all_rules() if rule.code in reported - {r.code for r in rules}]
+    others = reported - {r.code for r in rules}
+    descriptors += [rule for rule in all_rules() if rule.code in others]
+    descriptors += [note for note in NOTES if note.code in others]
     rule_index = {rule.code: index for index, rule in enumerate(descriptors)}
     sarif_results = []
     notifications = []
