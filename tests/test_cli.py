@@ -201,3 +201,25 @@ def test_unsafe_fixes_are_shown_and_applied_only_when_asked(tmp_path):
         # the longer name no longer fits in 79 columns: the call is wrapped
         "tf.compat.v1.distribute.experimental.ParameterServerStrategy(\n    resolver\n)",
     )
+
+
+def test_exit_zero_when_something_is_due_but_not_when_a_file_failed(project):
+    due = run("--check", "--exit-zero", ".", cwd=project)
+    assert due.returncode == 0, due.stderr
+    assert "would change: ./train.py" in due.stdout
+    (project / "ops.py").write_text(ADVISORY)
+    assert run("--exit-zero", "ops.py", cwd=project).returncode == 0  # an unfixed error finding
+    (project / "broken.py").write_text("def f(:\n    s.experimental_run_v2(x)\n")
+    assert run("--check", "--exit-zero", ".", cwd=project).returncode == 2
+    assert run("--exit-zero", "--select", "nope", ".", cwd=project).returncode == 2
+
+
+def test_exit_non_zero_on_fix(project):
+    fixed = run("--write", "--exit-non-zero-on-fix", ".", cwd=project)
+    assert fixed.returncode == 1, fixed.stderr
+    assert (project / "train.py").read_text() == NEW
+    again = run("--write", "--exit-non-zero-on-fix", ".", cwd=project)
+    assert again.returncode == 0, again.stderr  # nothing left to fix
+    both = run("--exit-zero", "--exit-non-zero-on-fix", ".", cwd=project)
+    assert both.returncode == 2
+    assert "exclude each other" in both.stderr

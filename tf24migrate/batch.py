@@ -41,6 +41,8 @@ class Run:
     color: bool
     quiet: bool
     statistics: bool
+    exit_zero: bool = False  # exit 0 when something is due (still 2 when a file failed)
+    exit_non_zero_on_fix: bool = False  # exit 1 when a fix was written, even with nothing left
     stdin: bool = False  # one source from stdin, the migrated source to stdout
 
     @property
@@ -172,7 +174,7 @@ class _Printer:
             target = getattr(run.rules, "target", None)
             aimed = f"; target {target.describe}" if target is not None else ""
             typer.echo(f"{self.summary.line(written=run.writes)}{aimed} in {elapsed:.2f}s", err=True)
-        return exit_code(self.summary, run.mode)
+        return exit_code(self.summary, run)
 
 
 def _skipped(result: FileResult) -> FileResult:
@@ -187,10 +189,15 @@ def _which(fix: Finding) -> str:
     return f" ({fix.code}, {cell}line {fix.line})"
 
 
-def exit_code(summary: Summary, mode: str) -> int:
+def exit_code(summary: Summary, run: Run) -> int:
+    """2 when a file failed; 1 when something is due (`--check` found changes, or an error finding
+    is left unfixed) unless `--exit-zero`, or when `--exit-non-zero-on-fix` and a fix was written."""
     if summary.files_failed:
         return EXIT_ERROR
-    if (mode == "check" and summary.files_changed) or summary.unfixed_errors:
+    due = (run.mode == "check" and summary.files_changed) or summary.unfixed_errors
+    if due and not run.exit_zero:
+        return EXIT_DUE
+    if run.exit_non_zero_on_fix and run.writes and summary.files_changed:
         return EXIT_DUE
     return EXIT_OK
 

@@ -184,6 +184,18 @@ def main_command(
         bool,
         typer.Option("--statistics", help="Print, per rule, the sites fixed and reported, not each finding."),
     ] = False,
+    exit_zero: Annotated[
+        bool,
+        typer.Option(
+            "--exit-zero", help="Exit 0 even when changes or findings are due (2 still means a failure)."
+        ),
+    ] = False,
+    exit_non_zero_on_fix: Annotated[
+        bool,
+        typer.Option(
+            "--exit-non-zero-on-fix", help="Exit 1 when --write fixed something, even if nothing is left."
+        ),
+    ] = False,
     list_rules: Annotated[bool, typer.Option("--list-rules", help="List every rule and exit.")] = False,
     explain: Annotated[
         str | None,
@@ -229,6 +241,8 @@ def main_command(
         raise _fail(str(error)) from None
     if sum((diff, write, check, interactive)) > 1:
         raise _fail("--diff, --write, --check and --interactive exclude each other: choose one")
+    if exit_zero and exit_non_zero_on_fix:
+        raise _fail("--exit-zero and --exit-non-zero-on-fix exclude each other: choose one")
     if files_from:
         paths += _read_files_from(files_from)
     if "-" in paths and (len(paths) > 1 or files_from == "-"):
@@ -254,6 +268,8 @@ def main_command(
         color=color if color is not None else (sys.stdout.isatty() and "NO_COLOR" not in os.environ),
         quiet=quiet,
         statistics=statistics,
+        exit_zero=exit_zero,
+        exit_non_zero_on_fix=exit_non_zero_on_fix,
     )
     if paths == ["-"]:
         exit_code = migrate_stdin(run, stdin_filename or "<stdin>")
