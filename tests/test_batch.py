@@ -132,7 +132,8 @@ def test_statistics_count_fixed_and_reported_sites_per_rule(tmp_path):
     assert ": TF24101 " not in result.stdout  # statistics instead of each finding
     as_json = run("--check", "--statistics", "--output-format", "json", ".", cwd=tmp_path)
     assert json.loads(as_json.stdout)["summary"]["findings"] == 6
-    assert "TF24109  hints-parameter-override  0 fixable  2 reported" in as_json.stderr
+    assert "TF24109  hints-parameter-override  0 fixable  2 reported" in as_json.stderr  # and in the document
+    assert {s["code"]: s["reported"] for s in json.loads(as_json.stdout)["statistics"]}["TF24109"] == 2
 
 
 def test_summary_line_has_the_time_and_no_progress_bar_off_a_terminal(tmp_path):

@@ -157,7 +157,11 @@ class _Printer:
         self.progress.clear()
         if run.output_format == "json":
             document = json_document(
-                self.kept, __version__, with_diffs=not run.writes, target=getattr(run.rules, "target", None)
+                self.kept,
+                __version__,
+                with_diffs=not run.writes,
+                target=getattr(run.rules, "target", None),
+                statistics=self.statistics.json(written=run.writes) if run.statistics else None,
             )
             typer.echo(json.dumps(document, indent=2))
         elif run.output_format == "github":

@@ -43,7 +43,25 @@ def _fail(message: str) -> typer.Exit:
     return typer.Exit(EXIT_ERROR)
 
 
-def _list_rules() -> None:
+def _list_rules(output_format: OutputFormat) -> None:
+    if output_format is OutputFormat.json:
+        import json
+
+        catalogue = [
+            {
+                "code": r.code,
+                "name": r.name,
+                "fix": r.fix.value if r.fix else None,
+                "default": r.default,
+                "severity": r.severity.value,
+                "new_since": r.new_since,
+                "old_removed": r.old_removed,
+                "summary": r.summary,
+            }
+            for r in all_rules()
+        ]
+        typer.echo(json.dumps(catalogue, indent=2))
+        return
     rows = [("code", "name", "fix", "default", "new since", "old removed")]
     rows += [
         (
@@ -224,7 +242,7 @@ def main_command(
     paths = list(paths or [])
     try:
         if list_rules:
-            _list_rules()
+            _list_rules(output_format)
             return
         if explain:
             _explain(explain)
