@@ -74,6 +74,29 @@ def test_stdin_check_prints_nothing_on_stdout(tmp_path):
     assert b"would change: <stdin>" in result.stderr
 
 
+def test_stdin_diff_prints_a_diff_naming_the_source(tmp_path):
+    result = run_bytes(["--diff", "--stdin-filename", "src/train.py", "-"], OLD.encode(), tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.decode().startswith("--- a/src/train.py\n+++ b/src/train.py\n")
+    assert "-strategy.experimental_run_v2(step_fn)\n+strategy.run(step_fn)\n" in result.stdout.decode()
+    assert b"src/train.py:4:1: TF24101 error [fixable]" in result.stderr
+    unnamed = run_bytes(["--diff", "-"], OLD.encode(), tmp_path)
+    assert unnamed.stdout.decode().startswith("--- a/<stdin>\n+++ b/<stdin>\n")
+    assert run_bytes(["-"], OLD.encode(), tmp_path).stdout == NEW.encode()  # editors rely on it
+
+
+def test_stdin_json_carries_the_migrated_code(tmp_path):
+    document = json.loads(run_bytes(["--output-format", "json", "-"], OLD.encode(), tmp_path).stdout)
+    (entry,) = document["files"]
+    assert (entry["path"], entry["status"], entry["code"]) == ("<stdin>", "changed", NEW)
+    assert [(f["code"], f["applied"], f["written"]) for f in document["findings"]] == [
+        ("TF24101", True, False)
+    ]
+    clean = "import tensorflow as tf\n"
+    unchanged = json.loads(run_bytes(["--output-format", "json", "-"], clean.encode(), tmp_path).stdout)
+    assert [(f["status"], f["code"]) for f in unchanged["files"]] == [("unchanged", clean)]
+
+
 def run_bytes(args, data, cwd):
     import subprocess
     import sys

@@ -4,7 +4,7 @@ Streams: with `--diff` (the default) stdout carries only the unified diffs, so i
 `git apply`, and findings go to stderr; with `--write` and `--check` findings go to stdout. With
 `--output-format json` or `sarif`, stdout holds one JSON document and nothing else; with `github`,
 only the workflow annotations (one line per finding). With `-` as the path, stdout carries the
-migrated source and findings go to stderr. The summary line and the progress bar go to stderr;
+migrated source (with `--diff`, its diff; in JSON, the file entry's `code`) and findings go to stderr. The summary line and the progress bar go to stderr;
 `--interactive` shows each diff and its question on stdout. This module parses the options and
 settles them with pyproject.toml (`config.py`); `batch.py` prints the run.
 """
@@ -279,7 +279,14 @@ def main_command(
     from tf24migrate.discovery import DEFAULT_EXCLUDE, MissingPathError, Selection
 
     run = Run(
-        mode="write" if write else "check" if check else "interactive" if interactive else "diff",
+        # `-` alone prints the migrated source (editors pipe through it); `--diff -` its diff.
+        mode="write"
+        if write or (paths == ["-"] and not (diff or check))
+        else "check"
+        if check
+        else "interactive"
+        if interactive
+        else "diff",
         rules=rules,
         unsafe_fixes=unsafe_fixes if unsafe_fixes is not None else bool(config.unsafe_fixes),
         output_format=output_format.value,

@@ -122,14 +122,22 @@ def finding_json(finding: Finding, *, written: bool = False) -> dict:
 
 
 def json_document(
-    results: Sequence[FileResult], version: str, *, with_diffs: bool, target=None, statistics=None
+    results: Sequence[FileResult],
+    version: str,
+    *,
+    with_diffs: bool,
+    target=None,
+    statistics=None,
+    with_code: bool = False,
 ) -> dict:
     """The JSON output; `target` (a `tf24migrate.target.Target`) is the TensorFlow the run aimed at;
-    `statistics` (a list, `RuleStatistics.json`) is added as `"statistics"` when given."""
+    `statistics` (a list, `RuleStatistics.json`) is added as `"statistics"` when given. With
+    `with_code` (a source from stdin) every file is listed, with its migrated source as `"code"`
+    (the source as it was when it failed)."""
     summary = Summary.of(results)
     files = []
     for result in results:
-        if result.status is Status.UNCHANGED and not result.findings:
+        if result.status is Status.UNCHANGED and not result.findings and not with_code:
             continue
         entry = {
             "path": result.path,
@@ -139,6 +147,8 @@ def json_document(
         }
         if with_diffs and result.status is Status.CHANGED:
             entry["diff"] = unified_diff(result.path, result.source or "", result.code or "")
+        if with_code:
+            entry["code"] = result.code if result.code is not None else result.source
         files.append(entry)
     return {
         "tf24migrate": version,
