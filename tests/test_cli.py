@@ -276,3 +276,15 @@ def test_list_rules_as_json():
     }
     assert "experimental_run_v2" in first["summary"]
     assert len(catalogue) == len({rule["code"] for rule in catalogue}) > 20
+
+
+def test_a_missing_path_among_good_ones_is_named_and_the_rest_processed(project):
+    result = run("--write", "train.py", "missing.py", cwd=project)
+    assert result.returncode == 2
+    assert "tf24migrate: missing.py: no such file or folder" in result.stderr
+    assert (project / "train.py").read_text() == NEW
+    (project / "list.txt").write_text("clean.py\ngone/also.py\n")
+    listed = run("--check", "--files-from", "list.txt", cwd=project)
+    assert listed.returncode == 2
+    assert "tf24migrate: gone/also.py: no such file or folder" in listed.stderr
+    assert "1 file scanned" in listed.stderr

@@ -43,6 +43,7 @@ class Run:
     statistics: bool
     exit_zero: bool = False  # exit 0 when something is due (still 2 when a file failed)
     exit_non_zero_on_fix: bool = False  # exit 1 when a fix was written, even with nothing left
+    paths_missing: int = 0  # paths named that do not exist (left out, and the run exits 2)
     stdin: bool = False  # one source from stdin: its migrated source, or its diff, to stdout
 
     @property
@@ -198,9 +199,9 @@ def _which(fix: Finding) -> str:
 
 
 def exit_code(summary: Summary, run: Run) -> int:
-    """2 when a file failed; 1 when something is due (`--check` found changes, or an error finding
+    """2 when a file failed or a path named is missing; 1 when something is due (`--check` found changes, or an error finding
     is left unfixed) unless `--exit-zero`, or when `--exit-non-zero-on-fix` and a fix was written."""
-    if summary.files_failed:
+    if summary.files_failed or run.paths_missing:
         return EXIT_ERROR
     due = (run.mode == "check" and summary.files_changed) or summary.unfixed_errors
     if due and not run.exit_zero:

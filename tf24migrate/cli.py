@@ -271,9 +271,13 @@ def main_command(
         raise _fail("--interactive needs files to write: it cannot work on a source read from stdin")
     if not paths:
         raise _fail("no paths given: name the files or folders to migrate, e.g. `tf24migrate --diff .`")
+    # A path that does not exist is named and left out; the others are processed, and the run exits 2.
     missing = [p for p in paths if p != "-" and not os.path.lexists(p)]
-    if missing:
-        raise _fail(f"{', '.join(missing)}: no such file or folder")
+    for path in missing:
+        typer.echo(f"tf24migrate: {path}: no such file or folder", err=True)
+    paths = [p for p in paths if p not in missing]
+    if not paths:
+        raise typer.Exit(EXIT_ERROR)
 
     from tf24migrate.batch import Run, migrate_stdin, run_files
     from tf24migrate.discovery import DEFAULT_EXCLUDE, MissingPathError, Selection
@@ -294,6 +298,7 @@ def main_command(
         quiet=quiet,
         statistics=statistics,
         exit_zero=exit_zero,
+        paths_missing=len(missing),
         exit_non_zero_on_fix=exit_non_zero_on_fix,
     )
     if paths == ["-"]:
