@@ -127,6 +127,24 @@ def _read_files_from(source: str) -> list[str]:
     return [line.strip() for line in text.splitlines() if line.strip()]
 
 
+def _without_other_kinds(paths: list[str]) -> list[str]:
+    """`paths` without the files named of a kind the tool does not handle (`runner.handles`),
+    each named on stderr; folders are walked for the right kinds anyway."""
+    from tf24migrate.runner import handles
+
+    kept = []
+    for path in paths:
+        if path != "-" and os.path.isfile(path) and not handles(path):
+            typer.echo(
+                f"tf24migrate: {path}: skipped: not a file tf24migrate handles "
+                f"(Python .py/.pyi, notebooks .ipynb, C/C++ sources)",
+                err=True,
+            )
+        else:
+            kept.append(path)
+    return kept
+
+
 def main_command(
     paths: Annotated[
         list[str] | None,
@@ -278,6 +296,9 @@ def main_command(
     paths = [p for p in paths if p not in missing]
     if not paths:
         raise typer.Exit(EXIT_ERROR)
+    paths = _without_other_kinds(paths)
+    if not paths:
+        raise typer.Exit(EXIT_ERROR if missing else EXIT_OK)
 
     from tf24migrate.batch import Run, migrate_stdin, run_files
     from tf24migrate.discovery import DEFAULT_EXCLUDE, MissingPathError, Selection
