@@ -128,3 +128,30 @@ def test_an_unsafe_rewrite_shown_in_a_message_stays_on_one_line():
     assert "\n" not in finding.message
     rewrite = finding.message.split("Unsafe fix (apply with --unsafe-fixes): ")[1]
     assert rewrite.startswith("`tf.keras.mixed_precision.Policy(") and '"mixed_float16"' in rewrite
+
+
+def test_every_library_error_is_a_tf24migrate_error(tmp_path):
+    from tf24migrate import (
+        MissingPathError,
+        RuleError,
+        SourceSyntaxError,
+        TargetVersionError,
+        TF24MigrateError,
+        UnknownRuleError,
+    )
+
+    for error in (UnknownRuleError, RuleError, SourceSyntaxError, TargetVersionError, MissingPathError):
+        assert issubclass(error, TF24MigrateError)
+        assert error.__name__ in tf24migrate.__all__
+    assert issubclass(UnknownRuleError, ValueError) and issubclass(SourceSyntaxError, SyntaxError)
+    raised = []
+    for call in (
+        lambda: migrate_source("x = 1\n", select="TF999"),
+        lambda: migrate_source("def f(:\n    s.experimental_run_v2(x)\n"),
+        lambda: migrate_source("x = 1\n", target_version="two"),
+        lambda: list(migrate_paths([str(tmp_path / "nowhere")])),
+    ):
+        with pytest.raises(TF24MigrateError) as caught:
+            call()
+        raised.append(type(caught.value).__name__)
+    assert raised == ["UnknownRuleError", "SourceSyntaxError", "TargetVersionError", "MissingPathError"]

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, ClassVar
 
+from tf24migrate.errors import UnknownRuleError
 from tf24migrate.findings import Fix, Severity
 
 if TYPE_CHECKING:
@@ -132,10 +133,6 @@ def all_rules() -> tuple[Rule, ...]:
     from tf24migrate.transforms import discover_rules
 
     return discover_rules()
-
-
-class UnknownRuleError(ValueError):
-    """A code, name or prefix that names no rule."""
 
 
 class RuleSelection(Sequence[Rule]):
