@@ -215,3 +215,19 @@ def test_interactive_asks_about_each_fix_of_a_file(tmp_path, answers, expected, 
     assert f"3 findings ({fixed} fixed, {3 - fixed} left to you)" in result.stderr
     # each question shows the change of that fix alone
     assert result.stdout.count("+strategy.run(step_fn)") == 1
+
+
+def test_interactive_help_says_it_asks_per_change(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    result = subprocess.run(
+        [sys.executable, "-m", "tf24migrate", "--help"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "COLUMNS": "400", "TERM": "dumb"},
+    )
+    help_text = " ".join(result.stdout.split())
+    assert "Show each change and ask whether to apply it (y/n/a/q)" in help_text
+    assert "each file's change" not in help_text

@@ -104,6 +104,16 @@ def _target(flag: str | None, config, first: str | None):
     return project_target(first if first and first != "-" else ".")
 
 
+def _check_from_config(config, key: str, selection: RuleSelection) -> None:
+    """Check selectors read from pyproject.toml; an unknown one names the file and the key."""
+    try:
+        selection.check()
+    except UnknownRuleError as error:
+        raise UnknownRuleError(
+            f"{os.path.relpath(config.path)}: [tool.tf24migrate] `{key}`: {error}"
+        ) from None
+
+
 def _split_globs(value: list[str] | None) -> tuple[str, ...] | None:
     if value is None:
         return None
@@ -163,7 +173,9 @@ def main_command(
     interactive: Annotated[
         bool,
         typer.Option(
-            "--interactive", "-i", help="Show each file's change and ask before writing it (y/n/a/q)."
+            "--interactive",
+            "-i",
+            help="Show each change and ask whether to apply it (y/n/a/q); write the accepted ones.",
         ),
     ] = False,
     select: Annotated[
@@ -272,6 +284,10 @@ def main_command(
             ignore if ignore is not None else config.ignore,
             _target(target_version, config, first),
         )
+        if select is None:
+            _check_from_config(config, "select", RuleSelection(config.select))
+        if ignore is None:
+            _check_from_config(config, "ignore", RuleSelection(None, config.ignore))
         rules.check()
     except (UnknownRuleError, ConfigError, TargetVersionError) as error:
         raise _fail(str(error)) from None
