@@ -143,3 +143,30 @@ def test_migrate_source_says_what_it_takes(source, says):
     with pytest.raises(TypeError, match="migrate_source takes the source text as a str") as raised:
         migrate_source(source)
     assert says in str(raised.value)
+
+
+def test_every_library_error_is_a_tf24migrate_error(tmp_path):
+    from tf24migrate import (
+        MissingPathError,
+        RuleError,
+        SourceSyntaxError,
+        TargetVersionError,
+        TF24MigrateError,
+        UnknownRuleError,
+    )
+
+    for error in (UnknownRuleError, RuleError, SourceSyntaxError, TargetVersionError, MissingPathError):
+        assert issubclass(error, TF24MigrateError)
+        assert error.__name__ in tf24migrate.__all__
+    assert issubclass(UnknownRuleError, ValueError) and issubclass(SourceSyntaxError, SyntaxError)
+    raised = []
+    for call in (
+        lambda: migrate_source("x = 1\n", select="TF999"),
+        lambda: migrate_source("def f(:\n    s.experimental_run_v2(x)\n"),
+        lambda: migrate_source("x = 1\n", target_version="two"),
+        lambda: list(migrate_paths([str(tmp_path / "nowhere")])),
+    ):
+        with pytest.raises(TF24MigrateError) as caught:
+            call()
+        raised.append(type(caught.value).__name__)
+    assert raised == ["UnknownRuleError", "SourceSyntaxError", "TargetVersionError", "MissingPathError"]

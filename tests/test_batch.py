@@ -74,6 +74,29 @@ def test_stdin_check_prints_nothing_on_stdout(tmp_path):
     assert b"would change: <stdin>" in result.stderr
 
 
+def test_stdin_diff_prints_a_diff_naming_the_source(tmp_path):
+    result = run_bytes(["--diff", "--stdin-filename", "src/train.py", "-"], OLD.encode(), tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.decode().startswith("--- a/src/train.py\n+++ b/src/train.py\n")
+    assert "-strategy.experimental_run_v2(step_fn)\n+strategy.run(step_fn)\n" in result.stdout.decode()
+    assert b"src/train.py:4:1: TF24101 error [fixable]" in result.stderr
+    unnamed = run_bytes(["--diff", "-"], OLD.encode(), tmp_path)
+    assert unnamed.stdout.decode().startswith("--- a/<stdin>\n+++ b/<stdin>\n")
+    assert run_bytes(["-"], OLD.encode(), tmp_path).stdout == NEW.encode()  # editors rely on it
+
+
+def test_stdin_json_carries_the_migrated_code(tmp_path):
+    document = json.loads(run_bytes(["--output-format", "json", "-"], OLD.encode(), tmp_path).stdout)
+    (entry,) = document["files"]
+    assert (entry["path"], entry["status"], entry["code"]) == ("<stdin>", "changed", NEW)
+    assert [(f["code"], f["applied"], f["written"]) for f in document["findings"]] == [
+        ("TF24101", True, False)
+    ]
+    clean = "import tensorflow as tf\n"
+    unchanged = json.loads(run_bytes(["--output-format", "json", "-"], clean.encode(), tmp_path).stdout)
+    assert [(f["status"], f["code"]) for f in unchanged["files"]] == [("unchanged", clean)]
+
+
 def run_bytes(args, data, cwd):
     import subprocess
     import sys
@@ -132,7 +155,8 @@ def test_statistics_count_fixed_and_reported_sites_per_rule(tmp_path):
     assert ": TF24101 " not in result.stdout  # statistics instead of each finding
     as_json = run("--check", "--statistics", "--output-format", "json", ".", cwd=tmp_path)
     assert json.loads(as_json.stdout)["summary"]["findings"] == 6
-    assert "TF24109  hints-parameter-override  0 fixable  2 reported" in as_json.stderr
+    assert "TF24109  hints-parameter-override  0 fixable  2 reported" in as_json.stderr  # and in the document
+    assert {s["code"]: s["reported"] for s in json.loads(as_json.stdout)["statistics"]}["TF24109"] == 2
 
 
 def test_summary_line_has_the_time_and_no_progress_bar_off_a_terminal(tmp_path):
@@ -191,3 +215,19 @@ def test_interactive_asks_about_each_fix_of_a_file(tmp_path, answers, expected, 
     assert f"3 findings ({fixed} fixed, {3 - fixed} left to you)" in result.stderr
     # each question shows the change of that fix alone
     assert result.stdout.count("+strategy.run(step_fn)") == 1
+
+
+def test_interactive_help_says_it_asks_per_change(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    result = subprocess.run(
+        [sys.executable, "-m", "tf24migrate", "--help"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "COLUMNS": "400", "TERM": "dumb"},
+    )
+    help_text = " ".join(result.stdout.split())
+    assert "Show each change and ask whether to apply it (y/n/a/q)" in help_text
+    assert "each file's change" not in help_text

@@ -111,7 +111,13 @@ def test_json_document(project):
     assert document["tf24migrate"]
     assert document["summary"] == {"files_scanned": 2, "files_changed": 1, "files_failed": 0, "findings": 1}
     assert document["files"] == [
-        {"path": "./train.py", "status": "changed", "error": None, "diff": document["files"][0]["diff"]}
+        {
+            "path": "./train.py",
+            "status": "changed",
+            "error": None,
+            "written": False,
+            "diff": document["files"][0]["diff"],
+        }
     ]
     assert "+strategy.run(step_fn)" in document["files"][0]["diff"]
     assert document["findings"] == [
@@ -127,6 +133,7 @@ def test_json_document(project):
             "message": "`experimental_run_v2` was removed in TF 2.4: call `run` (same arguments).",
             "fix": "safe",
             "applied": True,
+            "written": False,
             "new_since": "2.2",
             "old_removed": "2.4",
             "changed_in": None,
@@ -201,3 +208,83 @@ def test_unsafe_fixes_are_shown_and_applied_only_when_asked(tmp_path):
         # the longer name no longer fits in 79 columns: the call is wrapped
         "tf.compat.v1.distribute.experimental.ParameterServerStrategy(\n    resolver\n)",
     )
+
+
+def test_exit_zero_when_something_is_due_but_not_when_a_file_failed(project):
+    due = run("--check", "--exit-zero", ".", cwd=project)
+    assert due.returncode == 0, due.stderr
+    assert "would change: ./train.py" in due.stdout
+    (project / "ops.py").write_text(ADVISORY)
+    assert run("--exit-zero", "ops.py", cwd=project).returncode == 0  # an unfixed error finding
+    (project / "broken.py").write_text("def f(:\n    s.experimental_run_v2(x)\n")
+    assert run("--check", "--exit-zero", ".", cwd=project).returncode == 2
+    assert run("--exit-zero", "--select", "nope", ".", cwd=project).returncode == 2
+
+
+def test_exit_non_zero_on_fix(project):
+    fixed = run("--write", "--exit-non-zero-on-fix", ".", cwd=project)
+    assert fixed.returncode == 1, fixed.stderr
+    assert (project / "train.py").read_text() == NEW
+    again = run("--write", "--exit-non-zero-on-fix", ".", cwd=project)
+    assert again.returncode == 0, again.stderr  # nothing left to fix
+    both = run("--exit-zero", "--exit-non-zero-on-fix", ".", cwd=project)
+    assert both.returncode == 2
+    assert "exclude each other" in both.stderr
+
+
+def test_json_says_what_was_written(project):
+    (project / "ops.py").write_text(ADVISORY)
+    checked = json.loads(run("--check", "--output-format", "json", ".", cwd=project).stdout)
+    assert {f["path"]: f["written"] for f in checked["files"]} == {"./ops.py": False, "./train.py": False}
+    assert [(f["code"], f["applied"], f["written"]) for f in checked["findings"]] == [
+        ("TF24109", False, False),
+        ("TF24101", True, False),
+    ]
+    written = json.loads(run("--write", "--output-format", "json", ".", cwd=project).stdout)
+    assert {f["path"]: f["written"] for f in written["files"]} == {"./ops.py": False, "./train.py": True}
+    assert [(f["code"], f["applied"], f["written"]) for f in written["findings"]] == [
+        ("TF24109", False, False),
+        ("TF24101", True, True),
+    ]
+
+
+def test_json_statistics(project):
+    (project / "ops.py").write_text(ADVISORY)
+    result = run("--statistics", "--output-format", "json", ".", cwd=project)
+    document = json.loads(result.stdout)
+    assert document["statistics"] == [
+        {"code": "TF24101", "name": "experimental-run-v2", "applied": 1, "written": 0, "reported": 0},
+        {"code": "TF24109", "name": "hints-parameter-override", "applied": 0, "written": 0, "reported": 1},
+    ]
+    assert "statistics" not in json.loads(run("--output-format", "json", ".", cwd=project).stdout)
+
+
+def test_list_rules_as_json():
+    result = run("--list-rules", "--output-format", "json")
+    assert result.returncode == 0, result.stderr
+    catalogue = json.loads(result.stdout)
+    first = next(rule for rule in catalogue if rule["code"] == "TF24101")
+    assert first == {
+        "code": "TF24101",
+        "name": "experimental-run-v2",
+        "fix": "safe",
+        "default": True,
+        "severity": "error",
+        "new_since": "2.2",
+        "old_removed": "2.4",
+        "summary": first["summary"],
+    }
+    assert "experimental_run_v2" in first["summary"]
+    assert len(catalogue) == len({rule["code"] for rule in catalogue}) > 20
+
+
+def test_a_missing_path_among_good_ones_is_named_and_the_rest_processed(project):
+    result = run("--write", "train.py", "missing.py", cwd=project)
+    assert result.returncode == 2
+    assert "tf24migrate: missing.py: no such file or folder" in result.stderr
+    assert (project / "train.py").read_text() == NEW
+    (project / "list.txt").write_text("clean.py\ngone/also.py\n")
+    listed = run("--check", "--files-from", "list.txt", cwd=project)
+    assert listed.returncode == 2
+    assert "tf24migrate: gone/also.py: no such file or folder" in listed.stderr
+    assert "1 file scanned" in listed.stderr

@@ -48,7 +48,7 @@ def test_unknown_keys_and_wrong_types_are_errors_naming_them(tmp_path):
     with pytest.raises(ConfigError, match="unknown key 'exclude-globs'"):
         load_config(str(path))
     path.write_text("[tool.tf24migrate]\njobs = 'many'\n")
-    with pytest.raises(ConfigError, match="`jobs` must be a whole number"):
+    with pytest.raises(ConfigError, match=r"`jobs` must be 0 .* or a positive whole number"):
         load_config(str(path))
     path.write_text("[tool.tf24migrate]\nunsafe-fixes = 1\n")
     with pytest.raises(ConfigError, match="`unsafe-fixes` must be true or false"):
@@ -82,3 +82,25 @@ def test_unsafe_fixes_and_jobs_from_config_and_from_the_command_line(tmp_path, m
     for args in (["m.py"], ["--no-unsafe-fixes", "-j", "1", "m.py"]):
         assert CliRunner().invoke(app, args).exit_code == 0
     assert [(run.unsafe_fixes, jobs) for run, jobs in seen] == [(True, 3), (False, 1)]
+
+
+def test_an_unknown_rule_in_the_config_names_the_file_and_the_key(tmp_path):
+    (tmp_path / "a.py").write_text("x = 1\n")
+    (tmp_path / "pyproject.toml").write_text("[tool.tf24migrate]\nselect = ['TF241']\nignore = ['TF249']\n")
+    result = run("--check", "a.py", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "pyproject.toml: [tool.tf24migrate] `ignore`: unknown rule selector 'TF249'" in result.stderr
+    assert run("--check", "--ignore", "TF24101", "a.py", cwd=tmp_path).returncode == 0  # the flag wins
+    (tmp_path / "pyproject.toml").write_text("[tool.tf24migrate]\nselect = ['nope']\n")
+    result = run("--check", "a.py", cwd=tmp_path)
+    assert "pyproject.toml: [tool.tf24migrate] `select`: unknown rule selector 'nope'" in result.stderr
+
+
+def test_negative_jobs_in_the_config_says_what_is_allowed(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[tool.tf24migrate]\njobs = -1\n")
+    result = run("--check", ".", cwd=tmp_path)
+    assert result.returncode == 2
+    assert (
+        "`jobs` must be 0 (one worker process per core) or a positive whole number "
+        "(that many worker processes; 1: none), not -1" in result.stderr
+    )

@@ -105,10 +105,26 @@ def test_paths_come_out_sorted(tmp_path):
 
 
 def test_named_files_are_always_processed(repository):
-    result = run("--check", "generated/g.py", "scratch.py", ".hidden/h.py", "notes.txt", cwd=repository)
+    result = run("--check", "generated/g.py", "scratch.py", ".hidden/h.py", cwd=repository)
     assert result.returncode == 1
-    for name in ("generated/g.py", "scratch.py", ".hidden/h.py", "notes.txt"):  # .txt: read as Python
+    for name in ("generated/g.py", "scratch.py", ".hidden/h.py"):
         assert f"would change: {name}" in result.stdout
+
+
+def test_a_named_file_of_another_kind_is_skipped_not_failed(repository):
+    (repository / "NOTES.md").write_text("# Notes\n\nstrategy.experimental_run_v2(fn) is gone.\n")
+    result = run("--check", "NOTES.md", "notes.txt", "a.py", cwd=repository)
+    assert result.returncode == 1, result.stderr  # a.py is due; the skips do not count
+    assert "tf24migrate: NOTES.md: skipped: not a file tf24migrate handles" in result.stderr
+    assert "tf24migrate: notes.txt: skipped" in result.stderr
+    assert "1 file scanned, 1 to change, 0 failed" in result.stderr
+    alone = run("NOTES.md", cwd=repository)
+    assert alone.returncode == 0, alone.stderr
+    assert "skipped" in alone.stderr and "error" not in alone.stderr
+    (repository / "train").write_text("#!/usr/bin/env python3\n" + DUE)
+    (repository / "types.pyi").write_text(DUE)
+    kinds = run("--check", "train", "types.pyi", cwd=repository)
+    assert "would change: train" in kinds.stdout and "would change: types.pyi" in kinds.stdout
 
 
 def test_exclude_options_on_the_command_line(repository):

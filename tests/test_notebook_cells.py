@@ -11,7 +11,6 @@ import jsonschema
 import pytest
 from test_notebooks import AddsTensorFlowImport, cell_sources, notebook
 
-from tf24migrate import notebooks, tf1_code
 from tf24migrate.findings import Severity
 from tf24migrate.notebook_cells import CellCode, SkippedCell, classify, common_indent, writefile_target
 from tf24migrate.notebooks import migrate_notebook
@@ -223,16 +222,6 @@ def test_skipped_cell_note_through_the_command(tmp_path):
 
 
 # ------------------------------------------------------------------ the notes' table
-
-
-def test_every_note_is_described():
-    pairs = {
-        notebooks.NOTEBOOK_CELL_SYNTAX,
-        notebooks.NOTEBOOK_SKIPPED,
-        notebooks.NOTEBOOK_CELL_SKIPPED,
-        tf1_code.TF1_FILE,
-    }
-    assert {(note.code, note.name) for note in NOTES} == pairs
 
 
 def test_sarif_log_describes_the_notes_its_results_name(tmp_path):

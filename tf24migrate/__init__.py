@@ -12,14 +12,20 @@ from tf24migrate.findings import FileResult, Finding, Fix, MigrationResult, Seve
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
+    from tf24migrate.discovery import MissingPathError
     from tf24migrate.engine import migrate_source
-    from tf24migrate.errors import RuleError, SourceSyntaxError
+    from tf24migrate.errors import RuleError, SourceSyntaxError, TF24MigrateError, UnknownRuleError
     from tf24migrate.runner import migrate_paths
+    from tf24migrate.target import TargetVersionError
 
 # Imported on first use, so that `tf24migrate --version` does not load LibCST.
 _LAZY = {
+    "MissingPathError": "tf24migrate.discovery",
     "RuleError": "tf24migrate.errors",
     "SourceSyntaxError": "tf24migrate.errors",
+    "TF24MigrateError": "tf24migrate.errors",
+    "TargetVersionError": "tf24migrate.target",
+    "UnknownRuleError": "tf24migrate.errors",
     "migrate_source": "tf24migrate.engine",
     "migrate_paths": "tf24migrate.runner",
 }
@@ -38,10 +44,14 @@ __all__ = [
     "Finding",
     "Fix",
     "MigrationResult",
+    "MissingPathError",
     "RuleError",
     "Severity",
     "SourceSyntaxError",
     "Status",
+    "TF24MigrateError",
+    "TargetVersionError",
+    "UnknownRuleError",
     "__version__",
     "migrate_paths",
     "migrate_source",

@@ -34,18 +34,21 @@ EXIT_INTERRUPTED = 130
 class Run:
     """What the command line asked for, settled (pyproject.toml merged in)."""
 
-    mode: str  # "diff", "write", "check" or "interactive"
+    mode: str  # "diff", "write", "check" or "interactive"; with `stdin`, "write" prints the source
     rules: Sequence[Rule]
     unsafe_fixes: bool
     output_format: str  # "text", "json", "github" or "sarif"
     color: bool
     quiet: bool
     statistics: bool
-    stdin: bool = False  # one source from stdin, the migrated source to stdout
+    exit_zero: bool = False  # exit 0 when something is due (still 2 when a file failed)
+    exit_non_zero_on_fix: bool = False  # exit 1 when a fix was written, even with nothing left
+    paths_missing: int = 0  # paths named that do not exist (left out, and the run exits 2)
+    stdin: bool = False  # one source from stdin: its migrated source, or its diff, to stdout
 
     @property
     def writes(self) -> bool:
-        return self.mode in ("write", "interactive") or (self.stdin and self.mode != "check")
+        return self.mode in ("write", "interactive")
 
     @property
     def findings_to_stderr(self) -> bool:
@@ -137,12 +140,15 @@ class _Printer:
         self.statistics.add(result.findings)
         if run.output_format != "text":
             # JSON shows the diffs due; SARIF describes every applied fix as a replacement.
-            with_texts = result.status is Status.CHANGED and (not run.writes or run.output_format == "sarif")
+            # A source from stdin keeps its code: the document is the only place it goes.
+            with_texts = run.stdin or (
+                result.status is Status.CHANGED and (not run.writes or run.output_format == "sarif")
+            )
             self.kept.append(result if with_texts else dataclasses.replace(result, source=None, code=None))
             return
         if result.status is Status.FAILED:
             self.echo(f"{result.path}: error: {result.error}", err=True)
-        if run.mode == "diff" and result.status is Status.CHANGED and not run.stdin:
+        if run.mode == "diff" and result.status is Status.CHANGED:
             self.echo(self.diff_of(result), err=False, nl=False, color=run.color)
         if run.mode == "check" and result.status is Status.CHANGED:
             self.echo(f"would change: {result.path}", err=run.stdin)
@@ -155,7 +161,12 @@ class _Printer:
         self.progress.clear()
         if run.output_format == "json":
             document = json_document(
-                self.kept, __version__, with_diffs=not run.writes, target=getattr(run.rules, "target", None)
+                self.kept,
+                __version__,
+                with_diffs=not run.writes,
+                target=getattr(run.rules, "target", None),
+                statistics=self.statistics.json(written=run.writes) if run.statistics else None,
+                with_code=run.stdin,
             )
             typer.echo(json.dumps(document, indent=2))
         elif run.output_format == "github":
@@ -172,7 +183,7 @@ class _Printer:
             target = getattr(run.rules, "target", None)
             aimed = f"; target {target.describe}" if target is not None else ""
             typer.echo(f"{self.summary.line(written=run.writes)}{aimed} in {elapsed:.2f}s", err=True)
-        return exit_code(self.summary, run.mode)
+        return exit_code(self.summary, run)
 
 
 def _skipped(result: FileResult) -> FileResult:
@@ -187,10 +198,15 @@ def _which(fix: Finding) -> str:
     return f" ({fix.code}, {cell}line {fix.line})"
 
 
-def exit_code(summary: Summary, mode: str) -> int:
-    if summary.files_failed:
+def exit_code(summary: Summary, run: Run) -> int:
+    """2 when a file failed or a path named is missing; 1 when something is due (`--check` found changes, or an error finding
+    is left unfixed) unless `--exit-zero`, or when `--exit-non-zero-on-fix` and a fix was written."""
+    if summary.files_failed or run.paths_missing:
         return EXIT_ERROR
-    if (mode == "check" and summary.files_changed) or summary.unfixed_errors:
+    due = (run.mode == "check" and summary.files_changed) or summary.unfixed_errors
+    if due and not run.exit_zero:
+        return EXIT_DUE
+    if run.exit_non_zero_on_fix and run.writes and summary.files_changed:
         return EXIT_DUE
     return EXIT_OK
 
@@ -238,7 +254,8 @@ def run_files(run: Run, paths: Sequence[str], selection: Selection, *, jobs: int
 
 
 def migrate_stdin(run: Run, name: str) -> int:
-    """`-` as the path: one source from stdin; the migrated source (in its own encoding) to stdout.
+    """`-` as the path: one source from stdin; the migrated source (in its own encoding) to stdout,
+    or with `--diff` its diff (naming `name`), or with JSON the document (the code in its `code`).
 
     A source that cannot be migrated is written back unchanged, so an editor piping through the
     command never loses text. With `--check` nothing goes to stdout.
@@ -256,10 +273,10 @@ def migrate_stdin(run: Run, name: str) -> int:
         output = raw
         if result.status is Status.CHANGED and run.writes:
             output = (result.code or "").encode(source.encoding)
-            result = dataclasses.replace(result, written=True)
+            result = dataclasses.replace(result, written=run.output_format == "text")
     printer = _Printer(run, _NoProgress())
     printer.add(result)
-    if run.output_format == "text" and run.mode != "check":
+    if run.output_format == "text" and run.writes:  # else the printer printed the diff, or nothing
         sys.stdout.flush()
         sys.stdout.buffer.write(output)
         sys.stdout.buffer.flush()

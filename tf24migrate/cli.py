@@ -4,7 +4,7 @@ Streams: with `--diff` (the default) stdout carries only the unified diffs, so i
 `git apply`, and findings go to stderr; with `--write` and `--check` findings go to stdout. With
 `--output-format json` or `sarif`, stdout holds one JSON document and nothing else; with `github`,
 only the workflow annotations (one line per finding). With `-` as the path, stdout carries the
-migrated source and findings go to stderr. The summary line and the progress bar go to stderr;
+migrated source (with `--diff`, its diff; in JSON, the file entry's `code`) and findings go to stderr. The summary line and the progress bar go to stderr;
 `--interactive` shows each diff and its question on stdout. This module parses the options and
 settles them with pyproject.toml (`config.py`); `batch.py` prints the run.
 """
@@ -43,7 +43,25 @@ def _fail(message: str) -> typer.Exit:
     return typer.Exit(EXIT_ERROR)
 
 
-def _list_rules() -> None:
+def _list_rules(output_format: OutputFormat) -> None:
+    if output_format is OutputFormat.json:
+        import json
+
+        catalogue = [
+            {
+                "code": r.code,
+                "name": r.name,
+                "fix": r.fix.value if r.fix else None,
+                "default": r.default,
+                "severity": r.severity.value,
+                "new_since": r.new_since,
+                "old_removed": r.old_removed,
+                "summary": r.summary,
+            }
+            for r in all_rules()
+        ]
+        typer.echo(json.dumps(catalogue, indent=2))
+        return
     rows = [("code", "name", "fix", "default", "new since", "old removed")]
     rows += [
         (
@@ -86,6 +104,16 @@ def _target(flag: str | None, config, first: str | None):
     return project_target(first if first and first != "-" else ".")
 
 
+def _check_from_config(config, key: str, selection: RuleSelection) -> None:
+    """Check selectors read from pyproject.toml; an unknown one names the file and the key."""
+    try:
+        selection.check()
+    except UnknownRuleError as error:
+        raise UnknownRuleError(
+            f"{os.path.relpath(config.path)}: [tool.tf24migrate] `{key}`: {error}"
+        ) from None
+
+
 def _split_globs(value: list[str] | None) -> tuple[str, ...] | None:
     if value is None:
         return None
@@ -109,6 +137,24 @@ def _read_files_from(source: str) -> list[str]:
     return [line.strip() for line in text.splitlines() if line.strip()]
 
 
+def _without_other_kinds(paths: list[str]) -> list[str]:
+    """`paths` without the files named of a kind the tool does not handle (`runner.handles`),
+    each named on stderr; folders are walked for the right kinds anyway."""
+    from tf24migrate.runner import handles
+
+    kept = []
+    for path in paths:
+        if path != "-" and os.path.isfile(path) and not handles(path):
+            typer.echo(
+                f"tf24migrate: {path}: skipped: not a file tf24migrate handles "
+                f"(Python .py/.pyi, notebooks .ipynb, C/C++ sources)",
+                err=True,
+            )
+        else:
+            kept.append(path)
+    return kept
+
+
 def main_command(
     paths: Annotated[
         list[str] | None,
@@ -127,7 +173,9 @@ def main_command(
     interactive: Annotated[
         bool,
         typer.Option(
-            "--interactive", "-i", help="Show each file's change and ask before writing it (y/n/a/q)."
+            "--interactive",
+            "-i",
+            help="Show each change and ask whether to apply it (y/n/a/q); write the accepted ones.",
         ),
     ] = False,
     select: Annotated[
@@ -184,6 +232,18 @@ def main_command(
         bool,
         typer.Option("--statistics", help="Print, per rule, the sites fixed and reported, not each finding."),
     ] = False,
+    exit_zero: Annotated[
+        bool,
+        typer.Option(
+            "--exit-zero", help="Exit 0 even when changes or findings are due (2 still means a failure)."
+        ),
+    ] = False,
+    exit_non_zero_on_fix: Annotated[
+        bool,
+        typer.Option(
+            "--exit-non-zero-on-fix", help="Exit 1 when --write fixed something, even if nothing is left."
+        ),
+    ] = False,
     list_rules: Annotated[bool, typer.Option("--list-rules", help="List every rule and exit.")] = False,
     explain: Annotated[
         str | None,
@@ -212,7 +272,7 @@ def main_command(
     paths = list(paths or [])
     try:
         if list_rules:
-            _list_rules()
+            _list_rules(output_format)
             return
         if explain:
             _explain(explain)
@@ -224,11 +284,17 @@ def main_command(
             ignore if ignore is not None else config.ignore,
             _target(target_version, config, first),
         )
+        if select is None:
+            _check_from_config(config, "select", RuleSelection(config.select))
+        if ignore is None:
+            _check_from_config(config, "ignore", RuleSelection(None, config.ignore))
         rules.check()
     except (UnknownRuleError, ConfigError, TargetVersionError) as error:
         raise _fail(str(error)) from None
     if sum((diff, write, check, interactive)) > 1:
         raise _fail("--diff, --write, --check and --interactive exclude each other: choose one")
+    if exit_zero and exit_non_zero_on_fix:
+        raise _fail("--exit-zero and --exit-non-zero-on-fix exclude each other: choose one")
     if files_from:
         paths += _read_files_from(files_from)
     if "-" in paths and (len(paths) > 1 or files_from == "-"):
@@ -239,21 +305,38 @@ def main_command(
         raise _fail("--interactive needs files to write: it cannot work on a source read from stdin")
     if not paths:
         raise _fail("no paths given: name the files or folders to migrate, e.g. `tf24migrate --diff .`")
+    # A path that does not exist is named and left out; the others are processed, and the run exits 2.
     missing = [p for p in paths if p != "-" and not os.path.lexists(p)]
-    if missing:
-        raise _fail(f"{', '.join(missing)}: no such file or folder")
+    for path in missing:
+        typer.echo(f"tf24migrate: {path}: no such file or folder", err=True)
+    paths = [p for p in paths if p not in missing]
+    if not paths:
+        raise typer.Exit(EXIT_ERROR)
+    paths = _without_other_kinds(paths)
+    if not paths:
+        raise typer.Exit(EXIT_ERROR if missing else EXIT_OK)
 
     from tf24migrate.batch import Run, migrate_stdin, run_files
     from tf24migrate.discovery import DEFAULT_EXCLUDE, MissingPathError, Selection
 
     run = Run(
-        mode="write" if write else "check" if check else "interactive" if interactive else "diff",
+        # `-` alone prints the migrated source (editors pipe through it); `--diff -` its diff.
+        mode="write"
+        if write or (paths == ["-"] and not (diff or check))
+        else "check"
+        if check
+        else "interactive"
+        if interactive
+        else "diff",
         rules=rules,
         unsafe_fixes=unsafe_fixes if unsafe_fixes is not None else bool(config.unsafe_fixes),
         output_format=output_format.value,
         color=color if color is not None else (sys.stdout.isatty() and "NO_COLOR" not in os.environ),
         quiet=quiet,
         statistics=statistics,
+        exit_zero=exit_zero,
+        paths_missing=len(missing),
+        exit_non_zero_on_fix=exit_non_zero_on_fix,
     )
     if paths == ["-"]:
         exit_code = migrate_stdin(run, stdin_filename or "<stdin>")

@@ -91,7 +91,10 @@ def load_config(path: str) -> Config:
     if "jobs" in table:
         jobs = table["jobs"]
         if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 0:
-            raise ConfigError(f"{where}: `jobs` must be a whole number (0 means all cores)")
+            raise ConfigError(
+                f"{where}: `jobs` must be 0 (one worker process per core) or a positive whole number "
+                f"(that many worker processes; 1: none), not {jobs!r}"
+            )
         values["jobs"] = jobs
     if "target-version" in table:
         from tf24migrate.target import TargetVersionError, parse_version

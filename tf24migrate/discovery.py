@@ -20,6 +20,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from tf24migrate.errors import TF24MigrateError
+
 if TYPE_CHECKING:  # imported when a folder is walked: files named one by one need no matching
     import pathspec
 
@@ -39,7 +41,7 @@ DEFAULT_EXCLUDE = (
 )
 
 
-class MissingPathError(FileNotFoundError):
+class MissingPathError(TF24MigrateError, FileNotFoundError):
     """A path given by the user does not exist."""
 
 

@@ -28,6 +28,7 @@ from tf24migrate.doctests import migrate_doctests
 from tf24migrate.errors import RuleError, SourceSyntaxError
 from tf24migrate.findings import Finding, MigrationResult, Span
 from tf24migrate.nesting import NESTING_LIMIT, too_deep
+from tf24migrate.notes import without_notes
 from tf24migrate.positions import StatementMap, module_code, node_spans
 from tf24migrate.pruning import Sparse, StatementPlan, line_starts, parse_with_python
 from tf24migrate.rules import Rule, RuleSelection
@@ -398,4 +399,6 @@ def migrate_source(
         raise TypeError(f"migrate_source takes the source text as a str, not {type(source).__name__}{hint}")
     rules = RuleSelection(select, ignore, target_of(target_version, "the target_version argument"))
     rules.check()
-    return run_rules(source, rules, path=path, unsafe_fixes=unsafe_fixes)
+    result = run_rules(source, rules, path=path, unsafe_fixes=unsafe_fixes)
+    hidden = rules.hidden_notes
+    return dataclasses.replace(result, findings=without_notes(result.findings, hidden)) if hidden else result

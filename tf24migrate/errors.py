@@ -1,15 +1,26 @@
-"""What goes wrong with one file: it does not parse, or a rule failed on it."""
+"""The library's exceptions, under one base (`TF24MigrateError`): a source does not parse, a rule
+failed on it, a rule selector names no rule (the target version's and a missing path's errors,
+in `target.py` and `discovery.py`, derive from it too)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 
-class SourceSyntaxError(SyntaxError):
+class TF24MigrateError(Exception):
+    """Base of every exception the library raises on purpose: `except TF24MigrateError` catches
+    them all; each also derives from the built-in exception it is a kind of."""
+
+
+class UnknownRuleError(TF24MigrateError, ValueError):
+    """A code, name or prefix that names no rule."""
+
+
+class SourceSyntaxError(TF24MigrateError, SyntaxError):
     """The input is not valid Python (as LibCST parses it)."""
 
 
-class RuleError(RuntimeError):
+class RuleError(TF24MigrateError, RuntimeError):
     """A rule failed or produced code that does not parse: a bug in tf24migrate, never in the
     user's code. `problem` says what happened, after "rule TF24xxx"."""
 

@@ -16,8 +16,8 @@ the third cell from the top, whatever its type; lines count from the cell's firs
 cells that do not parse (each reported as `NOTEBOOK_CELL_SYNTAX`, an error), and cells whose cell
 magic makes them something else than Python (`%%bash`, `%%html`, `%%writefile notes.txt`), each
 with an info note (`NOTEBOOK_CELL_SKIPPED`) when it names something a rule looks for. A notebook
-whose kernel is not Python is skipped with an info note (`NOTEBOOK_SKIPPED`). The notes are
-described for the reporters in `tf24migrate.notes`.
+whose kernel is not Python is skipped with an info note (`NOTEBOOK_NOT_PYTHON`). The notes are
+defined in `tf24migrate.notes`.
 
 The notebook's JSON text is never re-serialized: only the `source` value of a changed cell is
 replaced in the text, formatted like the original (a list of lines, one per line of the file, or a
@@ -37,16 +37,12 @@ from dataclasses import replace
 from json.decoder import scanstring
 
 from tf24migrate.errors import RuleError, SourceSyntaxError
-from tf24migrate.findings import Finding, MigrationResult, Severity
+from tf24migrate.findings import Finding, MigrationResult
 from tf24migrate.ipython_syntax import unmask
 from tf24migrate.notebook_cells import CellCode, SkippedCell, classify
 from tf24migrate.notebook_markdown import markdown_cells, markdown_readers, migrate_markdown
+from tf24migrate.notes import NOTEBOOK_CELL_SKIPPED, NOTEBOOK_CELL_SYNTAX, NOTEBOOK_NOT_PYTHON, note_finding
 from tf24migrate.rules import Rule, could_match
-
-# Codes of the notes a notebook can get besides rule findings (they are not rules: not selectable).
-NOTEBOOK_CELL_SYNTAX = ("TF24001", "notebook-cell-syntax-error")
-NOTEBOOK_SKIPPED = ("TF24002", "notebook-not-python")
-NOTEBOOK_CELL_SKIPPED = ("TF24004", "notebook-cell-skipped")
 
 _CELL_MARKER = "__tf24m_cell_{}__\n"
 _CELL_MARKER_LINE = re.compile(r"^__tf24m_cell_(\d+)__\n", re.MULTILINE)
@@ -121,27 +117,16 @@ def _cell_source(cell: object, kinds: tuple[str, ...] = ("code",)) -> str | None
     return source if isinstance(source, str) else None
 
 
-def _note(code_name: tuple[str, str], message: str, severity: Severity, **where) -> Finding:
-    """A finding that is not a rule's: `where` is `path`, `cell`, `line` and `column`."""
-    code, name = code_name
-    line, column = where.pop("line"), where.pop("column")
-    return Finding(
-        code, name, line, column, line, column, message, severity, fix=None, applied=False, **where
-    )
-
-
 def _syntax_note(cell: CellCode, line: int | None, column: int | None, problem: str, path) -> Finding:
     """`line` and `column` are in the cell's code (as parsed)."""
     message = f"cell not migrated: {problem}. Fix the cell and run tf24migrate again (the other cells were)."
     line, column = cell.in_cell(line or 1, column or 1)
-    return _note(
-        NOTEBOOK_CELL_SYNTAX, message, Severity.ERROR, path=path, cell=cell.number, line=line, column=column
-    )
+    return note_finding(NOTEBOOK_CELL_SYNTAX, message, path=path, cell=cell.number, line=line, column=column)
 
 
 def _skipped_note(cell: SkippedCell, path: str | None) -> Finding:
     message = f"cell {cell.number} is {cell.reason}: not migrated"
-    return _note(NOTEBOOK_CELL_SKIPPED, message, Severity.INFO, path=path, cell=cell.number, line=1, column=1)
+    return note_finding(NOTEBOOK_CELL_SKIPPED, message, path=path, cell=cell.number, line=1, column=1)
 
 
 def _could_fire(source: str, rules: Sequence[Rule], notebook_code: str) -> bool:
@@ -275,7 +260,7 @@ def migrate_notebook(
     language = kernel_language(notebook)
     if language is not None and not language.lower().startswith("python"):
         message = f"notebook skipped: its kernel language is {language}, not Python"
-        note = _note(NOTEBOOK_SKIPPED, message, Severity.INFO, path=path, cell=None, line=1, column=1)
+        note = note_finding(NOTEBOOK_NOT_PYTHON, message, path=path, cell=None, line=1, column=1)
         return MigrationResult(text, text, (note,))
     in_notebook: list[CellCode] = []  # one module
     files: list[CellCode] = []  # `%%writefile x.py`: a module each

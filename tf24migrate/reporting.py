@@ -94,8 +94,11 @@ class Summary:
         return "tf24migrate: " + ", ".join(parts)
 
 
-def finding_json(finding: Finding) -> dict:
-    """A finding as JSON; one in a notebook also has `cell` (its line and column are in that cell)."""
+def finding_json(finding: Finding, *, written: bool = False) -> dict:
+    """A finding as JSON; one in a notebook also has `cell` (its line and column are in that cell).
+
+    `applied`: the fix is part of this run's output (the diff, or the file written); `written`: it
+    is on disk (`written` says whether the finding's file was written)."""
     entry = {
         "path": finding.path,
         "line": finding.line,
@@ -108,6 +111,7 @@ def finding_json(finding: Finding) -> dict:
         "message": finding.message,
         "fix": finding.fix.value if finding.fix else None,
         "applied": finding.applied,
+        "written": finding.applied and written,
         "new_since": finding.new_since,
         "old_removed": finding.old_removed,
         "changed_in": finding.changed_in,
@@ -117,16 +121,34 @@ def finding_json(finding: Finding) -> dict:
     return entry
 
 
-def json_document(results: Sequence[FileResult], version: str, *, with_diffs: bool, target=None) -> dict:
-    """The JSON output; `target` (a `tf24migrate.target.Target`) is the TensorFlow the run aimed at."""
+def json_document(
+    results: Sequence[FileResult],
+    version: str,
+    *,
+    with_diffs: bool,
+    target=None,
+    statistics=None,
+    with_code: bool = False,
+) -> dict:
+    """The JSON output; `target` (a `tf24migrate.target.Target`) is the TensorFlow the run aimed at;
+    `statistics` (a list, `RuleStatistics.json`) is added as `"statistics"` when given. With
+    `with_code` (a source from stdin) every file is listed, with its migrated source as `"code"`
+    (the source as it was when it failed)."""
     summary = Summary.of(results)
     files = []
     for result in results:
-        if result.status is Status.UNCHANGED and not result.findings:
+        if result.status is Status.UNCHANGED and not result.findings and not with_code:
             continue
-        entry = {"path": result.path, "status": result.status.value, "error": result.error}
+        entry = {
+            "path": result.path,
+            "status": result.status.value,
+            "error": result.error,
+            "written": result.written,
+        }
         if with_diffs and result.status is Status.CHANGED:
             entry["diff"] = unified_diff(result.path, result.source or "", result.code or "")
+        if with_code:
+            entry["code"] = result.code if result.code is not None else result.source
         files.append(entry)
     return {
         "tf24migrate": version,
@@ -137,8 +159,9 @@ def json_document(results: Sequence[FileResult], version: str, *, with_diffs: bo
             "findings": summary.findings,
         },
         "files": files,
-        "findings": [finding_json(f) for r in results for f in r.findings],
+        "findings": [finding_json(f, written=r.written) for r in results for f in r.findings],
         **({"target": target_json(target)} if target is not None else {}),
+        **({"statistics": statistics} if statistics is not None else {}),
     }
 
 

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, ClassVar
 
+from tf24migrate.errors import UnknownRuleError
 from tf24migrate.findings import Fix, Severity
 
 if TYPE_CHECKING:
@@ -143,10 +144,6 @@ def all_rules() -> tuple[Rule, ...]:
     return discover_rules()
 
 
-class UnknownRuleError(ValueError):
-    """A code, name or prefix that names no rule."""
-
-
 class RuleSelection(Sequence[Rule]):
     """The rules chosen by `select` and `ignore` (as for `select_rules`), loaded on first use:
     a run where no file could match (`could_match`) never loads them, nor LibCST. `target` is the
@@ -161,6 +158,11 @@ class RuleSelection(Sequence[Rule]):
         self.select, self.ignore = _split(select), _split(ignore)
         self.target = target
         self._rules: tuple[Rule, ...] | None = None
+
+    @property
+    def hidden_notes(self) -> frozenset[str]:
+        """The codes of the notes (`tf24migrate.notes`) that `ignore` hides."""
+        return ignored_notes(self.ignore)
 
     @property
     def rules(self) -> tuple[Rule, ...]:
@@ -208,13 +210,23 @@ def select_rules(
     """The rules chosen by `select` (default: the default rules) minus those in `ignore`.
 
     Selectors are codes (`TF24101`), names (`experimental-run-v2`), code prefixes (`TF241`) or
-    `all`. An unknown selector raises `UnknownRuleError` naming it.
+    `all`. An unknown selector raises `UnknownRuleError` naming it. `ignore` may also name notes
+    (`tf24migrate.notes`, see `ignored_notes`); `select` may not.
     """
+    from tf24migrate.notes import NOTES
+
     pool = tuple(rules) if rules is not None else all_rules()
     selected_names = _split(select)
     ignored_names = _split(ignore)
+    for selector in selected_names:
+        if not any(_matches(rule, selector) for rule in pool) and any(_matches(n, selector) for n in NOTES):
+            raise UnknownRuleError(
+                f"{selector!r} names a note, not a rule: notes are reported whenever their case occurs "
+                f"and cannot be selected; to hide one, use --ignore {selector}"
+            )
     for selector in (*selected_names, *ignored_names):
-        if not any(_matches(rule, selector) for rule in pool):
+        known = (*pool, *NOTES) if selector in ignored_names else pool
+        if not any(_matches(rule, selector) for rule in known):
             raise UnknownRuleError(
                 f"unknown rule selector {selector!r}: use a code (TF24101), a name "
                 f"(experimental-run-v2), a code prefix (TF241) or 'all'; "
@@ -225,6 +237,14 @@ def select_rules(
     else:
         chosen = [r for r in pool if r.default]
     return tuple(r for r in chosen if not any(_matches(r, s) for s in ignored_names))
+
+
+def ignored_notes(ignore: Iterable[str] | str | None) -> frozenset[str]:
+    """The codes of the notes (`tf24migrate.notes`) that the `ignore` selectors hide."""
+    from tf24migrate.notes import NOTES
+
+    selectors = _split(ignore)
+    return frozenset(note.code for note in NOTES if any(_matches(note, s) for s in selectors))
 
 
 def find_rule(selector: str) -> Rule:

@@ -21,6 +21,7 @@ from tf24migrate.discovery import Selection, iter_source_files
 from tf24migrate.errors import RuleError, SourceSyntaxError
 from tf24migrate.files import ChangedOnDisk, SourceFile, UnreadableFile, digest, read_source, write_source
 from tf24migrate.findings import FileResult, MigrationResult, Status
+from tf24migrate.notes import without_notes
 from tf24migrate.rules import Rule, RuleSelection, could_match, select_rules
 
 
@@ -39,8 +40,8 @@ def migrate_notebook(text: str, rules: Sequence[Rule], **options) -> MigrationRe
 
 
 # How each kind of file is migrated, by suffix: `(text, rules, *, path, unsafe_fixes[, declined])
-# -> MigrationResult`. Folders are walked for these suffixes; a file named explicitly with another
-# suffix is treated as Python.
+# -> MigrationResult`. Folders are walked for these suffixes; a file with another suffix is treated
+# as Python (the command only passes on those that `handles` accepts).
 MigrateText = Callable[..., MigrationResult]
 HANDLERS: dict[str, MigrateText] = {".py": run_rules, ".ipynb": migrate_notebook}
 HANDLERS.update(dict.fromkeys(C_SUFFIXES, scan_c_source))  # report-only: TF24701
@@ -48,6 +49,24 @@ HANDLERS.update(dict.fromkeys(C_SUFFIXES, scan_c_source))  # report-only: TF2470
 # Below this many files, starting worker processes costs more than it saves.
 _PARALLEL_FROM = 8
 _CHUNKS_IN_FLIGHT_PER_JOB = 4
+
+
+# Besides `HANDLERS`' suffixes, files named explicitly may be stubs.
+_NAMED_SUFFIXES = (".pyi",)
+
+
+def handles(path: str) -> bool:
+    """Whether `path` is a kind of file the tool handles: one of `HANDLERS`' suffixes or a stub
+    (`.pyi`), or a script with no suffix whose first line is a Python shebang (`#!...python`)."""
+    suffix = os.path.splitext(path)[1].lower()
+    if suffix:
+        return suffix in HANDLERS or suffix in _NAMED_SUFFIXES
+    try:
+        with open(path, "rb") as handle:
+            first = handle.readline(200)
+    except OSError:
+        return True  # let the run say why it cannot be read
+    return first.startswith(b"#!") and b"python" in first
 
 
 def handler_for(path: str) -> MigrateText:
@@ -122,7 +141,7 @@ def migrate_loaded(
         status=Status.CHANGED if result.changed else Status.UNCHANGED,
         source=source.text,
         code=result.code,
-        findings=result.findings,
+        findings=without_notes(result.findings, getattr(rules, "hidden_notes", frozenset())),
         extra={"encoding": source.encoding, "digest": digest(source.raw)} if result.changed else {},
     )
 

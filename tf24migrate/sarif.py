@@ -30,7 +30,8 @@ def artifact_uri(path: str) -> str:
     return quote(pure.as_posix(), safe="/")
 
 
-def _descriptor(rule: Rule) -> dict:
+def _descriptor(rule: Rule | Note) -> dict:
+    """A rule's descriptor; a note (`tf24migrate.notes`) has one too, as a rule without a fix."""
     return {
         "id": rule.code,
         "name": rule.name,
@@ -39,17 +40,6 @@ def _descriptor(rule: Rule) -> dict:
         "help": {"text": rule.doc, "markdown": rule.doc},
         "defaultConfiguration": {"level": _LEVELS[rule.severity], "enabled": rule.default},
         "properties": {"fix": rule.fix.value if rule.fix else "none"},
-    }
-
-
-def _note_descriptor(note: Note) -> dict:
-    return {
-        "id": note.code,
-        "name": note.name,
-        "shortDescription": {"text": note.summary},
-        "fullDescription": {"text": note.summary},
-        "defaultConfiguration": {"level": _LEVELS[note.severity], "enabled": True},
-        "properties": {"fix": "none", "note": True},
     }
 
 
@@ -132,13 +122,13 @@ def _result(finding: Finding, rule_index: dict[str, int], fix: dict | None) -> d
 
 def sarif_log(results: Sequence[FileResult], rules: Sequence[Rule], version: str) -> dict:
     """The SARIF log of one run over `results`, with a descriptor for every rule in `rules`, and
-    for each other rule or note (`tf24migrate.notes`) that a finding names."""
-    selected = list(rules)
+    for every other rule or note that a finding names."""
+    descriptors: list[Rule | Note] = list(rules)
     reported = {finding.code for result in results for finding in result.findings}
-    selected += [rule for rule in all_rules() if rule.code in reported - {r.code for r in rules}]
-    descriptors = [_descriptor(rule) for rule in selected]
-    descriptors += [_note_descriptor(note) for note in NOTES if note.code in reported]
-    rule_index = {descriptor["id"]: index for index, descriptor in enumerate(descriptors)}
+    others = reported - {r.code for r in rules}
+    descriptors += [rule for rule in all_rules() if rule.code in others]
+    descriptors += [note for note in NOTES if note.code in others]
+    rule_index = {rule.code: index for index, rule in enumerate(descriptors)}
     sarif_results = []
     notifications = []
     for file_result in results:
@@ -170,7 +160,7 @@ def sarif_log(results: Sequence[FileResult], rules: Sequence[Rule], version: str
                         "name": "tf24migrate",
                         "version": version,
                         "semanticVersion": version,
-                        "rules": descriptors,
+                        "rules": [_descriptor(rule) for rule in descriptors],
                     }
                 },
                 "invocations": [

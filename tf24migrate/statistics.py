@@ -33,3 +33,17 @@ class RuleStatistics:
             "  ".join(cell.ljust(width) for cell, width in zip(row[:3], widths, strict=True)) + "  " + row[3]
             for row in rows
         ]
+
+    def json(self, *, written: bool) -> list[dict]:
+        """One entry per rule that fired, by code: `applied` fixes (in this run's output), of which
+        `written` are on disk, and `reported` findings left to the user."""
+        return [
+            {
+                "code": code,
+                "name": self.names[code],
+                "applied": self.fixed[code],
+                "written": self.fixed[code] if written else 0,
+                "reported": self.reported[code],
+            }
+            for code in sorted(self.names)
+        ]

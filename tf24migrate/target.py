@@ -15,6 +15,8 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from tf24migrate.errors import TF24MigrateError
+
 if TYPE_CHECKING:
     from tf24migrate.findings import Severity
     from tf24migrate.rules import Rule
@@ -47,7 +49,7 @@ DEFAULT_VERSION: Version = (2, 4)
 _VERSION = re.compile(r"^\s*(\d+)\.(\d+)\s*$")
 
 
-class TargetVersionError(ValueError):
+class TargetVersionError(TF24MigrateError, ValueError):
     """A target version that is not `X.Y`; the message says what was given and where."""
 
 

@@ -1,4 +1,4 @@
-"""TensorFlow 1 files: found before any rule runs, and left alone with one note (`TF1_FILE`).
+"""TensorFlow 1 files: found before any rule runs, and left alone with one note (`notes.TF1_FILE`).
 
 A TF 2.4 rewrite in TF 1 code breaks it (`nodes_blacklist=` -> `nodes_denylist=` is a TypeError on
 TF 1.15), and such a file needs `tf_upgrade_v2` first anyway. A file is TF 1 code when it imports
@@ -16,13 +16,11 @@ import ast
 import re
 from dataclasses import dataclass
 
-from tf24migrate.findings import Finding, Severity
+from tf24migrate.findings import Finding
 from tf24migrate.names import normalize
+from tf24migrate.notes import TF1_FILE, note_finding
 from tf24migrate.pruning import parse_with_python
 from tf24migrate.shims import SHIM_EXCEPTIONS, VERSION_CONSTANT, VERSION_WORDS
-
-# The note's code and name (a note, like TF24001/TF24002: not a rule, not selectable).
-TF1_FILE = ("TF24003", "tf1-file")
 
 # Top-level names of TF 1's `tf` that TF 2 does not have: each is absent from the `tf` namespace of
 # TF 2.0 to 2.15 (checked against TF 2.15.1's `tensorflow/__init__.py`) and present in
@@ -186,19 +184,13 @@ def _is_shim(node: ast.AST) -> bool:
 
 def tf1_note(evidence: TF1Evidence, path: str | None) -> Finding:
     """The one finding of a TF 1 file, at what shows it."""
-    code, name = TF1_FILE
-    return Finding(
-        code=code,
-        name=name,
-        line=evidence.line,
-        column=evidence.column,
-        end_line=evidence.line,
-        end_column=evidence.column + len(evidence.what),
-        message=f"TensorFlow 1 code (`{evidence.what}`): not migrated, since TF 2.4 rewrites would break it "
+    return note_finding(
+        TF1_FILE,
+        f"TensorFlow 1 code (`{evidence.what}`): not migrated, since TF 2.4 rewrites would break it "
         "on TF 1. Migrate it to TF 2 first (`tf_upgrade_v2 --infile FILE --outfile FILE`, then the TF 2 "
         "idioms), then run tf24migrate on it again.",
-        severity=Severity.INFO,
-        fix=None,
-        applied=False,
         path=path,
+        line=evidence.line,
+        column=evidence.column,
+        end_column=evidence.column + len(evidence.what),
     )
