@@ -9,6 +9,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from test_cli import run
 from test_notebooks import AddsTensorFlowImport, cell_sources, notebook
 
 from tf24migrate.findings import Severity
@@ -265,12 +266,7 @@ def test_a_notebook_with_a_repeated_key_is_refused_not_edited(tmp_path, repeated
         )
     path = tmp_path / "twice.ipynb"
     path.write_text(text)
-    result = subprocess.run(
-        [sys.executable, "-m", "tf24migrate", "--write", "twice.ipynb"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-    )
+    result = run("--write", "twice.ipynb", cwd=tmp_path)
     assert result.returncode == 2, result.stderr
     assert f"the key '{repeated}' appears twice in one JSON object" in result.stderr
     assert path.read_text() == text
@@ -289,12 +285,7 @@ def test_an_unchanged_line_holding_a_line_separator_stays_one_json_string(tmp_pa
     }
     path = tmp_path / "odd.ipynb"
     path.write_text(json.dumps(notebook, indent=1))
-    result = subprocess.run(
-        [sys.executable, "-m", "tf24migrate", "--write", "odd.ipynb"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-    )
+    result = run("--write", "odd.ipynb", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert json.loads(path.read_text())["cells"][0]["source"] == [lines[0], lines[1], "s.run(f)\n"]
 
@@ -320,15 +311,13 @@ def _guide_notebook() -> dict:
 def test_markdown_cells_are_prose_for_the_prose_rule(tmp_path):
     path = tmp_path / "guide.ipynb"
     path.write_text(json.dumps(_guide_notebook(), indent=1))
-    command = [sys.executable, "-m", "tf24migrate", "--select", "TF24801,TF24101", "guide.ipynb"]
-    shown = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True)
+    command = ["--select", "TF24801,TF24101", "guide.ipynb"]
+    shown = run(*command, cwd=tmp_path)
     assert (
         "guide.ipynb:cell 1:2:18: TF24801 info [unsafe fix: --unsafe-fixes] `strategy.experimental_run_v2`"
         in (shown.stderr)
     )
-    written = subprocess.run(
-        [*command, "--unsafe-fixes", "--write"], cwd=tmp_path, capture_output=True, text=True
-    )
+    written = run(*command, "--unsafe-fixes", "--write", cwd=tmp_path)
     assert written.returncode == 0, written.stderr
     cells = json.loads(path.read_text())["cells"]
     assert cells[0]["source"][1] == "Each step calls `strategy.run` on every replica;\n"
@@ -340,17 +329,7 @@ def test_markdown_cells_are_not_read_without_the_prose_rule(tmp_path):
     notebook["cells"] = notebook["cells"][:1]
     path = tmp_path / "guide.ipynb"
     path.write_text(json.dumps(notebook, indent=1))
-    result = subprocess.run(
-        [sys.executable, "-m", "tf24migrate", "--select", "all", "--unsafe-fixes", "--check", "guide.ipynb"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-    )
+    result = run("--select", "all", "--unsafe-fixes", "--check", "guide.ipynb", cwd=tmp_path)
     assert "guide.ipynb:cell 1:2:18: TF24801" in result.stdout + result.stderr  # selected by `all`
-    plain = subprocess.run(
-        [sys.executable, "-m", "tf24migrate", "--check", "guide.ipynb"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-    )
+    plain = run("--check", "guide.ipynb", cwd=tmp_path)
     assert plain.returncode == 0 and "TF24801" not in plain.stdout + plain.stderr
