@@ -68,3 +68,14 @@ def test_a_gitignore_line_git_ignores_is_ignored(tmp_path):
     result = run("--check", ".", cwd=tmp_path)
     assert result.returncode == 1, result.stderr
     assert "./own.py" in result.stdout and "legacy.py" not in result.stdout
+
+
+def test_a_folder_named_env_is_walked_unless_it_is_a_virtual_environment(tmp_path):
+    for folder in ("env", "tools_env"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "train.py").write_text(OLD)
+    (tmp_path / "tools_env" / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    result = run("--check", ".", cwd=tmp_path)
+    assert result.returncode == 1, result.stderr
+    assert "env/train.py" in result.stdout
+    assert "tools_env" not in result.stdout

@@ -200,3 +200,11 @@ def test_a_broken_rule_leaves_the_file_alone_and_is_named(tmp_path, replacement,
     assert result.error.startswith(f"internal error: rule TF24999 {problem}")
     assert "--ignore TF24999" in result.error
     assert path.read_bytes() == before
+
+
+def test_a_utf16_file_is_named_as_such(tmp_path):
+    (tmp_path / "train.py").write_bytes((OLD_CALL + b"\n").decode().encode("utf-16"))
+    result = run("--check", "train.py", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "train.py: error: cannot read: UTF-16 text (its byte order mark says so)" in result.stderr
+    assert "encoding declaration" not in result.stderr and "binary file" not in result.stderr

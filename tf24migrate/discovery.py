@@ -26,18 +26,20 @@ if TYPE_CHECKING:  # imported when a folder is walked: files named one by one ne
     import pathspec
 
 SOURCE_SUFFIXES = (".py",)
-# What `exclude` means when neither the command line nor pyproject.toml sets it.
+# What `exclude` means when neither the command line nor pyproject.toml sets it: ruff's default
+# exclusions, less the hidden folders (always skipped), and `__pycache__`. A virtual environment of
+# any name is recognised by its `pyvenv.cfg` (or a conda `conda-meta/`), so a folder named `env/`
+# that is not one is walked.
 DEFAULT_EXCLUDE = (
     "__pycache__",
     "__pypackages__",
+    "_build",
+    "buck-out",
+    "build",
+    "dist",
     "node_modules",
     "site-packages",
     "venv",
-    "env",
-    "build",
-    "dist",
-    "_build",
-    "buck-out",
 )
 
 

@@ -54,6 +54,11 @@ class SourceFile:
 
 def decode_source(raw: bytes) -> SourceFile:
     """Decode Python source bytes as Python would (cookie or BOM, else UTF-8)."""
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise UnreadableFile(
+            "UTF-16 text (its byte order mark says so), which Python cannot run as source: "
+            "convert it to UTF-8 (`iconv -f UTF-16 -t UTF-8`) to migrate it"
+        )
     if b"\x00" in raw:
         zero = raw.index(b"\x00")
         line = raw.count(b"\n", 0, zero) + 1
