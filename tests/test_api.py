@@ -170,3 +170,27 @@ def test_every_library_error_is_a_tf24migrate_error(tmp_path):
             call()
         raised.append(type(caught.value).__name__)
     assert raised == ["UnknownRuleError", "SourceSyntaxError", "TargetVersionError", "MissingPathError"]
+
+
+def test_worker_processes_work_under_spawn(tmp_path, monkeypatch):
+    """macOS and Windows start workers with `spawn` (nothing inherited from the parent): the
+    workers must set themselves up from what they are sent, and find the same as one process."""
+    import multiprocessing
+
+    from tf24migrate import runner
+
+    for index in range(8):
+        (tmp_path / f"train_{index}.py").write_text(
+            f"import tensorflow as tf\nstrategy.experimental_run_v2(step_{index})\n"
+        )
+    serial = list(migrate_paths([str(tmp_path)], jobs=1))
+    started = []
+    monkeypatch.setattr(
+        runner, "_context", lambda: started.append("spawn") or multiprocessing.get_context("spawn")
+    )
+    spawned = list(migrate_paths([str(tmp_path)], jobs=2))
+    assert started == ["spawn"] and len(spawned) == 8
+    assert [(r.path, r.status, r.code, r.findings) for r in spawned] == [
+        (r.path, r.status, r.code, r.findings) for r in serial
+    ]
+    assert all("strategy.run(step_" in r.code for r in spawned)

@@ -79,3 +79,35 @@ def test_a_folder_named_env_is_walked_unless_it_is_a_virtual_environment(tmp_pat
     assert result.returncode == 1, result.stderr
     assert "env/train.py" in result.stdout
     assert "tools_env" not in result.stdout
+
+
+@pytest.fixture
+def vendored(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[tool.tf24migrate]\nextend-exclude = ["third_party"]\n')
+    for folder in ("third_party", "src"):
+        (tmp_path / folder).mkdir()
+    (tmp_path / "third_party" / "vendored.py").write_text(OLD)
+    (tmp_path / "src" / "train.py").write_text(OLD)
+    return tmp_path
+
+
+def test_force_exclude_applies_the_excludes_to_named_files(vendored):
+    named = ("third_party/vendored.py", "src/train.py")
+    plain = run("--check", *named, cwd=vendored)
+    assert "third_party/vendored.py" in plain.stdout and "src/train.py" in plain.stdout
+    forced = run("--check", "--force-exclude", *named, cwd=vendored)
+    assert forced.returncode == 1, forced.stderr
+    assert "src/train.py" in forced.stdout and "vendored" not in forced.stdout
+    forced_folder = run("--check", "--force-exclude", "third_party", cwd=vendored)
+    assert forced_folder.returncode == 0 and "vendored" not in forced_folder.stdout
+
+
+def test_force_exclude_from_pyproject(vendored):
+    with open(vendored / "pyproject.toml", "a") as handle:
+        handle.write("force-exclude = true\n")
+    result = run("--write", "third_party/vendored.py", "src/train.py", cwd=vendored)
+    assert result.returncode == 0, result.stderr
+    assert (vendored / "third_party" / "vendored.py").read_text() == OLD
+    assert (vendored / "src" / "train.py").read_text() == NEW
+    overridden = run("--write", "--no-force-exclude", "third_party/vendored.py", cwd=vendored)
+    assert overridden.returncode == 0 and (vendored / "third_party" / "vendored.py").read_text() == NEW

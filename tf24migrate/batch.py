@@ -22,7 +22,14 @@ from tf24migrate.cli import EXIT_DUE, EXIT_ERROR, EXIT_OK
 from tf24migrate.discovery import Selection, iter_source_files
 from tf24migrate.files import UnreadableFile, decode_source
 from tf24migrate.findings import FileResult, Finding, MigrationResult, Status
-from tf24migrate.reporting import Summary, finding_line, github_annotations, json_document, unified_diff
+from tf24migrate.reporting import (
+    Summary,
+    diff_bytes,
+    finding_line,
+    github_annotations,
+    json_document,
+    unified_diff,
+)
 from tf24migrate.rules import Rule
 from tf24migrate.runner import HANDLERS, handler_for, migrate_files, migrate_loaded, write_result
 from tf24migrate.statistics import RuleStatistics
@@ -89,13 +96,22 @@ class _Printer:
 
             self.review = Review(lambda text: typer.echo(text, nl=False), sys.stdin.readline)
 
-    def echo(self, text: str, *, err: bool, nl: bool = True, color: bool | None = None) -> None:
+    def echo(self, text: str | bytes, *, err: bool, nl: bool = True, color: bool | None = None) -> None:
         if err or self.stdout_is_terminal:  # the bar shares the terminal with this text
             self.progress.clear()
         typer.echo(text, err=err, nl=nl, color=color)
 
     def diff_of(self, result: FileResult) -> str:
         return color_diff(unified_diff(result.path, result.source or "", result.code or ""), self.run.color)
+
+    def file_diff(self, result: FileResult) -> bytes | str:
+        """The diff printed for a changed file: the bytes `git apply` needs (its encoding, its BOM)."""
+        encoding = result.extra.get("encoding", "utf-8")
+        if encoding in ("utf-8", "utf8") or result.path.lower().endswith(".ipynb"):
+            return self.diff_of(result)
+        bom = "\ufeff" if encoding == "utf-8-sig" else ""
+        diff = unified_diff(result.path, bom + (result.source or ""), bom + (result.code or ""))
+        return diff_bytes(color_diff(diff, self.run.color), encoding)
 
     def reviewed(self, result: FileResult) -> FileResult:
         """The result after asking about each of its fixes (interactive mode only); only the
@@ -149,7 +165,7 @@ class _Printer:
         if result.status is Status.FAILED:
             self.echo(f"{result.path}: error: {result.error}", err=True)
         if run.mode == "diff" and result.status is Status.CHANGED:
-            self.echo(self.diff_of(result), err=False, nl=False, color=run.color)
+            self.echo(self.file_diff(result), err=False, nl=False, color=run.color)
         if run.mode == "check" and result.status is Status.CHANGED:
             self.echo(f"would change: {result.path}", err=run.stdin)
         if not run.statistics:

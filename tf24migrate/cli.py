@@ -212,6 +212,13 @@ def main_command(
     no_ignore: Annotated[
         bool, typer.Option("--no-ignore", help="Do not honour .gitignore and .git/info/exclude.")
     ] = False,
+    force_exclude: Annotated[
+        bool | None,
+        typer.Option(
+            "--force-exclude/--no-force-exclude",
+            help="Apply the excludes to paths named on the command line too (for pre-commit).",
+        ),
+    ] = None,
     files_from: Annotated[
         str | None,
         typer.Option(
@@ -346,6 +353,7 @@ def main_command(
             exclude=_first_set(exclude_globs, config.exclude, DEFAULT_EXCLUDE),
             extend_exclude=_first_set(extend_globs, config.extend_exclude, ()),
             respect_ignore_files=not no_ignore,
+            force_exclude=force_exclude if force_exclude is not None else bool(config.force_exclude),
             root="." if exclude_globs is not None or extend_globs is not None else config.root,
         )
         try:

@@ -1,7 +1,7 @@
 """`[tool.tf24migrate]` in pyproject.toml: found from the first path upwards, checked strictly.
 
 The keys are those of the command line: `select`, `ignore`, `exclude`, `extend-exclude`,
-`unsafe-fixes`, `jobs`, `target-version`. The command line overrides each one it sets. An unknown key, or a value
+`unsafe-fixes`, `force-exclude`, `jobs`, `target-version`. The command line overrides each one it sets. An unknown key, or a value
 of the wrong type, is an error that names the key and the file.
 """
 
@@ -31,6 +31,7 @@ class Config:
     exclude: tuple[str, ...] | None = None
     extend_exclude: tuple[str, ...] | None = None
     unsafe_fixes: bool | None = None
+    force_exclude: bool | None = None
     jobs: int | None = None
     target_version: str | None = None  # "X.Y", checked
 
@@ -77,17 +78,18 @@ def load_config(path: str) -> Config:
     where = f"{path}: [tool.tf24migrate]"
     if not isinstance(table, dict):
         raise ConfigError(f"{where} must be a table")
-    known = {*_LISTS, "unsafe-fixes", "jobs", "target-version"}
+    known = {*_LISTS, "unsafe-fixes", "force-exclude", "jobs", "target-version"}
     unknown = sorted(set(table) - known)
     if unknown:
         raise ConfigError(f"{where}: unknown key {unknown[0]!r}; the keys are {', '.join(sorted(known))}")
     values: dict[str, object] = {
         key.replace("-", "_"): _strings(key, table[key], where) for key in _LISTS if key in table
     }
-    if "unsafe-fixes" in table:
-        if not isinstance(table["unsafe-fixes"], bool):
-            raise ConfigError(f"{where}: `unsafe-fixes` must be true or false")
-        values["unsafe_fixes"] = table["unsafe-fixes"]
+    for key in ("unsafe-fixes", "force-exclude"):
+        if key in table:
+            if not isinstance(table[key], bool):
+                raise ConfigError(f"{where}: `{key}` must be true or false")
+            values[key.replace("-", "_")] = table[key]
     if "jobs" in table:
         jobs = table["jobs"]
         if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 0:

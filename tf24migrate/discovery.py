@@ -55,6 +55,8 @@ class Selection:
     extend_exclude: Sequence[str] = ()
     respect_ignore_files: bool = True
     root: str = "."
+    # Also leave out named paths the excludes cover (`--force-exclude`, as in ruff and black).
+    force_exclude: bool = False
 
 
 @dataclass(frozen=True)
@@ -245,12 +247,18 @@ def iter_source_files(
 ) -> Iterator[str]:
     """Every file named in `paths`, and every file with one of `suffixes` under the folders named
     that `selection` keeps; sorted within each folder. A named file or folder is always taken,
-    even if ignored or excluded. Raises `MissingPathError` for a path that does not exist.
+    even if ignored or excluded, unless `selection.force_exclude`: then the excludes apply to it
+    too. Raises `MissingPathError` for a path that does not exist.
     `on_skip` hears of each symlink left out (see the module docstring)."""
     paths = list(paths)
     walker = None
     seen: set[str] = set()
     for path in paths:
+        if selection is not None and selection.force_exclude:
+            walker = walker or _Walker(suffixes, selection, paths, on_skip)
+            name = os.path.basename(os.path.abspath(path))
+            if walker._is_excluded(os.path.abspath(path), name, os.path.isdir(path)):
+                continue
         if os.path.isdir(path):
             walker = walker or _Walker(suffixes, selection or Selection(), paths, on_skip)
             found: Iterable[str] = walker.walk_named(path)
