@@ -123,8 +123,6 @@ def write_source(path: str, text: str, encoding: str, *, expected_digest: str | 
         _remove_leftovers(directory)
         before = os.stat(real)
         _check_replaceable(path, before)
-        if expected_digest is not None:
-            _check_unchanged(path, real, expected_digest, None)
         fd, temporary = tempfile.mkstemp(dir=directory, prefix=TEMPORARY_PREFIX, suffix=".tmp")
         try:
             with os.fdopen(fd, "wb") as handle:
@@ -157,9 +155,16 @@ def _folder_lock(directory: str) -> Iterator[None]:
         os.close(fd)  # releases the lock
 
 
+# Folders this process has already cleared of leftovers: each is scanned once, not once per write.
+_CLEARED: set[str] = set()
+
+
 def _remove_leftovers(directory: str) -> None:
-    """Remove the temporary files a killed run left in `directory`: under the folder's lock, no
-    other writer has one there."""
+    """Remove the temporary files a killed run left in `directory`, on this process's first write
+    there: under the folder's lock, no other writer has one there."""
+    if directory in _CLEARED:
+        return
+    _CLEARED.add(directory)
     with contextlib.suppress(OSError), os.scandir(directory) as entries:
         for entry in entries:
             if entry.name.startswith(TEMPORARY_PREFIX) and entry.name.endswith(".tmp") and entry.is_file():
@@ -177,12 +182,12 @@ def _check_replaceable(path: str, status: os.stat_result) -> None:
         )
 
 
-def _check_unchanged(path: str, real: str, expected_digest: str, before: os.stat_result | None) -> None:
-    """Raise `ChangedOnDisk` when the file's bytes (or, after `before`, its size, modification
-    time or inode) are not what was read."""
+def _check_unchanged(path: str, real: str, expected_digest: str, before: os.stat_result) -> None:
+    """Raise `ChangedOnDisk` when the file's bytes are not what was read, or its size, modification
+    time or inode changed since `before`."""
     with open(real, "rb") as handle:
         now = os.fstat(handle.fileno())
-        changed = before is not None and (now.st_size, now.st_mtime_ns, now.st_ino) != (
+        changed = (now.st_size, now.st_mtime_ns, now.st_ino) != (
             before.st_size,
             before.st_mtime_ns,
             before.st_ino,
