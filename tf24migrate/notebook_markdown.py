@@ -19,32 +19,21 @@ def markdown_readers(rules: Sequence[Rule]) -> list[Rule]:
     return [rule for rule in rules if hasattr(rule, "scan_markdown")]
 
 
-def markdown_cells(notebook: dict) -> list[tuple[int, str]]:
-    """`(cell number, text)` of each Markdown cell (numbered from 1, counting every cell)."""
-    cells = []
-    for index, cell in enumerate(notebook["cells"]):
-        if isinstance(cell, dict) and cell.get("cell_type") == "markdown":
-            source = cell.get("source")
-            text = "".join(source) if isinstance(source, list) else source
-            if isinstance(text, str) and text:
-                cells.append((index + 1, text))
-    return cells
-
-
 def migrate_markdown(
-    notebook: dict,
+    cells: Sequence[tuple[int, str]],
     rules: Sequence[Rule],
     *,
     path: str | None,
     unsafe_fixes: bool,
     declined: Sequence[Finding],
 ) -> tuple[dict[int, str], list[Finding]]:
-    """`({cell index: new source}, findings)` of the prose rules over the Markdown cells."""
+    """`({cell index: new source}, findings)` of the prose rules over the Markdown `cells`
+    (`(cell number, text)`, numbered from 1 counting every cell)."""
     target = getattr(rules, "target", None) or DEFAULT_TARGET
     new_sources: dict[int, str] = {}
     findings: list[Finding] = []
     for rule in markdown_readers(rules):
-        for number, text in markdown_cells(notebook):
+        for number, text in cells:
             if not any(trigger in text for trigger in rule.triggers):
                 continue
             in_cell = [dataclasses.replace(f, cell=None) for f in declined if f.cell == number]

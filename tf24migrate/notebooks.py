@@ -40,7 +40,7 @@ from tf24migrate.errors import RuleError, SourceSyntaxError
 from tf24migrate.findings import Finding, MigrationResult
 from tf24migrate.ipython_syntax import unmask
 from tf24migrate.notebook_cells import CellCode, SkippedCell, classify
-from tf24migrate.notebook_markdown import markdown_cells, markdown_readers, migrate_markdown
+from tf24migrate.notebook_markdown import markdown_readers, migrate_markdown
 from tf24migrate.notes import NOTEBOOK_CELL_SKIPPED, NOTEBOOK_CELL_SYNTAX, NOTEBOOK_NOT_PYTHON, note_finding
 from tf24migrate.rules import Rule, could_match
 
@@ -272,9 +272,18 @@ def migrate_notebook(
             skipped.append(kind)
         elif kind is not None:
             (files if kind.writes else in_notebook).append(kind)
-    prose = [cell for _, cell in markdown_cells(notebook)]  # read only by rules that read prose
+    # Markdown cells, `(number, text)`: read only by the rules that read prose.
+    markdown = [
+        (number, prose)
+        for number, cell in enumerate(notebook["cells"], 1)
+        if (prose := _cell_source(cell, ("markdown",)))
+    ]
     everything = "".join(
-        [*(c.masked.code for c in in_notebook + files), *(c.source for c in skipped), *prose]
+        [
+            *(c.masked.code for c in in_notebook + files),
+            *(c.source for c in skipped),
+            *(prose for _, prose in markdown),
+        ]
     )
     if not could_match(everything, rules):  # the text prefilters, as for a Python file
         return MigrationResult(text, text)
@@ -287,9 +296,9 @@ def migrate_notebook(
             changed, found = _migrate_cells(module, rules, path, unsafe_fixes, declined)
             new_sources.update(changed)
             findings += found
-    if prose and markdown_readers(rules):
+    if markdown and markdown_readers(rules):
         changed, found = migrate_markdown(
-            notebook, rules, path=path, unsafe_fixes=unsafe_fixes, declined=declined
+            markdown, rules, path=path, unsafe_fixes=unsafe_fixes, declined=declined
         )
         new_sources.update(changed)
         findings += found
