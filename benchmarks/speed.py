@@ -89,8 +89,8 @@ def libcst_in_a_fresh_process(paths: list[Path]) -> None:
 
 
 def engine_in_this_process(paths: list[Path], jobs: int | None) -> None:
-    from tf24migrate.rules import select_rules
-    from tf24migrate.runner import migrate_files
+    from tf24migrate.rules.selection import select_rules
+    from tf24migrate.run.migrate import migrate_files
 
     for _ in migrate_files([str(p) for p in paths], select_rules(), jobs=jobs or 0, texts=False):
         pass
@@ -189,7 +189,7 @@ def main() -> None:
     print("due files (best of 10 rounds, each measure in turn):")
     print(
         f"  both in this process: libcst.parse_module {t['libcst']:.3f}s, "
-        f"tf24migrate.runner.migrate_files {t['engine']:.3f}s -> {t['engine'] / t['libcst']:.2f}x "
+        f"tf24migrate.run.migrate.migrate_files {t['engine']:.3f}s -> {t['engine'] / t['libcst']:.2f}x "
         f"(target <= 1.5x, aim 1.0x); with jobs=1 {t['engine, 1 job']:.3f}s "
         f"-> {t['engine, 1 job'] / t['libcst']:.2f}x"
     )

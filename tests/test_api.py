@@ -8,7 +8,7 @@ import pytest
 
 import tf24migrate
 from tf24migrate import Fix, Severity, Status, migrate_paths, migrate_source
-from tf24migrate.rules import UnknownRuleError
+from tf24migrate.rules.selection import UnknownRuleError
 
 MESSY = textwrap.dedent(
     """\
@@ -177,7 +177,7 @@ def test_worker_processes_work_under_spawn(tmp_path, monkeypatch):
     workers must set themselves up from what they are sent, and find the same as one process."""
     import multiprocessing
 
-    from tf24migrate import runner
+    from tf24migrate.run import migrate as runner
 
     for index in range(8):
         (tmp_path / f"train_{index}.py").write_text(

@@ -9,10 +9,10 @@ import re
 import pytest
 from test_cli import ADVISORY, NEW, OLD, run
 
-from tf24migrate.findings import Status
-from tf24migrate.progress import ProgressBar
-from tf24migrate.rules import select_rules
-from tf24migrate.runner import migrate_files
+from tf24migrate.cli.progress import ProgressBar
+from tf24migrate.model.findings import Status
+from tf24migrate.rules.selection import select_rules
+from tf24migrate.run.migrate import migrate_files
 
 KERAS = "model.compile(optimizer='sgd', experimental_steps_per_execution=4)\n"
 

@@ -8,9 +8,9 @@ import textwrap
 
 import pytest
 
-from tf24migrate.c_sources import code_only, scan_c_source
-from tf24migrate.rules import select_rules
-from tf24migrate.runner import migrate_file
+from tf24migrate.rules.selection import select_rules
+from tf24migrate.run.migrate import migrate_file
+from tf24migrate.sources.c_sources import code_only, scan_c_source
 
 RULES = select_rules("TF24701")
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tf24migrate.rules import all_rules
+from tf24migrate.rules.selection import all_rules
 
 CATALOGUE = Path(__file__).resolve().parents[2] / "shared" / "spec" / "rules.md"
 ROW = re.compile(r"^\| (TF24\d{3}) \| ([a-z0-9-]+) \|.*\| (yes|opt-in) \|$", re.MULTILINE)

@@ -7,7 +7,7 @@ import textwrap
 import pytest
 from test_cli import OLD, run
 
-from tf24migrate.config import Config, ConfigError, discover_config, load_config
+from tf24migrate.run.config import Config, ConfigError, discover_config, load_config
 
 HINTS = "strategy.reduce('SUM', x, axis=None, experimental_hints=h)\n"
 
@@ -71,7 +71,8 @@ def test_unsafe_fixes_and_jobs_from_config_and_from_the_command_line(tmp_path, m
     # No rule has an unsafe fix yet, so look at the settings the command hands to the run.
     from typer.testing import CliRunner
 
-    from tf24migrate import batch, cli
+    from tf24migrate.cli import command as cli
+    from tf24migrate.cli import session as batch
 
     seen = []
     monkeypatch.setattr(batch, "run_files", lambda run, paths, selection, jobs: seen.append((run, jobs)) or 0)

@@ -7,7 +7,7 @@ import subprocess
 import pytest
 from test_cli import run
 
-from tf24migrate.discovery import DEFAULT_EXCLUDE, Selection, iter_source_files
+from tf24migrate.run.discovery import DEFAULT_EXCLUDE, Selection, iter_source_files
 
 DUE = "strategy.experimental_run_v2(step_fn)\n"
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import doctest
 from pathlib import Path
 
-import tf24migrate.engine
-from tf24migrate.rule_docs import render_reference
-from tf24migrate.rules import all_rules
+import tf24migrate.engine.pipeline
+from tf24migrate.rules.docs import render_reference
+from tf24migrate.rules.selection import all_rules
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 
@@ -19,12 +19,12 @@ def test_library_guide_examples_run():
 
 
 def test_docstring_examples_run():
-    result = doctest.testmod(tf24migrate.engine)
+    result = doctest.testmod(tf24migrate.engine.pipeline)
     assert result.attempted > 0 and result.failed == 0
 
 
 def test_rule_reference_is_current():
     expected = render_reference(all_rules())
     assert (DOCS / "rules.md").read_text(encoding="utf-8") == expected, (
-        "docs/rules.md is stale: run `python -m tf24migrate.rule_docs > docs/rules.md`"
+        "docs/rules.md is stale: run `python -m tf24migrate.rules.docs > docs/rules.md`"
     )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import tf24migrate.engine as engine
+import tf24migrate.engine.pipeline as engine
 from tf24migrate import migrate_source
 
 NUMPY_DATASET = '''def f(s, x):

@@ -12,9 +12,10 @@ import time
 import pytest
 from test_cli import run
 
-from tf24migrate.findings import MigrationResult, Status
-from tf24migrate.rules import Rule, select_rules
-from tf24migrate.runner import HANDLERS, migrate_file
+from tf24migrate.model.findings import MigrationResult, Status
+from tf24migrate.rules.base import Rule
+from tf24migrate.rules.selection import select_rules
+from tf24migrate.run.migrate import HANDLERS, migrate_file
 
 OLD_CALL = b"strategy.experimental_run_v2(step_fn)"
 NEW_CALL = b"strategy.run(step_fn)"
@@ -150,7 +151,7 @@ def test_invalid_escape_sequences_are_not_our_business(tmp_path):
 
 
 def test_a_crashing_rule_fails_its_file_and_the_run_goes_on(tmp_path, monkeypatch):
-    from tf24migrate.runner import migrate_files
+    from tf24migrate.run.migrate import migrate_files
 
     def crash(text, rules, *, path, unsafe_fixes):
         if path.endswith("a.py"):
@@ -189,7 +190,7 @@ class _BreaksCode(Rule):
     [("lambda", "produced code that does not parse"), ("run now", "failed (CSTValidationError: Name")],
 )
 def test_a_broken_rule_leaves_the_file_alone_and_is_named(tmp_path, replacement, problem):
-    from tf24migrate.runner import migrate_files
+    from tf24migrate.run.migrate import migrate_files
 
     path = tmp_path / "a.py"
     # The broken statement sits between statements no rule touches: its own text is checked.

@@ -10,7 +10,7 @@ import pytest
 from fixture_cases import all_cases, render_findings
 
 from tf24migrate import migrate_source
-from tf24migrate.rules import all_rules
+from tf24migrate.rules.selection import all_rules
 
 CASES = all_cases()
 UPDATE = os.environ.get("TF24MIGRATE_UPDATE_FIXTURES") == "1"

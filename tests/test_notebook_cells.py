@@ -12,12 +12,18 @@ import pytest
 from test_cli import run
 from test_notebooks import AddsTensorFlowImport, cell_sources, notebook
 
-from tf24migrate.findings import Severity
-from tf24migrate.notebook_cells import CellCode, SkippedCell, classify, common_indent, writefile_target
-from tf24migrate.notebooks import migrate_notebook
-from tf24migrate.notes import NOTES
-from tf24migrate.rules import select_rules
-from tf24migrate.sarif import sarif_log
+from tf24migrate.cli.sarif import sarif_log
+from tf24migrate.model.findings import Severity
+from tf24migrate.model.notes import NOTES
+from tf24migrate.rules.selection import select_rules
+from tf24migrate.sources.notebook import migrate_notebook
+from tf24migrate.sources.notebook_cells import (
+    CellCode,
+    SkippedCell,
+    classify,
+    common_indent,
+    writefile_target,
+)
 
 RULES = select_rules(None, None)
 SCHEMA = json.loads((Path(__file__).parent / "data" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))

@@ -19,12 +19,13 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
-from tf24migrate import notebooks
-from tf24migrate.errors import SourceSyntaxError
-from tf24migrate.findings import Fix, Severity
-from tf24migrate.ipython_syntax import is_python_cell, mask, unmask
-from tf24migrate.notebooks import migrate_notebook
-from tf24migrate.rules import Rule, select_rules
+from tf24migrate.model.errors import SourceSyntaxError
+from tf24migrate.model.findings import Fix, Severity
+from tf24migrate.rules.base import Rule
+from tf24migrate.rules.selection import select_rules
+from tf24migrate.sources import notebook as notebooks
+from tf24migrate.sources.ipython_syntax import is_python_cell, mask, unmask
+from tf24migrate.sources.notebook import migrate_notebook
 
 DATA = Path(__file__).resolve().parent / "data" / "notebooks"
 FIXTURES = sorted(p.name[: -len(".expected.ipynb")] for p in DATA.glob("*.expected.ipynb"))

@@ -9,7 +9,7 @@ import pytest
 from test_notebooks import notebook
 from test_output_formats import _validate, run
 
-from tf24migrate.notes import NOTES
+from tf24migrate.model.notes import NOTES
 
 TF1 = "import tensorflow as tf\nsess = tf.Session()\nx = tf.placeholder(tf.float32)\nstrategy.experimental_run_v2(f)\n"
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
-from tf24migrate.positions import StatementMap, module_code, node_spans
+from tf24migrate.engine.positions import StatementMap, module_code, node_spans
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 STDLIB = Path(sysconfig.get_paths()["stdlib"])

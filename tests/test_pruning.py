@@ -10,8 +10,9 @@ import textwrap
 import pytest
 from fixture_cases import all_cases
 
-from tf24migrate import engine, migrate_source
-from tf24migrate.pruning import StatementPlan, bindings, trigger_lines
+from tf24migrate import migrate_source
+from tf24migrate.engine import pipeline as engine
+from tf24migrate.engine.pruning import StatementPlan, bindings, trigger_lines
 
 CASES = all_cases()
 

@@ -10,7 +10,7 @@ import textwrap
 
 import pytest
 
-from tf24migrate.rules import (
+from tf24migrate.rules.selection import (
     FILE_TRIGGERS,
     RuleSelection,
     UnknownRuleError,
@@ -64,7 +64,7 @@ def test_a_selection_checks_its_selectors():
 PROBE = textwrap.dedent(
     """\
     import sys
-    from tf24migrate.cli import main
+    from tf24migrate.cli.command import main
 
     sys.argv = ["tf24migrate", *sys.argv[1:]]
     code = 0

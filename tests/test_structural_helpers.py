@@ -8,11 +8,11 @@ import textwrap
 import libcst as cst
 import pytest
 
-from tf24migrate.calls import keep_arguments, keyword_arg, rebuild_args, split_call
-from tf24migrate.engine import run_rules
-from tf24migrate.findings import Fix, Severity
-from tf24migrate.rule_kinds import RenameSymbol
-from tf24migrate.rules import Rule
+from tf24migrate.engine.pipeline import run_rules
+from tf24migrate.model.findings import Fix, Severity
+from tf24migrate.rules.base import Rule
+from tf24migrate.rules.calls import keep_arguments, keyword_arg, rebuild_args, split_call
+from tf24migrate.rules.kinds import RenameSymbol
 
 
 def _code(node: cst.CSTNode) -> str:

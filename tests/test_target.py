@@ -10,9 +10,7 @@ import textwrap
 import pytest
 
 from tf24migrate import Severity, migrate_paths, migrate_source
-from tf24migrate.project_metadata import _conda_specifier, project_target
-from tf24migrate.rules import all_rules
-from tf24migrate.target import (
+from tf24migrate.model.target import (
     DEFAULT_TARGET,
     Target,
     TargetVersionError,
@@ -20,6 +18,8 @@ from tf24migrate.target import (
     parse_version,
     target_of,
 )
+from tf24migrate.rules.selection import all_rules
+from tf24migrate.run.project_metadata import _conda_specifier, project_target
 
 OLD = textwrap.dedent(
     """\
@@ -214,7 +214,7 @@ def test_without_metadata_or_version_the_default_is_2_4(tmp_path):
 def test_metadata_is_read_without_libcst(tmp_path):
     write(tmp_path, {"requirements.txt": "tensorflow>=2.3\n"})
     code = (
-        "import sys; from tf24migrate.project_metadata import project_target; "
+        "import sys; from tf24migrate.run.project_metadata import project_target; "
         f"print(project_target({str(tmp_path)!r}).version, 'libcst' in sys.modules)"
     )
     assert (
@@ -317,8 +317,8 @@ def test_migrate_paths_takes_the_target_version(tmp_path):
 
 def test_severity_follows_the_supported_range():
     def severity(target: Target) -> Severity:
-        from tf24migrate.engine import run_rules
-        from tf24migrate.rules import RuleSelection
+        from tf24migrate.engine.pipeline import run_rules
+        from tf24migrate.rules.selection import RuleSelection
 
         (finding,) = run_rules(MIXED, RuleSelection("TF24302", target=target)).findings
         return finding.severity
@@ -336,8 +336,8 @@ def test_severity_follows_the_supported_range():
 
 
 def test_a_removal_in_2_4_is_an_error_for_every_target_named_without_a_requirement():
-    from tf24migrate.engine import run_rules
-    from tf24migrate.rules import RuleSelection
+    from tf24migrate.engine.pipeline import run_rules
+    from tf24migrate.rules.selection import RuleSelection
 
     for target in (DEFAULT_TARGET, target_of("2.2", "--target-version")):
         (finding,) = run_rules(

@@ -8,7 +8,7 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
-from tf24migrate.walk import walk
+from tf24migrate.engine.walk import walk
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 STDLIB = Path(sysconfig.get_paths()["stdlib"])

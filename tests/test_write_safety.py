@@ -12,8 +12,8 @@ import threading
 import pytest
 from test_cli import run
 
-from tf24migrate import files
-from tf24migrate.files import TEMPORARY_PREFIX, ChangedOnDisk, digest, write_source
+from tf24migrate.run import files
+from tf24migrate.run.files import TEMPORARY_PREFIX, ChangedOnDisk, digest, write_source
 
 OLD = b"import tensorflow as tf\nstrategy.experimental_run_v2(step_fn)\n"
 NEW = b"import tensorflow as tf\nstrategy.run(step_fn)\n"

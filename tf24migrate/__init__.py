@@ -7,27 +7,27 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tf24migrate.findings import FileResult, Finding, Fix, MigrationResult, Severity, Status
+from tf24migrate.model.findings import FileResult, Finding, Fix, MigrationResult, Severity, Status
 
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
-    from tf24migrate.discovery import MissingPathError
-    from tf24migrate.engine import migrate_source
-    from tf24migrate.errors import RuleError, SourceSyntaxError, TF24MigrateError, UnknownRuleError
-    from tf24migrate.runner import migrate_paths
-    from tf24migrate.target import TargetVersionError
+    from tf24migrate.engine.pipeline import migrate_source
+    from tf24migrate.model.errors import RuleError, SourceSyntaxError, TF24MigrateError, UnknownRuleError
+    from tf24migrate.model.target import TargetVersionError
+    from tf24migrate.run.discovery import MissingPathError
+    from tf24migrate.run.migrate import migrate_paths
 
 # Imported on first use, so that `tf24migrate --version` does not load LibCST.
 _LAZY = {
-    "MissingPathError": "tf24migrate.discovery",
-    "RuleError": "tf24migrate.errors",
-    "SourceSyntaxError": "tf24migrate.errors",
-    "TF24MigrateError": "tf24migrate.errors",
-    "TargetVersionError": "tf24migrate.target",
-    "UnknownRuleError": "tf24migrate.errors",
-    "migrate_source": "tf24migrate.engine",
-    "migrate_paths": "tf24migrate.runner",
+    "MissingPathError": "tf24migrate.run.discovery",
+    "RuleError": "tf24migrate.model.errors",
+    "SourceSyntaxError": "tf24migrate.model.errors",
+    "TF24MigrateError": "tf24migrate.model.errors",
+    "TargetVersionError": "tf24migrate.model.target",
+    "UnknownRuleError": "tf24migrate.model.errors",
+    "migrate_source": "tf24migrate.engine.pipeline",
+    "migrate_paths": "tf24migrate.run.migrate",
 }
 
 

@@ -4,7 +4,7 @@
 works on TF 2.3; with the stable base alone, the same construction is a TypeError, and other files
 may construct `Sub` too. So the base is left as it is and reported, with the constructions of the
 file named, to be changed together by hand. (An import of the experimental module that the base
-goes through stays with it: see `tf24migrate.linked`.)
+goes through stays with it: see `tf24migrate.engine.linked`.)
 """
 
 from __future__ import annotations

@@ -24,8 +24,8 @@ import re
 
 import libcst as cst
 
-from tf24migrate.calls import code_for
-from tf24migrate.names import dotted_parts
+from tf24migrate.rules.calls import code_for
+from tf24migrate.rules.names import dotted_parts
 
 from ._text import assigned_value
 

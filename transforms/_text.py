@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tf24migrate.names import dotted_parts
+from tf24migrate.rules.names import dotted_parts
 
 # Calls whose string arguments are text for people: print, logging, warnings, exceptions.
 _PROSE_CALLS = {

@@ -1,6 +1,6 @@
 """C API (TF247xx): the string helpers removed from the TensorFlow C API in 2.4.
 
-The same rule reads C and C++ sources (through `tf24migrate.c_sources`, which looks for
+The same rule reads C and C++ sources (through `tf24migrate.sources.c_sources`, which looks for
 `c_identifiers` on a rule) and Python files that reach the C API through ctypes or cffi.
 """
 
@@ -10,8 +10,8 @@ import re
 
 import libcst as cst
 
-from tf24migrate.findings import Severity
-from tf24migrate.rules import Rule
+from tf24migrate.model.findings import Severity
+from tf24migrate.rules.base import Rule
 
 from ._text import is_prose, literal_value
 

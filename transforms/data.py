@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tf24migrate.calls import (
+from tf24migrate.model.findings import Fix, Severity
+from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
+from tf24migrate.rules.calls import (
     bind_or_report,
     close_multiline_call,
     is_multiline,
@@ -16,10 +18,8 @@ from tf24migrate.calls import (
     rebuild_args,
     updated_values,
 )
-from tf24migrate.findings import Fix, Severity
-from tf24migrate.names import dotted_parts
-from tf24migrate.rule_kinds import RenameSymbol
-from tf24migrate.rules import IMPORTS_TENSORFLOW, Rule
+from tf24migrate.rules.kinds import RenameSymbol
+from tf24migrate.rules.names import dotted_parts
 
 SERVICE = "tensorflow.data.experimental.service"
 _SPACED_COMMA = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tf24migrate.calls import (
+from tf24migrate.model.findings import Fix, Severity
+from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
+from tf24migrate.rules.calls import (
     UnboundArguments,
     bind_arguments,
     bind_or_report,
@@ -13,9 +15,7 @@ from tf24migrate.calls import (
     keep_arguments,
     rebuild_args,
 )
-from tf24migrate.findings import Fix, Severity
-from tf24migrate.rule_kinds import RenameKeyword, RenameMethod, RenameSymbol
-from tf24migrate.rules import IMPORTS_TENSORFLOW, Rule
+from tf24migrate.rules.kinds import RenameKeyword, RenameMethod, RenameSymbol
 
 EXPERIMENTAL = "tensorflow.distribute.experimental"
 

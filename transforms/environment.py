@@ -6,8 +6,8 @@ import re
 
 import libcst as cst
 
-from tf24migrate.findings import Fix, Severity
-from tf24migrate.rules import Rule
+from tf24migrate.model.findings import Fix, Severity
+from tf24migrate.rules.base import Rule
 
 from ._text import is_prose
 

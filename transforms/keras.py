@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tf24migrate.calls import keyword_arg
-from tf24migrate.findings import Fix, Severity
-from tf24migrate.rule_kinds import RenameKeyword, ReportUse
-from tf24migrate.rules import IMPORTS_TENSORFLOW, Rule
+from tf24migrate.model.findings import Fix, Severity
+from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
+from tf24migrate.rules.calls import keyword_arg
+from tf24migrate.rules.kinds import RenameKeyword, ReportUse
 
 STEPS_PER_EXECUTION = RenameKeyword(
     code="TF24201",

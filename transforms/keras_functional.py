@@ -12,10 +12,10 @@ import re
 
 import libcst as cst
 
-from tf24migrate.calls import code_for
-from tf24migrate.findings import Fix, Severity
-from tf24migrate.rule_kinds import ReportUse
-from tf24migrate.rules import IMPORTS_TENSORFLOW, Rule
+from tf24migrate.model.findings import Fix, Severity
+from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
+from tf24migrate.rules.calls import code_for
+from tf24migrate.rules.kinds import ReportUse
 
 from ._symbolic import EVIDENCE_TRIGGERS, expression_evidence, symbolic_evidence, symbolic_names
 from ._text import literal_value

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tf24migrate.calls import (
+from tf24migrate.model.findings import Fix, Severity
+from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
+from tf24migrate.rules.calls import (
     UnboundArguments,
     bind_arguments,
     bind_or_report,
@@ -21,10 +23,8 @@ from tf24migrate.calls import (
     rebuild_args,
     updated_values,
 )
-from tf24migrate.findings import Fix, Severity
-from tf24migrate.names import dotted_name_of_module, normalize
-from tf24migrate.rule_kinds import RenameSymbol
-from tf24migrate.rules import IMPORTS_TENSORFLOW, Rule
+from tf24migrate.rules.kinds import RenameSymbol
+from tf24migrate.rules.names import dotted_name_of_module, normalize
 
 from ._loss_scale_subclasses import class_of_base, subclass_report
 from ._text import assigned_value

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from tf24migrate.findings import Severity
-from tf24migrate.rule_kinds import RenameKeyword
+from tf24migrate.model.findings import Severity
+from tf24migrate.rules.kinds import RenameKeyword
 
 TRT_NODES_DENYLIST = RenameKeyword(
     code="TF24601",

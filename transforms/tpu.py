@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tf24migrate.calls import code_for
-from tf24migrate.findings import Severity
-from tf24migrate.rules import IMPORTS_TENSORFLOW, Rule
+from tf24migrate.model.findings import Severity
+from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
+from tf24migrate.rules.calls import code_for
 
 _TPU_EMBEDDING = "tensorflow.tpu.experimental.embedding.TPUEmbedding"
 

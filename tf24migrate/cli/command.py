@@ -1,0 +1,372 @@
+"""The `tf24migrate` command: options in, results out. It never transforms code itself.
+
+Streams: with `--diff` (the default) stdout carries only the unified diffs, so it can be piped to
+`git apply`, and findings go to stderr; with `--write` and `--check` findings go to stdout. With
+`--output-format json` or `sarif`, stdout holds one JSON document and nothing else; with `github`,
+only the workflow annotations (one line per finding). With `-` as the path, stdout carries the
+migrated source (with `--diff`, its diff; in JSON, the file entry's `code`) and findings go to stderr. The summary line and the progress bar go to stderr;
+`--interactive` shows each diff and its question on stdout. This module parses the options and
+settles them with pyproject.toml (`run.config`); `session` prints the run.
+"""
+
+from __future__ import annotations
+
+import enum
+import os
+import sys
+from typing import Annotated
+
+import typer
+
+from tf24migrate import __version__
+from tf24migrate.cli.exit_codes import EXIT_ERROR, EXIT_OK
+from tf24migrate.model.target import TargetVersionError, versions_line
+from tf24migrate.rules.selection import RuleSelection, UnknownRuleError, all_rules, find_rule
+
+
+class OutputFormat(str, enum.Enum):
+    text = "text"
+    json = "json"
+    github = "github"
+    sarif = "sarif"
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"tf24migrate {__version__}")
+        raise typer.Exit()
+
+
+def _fail(message: str) -> typer.Exit:
+    typer.echo(f"tf24migrate: error: {message}", err=True)
+    return typer.Exit(EXIT_ERROR)
+
+
+def _list_rules(output_format: OutputFormat) -> None:
+    if output_format is OutputFormat.json:
+        import json
+
+        catalogue = [
+            {
+                "code": r.code,
+                "name": r.name,
+                "fix": r.fix.value if r.fix else None,
+                "default": r.default,
+                "severity": r.severity.value,
+                "new_since": r.new_since,
+                "old_removed": r.old_removed,
+                "summary": r.summary,
+            }
+            for r in all_rules()
+        ]
+        typer.echo(json.dumps(catalogue, indent=2))
+        return
+    rows = [("code", "name", "fix", "default", "new since", "old removed")]
+    rows += [
+        (
+            r.code,
+            r.name,
+            r.fix.value if r.fix else "none",
+            "yes" if r.default else "opt-in",
+            r.new_since or "-",
+            r.old_removed or "-",
+        )
+        for r in all_rules()
+    ]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    for row in rows:
+        typer.echo("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip())
+
+
+def _explain(selector: str) -> None:
+    rule = find_rule(selector)
+    fix = rule.fix.value if rule.fix else "none (report only)"
+    typer.echo(f"{rule.code} {rule.name}\n")
+    typer.echo(
+        f"Fix: {fix}. Severity: {rule.severity.value}. Runs by default: {'yes' if rule.default else 'no (opt-in)'}.\n"
+    )
+    typer.echo(f"TensorFlow versions: {versions_line(rule)}\n")
+    typer.echo(rule.doc)
+
+
+def _target(flag: str | None, config, first: str | None):
+    """The run's target: the flag's, pyproject.toml's, or the project metadata's (read only then)."""
+    from tf24migrate.model.target import target_of
+
+    if flag is not None:
+        return target_of(flag, "--target-version")
+    if config.target_version is not None:
+        where = f"{os.path.relpath(config.path)} [tool.tf24migrate]"
+        return target_of(config.target_version, where)
+    from tf24migrate.run.project_metadata import project_target
+
+    return project_target(first if first and first != "-" else ".")
+
+
+def _check_from_config(config, key: str, selection: RuleSelection) -> None:
+    """Check selectors read from pyproject.toml; an unknown one names the file and the key."""
+    try:
+        selection.check()
+    except UnknownRuleError as error:
+        raise UnknownRuleError(
+            f"{os.path.relpath(config.path)}: [tool.tf24migrate] `{key}`: {error}"
+        ) from None
+
+
+def _split_globs(value: list[str] | None) -> tuple[str, ...] | None:
+    if value is None:
+        return None
+    return tuple(part.strip() for item in value for part in item.split(",") if part.strip())
+
+
+def _first_set(*values):
+    """The first value that is not None: the command line's, then pyproject.toml's, then the default."""
+    return next(value for value in values if value is not None)
+
+
+def _read_files_from(source: str) -> list[str]:
+    try:
+        if source == "-":
+            text = sys.stdin.read()
+        else:
+            with open(source, encoding="utf-8") as handle:
+                text = handle.read()
+    except OSError as error:
+        raise _fail(f"--files-from {source}: cannot read: {error.strerror or error}") from None
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+def _without_other_kinds(paths: list[str]) -> list[str]:
+    """`paths` without the files named of a kind the tool does not handle (`runner.handles`),
+    each named on stderr; folders are walked for the right kinds anyway."""
+    from tf24migrate.run.migrate import handles
+
+    kept = []
+    for path in paths:
+        if path != "-" and os.path.isfile(path) and not handles(path):
+            typer.echo(
+                f"tf24migrate: {path}: skipped: not a file tf24migrate handles "
+                f"(Python .py/.pyi, notebooks .ipynb, C/C++ sources)",
+                err=True,
+            )
+        else:
+            kept.append(path)
+    return kept
+
+
+def main_command(
+    paths: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="Files or folders to migrate; `-` reads one source from stdin and writes it to stdout.",
+            show_default=False,
+        ),
+    ] = None,
+    diff: Annotated[
+        bool, typer.Option("--diff", help="Preview: print a unified diff, write nothing (the default).")
+    ] = False,
+    write: Annotated[bool, typer.Option("--write", help="Apply the changes in place.")] = False,
+    check: Annotated[
+        bool, typer.Option("--check", help="Write nothing; exit 1 if any file would change.")
+    ] = False,
+    interactive: Annotated[
+        bool,
+        typer.Option(
+            "--interactive",
+            "-i",
+            help="Show each change and ask whether to apply it (y/n/a/q); write the accepted ones.",
+        ),
+    ] = False,
+    select: Annotated[
+        str | None, typer.Option(help="Rules to run: codes, names, prefixes or 'all', comma-separated.")
+    ] = None,
+    ignore: Annotated[str | None, typer.Option(help="Rules to leave out, as for --select.")] = None,
+    target_version: Annotated[
+        str | None,
+        typer.Option(
+            help="The oldest TensorFlow the code must still run on (default: read from the project's "
+            "requirements, else 2.4); fixes that need a newer one are reported, not applied.",
+            metavar="X.Y",
+        ),
+    ] = None,
+    unsafe_fixes: Annotated[
+        bool | None,
+        typer.Option(
+            "--unsafe-fixes/--no-unsafe-fixes",
+            help="Also apply fixes that may change behaviour.",
+            show_default=False,
+        ),
+    ] = None,
+    exclude: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Globs (gitignore style) to leave out of folder walks, replacing the defaults "
+            "(virtual environments, build, dist, ...).",
+            metavar="GLOBS",
+        ),
+    ] = None,
+    extend_exclude: Annotated[
+        list[str] | None, typer.Option(help="Globs to leave out, on top of --exclude.", metavar="GLOBS")
+    ] = None,
+    no_ignore: Annotated[
+        bool, typer.Option("--no-ignore", help="Do not honour .gitignore and .git/info/exclude.")
+    ] = False,
+    force_exclude: Annotated[
+        bool | None,
+        typer.Option(
+            "--force-exclude/--no-force-exclude",
+            help="Apply the excludes to paths named on the command line too (for pre-commit).",
+        ),
+    ] = None,
+    files_from: Annotated[
+        str | None,
+        typer.Option(
+            help="Also process the paths listed in FILE, one per line (`-`: stdin).", metavar="FILE"
+        ),
+    ] = None,
+    stdin_filename: Annotated[
+        str | None, typer.Option(help="The name to report for a source read from stdin (`-`).")
+    ] = None,
+    jobs: Annotated[
+        int | None,
+        typer.Option("--jobs", "-j", help="Worker processes (default: all cores; 1: no workers).", min=0),
+    ] = None,
+    output_format: Annotated[
+        OutputFormat, typer.Option("--output-format", help="How to print findings.")
+    ] = OutputFormat.text,
+    statistics: Annotated[
+        bool,
+        typer.Option("--statistics", help="Print, per rule, the sites fixed and reported, not each finding."),
+    ] = False,
+    exit_zero: Annotated[
+        bool,
+        typer.Option(
+            "--exit-zero", help="Exit 0 even when changes or findings are due (2 still means a failure)."
+        ),
+    ] = False,
+    exit_non_zero_on_fix: Annotated[
+        bool,
+        typer.Option(
+            "--exit-non-zero-on-fix", help="Exit 1 when --write fixed something, even if nothing is left."
+        ),
+    ] = False,
+    list_rules: Annotated[bool, typer.Option("--list-rules", help="List every rule and exit.")] = False,
+    explain: Annotated[
+        str | None,
+        typer.Option(help="Show a rule's documentation (code or name) and exit.", metavar="RULE"),
+    ] = None,
+    color: Annotated[
+        bool | None,
+        typer.Option(
+            "--color/--no-color", help="Colour diffs (default: only on a terminal).", show_default=False
+        ),
+    ] = None,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="Print no summary line and no progress bar.")
+    ] = False,
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit.")
+    ] = False,
+) -> None:
+    """Migrate TensorFlow 2.0-2.3 code to the TensorFlow 2.4 API.
+
+    Safe rewrites are applied; whatever cannot be rewritten safely is reported with what to do.
+    Settings may also live in pyproject.toml, in the tool.tf24migrate table; the command line wins.
+    """
+    from tf24migrate.run.config import ConfigError, discover_config
+
+    paths = list(paths or [])
+    try:
+        if list_rules:
+            _list_rules(output_format)
+            return
+        if explain:
+            _explain(explain)
+            return
+        first = stdin_filename if paths == ["-"] and stdin_filename else paths[0] if paths else None
+        config = discover_config(first)
+        rules = RuleSelection(
+            select if select is not None else config.select,
+            ignore if ignore is not None else config.ignore,
+            _target(target_version, config, first),
+        )
+        if select is None:
+            _check_from_config(config, "select", RuleSelection(config.select))
+        if ignore is None:
+            _check_from_config(config, "ignore", RuleSelection(None, config.ignore))
+        rules.check()
+    except (UnknownRuleError, ConfigError, TargetVersionError) as error:
+        raise _fail(str(error)) from None
+    if sum((diff, write, check, interactive)) > 1:
+        raise _fail("--diff, --write, --check and --interactive exclude each other: choose one")
+    if exit_zero and exit_non_zero_on_fix:
+        raise _fail("--exit-zero and --exit-non-zero-on-fix exclude each other: choose one")
+    if files_from:
+        paths += _read_files_from(files_from)
+    if "-" in paths and (len(paths) > 1 or files_from == "-"):
+        raise _fail("`-` (a source on stdin) cannot be combined with other paths or --files-from -")
+    if interactive and output_format is not OutputFormat.text:
+        raise _fail("--interactive asks on the terminal: it works with --output-format text only")
+    if paths == ["-"] and interactive:
+        raise _fail("--interactive needs files to write: it cannot work on a source read from stdin")
+    if not paths:
+        raise _fail("no paths given: name the files or folders to migrate, e.g. `tf24migrate --diff .`")
+    # A path that does not exist is named and left out; the others are processed, and the run exits 2.
+    missing = [p for p in paths if p != "-" and not os.path.lexists(p)]
+    for path in missing:
+        typer.echo(f"tf24migrate: {path}: no such file or folder", err=True)
+    paths = [p for p in paths if p not in missing]
+    if not paths:
+        raise typer.Exit(EXIT_ERROR)
+    paths = _without_other_kinds(paths)
+    if not paths:
+        raise typer.Exit(EXIT_ERROR if missing else EXIT_OK)
+
+    from tf24migrate.cli.session import Run, migrate_stdin, run_files
+    from tf24migrate.run.discovery import DEFAULT_EXCLUDE, MissingPathError, Selection
+
+    run = Run(
+        # `-` alone prints the migrated source (editors pipe through it); `--diff -` its diff.
+        mode="write"
+        if write or (paths == ["-"] and not (diff or check))
+        else "check"
+        if check
+        else "interactive"
+        if interactive
+        else "diff",
+        rules=rules,
+        unsafe_fixes=unsafe_fixes if unsafe_fixes is not None else bool(config.unsafe_fixes),
+        output_format=output_format.value,
+        color=color if color is not None else (sys.stdout.isatty() and "NO_COLOR" not in os.environ),
+        quiet=quiet,
+        statistics=statistics,
+        exit_zero=exit_zero,
+        paths_missing=len(missing),
+        exit_non_zero_on_fix=exit_non_zero_on_fix,
+    )
+    if paths == ["-"]:
+        exit_code = migrate_stdin(run, stdin_filename or "<stdin>")
+    else:
+        exclude_globs, extend_globs = _split_globs(exclude), _split_globs(extend_exclude)
+        selection = Selection(
+            exclude=_first_set(exclude_globs, config.exclude, DEFAULT_EXCLUDE),
+            extend_exclude=_first_set(extend_globs, config.extend_exclude, ()),
+            respect_ignore_files=not no_ignore,
+            force_exclude=force_exclude if force_exclude is not None else bool(config.force_exclude),
+            root="." if exclude_globs is not None or extend_globs is not None else config.root,
+        )
+        try:
+            exit_code = run_files(run, paths, selection, jobs=jobs if jobs is not None else config.jobs or 0)
+        except MissingPathError as error:
+            raise _fail(str(error)) from None
+    raise typer.Exit(exit_code)
+
+
+def main() -> None:
+    _app()(prog_name="tf24migrate")
+
+
+def _app() -> typer.Typer:
+    app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
+    app.command(name="tf24migrate")(main_command)
+    return app

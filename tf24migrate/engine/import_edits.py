@@ -1,0 +1,113 @@
+"""Edits to import statements that the transformer makes on behalf of rules: names appended to
+an existing `from ... import`, queued imports merged by module, and where new imports go."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from tf24migrate.rules.calls import code_for
+
+
+class _ImportStatementEdit(cst.CSTTransformer):
+    """Edits import statements only: expressions and the insides of imports are not walked."""
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        return not isinstance(node, (cst.BaseExpression, cst.ImportFrom, cst.Import))
+
+
+class AddImportedNames(_ImportStatementEdit):
+    """Appends names to given `from ... import` statements (found by identity)."""
+
+    def __init__(self, targets: dict[int, list[str]]) -> None:
+        super().__init__()
+        self.targets = targets
+
+    def leave_ImportFrom(self, original: cst.ImportFrom, updated: cst.ImportFrom) -> cst.ImportFrom:
+        names = self.targets.get(id(original))
+        if not names or isinstance(updated.names, cst.ImportStar):
+            return updated
+        aliases = list(updated.names)
+        last = aliases[-1]
+        trailing_comma = last.comma
+        separator = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+        aliases[-1] = last.with_changes(comma=separator)
+        aliases.extend(
+            cst.ImportAlias(cst.Name(name), comma=separator if i < len(names) - 1 else trailing_comma)
+            for i, name in enumerate(names)
+        )
+        return updated.with_changes(names=aliases)
+
+
+class RemoveImportedNames(_ImportStatementEdit):
+    """Removes names from given `from ... import` statements (found by identity), and a statement
+    left with no name."""
+
+    def __init__(self, targets: dict[int, set[str]]) -> None:
+        super().__init__()
+        self.targets = targets
+
+    def leave_ImportFrom(self, original: cst.ImportFrom, updated: cst.ImportFrom):
+        local_names = self.targets.get(id(original))
+        if not local_names or isinstance(updated.names, cst.ImportStar):
+            return updated
+        kept = [alias for alias in updated.names if _local_name(alias) not in local_names]
+        if not kept:
+            return cst.RemoveFromParent()
+        if updated.rpar is None:
+            kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        return updated.with_changes(names=kept)
+
+
+def _local_name(alias: cst.ImportAlias) -> str:
+    if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+        return alias.asname.name.value
+    return code_for(alias.name)
+
+
+def merge_from_imports(statements: list[cst.BaseStatement]) -> list[cst.BaseStatement]:
+    """Queued `from M import a` and `from M import b` as one `from M import a, b`."""
+    merged: list[cst.BaseStatement] = []
+    by_module: dict[str, int] = {}
+    for statement in statements:
+        body = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) else None
+        if not isinstance(body, cst.ImportFrom) or isinstance(body.names, cst.ImportStar) or body.relative:
+            merged.append(statement)
+            continue
+        module = code_for(body.module)
+        if module not in by_module:
+            by_module[module] = len(merged)
+            merged.append(statement)
+            continue
+        first = merged[by_module[module]]
+        first_import = first.body[0]
+        names = [
+            *first_import.names[:-1],
+            first_import.names[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
+        ]
+        merged[by_module[module]] = first.with_changes(
+            body=[first_import.with_changes(names=[*names, *body.names])]
+        )
+    return merged
+
+
+def is_import_line(statement: cst.CSTNode) -> bool:
+    return isinstance(statement, cst.SimpleStatementLine) and all(
+        isinstance(s, (cst.Import, cst.ImportFrom)) for s in statement.body
+    )
+
+
+def is_docstring(statement: cst.CSTNode) -> bool:
+    return (
+        isinstance(statement, cst.SimpleStatementLine)
+        and len(statement.body) == 1
+        and isinstance(statement.body[0], cst.Expr)
+        and isinstance(statement.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
+    )
+
+
+def import_insertion_index(body: list[cst.BaseStatement]) -> int:
+    """After the last top-level import; else after the docstring."""
+    last_import = max((i for i, s in enumerate(body) if is_import_line(s)), default=None)
+    if last_import is not None:
+        return last_import + 1
+    return 1 if body and is_docstring(body[0]) else 0

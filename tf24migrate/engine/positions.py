@@ -1,0 +1,218 @@
+"""Source positions for the few nodes that findings point at, and the output text.
+
+LibCST's `PositionProvider` records a position for every node of the module, which costs about
+twice the parse itself, and `Module.code` generates the whole module again. Findings need
+positions for a handful of nodes and a migration changes a few statements, so `StatementMap`
+places each top-level statement in the source (from Python's `ast`) and then generates only the
+statements that hold a finding (with a state that keeps character offsets, recorded only for the
+nodes asked for) or that a rule changed; the text of every other statement is the source's own.
+"""
+
+from __future__ import annotations
+
+import ast
+import bisect
+import contextlib
+import re
+from collections.abc import Callable, Collection, Iterator, Mapping
+from dataclasses import dataclass, field
+
+import libcst as cst
+from libcst._nodes.internal import CodegenState
+
+from tf24migrate.engine.pruning import line_starts
+from tf24migrate.model.findings import Span
+
+_NO_RECORD = contextlib.nullcontext()
+
+
+class _AllFound(Exception):
+    """Every node asked for has its span: code generation can stop."""
+
+
+@dataclass
+class _OffsetState(CodegenState):
+    targets: Collection[int] = ()
+    offset: int = 0
+    starts: list[int] = field(default_factory=list)
+    found: dict[int, tuple[int, int]] = field(default_factory=dict)
+
+    def add_indent_tokens(self) -> None:
+        self.tokens.extend(self.indent_tokens)
+        for token in self.indent_tokens:
+            self.offset += len(token)
+
+    def add_token(self, value: str) -> None:
+        self.tokens.append(value)
+        self.offset += len(value)
+
+    def before_codegen(self, node: cst.CSTNode) -> None:
+        if id(node) in self.targets:
+            self.starts.append(self.offset)
+
+    def after_codegen(self, node: cst.CSTNode) -> None:
+        if id(node) in self.targets:
+            start = self.starts.pop()
+            self.found.setdefault(id(node), (start, self.offset))
+            if len(self.found) == len(self.targets) and not self.starts:
+                raise _AllFound  # the rest of the module is not needed
+
+    def record_syntactic_position(self, node: cst.CSTNode, **_: object):  # type: ignore[override]
+        if id(node) not in self.targets:
+            return _NO_RECORD
+        return self._record(node)
+
+    @contextlib.contextmanager
+    def _record(self, node: cst.CSTNode) -> Iterator[None]:
+        start = self.offset
+        try:
+            yield
+        finally:
+            # The syntactic span (without leading whitespace) wins over the whole node's span.
+            self.found[id(node)] = (start, self.offset)
+
+
+def module_code(module: cst.Module) -> str:
+    """`module.code`, without the per-node context managers of LibCST's own code generator."""
+    state = _OffsetState(default_indent=module.default_indent, default_newline=module.default_newline)
+    module._codegen(state)
+    return "".join(state.tokens)
+
+
+def node_spans(module: cst.Module, nodes: Collection[cst.CSTNode]) -> dict[int, Span]:
+    """`{id(node): Span}` for each of `nodes`, which must belong to `module`."""
+    if not nodes:
+        return {}
+    state = _OffsetState(
+        default_indent=module.default_indent,
+        default_newline=module.default_newline,
+        targets={id(n) for n in nodes},
+    )
+    with contextlib.suppress(_AllFound):
+        module._codegen(state)
+    return _spans(state.found, line_starts("".join(state.tokens)))
+
+
+def _spans(found: Mapping[int, tuple[int, int]], lines: list[int], base: int = 0) -> dict[int, Span]:
+    """Spans from `{key: (start offset, end offset)}`, offsets counted from `base` in a text whose
+    lines start at `lines`."""
+
+    def line_column(offset: int) -> tuple[int, int]:
+        line = bisect.bisect_right(lines, base + offset)
+        return line, base + offset - lines[line - 1] + 1
+
+    return {key: Span(*line_column(start), *line_column(end)) for key, (start, end) in found.items()}
+
+
+# A line holding only a line continuation: Python's `ast` and LibCST may place a statement after
+# one differently, so such a source is not mapped.
+_CONTINUATION_ONLY = re.compile(r"^[ \t\f]*\\\r?$", re.MULTILINE)
+
+
+class StatementMap:
+    """Where each top-level statement of a module starts in its source.
+
+    A LibCST statement starts with its `leading_lines` (one source line each), then its first
+    token, whose line Python's `ast` knows; statements tile the source between the module's header
+    and footer. `build` returns None when that cannot be relied on, and the callers then generate
+    the whole module.
+    """
+
+    def __init__(self, module: cst.Module, source: str, starts: list[int], lines: list[int]) -> None:
+        self.module = module
+        self.source = source
+        self._line_starts = lines  # offset of each source line, 0-based
+        footer = len(source) if not module.footer else lines[len(lines) - 1 - len(module.footer)]
+        self._span: dict[int, tuple[int, int]] = {
+            id(statement): (start, end)
+            for statement, start, end in zip(module.body, starts, [*starts[1:], footer], strict=True)
+        }
+        self._header_end = starts[0]
+        self._footer_start = footer
+
+    @classmethod
+    def build(
+        cls, module: cst.Module, tree: ast.Module, source: str, line_of: Callable[[int], int] | None = None
+    ) -> StatementMap | None:
+        """The map of `module`, parsed from `source`; `tree` is Python's `ast` of `source`, or of
+        an original whose line `n` is line `line_of(n)` of `source` (see `pruning.Sparse`)."""
+        if not module.body or not module.has_trailing_newline or _CONTINUATION_ONLY.search(source):
+            return None
+        lines = line_starts(source)
+        starts: list[int] = []
+        index = 0
+        for statement in module.body:
+            if index >= len(tree.body):
+                return None
+            first = tree.body[index]
+            line = min([first.lineno, *(d.lineno for d in getattr(first, "decorator_list", ()))])
+            index += len(statement.body) if type(statement) is cst.SimpleStatementLine else 1
+            if line_of is not None:
+                line = line_of(line)
+            line -= len(statement.leading_lines)
+            if line < 1 or (starts and lines[line - 1] <= starts[-1]):
+                return None
+            starts.append(lines[line - 1])
+        if index != len(tree.body) or len(module.footer) >= len(lines):
+            return None
+        return cls(module, source, starts, lines)
+
+    def line(self, number: int) -> str:
+        """The text of line `number` of the source, without its line end."""
+        text = self.source[
+            self._line_starts[number - 1] : self._line_starts[number]
+            if number < len(self._line_starts)
+            else None
+        ]
+        return text.rstrip("\r\n")
+
+    def code(self, new: cst.Module) -> tuple[str, list[str]]:
+        """`new.code`, where `new` is this map's module after a transformer that returns an
+        unchanged statement as the same object: those statements are copied from the source.
+        Also returns the pieces that were generated (whole top-level statements, or the module)."""
+        module = self.module
+        if (new.header, new.footer, new.default_indent, new.default_newline) != (
+            module.header,
+            module.footer,
+            module.default_indent,
+            module.default_newline,
+        ) or not new.has_trailing_newline:
+            code = module_code(new)
+            return code, [code]
+        pieces = [self.source[: self._header_end]]
+        generated = []
+        state = _OffsetState(default_indent=new.default_indent, default_newline=new.default_newline)
+        for statement in new.body:
+            span = self._span.get(id(statement))
+            if span is not None:
+                pieces.append(self.source[span[0] : span[1]])
+            else:
+                state.tokens.clear()
+                statement._codegen(state)
+                generated.append("".join(state.tokens))
+                pieces.append(generated[-1])
+        pieces.append(self.source[self._footer_start :])
+        return "".join(pieces), generated
+
+    def spans(self, nodes: Mapping[int, tuple[cst.CSTNode, cst.CSTNode | None]]) -> dict[int, Span]:
+        """`{id(node): Span}` for `{id(node): (node, its top-level statement)}`; a node whose
+        statement is unknown (None) is placed by generating the module up to it."""
+        by_statement: dict[int, list[cst.CSTNode]] = {}
+        elsewhere: list[cst.CSTNode] = []
+        for node, statement in nodes.values():
+            if statement is not None and id(statement) in self._span:
+                by_statement.setdefault(id(statement), [statement]).append(node)
+            else:
+                elsewhere.append(node)
+        spans = node_spans(self.module, elsewhere)
+        for group in by_statement.values():
+            statement, targets = group[0], group[1:]
+            state = _OffsetState(
+                default_indent=self.module.default_indent,
+                default_newline=self.module.default_newline,
+                targets={id(n) for n in targets},
+            )
+            with contextlib.suppress(_AllFound):
+                statement._codegen(state)
+            spans.update(_spans(state.found, self._line_starts, base=self._span[id(statement)][0]))
+        return spans

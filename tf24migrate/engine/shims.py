@@ -1,0 +1,57 @@
+"""Compatibility shims: code that guards the old API, which rules leave alone.
+
+A `try` whose handlers catch ImportError, ModuleNotFoundError or AttributeError, and an `if` whose
+test calls `hasattr`/`getattr` or looks at a TensorFlow version (`tf.__version__`, `LooseVersion`,
+a project constant such as `TF_VERSION`), as ruff's NumPy 2 rule does.
+"""
+
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+
+from tf24migrate.rules.names import dotted_parts
+
+SHIM_EXCEPTIONS = {"ImportError", "ModuleNotFoundError", "AttributeError"}
+VERSION_WORDS = {"__version__", "VERSION", "LooseVersion", "parse_version", "Version"}
+# A project's own constant for the TensorFlow version: `TF_VERSION`, `_tf_version`, `TF2_VERSION`.
+VERSION_CONSTANT = re.compile(r"_*(tf|tensorflow)\d*_?version", re.IGNORECASE)
+
+
+def _exception_names(handler: cst.ExceptHandler) -> set[str]:
+    if handler.type is None:
+        return set()
+    types = handler.type.elements if isinstance(handler.type, cst.Tuple) else [handler.type]
+    names = set()
+    for item in types:
+        node = item.value if isinstance(item, cst.Element) else item
+        parts = dotted_parts(node)
+        if parts:
+            names.add(parts[-1])
+    return names
+
+
+def _mentions_version_check(node: cst.CSTNode) -> bool:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, cst.Call):
+            parts = dotted_parts(current.func)
+            if parts and parts[-1] in ("hasattr", "getattr"):
+                return True
+        if isinstance(current, cst.Name) and (
+            current.value in VERSION_WORDS or VERSION_CONSTANT.match(current.value)
+        ):
+            return True
+        stack.extend(current.children)
+    return False
+
+
+def is_shim(node: cst.CSTNode) -> bool:
+    """A `try` catching ImportError/AttributeError, or an `if` testing hasattr or a version."""
+    if isinstance(node, cst.Try):
+        return any(_exception_names(h) & SHIM_EXCEPTIONS for h in node.handlers)
+    if isinstance(node, cst.If):
+        return _mentions_version_check(node.test)
+    return False

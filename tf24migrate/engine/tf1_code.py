@@ -1,0 +1,196 @@
+"""TensorFlow 1 files: found before any rule runs, and left alone with one note (`notes.TF1_FILE`).
+
+A TF 2.4 rewrite in TF 1 code breaks it (`nodes_blacklist=` -> `nodes_denylist=` is a TypeError on
+TF 1.15), and such a file needs `tf_upgrade_v2` first anyway. A file is TF 1 code when it imports
+`tensorflow.contrib`, or uses `TF1_ONLY_NAMES` through an import of `tensorflow` (or
+`tensorflow.compat.v2`) at `TF1_SITES` places or more, outside a compatibility shim. One such use
+alone is a straggler in TF 2 code (a `tf.logging.info` on an error path of the Model Garden's TF 2
+training loop), not evidence enough to leave the whole file unmigrated. Names reached through
+`tf.compat.v1` are TF 2 API and do not count. A text prefilter keeps this cheap: Python's `ast` reads only a file that
+mentions one of the names.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+
+from tf24migrate.engine.pruning import parse_with_python
+from tf24migrate.engine.shims import SHIM_EXCEPTIONS, VERSION_CONSTANT, VERSION_WORDS
+from tf24migrate.model.findings import Finding
+from tf24migrate.model.notes import TF1_FILE, note_finding
+from tf24migrate.rules.names import normalize
+
+# Top-level names of TF 1's `tf` that TF 2 does not have: each is absent from the `tf` namespace of
+# TF 2.0 to 2.15 (checked against TF 2.15.1's `tensorflow/__init__.py`) and present in
+# `tf.compat.v1`. `contrib` was never in TF 2 at all.
+TF1_ONLY_NAMES = frozenset(
+    {
+        "contrib",
+        "Session",
+        "InteractiveSession",
+        "ConfigProto",
+        "GPUOptions",
+        "RunOptions",
+        "RunMetadata",
+        "placeholder",
+        "placeholder_with_default",
+        "sparse_placeholder",
+        "get_variable",
+        "get_local_variable",
+        "variable_scope",
+        "AUTO_REUSE",
+        "global_variables_initializer",
+        "local_variables_initializer",
+        "tables_initializer",
+        "variables_initializer",
+        "global_variables",
+        "trainable_variables",
+        "get_collection",
+        "add_to_collection",
+        "GraphKeys",
+        "get_default_graph",
+        "reset_default_graph",
+        "enable_eager_execution",
+        "layers",
+        "logging",
+        "app",
+        "flags",
+        "gfile",
+        "random_normal",
+        "random_uniform",
+        "truncated_normal",
+        "to_float",
+        "to_int32",
+        "Print",
+    }
+)
+# How many uses of TF 1-only names make a file TF 1 code (an import of `tensorflow.contrib` alone does).
+TF1_SITES = 2
+_PREFILTER = re.compile(r"\b(?:" + "|".join(sorted(TF1_ONLY_NAMES)) + r")\b")
+_TENSORFLOW = "tensorflow"
+
+
+@dataclass(frozen=True)
+class TF1Evidence:
+    line: int
+    column: int  # 1-based
+    what: str  # the code that shows it, as written (`tf.Session`, `import tensorflow.contrib.slim`)
+
+
+def tf1_evidence(source: str) -> TF1Evidence | None:
+    """The first sign in `source` that it is TensorFlow 1 code, or None."""
+    if _TENSORFLOW not in source or not _PREFILTER.search(source):
+        return None
+    try:
+        tree = parse_with_python(source)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    return _Finder().first(tree)
+
+
+def _is_contrib(module: str) -> bool:
+    return normalize(module) == "tensorflow.contrib" or normalize(module).startswith("tensorflow.contrib.")
+
+
+class _Finder:
+    def __init__(self) -> None:
+        self.tensorflow_names: set[str] = set()  # local names bound to the `tensorflow` module
+        self.found: list[TF1Evidence] = []
+        self.contrib = False
+
+    def first(self, tree: ast.Module) -> TF1Evidence | None:
+        self._visit(tree.body)
+        if not self.contrib and len(self.found) < TF1_SITES:
+            return None
+        return min(self.found, key=lambda e: (e.line, e.column))
+
+    def _note(self, node: ast.AST, what: str, *, contrib: bool = False) -> None:
+        self.found.append(TF1Evidence(node.lineno, node.col_offset + 1, what))
+        self.contrib |= contrib
+
+    def _visit(self, nodes) -> None:
+        for node in nodes:
+            if _is_shim(node):
+                continue
+            if isinstance(node, ast.Import):
+                self._import(node)
+            elif isinstance(node, ast.ImportFrom):
+                self._import_from(node)
+            elif isinstance(node, ast.Attribute):
+                self._attribute(node)
+            self._visit(ast.iter_child_nodes(node))
+
+    def _import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            if _is_contrib(alias.name):
+                self._note(node, f"import {alias.name}", contrib=True)
+            elif alias.asname is not None and normalize(alias.name) == _TENSORFLOW:
+                self.tensorflow_names.add(alias.asname)
+            elif alias.asname is None and alias.name.split(".")[0] == _TENSORFLOW:
+                self.tensorflow_names.add(_TENSORFLOW)
+
+    def _import_from(self, node: ast.ImportFrom) -> None:
+        if node.level or node.module is None:
+            return
+        module = normalize(node.module)
+        if _is_contrib(module):
+            self._note(node, f"from {node.module} import ...", contrib=True)
+            return
+        for alias in node.names:
+            if module == _TENSORFLOW and alias.name in TF1_ONLY_NAMES:
+                self._note(node, f"from {node.module} import {alias.name}")
+            elif f"{module}.{alias.name}" == "tensorflow.compat.v2":
+                self.tensorflow_names.add(alias.asname or alias.name)
+
+    def _attribute(self, node: ast.Attribute) -> None:
+        base = node.value
+        if (
+            isinstance(base, ast.Name)
+            and base.id in self.tensorflow_names
+            and node.attr in TF1_ONLY_NAMES
+            and not isinstance(node.ctx, ast.Store)
+        ):
+            self._note(node, f"{base.id}.{node.attr}")
+
+
+def _is_shim(node: ast.AST) -> bool:
+    """A `try` catching ImportError/AttributeError, or an `if` testing hasattr or a version: code
+    that runs on TF 1 and TF 2 alike (as `shims.is_shim` decides for rules)."""
+    if isinstance(node, ast.Try):
+        for handler in node.handlers:
+            types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+            for kind in types:
+                name = kind.attr if isinstance(kind, ast.Attribute) else getattr(kind, "id", None)
+                if name in SHIM_EXCEPTIONS:
+                    return True
+        return False
+    if isinstance(node, (ast.If, ast.IfExp)):
+        for part in ast.walk(node.test):
+            if isinstance(part, ast.Call) and getattr(part.func, "id", None) in ("hasattr", "getattr"):
+                return True
+            name = (
+                part.id
+                if isinstance(part, ast.Name)
+                else part.attr
+                if isinstance(part, ast.Attribute)
+                else None
+            )
+            if name is not None and (name in VERSION_WORDS or VERSION_CONSTANT.match(name)):
+                return True
+    return False
+
+
+def tf1_note(evidence: TF1Evidence, path: str | None) -> Finding:
+    """The one finding of a TF 1 file, at what shows it."""
+    return note_finding(
+        TF1_FILE,
+        f"TensorFlow 1 code (`{evidence.what}`): not migrated, since TF 2.4 rewrites would break it "
+        "on TF 1. Migrate it to TF 2 first (`tf_upgrade_v2 --infile FILE --outfile FILE`, then the TF 2 "
+        "idioms), then run tf24migrate on it again.",
+        path=path,
+        line=evidence.line,
+        column=evidence.column,
+        end_column=evidence.column + len(evidence.what),
+    )

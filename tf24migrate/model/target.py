@@ -1,0 +1,178 @@
+"""The target: the oldest TensorFlow the migrated code must run on, and where that came from.
+
+A fix whose new spelling is newer than the target is not applied (see `Target.allows`), and an old
+spelling that stops working within the versions the project supports is an error. The target comes
+from `--target-version`, from `target-version` in `[tool.tf24migrate]`, or from the project's own
+metadata (`project_target`); when none of them names one, it is 2.4.
+
+Versions are compared as `(major, minor)`: TensorFlow changes its API only in minor releases.
+This module imports neither LibCST nor the rules; `project_metadata` reads the metadata files.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from tf24migrate.model.errors import TF24MigrateError
+
+if TYPE_CHECKING:
+    from tf24migrate.model.findings import Severity
+    from tf24migrate.rules.base import Rule
+
+Version = tuple[int, int]
+
+# Every final TensorFlow 2 release on the package index (tensorflow, tensorflow-cpu and
+# tensorflow-gpu share these numbers), as `pip index versions tensorflow` lists them for
+# Python 3.7, 3.8 and 3.11. The lowest release a specifier allows is looked up here, so that
+# `>2.3` means 2.3 (2.3.1 is allowed) while `>2.3.4` means 2.4 (2.3.4 was the last 2.3 release).
+KNOWN_RELEASES = (
+    *("2.0.0", "2.0.1", "2.0.2", "2.0.3", "2.0.4"),
+    *("2.1.0", "2.1.1", "2.1.2", "2.1.3", "2.1.4"),
+    *("2.2.0", "2.2.1", "2.2.2", "2.2.3"),
+    *("2.3.0", "2.3.1", "2.3.2", "2.3.3", "2.3.4"),
+    *("2.4.0", "2.4.1", "2.4.2", "2.4.3", "2.4.4"),
+    *("2.5.0", "2.5.1", "2.5.2", "2.5.3"),
+    *("2.6.0", "2.6.1", "2.6.2", "2.6.3", "2.6.4", "2.6.5"),
+    *("2.7.0", "2.7.1", "2.7.2", "2.7.3", "2.7.4"),
+    *("2.8.0", "2.8.1", "2.8.2", "2.8.3", "2.8.4"),
+    *("2.9.0", "2.9.1", "2.9.2", "2.9.3"),
+    *("2.10.0", "2.10.1", "2.11.0", "2.11.1", "2.12.0", "2.12.1", "2.13.0", "2.13.1"),
+    *("2.14.0", "2.14.1", "2.15.0", "2.15.1", "2.16.1", "2.16.2", "2.17.0", "2.17.1"),
+    *("2.18.0", "2.18.1", "2.19.0", "2.19.1", "2.20.0", "2.21.0"),
+)
+# The distributions whose version is TensorFlow's.
+TENSORFLOW_DISTRIBUTIONS = frozenset({"tensorflow", "tensorflow-cpu", "tensorflow-gpu", "tf-nightly"})
+DEFAULT_VERSION: Version = (2, 4)
+
+_VERSION = re.compile(r"^\s*(\d+)\.(\d+)\s*$")
+
+
+class TargetVersionError(TF24MigrateError, ValueError):
+    """A target version that is not `X.Y`; the message says what was given and where."""
+
+
+def parse_version(text: str, where: str) -> Version:
+    """`"2.3"` as `(2, 3)`; anything else raises `TargetVersionError` naming `where`."""
+    match = _VERSION.match(text) if isinstance(text, str) else None
+    if match is None:
+        raise TargetVersionError(
+            f"{where}: the target version must be a TensorFlow version as X.Y (such as 2.3), not {text!r}"
+        )
+    return int(match[1]), int(match[2])
+
+
+def format_version(version: Version | None) -> str | None:
+    return None if version is None else f"{version[0]}.{version[1]}"
+
+
+@dataclass(frozen=True)
+class Target:
+    """The oldest TensorFlow to support (`version`), where that came from (`source`: a flag, a
+    file, or how the default was reached) and the newest minor release to support (`newest`; None:
+    the project's requirement allows every later release). A target named without a requirement
+    (the default, the flag, the `target-version` key) supports up to the later of itself and
+    TF 2.4, the release being migrated to (`named`): an old spelling that stops working only in a
+    later release is then a warning, as nothing says the project runs there."""
+
+    version: Version = DEFAULT_VERSION
+    source: str = "default"
+    newest: Version | None = None
+
+    def allows(self, new_since: str | None) -> bool:
+        """Whether code written with a spelling that first exists in `new_since` runs on the target."""
+        return new_since is None or self.version >= parse_version(new_since, "rule data")
+
+    def supports(self, version: str) -> bool:
+        """Whether `version` is within the supported range (the target and what follows, up to
+        `newest`)."""
+        return self.newest is None or parse_version(version, "rule data") <= self.newest
+
+    @property
+    def describe(self) -> str:
+        """`TensorFlow 2.3 (from requirements.txt)`, as in the summary line and in findings."""
+        return f"TensorFlow {format_version(self.version)} ({self.source})"
+
+
+def named(version: Version, source: str) -> Target:
+    """A target named without a TensorFlow requirement (see `Target`)."""
+    return Target(version, source, max(version, DEFAULT_VERSION))
+
+
+DEFAULT_TARGET = named(DEFAULT_VERSION, "default")
+
+
+def target_of(version: str | Target | None, source: str) -> Target:
+    """A `Target` from an `X.Y` string given by `source` (a flag, a key, an argument)."""
+    if version is None:
+        return DEFAULT_TARGET
+    if isinstance(version, Target):
+        return version
+    return named(parse_version(version, source), f"from {source}")
+
+
+def lowest_and_newest(specifiers: list[str]) -> tuple[Version, Version | None] | None:
+    """The lowest TensorFlow minor release each specifier allows, the lowest of these, and the
+    newest minor release any allows (None when one of them allows the newest known release); None when no
+    specifier constrains the version (a bare `tensorflow`) or none allows a known release."""
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+    from packaging.version import Version as PackageVersion
+
+    lowest: list[Version] = []
+    newest: list[Version | None] = []
+    releases = [PackageVersion(text) for text in KNOWN_RELEASES]
+    for text in specifiers:
+        try:
+            specifier = SpecifierSet(text)
+        except InvalidSpecifier:
+            continue
+        if not len(specifier):
+            continue
+        allowed = [release for release in releases if specifier.contains(release, prereleases=False)]
+        if not allowed:
+            continue
+        lowest.append(allowed[0].release[:2])
+        newest.append(None if allowed[-1] == releases[-1] else allowed[-1].release[:2])
+    if not lowest:
+        return None
+    top = None if any(version is None for version in newest) else max(v for v in newest if v is not None)
+    return min(lowest), top
+
+
+def severity_for(rule: Rule, target: Target) -> Severity:
+    """A rule's severity for `target`: an old spelling that stops working within the supported
+    versions is an error; one that stops working only after the newest release the project allows
+    is a warning; a rule whose old spelling keeps working keeps its own severity."""
+    from tf24migrate.model.findings import Severity
+
+    if rule.old_removed is None:
+        return rule.severity
+    return Severity.ERROR if target.supports(rule.old_removed) else Severity.WARNING
+
+
+def too_new_note(rule: Rule, target: Target, *, fixable: bool) -> str:
+    """What a finding whose new spelling needs a newer TensorFlow than the target says, and what
+    to do; `fixable`: the finding had a fix, which is therefore not applied."""
+    new = rule.new_since
+    keep = "keep the old spelling until then"
+    if rule.old_removed is not None and target.supports(rule.old_removed):
+        keep = f"keep the old spelling behind a version check (it stops working in TensorFlow {rule.old_removed})"
+    return (
+        f"{'Not fixed: the' if fixable else 'The'} new spelling needs TensorFlow {new}, and the target "
+        f"is {target.describe}: "
+        f"raise the oldest supported TensorFlow to {new}, or {keep}."
+    )
+
+
+def versions_line(rule: Rule) -> str:
+    """A rule's versions in words, for `--explain` and the rule reference."""
+    parts = [
+        f"new spelling since {rule.new_since}" if rule.new_since else "no new spelling (report only)",
+        f"old spelling stops working in {rule.old_removed}"
+        if rule.old_removed
+        else "old spelling still works",
+    ]
+    if rule.changed_in:
+        parts.append(f"behaviour changed in {rule.changed_in}")
+    return "; ".join(parts) + "."

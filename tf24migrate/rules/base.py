@@ -1,0 +1,105 @@
+"""What a rule is: one code, one name and one docstring (its documentation).
+
+A rule declares the literal strings that must occur in a file for it to possibly fire
+(`triggers`): the engine parses only files holding one, and visits only the statements on lines
+holding one (or using a name bound on such a line), so every line a rule must look at has to
+contain a trigger. It handles the node types it cares about with `leave_<NodeType>(ctx, original,
+updated)` methods, as a LibCST transformer would, where `ctx` is the `RuleContext`
+(`tf24migrate.rules.context`). Rules never read files or print: they call `ctx.report(...)`.
+"""
+
+from __future__ import annotations
+
+import inspect
+from functools import cache
+from typing import ClassVar
+
+from tf24migrate.model.findings import Fix, Severity
+
+# `Rule.requires` of rules that only match names reached through an import of TensorFlow.
+IMPORTS_TENSORFLOW = ("tensorflow",)
+
+
+class Rule:
+    """Base class of every rule. Subclasses set the class attributes and the docstring."""
+
+    code: ClassVar[str] = ""
+    name: ClassVar[str] = ""
+    fix: ClassVar[Fix | None] = None  # the rule's usual fix kind, as listed in the catalogue
+    severity: ClassVar[Severity] = Severity.WARNING
+    default: ClassVar[bool] = True
+    triggers: ClassVar[tuple[str, ...]] = ()
+    # Strings that must all occur in a file for the rule to run at all: a rule that matches only
+    # names reached through TensorFlow imports requires "tensorflow" (see IMPORTS_TENSORFLOW).
+    requires: ClassVar[tuple[str, ...]] = ()
+    # Whether the rule also runs in code that guards the old API (try/except, hasattr, version).
+    runs_in_shims: ClassVar[bool] = False
+    # TensorFlow versions ("X.Y"), checked in the released wheels; the docstring says where. A fix
+    # is applied only when the target is at least `new_since` (`tf24migrate.model.target`); an old
+    # spelling that stops working (`old_removed`) within the supported versions is an error.
+    new_since: ClassVar[str | None] = None  # the first release with the spelling the fix writes
+    old_removed: ClassVar[str | None] = None  # the first release where the old spelling fails; None: works
+    changed_in: ClassVar[str | None] = None  # the release whose change of behaviour the rule reports
+    # A rule that reads the text (comments, docstrings) rather than the tree: the engine calls its
+    # `scan_text(source, *, path, unsafe_fixes, declined, suppressed, target)` -> (source, findings)
+    # before the other rules, and its fixes must keep every line where it is.
+    reads_text: ClassVar[bool] = False
+
+    @property
+    def doc(self) -> str:
+        return inspect.getdoc(self) or ""
+
+    @property
+    def summary(self) -> str:
+        return self.doc.split("\n\n")[0].replace("\n", " ")
+
+    def handlers(self) -> dict[str, object]:
+        """`{"Call": bound leave_Call, ...}` for the node types this rule handles."""
+        return {attr[len("leave_") :]: getattr(self, attr) for attr in _handler_names(type(self))}
+
+    def __repr__(self) -> str:
+        return f"<{self.code} {self.name}>"
+
+
+@cache
+def _handler_names(rule_class: type[Rule]) -> tuple[str, ...]:
+    return tuple(
+        attr for attr in dir(rule_class) if attr.startswith("leave_") and callable(getattr(rule_class, attr))
+    )
+
+
+class DataRule(Rule):
+    """A rule defined by data (a table row) rather than by a class of its own.
+
+    Subclasses implement the rewrite once; each instance carries its own code, name, doc and
+    triggers, so rename-like rules stay rows in a table.
+    """
+
+    def __init__(
+        self,
+        *,
+        code: str,
+        name: str,
+        doc: str,
+        severity: Severity,
+        fix: Fix | None = Fix.SAFE,
+        default: bool = True,
+        triggers: tuple[str, ...],
+        requires: tuple[str, ...] = (),
+        new_since: str | None = None,
+        old_removed: str | None = None,
+        changed_in: str | None = None,
+    ) -> None:
+        self.code = code
+        self.name = name
+        self._doc = inspect.cleandoc(doc)
+        self.severity = severity
+        self.fix = fix
+        self.default = default
+        self.triggers = triggers
+        self.requires = requires
+        self.new_since, self.old_removed, self.changed_in = new_since, old_removed, changed_in
+
+    @property
+    def doc(self) -> str:
+        return self._doc

@@ -1,0 +1,220 @@
+"""The rewrites behind rename-like rules, written once; each rule of these kinds is a table row.
+
+- `RenameSymbol`: a TensorFlow symbol reached through imports (`tf.a.B` -> `tf.a.C`, and
+  `from tensorflow.a import B` -> `from tensorflow.a import C`, references following).
+- `RenameMethod`: an attribute by name on any receiver (`s.experimental_run_v2` -> `s.run`).
+- `RenameKeyword`: a keyword argument in calls of named methods or functions.
+- `ReportUse`: TensorFlow symbols with no mechanical replacement; every use is reported.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from tf24migrate.rules.base import IMPORTS_TENSORFLOW, DataRule
+from tf24migrate.rules.calls import code_for
+from tf24migrate.rules.names import dotted_name_of_module, normalize
+
+
+def _short(qualified_name: str) -> str:
+    """`tensorflow.distribute.X` as `tf.distribute.X`, for messages."""
+    return (
+        "tf" + qualified_name[len("tensorflow") :]
+        if qualified_name.startswith("tensorflow")
+        else qualified_name
+    )
+
+
+def callee_name(call: cst.Call) -> str | None:
+    """The last name of a call's function: `compile` for `model.compile(...)`."""
+    func = call.func
+    if isinstance(func, cst.Attribute):
+        return func.attr.value
+    if isinstance(func, cst.Name):
+        return func.value
+    return None
+
+
+class RenameSymbol(DataRule):
+    """A TensorFlow symbol that was renamed; see `old` and `new`."""
+
+    def __init__(
+        self, *, old: str, new: str, message: str | None = None, uses_must_follow: bool = False, **kwargs
+    ) -> None:
+        kwargs.setdefault("triggers", (old.rsplit(".", 1)[1],))
+        kwargs.setdefault("requires", IMPORTS_TENSORFLOW)
+        super().__init__(**kwargs)
+        self.old = old
+        self.new = new
+        # Whether the new object behaves differently, so that an import may only move when every
+        # use of its name is migrated too (see `tf24migrate.engine.linked`); pure renames need not.
+        self.uses_must_follow = uses_must_follow
+        self.message = message or f"`{_short(old)}` is `{_short(new)}` in TF 2.4: use the new name."
+
+    def leave_Attribute(self, ctx, original: cst.Attribute, updated: cst.Attribute):
+        if ctx.qualified_name(original) != self.old:
+            return updated
+        new = ctx.spell(self.new, like=original)
+        if new is None:
+            ctx.report(original, self.message)
+            return updated
+        new = new.with_changes(lpar=updated.lpar, rpar=updated.rpar)
+        return ctx.report(original, self.message, replacement=new) or updated
+
+    def leave_ImportFrom(self, ctx, original: cst.ImportFrom, updated: cst.ImportFrom):
+        if original.relative or isinstance(original.names, cst.ImportStar):
+            return updated
+        module = dotted_name_of_module(original.module)
+        old_parent, old_last = self.old.rsplit(".", 1)
+        if module is None or normalize(module) != old_parent:
+            return updated
+        new_parent, new_last = self.new.rsplit(".", 1)
+        names = list(updated.names)
+        keep = [True] * len(names)
+        moved_module = None
+        # Earlier rules may have removed names of this statement: pair the names left with their
+        # original aliases by what they import.
+        originals = {_import_key(alias): alias for alias in original.names}
+        for index, current in enumerate(names):
+            alias = originals.get(_import_key(current))
+            if alias is None or dotted_name_of_module(alias.name) != old_last:
+                continue
+            kept = ctx.blocked_reason(alias)
+            if kept is not None:  # a use of the name is not migrated: the import must stay
+                ctx.report(alias, f"{self.message} The import stays as it is: {kept}; migrate them first.")
+                continue
+            renamed = names[index].with_changes(name=cst.Name(new_last))
+            if alias.asname is not None and code_for(alias.asname.name) == new_last:
+                renamed = renamed.with_changes(asname=None)  # `import mixed_precision as mixed_precision`
+            if alias.asname is None and new_last != old_last:
+                ctx.rename_binding(alias, new_last)
+            ctx.move_binding(alias, self.new)
+            if self.uses_must_follow:
+                ctx.track_uses(alias)
+            if new_parent == old_parent:
+                if ctx.report(alias, self.message, replacement=renamed) is not None:
+                    names[index] = renamed
+            elif len(names) == 1:
+                if ctx.report(alias, self.message, replacement=renamed) is not None:
+                    names[index] = renamed
+                    moved_module = cst.parse_expression(new_parent)
+            else:
+                ctx.add_statement_after(
+                    cst.parse_statement(
+                        f"from {new_parent} import {code_for(renamed.with_changes(comma=cst.MaybeSentinel.DEFAULT))}\n"
+                    )
+                )
+                if ctx.report(alias, self.message, replacement=cst.RemoveFromParent()) is not None:
+                    keep[index] = False
+        names = [alias for alias, kept in zip(names, keep, strict=True) if kept]
+        if names and updated.rpar is None and names[-1].comma is not cst.MaybeSentinel.DEFAULT:
+            names[-1] = names[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        if not names:
+            return cst.RemoveFromParent()
+        changes = {"names": names}
+        if moved_module is not None:
+            changes["module"] = moved_module
+        return updated.with_changes(**changes)
+
+
+def _import_key(alias: cst.ImportAlias) -> tuple[str | None, str | None]:
+    return dotted_name_of_module(alias.name), code_for(alias.asname.name) if alias.asname else None
+
+
+class ReportUse(DataRule):
+    """TensorFlow symbols whose every use is reported: attribute chains, imported names and the
+    `from ... import` lines themselves. `symbols` maps each qualified name to its message. An
+    internal symbol (`tensorflow.python...`) is reported only in a file that also imports the public
+    API: a file that imports only internals is TensorFlow's own implementation, whose internals
+    change with it."""
+
+    def __init__(self, *, symbols: dict[str, str], **kwargs) -> None:
+        kwargs.setdefault("triggers", tuple(sorted({name.rsplit(".", 1)[1] for name in symbols})))
+        kwargs.setdefault("requires", IMPORTS_TENSORFLOW)
+        kwargs.setdefault("fix", None)
+        super().__init__(**kwargs)
+        self.symbols = symbols
+
+    def _message(self, ctx, qualified: str | None) -> str | None:
+        message = self.symbols.get(qualified or "")
+        if (
+            message is not None
+            and qualified.startswith("tensorflow.python.")
+            and not ctx.imports_public_tensorflow
+        ):
+            return None
+        return message
+
+    def leave_Attribute(self, ctx, original: cst.Attribute, updated: cst.Attribute):
+        message = self._message(ctx, ctx.qualified_name(original))
+        if message is not None:
+            ctx.report(original, message)
+        return updated
+
+    def leave_Name(self, ctx, original: cst.Name, updated: cst.Name):
+        if ctx.is_reference(original):
+            message = self._message(ctx, ctx.qualified_name(original))
+            if message is not None:
+                ctx.report(original, message)
+        return updated
+
+    def leave_ImportFrom(self, ctx, original: cst.ImportFrom, updated: cst.ImportFrom):
+        module = dotted_name_of_module(original.module)
+        if original.relative or module is None or isinstance(original.names, cst.ImportStar):
+            return updated
+        for alias in original.names:
+            message = self._message(ctx, f"{normalize(module)}.{dotted_name_of_module(alias.name)}")
+            if message is not None:
+                ctx.report(alias, message)
+        return updated
+
+
+class RenameMethod(DataRule):
+    """A method of TensorFlow objects that was renamed, matched by name on any receiver."""
+
+    def __init__(self, *, old: str, new: str, message: str, **kwargs) -> None:
+        kwargs.setdefault("triggers", (old,))
+        super().__init__(**kwargs)
+        self.old = old
+        self.new = new
+        self.message = message
+
+    def leave_Attribute(self, ctx, original: cst.Attribute, updated: cst.Attribute):
+        if original.attr.value != self.old or ctx.resolves_to_module_other_than_tensorflow(original):
+            return updated
+        replacement = updated.with_changes(attr=updated.attr.with_changes(value=self.new))
+        return ctx.report(original, self.message, replacement=replacement) or updated
+
+
+class RenameKeyword(DataRule):
+    """A keyword argument that was renamed, in calls of the named methods or functions."""
+
+    def __init__(self, *, callees: tuple[str, ...], old: str, new: str, message: str, **kwargs) -> None:
+        kwargs.setdefault("triggers", (old,))
+        super().__init__(**kwargs)
+        self.callees = frozenset(callees)
+        self.old = old
+        self.new = new
+        self.message = message
+
+    def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
+        if callee_name(original) not in self.callees or ctx.resolves_to_module_other_than_tensorflow(
+            original.func
+        ):
+            return updated
+        keywords = {arg.keyword.value for arg in original.args if arg.keyword is not None}
+        if self.old not in keywords:
+            return updated
+        args = list(updated.args)
+        for index, arg in enumerate(original.args):
+            if arg.keyword is None or arg.keyword.value != self.old:
+                continue
+            if self.new in keywords:
+                ctx.report(
+                    arg, f"{self.message} The call passes both `{self.old}=` and `{self.new}=`: keep one."
+                )
+                continue
+            renamed = args[index].with_changes(keyword=args[index].keyword.with_changes(value=self.new))
+            if ctx.report(arg, self.message, replacement=renamed) is not None:
+                args[index] = renamed
+        return updated.with_changes(args=args)

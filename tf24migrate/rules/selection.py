@@ -1,0 +1,162 @@
+"""Which rules run: every registered rule, and a selection of them made from codes, names and
+prefixes (`--select`, `--ignore`). What a rule is: `tf24migrate.rules.base`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import cache
+from typing import TYPE_CHECKING
+
+from tf24migrate.model.errors import UnknownRuleError
+from tf24migrate.rules.base import Rule
+
+if TYPE_CHECKING:
+    from tf24migrate.model.target import Target
+
+# Every rule requires one of these strings, or each of its triggers holds one: a file with none of
+# them is left alone before the rules (and LibCST with them) are even loaded. A test checks it
+# against every rule; a new rule's trigger that holds none of them must be added here.
+FILE_TRIGGERS = (
+    "tensorflow",
+    "experimental_",
+    "gradient",
+    "loss_scale(",
+    "nodes_blacklist",
+    "TF_AUTO_MIXED_PRECISION_GRAPH_REWRITE_",
+    "TF_String",
+    # TF24801 (old names in prose): the old names without "experimental_" in them.
+    "experimental.",
+    "Collective",
+    "set_policy",
+    "mixed_precision.experimental",
+)
+
+
+def could_match(text: str, rules: Sequence[Rule]) -> bool:
+    """Whether any of `rules` might fire in `text`: for a `RuleSelection` (of the catalogue's
+    rules, perhaps not loaded yet), whether it holds one of `FILE_TRIGGERS`; for other rules,
+    one of their triggers."""
+    if isinstance(rules, RuleSelection):
+        return any(trigger in text for trigger in FILE_TRIGGERS)
+    return any(trigger in text for rule in rules for trigger in rule.triggers)
+
+
+@cache
+def all_rules() -> tuple[Rule, ...]:
+    """Every registered rule, sorted by code."""
+    from tf24migrate.transforms import discover_rules
+
+    return discover_rules()
+
+
+class RuleSelection(Sequence[Rule]):
+    """The rules chosen by `select` and `ignore` (as for `select_rules`), loaded on first use:
+    a run where no file could match (`could_match`) never loads them, nor LibCST. `target` is the
+    oldest TensorFlow their fixes must run on (a `tf24migrate.model.target.Target`; None: the default)."""
+
+    def __init__(
+        self,
+        select: Iterable[str] | str | None = None,
+        ignore: Iterable[str] | str | None = None,
+        target: Target | None = None,
+    ):
+        self.select, self.ignore = _split(select), _split(ignore)
+        self.target = target
+        self._rules: tuple[Rule, ...] | None = None
+
+    @property
+    def hidden_notes(self) -> frozenset[str]:
+        """The codes of the notes (`tf24migrate.model.notes`) that `ignore` hides."""
+        return ignored_notes(self.ignore)
+
+    @property
+    def rules(self) -> tuple[Rule, ...]:
+        if self._rules is None:
+            self._rules = select_rules(self.select, self.ignore)
+        return self._rules
+
+    def check(self) -> None:
+        """Raise `UnknownRuleError` for an unknown selector (which needs the rules loaded)."""
+        if self.select or self.ignore:
+            self.rules  # noqa: B018 - loading is the check
+
+    def __getitem__(self, index):
+        return self.rules[index]
+
+    def __len__(self) -> int:
+        return len(self.rules)
+
+    def __reduce__(self):  # sent to worker processes as its selectors, not as rules
+        return RuleSelection, (self.select, self.ignore, self.target)
+
+
+def _matches(rule: Rule, selector: str) -> bool:
+    selector = selector.strip()
+    if selector.lower() == "all":
+        return True
+    if selector.upper().startswith("TF24"):
+        return rule.code.startswith(selector.upper())
+    return rule.name == selector.lower()
+
+
+def _split(selectors: Iterable[str] | str | None) -> list[str]:
+    if selectors is None:
+        return []
+    if isinstance(selectors, str):
+        selectors = [selectors]
+    return [part.strip() for item in selectors for part in item.split(",") if part.strip()]
+
+
+def select_rules(
+    select: Iterable[str] | str | None = None,
+    ignore: Iterable[str] | str | None = None,
+    rules: Iterable[Rule] | None = None,
+) -> tuple[Rule, ...]:
+    """The rules chosen by `select` (default: the default rules) minus those in `ignore`.
+
+    Selectors are codes (`TF24101`), names (`experimental-run-v2`), code prefixes (`TF241`) or
+    `all`. An unknown selector raises `UnknownRuleError` naming it. `ignore` may also name notes
+    (`tf24migrate.model.notes`, see `ignored_notes`); `select` may not.
+    """
+    from tf24migrate.model.notes import NOTES
+
+    pool = tuple(rules) if rules is not None else all_rules()
+    selected_names = _split(select)
+    ignored_names = _split(ignore)
+    for selector in selected_names:
+        if not any(_matches(rule, selector) for rule in pool) and any(_matches(n, selector) for n in NOTES):
+            raise UnknownRuleError(
+                f"{selector!r} names a note, not a rule: notes are reported whenever their case occurs "
+                f"and cannot be selected; to hide one, use --ignore {selector}"
+            )
+    for selector in (*selected_names, *ignored_names):
+        known = (*pool, *NOTES) if selector in ignored_names else pool
+        if not any(_matches(rule, selector) for rule in known):
+            raise UnknownRuleError(
+                f"unknown rule selector {selector!r}: use a code (TF24101), a name "
+                f"(experimental-run-v2), a code prefix (TF241) or 'all'; "
+                f"`tf24migrate --list-rules` lists them"
+            )
+    if selected_names:
+        chosen = [r for r in pool if any(_matches(r, s) for s in selected_names)]
+    else:
+        chosen = [r for r in pool if r.default]
+    return tuple(r for r in chosen if not any(_matches(r, s) for s in ignored_names))
+
+
+def ignored_notes(ignore: Iterable[str] | str | None) -> frozenset[str]:
+    """The codes of the notes (`tf24migrate.model.notes`) that the `ignore` selectors hide."""
+    from tf24migrate.model.notes import NOTES
+
+    selectors = _split(ignore)
+    return frozenset(note.code for note in NOTES if any(_matches(note, s) for s in selectors))
+
+
+def find_rule(selector: str) -> Rule:
+    """The one rule with this code or name."""
+    for rule in all_rules():
+        if rule.code == selector.strip().upper() or rule.name == selector.strip().lower():
+            return rule
+    raise UnknownRuleError(
+        f"no rule is called {selector!r}: `tf24migrate --list-rules` lists every code and name"
+    )

@@ -1,0 +1,115 @@
+"""`[tool.tf24migrate]` in pyproject.toml: found from the first path upwards, checked strictly.
+
+The keys are those of the command line: `select`, `ignore`, `exclude`, `extend-exclude`,
+`unsafe-fixes`, `force-exclude`, `jobs`, `target-version`. The command line overrides each one it sets. An unknown key, or a value
+of the wrong type, is an error that names the key and the file.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+
+class ConfigError(ValueError):
+    """pyproject.toml's `[tool.tf24migrate]` table is not what we understand; the message says why."""
+
+
+@dataclass(frozen=True)
+class Config:
+    """The settings read from pyproject.toml; None means "not set there"."""
+
+    path: str | None = None  # the pyproject.toml they came from
+    select: tuple[str, ...] | None = None
+    ignore: tuple[str, ...] | None = None
+    exclude: tuple[str, ...] | None = None
+    extend_exclude: tuple[str, ...] | None = None
+    unsafe_fixes: bool | None = None
+    force_exclude: bool | None = None
+    jobs: int | None = None
+    target_version: str | None = None  # "X.Y", checked
+
+    @property
+    def root(self) -> str:
+        """The folder that `exclude` globs are relative to: pyproject.toml's, else the current one."""
+        return os.path.dirname(self.path) if self.path else "."
+
+
+_LISTS = ("select", "ignore", "exclude", "extend-exclude")
+
+
+def find_pyproject(start: str) -> str | None:
+    """The nearest pyproject.toml with a `[tool.tf24migrate]` table, from `start` upwards."""
+    folder = os.path.abspath(start if os.path.isdir(start) else os.path.dirname(start) or ".")
+    while True:
+        candidate = os.path.join(folder, "pyproject.toml")
+        if os.path.isfile(candidate):
+            with open(candidate, "rb") as handle:
+                if b"tool.tf24migrate" in handle.read():
+                    return candidate
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+
+
+def _strings(key: str, value: object, where: str) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ConfigError(f"{where}: `{key}` must be a list of strings, not {value!r}")
+    return tuple(value)
+
+
+def load_config(path: str) -> Config:
+    """Read and check `[tool.tf24migrate]` of the pyproject.toml at `path`."""
+    try:
+        with open(path, "rb") as handle:
+            document = tomllib.load(handle)
+    except (OSError, tomllib.TOMLDecodeError) as error:
+        raise ConfigError(f"{path}: cannot read: {error}") from None
+    table = document.get("tool", {}).get("tf24migrate", {})
+    where = f"{path}: [tool.tf24migrate]"
+    if not isinstance(table, dict):
+        raise ConfigError(f"{where} must be a table")
+    known = {*_LISTS, "unsafe-fixes", "force-exclude", "jobs", "target-version"}
+    unknown = sorted(set(table) - known)
+    if unknown:
+        raise ConfigError(f"{where}: unknown key {unknown[0]!r}; the keys are {', '.join(sorted(known))}")
+    values: dict[str, object] = {
+        key.replace("-", "_"): _strings(key, table[key], where) for key in _LISTS if key in table
+    }
+    for key in ("unsafe-fixes", "force-exclude"):
+        if key in table:
+            if not isinstance(table[key], bool):
+                raise ConfigError(f"{where}: `{key}` must be true or false")
+            values[key.replace("-", "_")] = table[key]
+    if "jobs" in table:
+        jobs = table["jobs"]
+        if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 0:
+            raise ConfigError(
+                f"{where}: `jobs` must be 0 (one worker process per core) or a positive whole number "
+                f"(that many worker processes; 1: none), not {jobs!r}"
+            )
+        values["jobs"] = jobs
+    if "target-version" in table:
+        from tf24migrate.model.target import TargetVersionError, parse_version
+
+        try:
+            parse_version(table["target-version"], f"{where}: `target-version`")
+        except TargetVersionError as error:
+            raise ConfigError(str(error)) from None
+        values["target_version"] = table["target-version"]
+    return Config(path=path, **values)
+
+
+def discover_config(first_path: str | None) -> Config:
+    """The configuration for a run whose first path is `first_path` (the current folder if None)."""
+    found = find_pyproject(first_path if first_path and first_path != "-" else ".")
+    return load_config(found) if found else Config()

@@ -1,0 +1,273 @@
+"""Which files a run looks at: explicitly named files, and source files found under folders.
+
+Folders are walked in sorted order (files and subfolders interleaved by name, so the paths come
+out sorted whatever the parallelism later), skipping hidden folders, virtual environments, the
+`exclude` / `extend-exclude` globs, and whatever the ignore files say: `.gitignore` in every
+folder from the repository root down, and `.git/info/exclude`, with git's semantics (a deeper
+file wins; `!` re-includes), matched by pathspec. A file named explicitly is always processed;
+the same file reached twice (e.g. through a symlink) is processed once.
+
+A symlink met in a walk is followed only to a file inside one of the named paths (as black does):
+one whose target lies outside them, a broken one and a loop are skipped, each with a note through
+`on_skip`, so that `--write` on a folder never rewrites a file elsewhere.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from tf24migrate.model.errors import TF24MigrateError
+
+if TYPE_CHECKING:  # imported when a folder is walked: files named one by one need no matching
+    import pathspec
+
+SOURCE_SUFFIXES = (".py",)
+# What `exclude` means when neither the command line nor pyproject.toml sets it: ruff's default
+# exclusions, less the hidden folders (always skipped), and `__pycache__`. A virtual environment of
+# any name is recognised by its `pyvenv.cfg` (or a conda `conda-meta/`), so a folder named `env/`
+# that is not one is walked.
+DEFAULT_EXCLUDE = (
+    "__pycache__",
+    "__pypackages__",
+    "_build",
+    "buck-out",
+    "build",
+    "dist",
+    "node_modules",
+    "site-packages",
+    "venv",
+)
+
+
+class MissingPathError(TF24MigrateError, FileNotFoundError):
+    """A path given by the user does not exist."""
+
+
+@dataclass(frozen=True)
+class Selection:
+    """What the walk leaves out. Globs are gitignore-style and relative to `root`."""
+
+    exclude: Sequence[str] = DEFAULT_EXCLUDE
+    extend_exclude: Sequence[str] = ()
+    respect_ignore_files: bool = True
+    root: str = "."
+    # Also leave out named paths the excludes cover (`--force-exclude`, as in ruff and black).
+    force_exclude: bool = False
+
+
+@dataclass(frozen=True)
+class _Rules:
+    """The gitignore-style patterns of one folder, matched against paths relative to it."""
+
+    base: str
+    spec: pathspec.GitIgnoreSpec
+
+    def verdict(self, path: str, is_dir: bool) -> bool | None:
+        relative = os.path.relpath(path, self.base)
+        if relative.startswith(".."):
+            return None
+        relative = relative.replace(os.sep, "/") + ("/" if is_dir else "")
+        return self.spec.check_file(relative).include
+
+
+def _is_virtualenv(path: str) -> bool:
+    return os.path.isfile(os.path.join(path, "pyvenv.cfg")) or os.path.isdir(os.path.join(path, "conda-meta"))
+
+
+def _load(base: str, ignore_file: str) -> list[_Rules]:
+    """The patterns of one ignore file; only a regular file is read (a FIFO would block), and a
+    line git would ignore as invalid (a lone `\\`) is left out, as git does."""
+    if not os.path.isfile(ignore_file):
+        return []
+    try:
+        with open(ignore_file, encoding="utf-8", errors="replace") as handle:
+            lines = handle.read().splitlines()
+    except OSError:
+        return []
+    import pathspec
+
+    try:
+        spec = pathspec.GitIgnoreSpec.from_lines(lines)
+    except ValueError:  # pathspec's GitIgnorePatternError
+        spec = pathspec.GitIgnoreSpec.from_lines([line for line in lines if _is_valid_pattern(line)])
+    return [_Rules(base, spec)] if spec.patterns else []
+
+
+def _is_valid_pattern(line: str) -> bool:
+    import pathspec
+
+    try:
+        pathspec.GitIgnoreSpec.from_lines([line])
+    except ValueError:
+        return False
+    return True
+
+
+def _git_dir(repository: str) -> str | None:
+    """The git directory of a repository, following a worktree's `.git` file to the common one."""
+    dot_git = os.path.join(repository, ".git")
+    if os.path.isdir(dot_git):
+        return dot_git
+    try:
+        with open(dot_git, encoding="utf-8") as handle:
+            first = handle.readline().strip()
+    except OSError:
+        return None
+    if not first.startswith("gitdir:"):
+        return None
+    git_dir = os.path.join(repository, first[len("gitdir:") :].strip())
+    try:
+        with open(os.path.join(git_dir, "commondir"), encoding="utf-8") as handle:
+            return os.path.normpath(os.path.join(git_dir, handle.read().strip()))
+    except OSError:
+        return git_dir
+
+
+def _ancestor_rules(folder: str) -> list[_Rules]:
+    """The ignore rules that apply to `folder` from above it: the repository's, outermost first."""
+    folder = os.path.abspath(folder)
+    chain = [folder]
+    while not os.path.exists(os.path.join(chain[-1], ".git")):
+        parent = os.path.dirname(chain[-1])
+        if parent == chain[-1]:
+            return []  # not in a repository: only the ignore files inside the walked folder count
+        chain.append(parent)
+    repository = chain[-1]
+    rules: list[_Rules] = []
+    git_dir = _git_dir(repository)
+    if git_dir:
+        rules += _load(repository, os.path.join(git_dir, "info", "exclude"))
+    for ancestor in reversed(chain[1:]):
+        rules += _load(ancestor, os.path.join(ancestor, ".gitignore"))
+    return rules
+
+
+# Told about each path a walk leaves out for a reason the user should hear: (path, why).
+OnSkip = Callable[[str, str], None]
+
+
+def _ignore_skip(path: str, why: str) -> None:
+    pass
+
+
+class _Walker:
+    def __init__(
+        self, suffixes: tuple[str, ...], selection: Selection, roots: Sequence[str], on_skip: OnSkip
+    ) -> None:
+        self.suffixes = suffixes
+        self.selection = selection
+        self.roots = [os.path.realpath(root) for root in roots]
+        self.on_skip = on_skip
+        self.root = os.path.abspath(selection.root)
+        import pathspec
+
+        self.excluded = pathspec.GitIgnoreSpec.from_lines([*selection.exclude, *selection.extend_exclude])
+
+    def _is_excluded(self, path: str, name: str, is_dir: bool, base: str | None = None) -> bool:
+        relative = os.path.relpath(path, base or self.root)
+        if relative.startswith(".."):
+            relative = name
+        relative = relative.replace(os.sep, "/") + ("/" if is_dir else "")
+        return bool(self.excluded.check_file(relative).include)
+
+    @staticmethod
+    def _is_ignored(path: str, is_dir: bool, rules: list[_Rules]) -> bool:
+        for rule in reversed(rules):  # the deepest ignore file decides first, as in git
+            verdict = rule.verdict(path, is_dir)
+            if verdict is not None:
+                return verdict
+        return False
+
+    def _is_file_to_take(self, entry: os.DirEntry) -> bool:
+        """Whether a walked entry is a regular file to take: a symlink only to a file inside a
+        named path (see the module docstring)."""
+        if not entry.is_symlink():
+            return entry.is_file(follow_symlinks=False)
+        try:
+            target = os.path.realpath(entry.path, strict=True)
+        except OSError as error:
+            loop = error.errno == errno.ELOOP
+            self.on_skip(entry.path, "skipped: a symlink loop" if loop else "skipped: a broken symlink")
+            return False
+        if not any(target == root or target.startswith(root.rstrip(os.sep) + os.sep) for root in self.roots):
+            self.on_skip(
+                entry.path,
+                f"skipped: a symlink to {target}, outside the paths named (name that file to migrate it)",
+            )
+            return False
+        return os.path.isfile(target)
+
+    def walk_named(self, folder: str) -> Iterator[str]:
+        """Walk a folder the user named. The folder itself is taken even when an ignore file or an
+        exclude glob covers it: then only what is inside it (ignore files, globs relative to it)
+        decides."""
+        absolute = os.path.abspath(folder)
+        rules = _ancestor_rules(folder) if self.selection.respect_ignore_files else []
+        if self._is_ignored(absolute, True, rules):
+            rules = []
+        name = os.path.basename(absolute)
+        self.base = absolute if self._is_excluded(absolute, name, True) else self.root
+        yield from self.walk(folder, rules)
+
+    def walk(self, folder: str, rules: list[_Rules]) -> Iterator[str]:
+        absolute = os.path.abspath(folder)
+        if self.selection.respect_ignore_files:
+            rules = rules + _load(absolute, os.path.join(absolute, ".gitignore"))
+        try:
+            entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
+        except OSError:
+            return
+        for entry in entries:
+            is_dir = entry.is_dir(follow_symlinks=False)
+            full = os.path.join(absolute, entry.name)
+            if is_dir:
+                if entry.name.startswith(".") or _is_virtualenv(entry.path):
+                    continue
+            elif not entry.name.endswith(self.suffixes) or not self._is_file_to_take(entry):
+                continue
+            if self._is_excluded(full, entry.name, is_dir, self.base) or self._is_ignored(
+                full, is_dir, rules
+            ):
+                continue
+            if is_dir:
+                yield from self.walk(entry.path, rules)
+            else:
+                yield entry.path
+
+
+def iter_source_files(
+    paths: Iterable[str],
+    suffixes: tuple[str, ...] = SOURCE_SUFFIXES,
+    selection: Selection | None = None,
+    on_skip: OnSkip = _ignore_skip,
+) -> Iterator[str]:
+    """Every file named in `paths`, and every file with one of `suffixes` under the folders named
+    that `selection` keeps; sorted within each folder. A named file or folder is always taken,
+    even if ignored or excluded, unless `selection.force_exclude`: then the excludes apply to it
+    too. Raises `MissingPathError` for a path that does not exist.
+    `on_skip` hears of each symlink left out (see the module docstring)."""
+    paths = list(paths)
+    walker = None
+    seen: set[str] = set()
+    for path in paths:
+        if selection is not None and selection.force_exclude:
+            walker = walker or _Walker(suffixes, selection, paths, on_skip)
+            name = os.path.basename(os.path.abspath(path))
+            if walker._is_excluded(os.path.abspath(path), name, os.path.isdir(path)):
+                continue
+        if os.path.isdir(path):
+            walker = walker or _Walker(suffixes, selection or Selection(), paths, on_skip)
+            found: Iterable[str] = walker.walk_named(path)
+        elif os.path.isfile(path):
+            found = (path,)
+        else:
+            raise MissingPathError(f"{path}: no such file or folder")
+        for file in found:
+            real = os.path.realpath(file)
+            if real not in seen:
+                seen.add(real)
+                yield file

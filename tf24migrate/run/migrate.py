@@ -1,0 +1,273 @@
+"""Migrating files: read, migrate, and (when asked) write, one `FileResult` per file.
+
+Many files run in worker processes, in chunks, with a bounded number of chunks in flight: the
+results come back in the order of the files given, and memory does not grow with their number.
+Workers ignore Ctrl-C; the main process tells them to stop after the file at hand, so every
+file is left either old or new.
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import gc
+import os
+import signal
+from collections.abc import Callable, Iterable, Iterator, Sequence
+
+from tf24migrate.model.errors import RuleError, SourceSyntaxError
+from tf24migrate.model.findings import FileResult, MigrationResult, Status
+from tf24migrate.model.notes import without_notes
+from tf24migrate.rules.base import Rule
+from tf24migrate.rules.selection import RuleSelection, could_match, select_rules
+from tf24migrate.run.discovery import Selection, iter_source_files
+from tf24migrate.run.files import ChangedOnDisk, SourceFile, UnreadableFile, digest, read_source, write_source
+from tf24migrate.sources.c_sources import SUFFIXES as C_SUFFIXES
+from tf24migrate.sources.c_sources import scan_c_source
+
+
+def run_rules(text: str, rules: Sequence[Rule], **options) -> MigrationResult:
+    if not could_match(text, rules):  # no rule can fire: neither the rules nor LibCST need loading
+        return MigrationResult(source=text, code=text)
+    from tf24migrate.engine.pipeline import run_rules
+
+    return run_rules(text, rules, **options)
+
+
+def migrate_notebook(text: str, rules: Sequence[Rule], **options) -> MigrationResult:
+    from tf24migrate.sources.notebook import migrate_notebook  # imported when a notebook is met
+
+    return migrate_notebook(text, rules, **options)
+
+
+# How each kind of file is migrated, by suffix: `(text, rules, *, path, unsafe_fixes[, declined])
+# -> MigrationResult`. Folders are walked for these suffixes; a file with another suffix is treated
+# as Python (the command only passes on those that `handles` accepts).
+MigrateText = Callable[..., MigrationResult]
+HANDLERS: dict[str, MigrateText] = {".py": run_rules, ".ipynb": migrate_notebook}
+HANDLERS.update(dict.fromkeys(C_SUFFIXES, scan_c_source))  # report-only: TF24701
+
+# Below this many files, starting worker processes costs more than it saves.
+_PARALLEL_FROM = 8
+_CHUNKS_IN_FLIGHT_PER_JOB = 4
+
+
+# Besides `HANDLERS`' suffixes, files named explicitly may be stubs.
+_NAMED_SUFFIXES = (".pyi",)
+
+
+def handles(path: str) -> bool:
+    """Whether `path` is a kind of file the tool handles: one of `HANDLERS`' suffixes or a stub
+    (`.pyi`), or a script with no suffix whose first line is a Python shebang (`#!...python`)."""
+    suffix = os.path.splitext(path)[1].lower()
+    if suffix:
+        return suffix in HANDLERS or suffix in _NAMED_SUFFIXES
+    try:
+        with open(path, "rb") as handle:
+            first = handle.readline(200)
+    except OSError:
+        return True  # let the run say why it cannot be read
+    return first.startswith(b"#!") and b"python" in first
+
+
+def handler_for(path: str) -> MigrateText:
+    return HANDLERS.get(os.path.splitext(path)[1].lower(), run_rules)
+
+
+def default_jobs() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return os.cpu_count() or 1
+
+
+def write_result(result: FileResult) -> FileResult:
+    """Write a changed result's code over its file, unless the file changed since it was read."""
+    try:
+        write_source(
+            result.path,
+            result.code or "",
+            result.extra["encoding"],
+            expected_digest=result.extra["digest"],
+        )
+    except ChangedOnDisk as error:
+        return dataclasses.replace(result, status=Status.FAILED, error=str(error))
+    except UnicodeEncodeError as error:
+        return dataclasses.replace(
+            result, status=Status.FAILED, error=f"cannot write: the new code does not fit in {error.encoding}"
+        )
+    except OSError as error:
+        return dataclasses.replace(result, status=Status.FAILED, error=f"cannot write: {error}")
+    return dataclasses.replace(result, written=True)
+
+
+def migrate_file(
+    path: str, rules: Sequence[Rule], *, unsafe_fixes: bool = False, write: bool = False
+) -> FileResult:
+    """Migrate one file; errors become a failed `FileResult` naming the reason and the place."""
+    try:
+        source = read_source(path)
+    except (OSError, UnreadableFile) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+        return FileResult(path=path, status=Status.FAILED, error=f"cannot read: {reason}")
+    result = migrate_loaded(path, source, rules, unsafe_fixes=unsafe_fixes)
+    return write_result(result) if write and result.changed else result
+
+
+def migrate_loaded(
+    path: str, source: SourceFile, rules: Sequence[Rule], *, unsafe_fixes: bool = False
+) -> FileResult:
+    """Migrate a file already read (or a source from stdin, with a made-up `path`); never writes."""
+    try:
+        result = handler_for(path)(source.text, rules, path=path, unsafe_fixes=unsafe_fixes)
+    except SourceSyntaxError as error:
+        return FileResult(
+            path=path,
+            status=Status.FAILED,
+            source=source.text,
+            error=f"{error.msg} at line {error.lineno}, column {error.offset}",
+        )
+    except RuleError as error:
+        return FileResult(path=path, status=Status.FAILED, source=source.text, error=str(error))
+    except Exception as error:  # a bug in a rule must not stop a run over thousands of files
+        return FileResult(
+            path=path,
+            status=Status.FAILED,
+            source=source.text,
+            error=f"internal error ({type(error).__name__}: {error}); the file was left unchanged. "
+            f"Please report this with the file",
+        )
+    return FileResult(
+        path=path,
+        status=Status.CHANGED if result.changed else Status.UNCHANGED,
+        source=source.text,
+        code=result.code,
+        findings=without_notes(result.findings, getattr(rules, "hidden_notes", frozenset())),
+        extra={"encoding": source.encoding, "digest": digest(source.raw)} if result.changed else {},
+    )
+
+
+# --- worker processes -------------------------------------------------------------------------
+
+_worker_rules: Sequence[Rule] = ()
+_worker_stop = None
+
+
+def _start_worker(rules: RuleSelection | tuple[str, ...], stop) -> None:
+    """Set a worker up with the run's rules: a selection (loaded when a file needs them), or codes."""
+    global _worker_rules, _worker_stop
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the main process decides when to stop
+    if not isinstance(rules, RuleSelection):
+        rules = select_rules(rules) if rules else ()
+    _worker_rules = rules
+    _worker_stop = stop
+
+
+def _migrate_chunk(paths: list[str], unsafe_fixes: bool, write: bool, texts: bool) -> list[FileResult]:
+    results = []
+    for path in paths:
+        if _worker_stop is not None and _worker_stop.is_set():
+            break
+        results.append(
+            _slim(migrate_file(path, _worker_rules, unsafe_fixes=unsafe_fixes, write=write), texts)
+        )
+    return results
+
+
+def _slim(result: FileResult, texts: bool) -> FileResult:
+    if texts or result.status is Status.CHANGED:
+        return result
+    return dataclasses.replace(result, source=None, code=None)
+
+
+def _context():
+    import multiprocessing
+
+    methods = multiprocessing.get_all_start_methods()
+    # fork shares the imported engine with the workers: no re-import per process.
+    return multiprocessing.get_context("fork" if "fork" in methods else None)
+
+
+def _migrate_in_parallel(
+    files: Sequence[str], rules: Sequence[Rule], unsafe_fixes: bool, write: bool, jobs: int, texts: bool
+) -> Iterator[FileResult]:
+    from concurrent.futures import ProcessPoolExecutor
+
+    chunk_size = max(1, min(32, len(files) // (jobs * 8)))
+    context = _context()
+    stop = context.Event()
+    selection = rules if isinstance(rules, RuleSelection) else tuple(rule.code for rule in rules)
+    pending: collections.deque = collections.deque()
+    # The forked workers share the parent's objects; freezing them keeps the workers' garbage
+    # collector from scanning (and so copying) every inherited page.
+    gc.freeze()
+    try:
+        with ProcessPoolExecutor(
+            jobs, mp_context=context, initializer=_start_worker, initargs=(selection, stop)
+        ) as pool:
+            try:
+                for start in range(0, len(files), chunk_size):
+                    chunk = list(files[start : start + chunk_size])
+                    pending.append(pool.submit(_migrate_chunk, chunk, unsafe_fixes, write, texts))
+                    if len(pending) >= jobs * _CHUNKS_IN_FLIGHT_PER_JOB:
+                        yield from pending.popleft().result()
+                while pending:
+                    yield from pending.popleft().result()
+            except BaseException:  # Ctrl-C, or the consumer stopped: finish the file at hand, start no other
+                stop.set()
+                for future in pending:
+                    future.cancel()
+                raise
+    finally:
+        gc.unfreeze()
+
+
+def migrate_files(
+    files: Sequence[str],
+    rules: Sequence[Rule],
+    *,
+    unsafe_fixes: bool = False,
+    write: bool = False,
+    jobs: int = 1,
+    texts: bool = True,
+) -> Iterator[FileResult]:
+    """Migrate `files` with `jobs` processes (0: all cores), yielding results in the order given.
+
+    With `texts` false, only changed files' results carry `source` and `code` (less to hold and
+    to send between processes).
+    """
+    jobs = jobs or default_jobs()
+    if jobs > 1 and len(files) >= _PARALLEL_FROM:
+        yield from _migrate_in_parallel(files, rules, unsafe_fixes, write, min(jobs, len(files)), texts)
+        return
+    for path in files:
+        yield _slim(migrate_file(path, rules, unsafe_fixes=unsafe_fixes, write=write), texts)
+
+
+def migrate_paths(
+    paths: Iterable[str],
+    *,
+    select: Iterable[str] | str | None = None,
+    ignore: Iterable[str] | str | None = None,
+    unsafe_fixes: bool = False,
+    write: bool = False,
+    jobs: int = 1,
+    selection: Selection | None = None,
+    target_version: str | None = None,
+) -> Iterator[FileResult]:
+    """Migrate every source file in `paths` (files, or folders walked for `*.py` and the other
+    suffixes in `HANDLERS`, honouring ignore files and `selection`'s excludes).
+
+    Yields one `FileResult` per file, in a stable order (sorted paths), whatever `jobs` is (0 means
+    all cores). Files are written only when `write` is true; a file that cannot be read or parsed,
+    or that changed on disk meanwhile, is reported as failed and the others go on. Raises
+    `MissingPathError` for a path that does not exist. `target_version` (`"2.3"`) is the oldest
+    TensorFlow the code must still run on, as for `migrate_source` (default: 2.4; the project's
+    metadata is not read: `tf24migrate.run.project_metadata.project_target(path)` reads it).
+    """
+    from tf24migrate.model.target import target_of
+
+    rules = RuleSelection(select, ignore, target_of(target_version, "the target_version argument"))
+    rules.check()
+    files = list(iter_source_files(paths, tuple(HANDLERS), selection))
+    yield from migrate_files(files, rules, unsafe_fixes=unsafe_fixes, write=write, jobs=jobs)

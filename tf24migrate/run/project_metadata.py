@@ -1,0 +1,267 @@
+"""The TensorFlow requirement a project declares, read from its metadata without running it.
+
+`project_target(path)` finds the project a path belongs to (the nearest folder, from the path
+upwards, holding `pyproject.toml`, `setup.cfg`, `setup.py`, a `requirements*.txt` or an
+`environment.yml`) and reads every TensorFlow requirement there:
+
+- `pyproject.toml`: `[project] dependencies` and `optional-dependencies`;
+- `setup.cfg`: `[options] install_requires` and `[options.extras_require]`;
+- `setup.py`, read with `ast` and never executed: `install_requires=` and `extras_require=` of
+  the `setup(...)` call, given as literals or as module-level names bound once to literals;
+- `requirements*.txt`, following `-r` / `--requirement` includes;
+- `environment.yml` / `environment.yaml` (a line reader, not YAML): conda entries such as
+  `tensorflow=2.3` (conda's `=` means that release series) and the pip entries under `- pip:`.
+
+Environment markers (`; python_version < "3.9"`) are not evaluated: the code must run wherever
+any requirement applies, so every requirement counts. The target is the lowest TensorFlow minor
+release any requirement allows (`target.lowest_and_newest`); a requirement without a version
+gives none.
+"""
+
+from __future__ import annotations
+
+import ast
+import configparser
+import os
+import re
+import sys
+from collections.abc import Iterator
+
+from tf24migrate.model.target import (
+    DEFAULT_VERSION,
+    TENSORFLOW_DISTRIBUTIONS,
+    Target,
+    lowest_and_newest,
+    named,
+)
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", "environment.yml", "environment.yaml")
+_REQUIREMENTS = re.compile(r"^requirements.*\.txt$")
+
+
+def _canonical(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def tensorflow_specifier(requirement: str) -> str | None:
+    """The version specifier of a PEP 508 requirement of TensorFlow (`""` for none), or None
+    when the requirement is of another distribution (or not a requirement at all)."""
+    from packaging.requirements import InvalidRequirement, Requirement
+
+    try:
+        parsed = Requirement(requirement)
+    except InvalidRequirement:
+        return None
+    return str(parsed.specifier) if _canonical(parsed.name) in TENSORFLOW_DISTRIBUTIONS else None
+
+
+def project_folder(path: str) -> str | None:
+    """The nearest folder from `path` upwards that holds project metadata."""
+    folder = os.path.abspath(path if os.path.isdir(path) else os.path.dirname(path) or ".")
+    while True:
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            names = []
+        if any(name in _MARKERS or _REQUIREMENTS.match(name) for name in names):
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+
+
+def _read(path: str) -> str:
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        return handle.read()
+
+
+def _pyproject(path: str) -> Iterator[str]:
+    try:
+        project = tomllib.loads(_read(path)).get("project", {})
+    except tomllib.TOMLDecodeError:
+        return
+    if not isinstance(project, dict):
+        return
+    yield from _strings(project.get("dependencies"))
+    extras = project.get("optional-dependencies")
+    for group in extras.values() if isinstance(extras, dict) else ():
+        yield from _strings(group)
+
+
+def _strings(value: object) -> list[str]:
+    return [item for item in value if isinstance(item, str)] if isinstance(value, list) else []
+
+
+def _setup_cfg(path: str) -> Iterator[str]:
+    parser = configparser.ConfigParser(interpolation=None)
+    try:
+        parser.read_string(_read(path))
+    except configparser.Error:
+        return
+    values = []
+    if parser.has_option("options", "install_requires"):
+        values.append(parser.get("options", "install_requires"))
+    if parser.has_section("options.extras_require"):
+        values += [value for _, value in parser.items("options.extras_require")]
+    for value in values:
+        yield from (line.strip() for line in value.splitlines() if line.strip())
+
+
+def _setup_py(path: str) -> Iterator[str]:
+    try:
+        tree = ast.parse(_read(path))
+    except (SyntaxError, ValueError):
+        return
+    constants: dict[str, ast.expr] = {}
+    for statement in tree.body:  # simple module-level constants: `REQUIRED = [...]`
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+            target = statement.targets[0]
+            if isinstance(target, ast.Name):
+                constants[target.id] = statement.value
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and _callee(node.func) == "setup"):
+            continue
+        for keyword in node.keywords:
+            if keyword.arg == "install_requires":
+                yield from _literal_strings(keyword.value, constants)
+            elif keyword.arg == "extras_require":
+                value = (
+                    constants.get(keyword.value.id, keyword.value)
+                    if isinstance(keyword.value, ast.Name)
+                    else keyword.value
+                )
+                if isinstance(value, ast.Dict):
+                    for group in value.values:
+                        yield from _literal_strings(group, constants)
+
+
+def _callee(func: ast.expr) -> str | None:
+    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
+
+
+def _literal_strings(node: ast.expr, constants: dict[str, ast.expr]) -> list[str]:
+    if isinstance(node, ast.Name):
+        node = constants.get(node.id, node)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):  # `BASE + [...]`
+        return _literal_strings(node.left, constants) + _literal_strings(node.right, constants)
+    try:
+        value = ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, RecursionError):
+        return []
+    if isinstance(value, str):
+        return [value]
+    return [item for item in value if isinstance(item, str)] if isinstance(value, (list, tuple)) else []
+
+
+def _requirements(path: str, seen: set[str] | None = None) -> Iterator[str]:
+    seen = set() if seen is None else seen
+    real = os.path.realpath(path)
+    if real in seen or not os.path.isfile(path):
+        return
+    seen.add(real)
+    text = re.sub(r"\\\n", "", _read(path))  # continued lines
+    for line in text.splitlines():
+        line = re.sub(r"(^|\s)#.*", "", line).strip()
+        include = re.match(r"^(?:-r|--requirement)(?:\s+|=)(\S+)", line)
+        if include:
+            yield from _requirements(os.path.join(os.path.dirname(path), include[1]), seen)
+        elif line and not line.startswith("-"):
+            yield line
+
+
+def _conda_specifier(entry: str) -> str | None:
+    """A conda match spec of TensorFlow (`tensorflow=2.3`, `conda-forge::tensorflow 2.3.*`,
+    `tensorflow>=2.3`) as a PEP 440 specifier, or None for another package."""
+    entry = entry.split("::", 1)[-1].strip()
+    match = re.match(r"^([A-Za-z0-9][A-Za-z0-9._-]*)\s*(.*)$", entry)
+    if match is None or _canonical(match[1]) not in TENSORFLOW_DISTRIBUTIONS:
+        return None
+    spec = match[2].strip()
+    # `=2.3`, `2.3`, `2.3.*`, `=2.3.0=build`: that release series (a build string after the
+    # version, separated by `=` or a space, is dropped).
+    series = re.fullmatch(r"=?([0-9][0-9.]*?)(?:\.\*)?(?:[= ].*)?", spec)
+    if series:
+        return f"=={series[1]}.*"
+    return spec.replace(" ", "")
+
+
+def _environment_yml(path: str) -> Iterator[str]:
+    """The TensorFlow entries of a conda environment file, as PEP 508 requirements."""
+    pip_indent = None
+    for raw in _read(path).splitlines():
+        line = raw.split(" #", 1)[0].rstrip()
+        match = re.match(r"^(\s*)-\s+(.*)$", line)
+        if match is None:
+            if line.strip() and not line.startswith(" "):
+                pip_indent = None  # a new top-level key
+            continue
+        indent, entry = len(match[1]), match[2].strip().strip("\"'")
+        if entry.rstrip(":") == "pip" and entry.endswith(":"):
+            pip_indent = indent
+            continue
+        if pip_indent is not None and indent > pip_indent:
+            yield entry
+            continue
+        pip_indent = None
+        spec = _conda_specifier(entry)
+        if spec is not None:
+            yield f"tensorflow{spec}"
+
+
+def requirements_in(folder: str) -> Iterator[tuple[str, str]]:
+    """`(file name, requirement)` for every requirement declared in the metadata in `folder`."""
+    readers = {
+        "pyproject.toml": _pyproject,
+        "setup.cfg": _setup_cfg,
+        "setup.py": _setup_py,
+        "environment.yml": _environment_yml,
+        "environment.yaml": _environment_yml,
+    }
+    names = sorted(os.listdir(folder))
+    for name in [*readers, *(n for n in names if _REQUIREMENTS.match(n))]:
+        path = os.path.join(folder, name)
+        if not os.path.isfile(path):
+            continue
+        reader = readers.get(name, _requirements)
+        try:
+            for requirement in reader(path):
+                yield name, requirement
+        except OSError:
+            continue
+
+
+def project_target(path: str) -> Target:
+    """The target read from the metadata of the project `path` belongs to; the default (2.4)
+    when there is none, or when no TensorFlow requirement there names a version."""
+    folder = project_folder(path)
+    if folder is None:
+        return named(DEFAULT_VERSION, "default: no project metadata found")
+    specifiers: dict[str, list[str]] = {}
+    for name, requirement in requirements_in(folder):
+        specifier = tensorflow_specifier(requirement)
+        if specifier is not None:
+            specifiers.setdefault(name, []).append(specifier)
+    where = _shown(folder)
+    found = {name: lowest_and_newest(found) for name, found in specifiers.items()}
+    found = {name: bounds for name, bounds in found.items() if bounds is not None}
+    if not found:
+        return named(DEFAULT_VERSION, f"default: no TensorFlow version required in {where}")
+    name = min(found, key=lambda n: found[n][0])
+    newest = [bounds[1] for bounds in found.values()]
+    return Target(
+        found[name][0],
+        f"from {os.path.join(where, name) if where != '.' else name}",
+        None if None in newest else max(v for v in newest if v is not None),
+    )
+
+
+def _shown(folder: str) -> str:
+    """`folder` as the user would name it: relative to the current folder when inside it."""
+    relative = os.path.relpath(folder)
+    return folder if relative.startswith("..") else relative

@@ -1,0 +1,46 @@
+"""The diff of one file: what `--diff` prints for it."""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+
+
+def unified_diff(path: str, before: str, after: str) -> str:
+    """A `git apply`-able unified diff of one file, with no-newline-at-end markers. Lines are split
+    at `\\n` only, as git splits them: a lone CR, a form feed or U+2028 is content, not a line end.
+
+    A notebook's diff is one diff of source code per changed cell instead (not `git apply`-able).
+    """
+    if path.lower().endswith(".ipynb"):
+        from tf24migrate.sources.notebook import notebook_diff
+
+        return notebook_diff(path, before, after)
+    name = os.path.normpath(path).replace(os.sep, "/").lstrip("/")  # git refuses `a/./x.py`
+    lines = []
+    for line in difflib.unified_diff(
+        _GIT_LINE.findall(before), _GIT_LINE.findall(after), f"a/{name}", f"b/{name}"
+    ):
+        if line.startswith(("---", "+++")):
+            line = line.rstrip("\r\n") + "\n"
+        lines.append(line)
+        if not line.endswith("\n"):
+            lines.append("\n\\ No newline at end of file\n")
+    return "".join(lines)
+
+
+def diff_bytes(diff: str, encoding: str) -> bytes:
+    """A file's diff (`unified_diff` of its texts, a byte order mark put back in front of both) as
+    the bytes `git apply` compares with the file: in the file's own encoding. Header names that the
+    encoding cannot hold are written as UTF-8."""
+    pieces = []
+    for line in diff.splitlines(keepends=True):
+        try:
+            pieces.append(line.encode("utf-8" if encoding == "utf-8-sig" else encoding))
+        except UnicodeEncodeError:
+            pieces.append(line.encode("utf-8", "surrogateescape"))
+    return b"".join(pieces)
+
+
+_GIT_LINE = re.compile(r"[^\n]*\n|[^\n]+")

@@ -1,0 +1,408 @@
+"""Jupyter notebooks (`.ipynb`): migrating the code cells while leaving the rest of the file alone.
+
+The code cells of a Python notebook are migrated as one module, so an import in an early cell
+resolves names in later cells: each cell's source, with its IPython syntax masked
+(`ipython_syntax`), is joined with a marker statement between cells, the engine runs once, and
+the result is split at the markers back into cells. Findings are mapped back to their cell.
+
+What a cell is follows IPython (`notebook_cells`): a cell indented as a whole is dedented, as
+IPython runs it, and re-indented on the way back; a `%%writefile name.py` cell holds a Python file,
+so its body is migrated as a module of its own (its names are not the notebook's), the magic line
+left alone.
+
+Cells are numbered from 1 counting every cell (markdown and raw too), in file order: "cell 3" is
+the third cell from the top, whatever its type; lines count from the cell's first line, the
+`%%writefile` line included. Left out, and never changed: cells that are not code, empty cells,
+cells that do not parse (each reported as `NOTEBOOK_CELL_SYNTAX`, an error), and cells whose cell
+magic makes them something else than Python (`%%bash`, `%%html`, `%%writefile notes.txt`), each
+with an info note (`NOTEBOOK_CELL_SKIPPED`) when it names something a rule looks for. A notebook
+whose kernel is not Python is skipped with an info note (`NOTEBOOK_NOT_PYTHON`). The notes are
+defined in `tf24migrate.model.notes`.
+
+The notebook's JSON text is never re-serialized: only the `source` value of a changed cell is
+replaced in the text, formatted like the original (a list of lines, one per line of the file, or a
+single string; the same separators, indentation and `ensure_ascii` choice; unchanged lines are
+copied byte for byte). A text diff of the file therefore shows only the changed source lines.
+"""
+
+from __future__ import annotations
+
+import ast
+import bisect
+import difflib
+import json
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
+from json.decoder import scanstring
+
+from tf24migrate.model.errors import RuleError, SourceSyntaxError
+from tf24migrate.model.findings import Finding, MigrationResult
+from tf24migrate.model.notes import (
+    NOTEBOOK_CELL_SKIPPED,
+    NOTEBOOK_CELL_SYNTAX,
+    NOTEBOOK_NOT_PYTHON,
+    note_finding,
+)
+from tf24migrate.rules.base import Rule
+from tf24migrate.rules.selection import could_match
+from tf24migrate.sources.ipython_syntax import unmask
+from tf24migrate.sources.notebook_cells import CellCode, SkippedCell, classify
+from tf24migrate.sources.notebook_markdown import markdown_readers, migrate_markdown
+
+_CELL_MARKER = "__tf24m_cell_{}__\n"
+_CELL_MARKER_LINE = re.compile(r"^__tf24m_cell_(\d+)__\n", re.MULTILINE)
+_WHITESPACE = re.compile(r"[ \t\n\r]*")
+_NON_ASCII_ESCAPE = re.compile(r"\\u(?!00[0-7])[0-9a-fA-F]{4}")  # `\u00e9`, not `\u001b`
+_DECODER = json.JSONDecoder()
+_LINE = re.compile(r"[^\n]*\n|[^\n]+")
+
+
+class _DuplicateKey(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _without_duplicate_keys(pairs: list[tuple[str, object]]) -> dict:
+    """A JSON object, refused when a key repeats: Python's reader keeps the last value, the span
+    editor would edit the first, so user code would be overwritten."""
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKey(key)
+            seen.add(key)
+    return found
+
+
+def _load(text: str, path: str | None) -> dict:
+    try:
+        notebook = json.loads(text, object_pairs_hook=_without_duplicate_keys)
+    except _DuplicateKey as error:
+        raise SourceSyntaxError(
+            f"not a notebook to edit: the key {error.key!r} appears twice in one JSON object, and "
+            "readers disagree on which one counts; keep one and run again",
+            (path, 1, 1, None),
+        ) from None
+    except json.JSONDecodeError as error:
+        raise SourceSyntaxError(
+            f"not a notebook: invalid JSON ({error.msg})", (path, error.lineno, error.colno, None)
+        ) from None
+    if not isinstance(notebook, dict) or not isinstance(notebook.get("cells"), list):
+        raise SourceSyntaxError(
+            "not a notebook in nbformat 4 (no list of cells); convert an older notebook with "
+            "`jupyter nbconvert --to notebook --nbformat 4`",
+            (path, 1, 1, None),
+        )
+    return notebook
+
+
+def kernel_language(notebook: dict) -> str | None:
+    """The notebook's language from its metadata (`"python"`, `"R"`, ...), None when not recorded."""
+    metadata = notebook.get("metadata")
+    if not isinstance(metadata, dict):
+        return None
+    for key, field in (("kernelspec", "language"), ("language_info", "name")):
+        section = metadata.get(key)
+        if isinstance(section, dict) and isinstance(section.get(field), str):
+            return section[field]
+    kernelspec = metadata.get("kernelspec")
+    if isinstance(kernelspec, dict) and isinstance(kernelspec.get("name"), str):
+        return "python" if "py" in kernelspec["name"].lower() else kernelspec["name"]
+    return None
+
+
+def _cell_source(cell: object, kinds: tuple[str, ...] = ("code",)) -> str | None:
+    if not isinstance(cell, dict) or cell.get("cell_type") not in kinds:
+        return None
+    source = cell.get("source")
+    if isinstance(source, list) and all(isinstance(line, str) for line in source):
+        return "".join(source)
+    return source if isinstance(source, str) else None
+
+
+def _syntax_note(cell: CellCode, line: int | None, column: int | None, problem: str, path) -> Finding:
+    """`line` and `column` are in the cell's code (as parsed)."""
+    message = f"cell not migrated: {problem}. Fix the cell and run tf24migrate again (the other cells were)."
+    line, column = cell.in_cell(line or 1, column or 1)
+    return note_finding(NOTEBOOK_CELL_SYNTAX, message, path=path, cell=cell.number, line=line, column=column)
+
+
+def _skipped_note(cell: SkippedCell, path: str | None) -> Finding:
+    message = f"cell {cell.number} is {cell.reason}: not migrated"
+    return note_finding(NOTEBOOK_CELL_SKIPPED, message, path=path, cell=cell.number, line=1, column=1)
+
+
+def _could_fire(source: str, rules: Sequence[Rule], notebook_code: str) -> bool:
+    """Whether a rule's trigger occurs in `source` while its required strings occur in the notebook
+    (a `%%bash` cell that names `experimental_run_v2` need not import TensorFlow itself)."""
+    return could_match(source, rules) and any(
+        all(required in notebook_code for required in rule.requires)
+        and any(trigger in source for trigger in rule.triggers)
+        for rule in rules
+    )
+
+
+def _python_syntax_error(cell: CellCode) -> SyntaxError | None:
+    try:
+        ast.parse(cell.masked.code)
+    except SyntaxError as error:
+        return error
+    except (ValueError, RecursionError) as error:
+        return SyntaxError(str(error), (None, 1, 1, None))
+    return None
+
+
+def _join(cells: Sequence[CellCode]) -> tuple[str, list[int]]:
+    """One module from the cells' masked code, a marker line before each cell but the first;
+    with the line on which each cell starts."""
+    parts: list[str] = []
+    starts: list[int] = []
+    line = 1
+    for index, cell in enumerate(cells):
+        if index:
+            parts.append(_CELL_MARKER.format(index))
+            line += 1
+        starts.append(line)
+        code = cell.masked.code if cell.masked.code.endswith("\n") else cell.masked.code + "\n"
+        parts.append(code)
+        line += code.count("\n")
+    return "".join(parts), starts
+
+
+def _split(code: str, cells: Sequence[CellCode], rules: Sequence[Rule]) -> list[str]:
+    """The inverse of `_join`: each cell's new source, IPython lines restored."""
+    markers = [int(m.group(1)) for m in _CELL_MARKER_LINE.finditer(code)]
+    if markers != list(range(1, len(cells))):
+        raise RuleError([r.code for r in rules], "lost the boundaries between notebook cells")
+    sources = []
+    for cell, part in zip(cells, _CELL_MARKER_LINE.split(code)[::2], strict=True):
+        if not cell.masked.code.endswith("\n") and part.endswith("\n"):
+            part = part[:-1]
+        sources.append(cell.restore(unmask(part, cell.masked.ipython_lines)))
+    return sources
+
+
+def _in_cell(finding: Finding, cells: Sequence[CellCode], starts: list[int]) -> Finding:
+    """A finding on a line of the joined module, placed in its cell instead."""
+    at = bisect.bisect_right(starts, finding.line) - 1
+    cell, offset = cells[at], starts[at] - 1
+    line, column = cell.in_cell(finding.line - offset, finding.column)
+    end_line, end_column = cell.in_cell(finding.end_line - offset, finding.end_column)
+    return replace(
+        finding, line=line, column=column, end_line=end_line, end_column=end_column, cell=cell.number
+    )
+
+
+def _in_module(finding: Finding, cells: Sequence[CellCode], starts: list[int]) -> Finding | None:
+    """The inverse of `_in_cell` (None when the finding's cell is not among `cells`)."""
+    for cell, start in zip(cells, starts, strict=True):
+        if cell.number == finding.cell:
+            line, column = cell.in_code(finding.line, finding.column)
+            end_line, end_column = cell.in_code(finding.end_line, finding.end_column)
+            return replace(
+                finding,
+                line=line + start - 1,
+                column=column,
+                end_line=end_line + start - 1,
+                end_column=end_column,
+            )
+    return None
+
+
+def _migrate_cells(
+    cells: list[CellCode],
+    rules: Sequence[Rule],
+    path: str | None,
+    unsafe_fixes: bool,
+    declined: Sequence[Finding] = (),
+) -> tuple[dict[int, str], list[Finding]]:
+    """Run the rules over `cells` as one module: `({cell index: new source}, findings)`."""
+    from tf24migrate.engine.pipeline import run_rules
+
+    notes = []
+    for cell in list(cells):
+        error = _python_syntax_error(cell)
+        if error is not None:
+            notes.append(_syntax_note(cell, error.lineno, error.offset, f"cannot parse: {error.msg}", path))
+            cells.remove(cell)
+    while cells:
+        module, starts = _join(cells)
+        try:
+            in_module = [f for f in (_in_module(f, cells, starts) for f in declined) if f is not None]
+            result = run_rules(module, rules, path=path, unsafe_fixes=unsafe_fixes, declined=in_module)
+        except SourceSyntaxError as error:  # LibCST refused what Python's parser took: drop that cell
+            at = max(bisect.bisect_right(starts, error.lineno or 1) - 1, 0)
+            line = (error.lineno or 1) - starts[at] + 1
+            notes.append(_syntax_note(cells[at], line, error.offset, str(error.msg), path))
+            del cells[at]
+            continue
+        findings = notes + [_in_cell(finding, cells, starts) for finding in result.findings]
+        new_sources = {}
+        if result.changed:
+            for cell, source in zip(cells, _split(result.code, cells, rules), strict=True):
+                if source != cell.source:
+                    new_sources[cell.number - 1] = source
+        return new_sources, findings
+    return {}, notes
+
+
+def migrate_notebook(
+    text: str,
+    rules: Sequence[Rule],
+    *,
+    path: str | None = None,
+    unsafe_fixes: bool = False,
+    declined: Sequence[Finding] = (),
+) -> MigrationResult:
+    """Migrate the code cells of a notebook's JSON text; see the module docstring. The fixes of
+    the findings in `declined` are not applied, only reported (as `run_rules` does).
+
+    Raises `SourceSyntaxError` when the text is not a notebook, `RuleError` as `run_rules` does.
+    """
+    notebook = _load(text, path)
+    language = kernel_language(notebook)
+    if language is not None and not language.lower().startswith("python"):
+        message = f"notebook skipped: its kernel language is {language}, not Python"
+        note = note_finding(NOTEBOOK_NOT_PYTHON, message, path=path, cell=None, line=1, column=1)
+        return MigrationResult(text, text, (note,))
+    in_notebook: list[CellCode] = []  # one module
+    files: list[CellCode] = []  # `%%writefile x.py`: a module each
+    skipped: list[SkippedCell] = []
+    for index, cell in enumerate(notebook["cells"]):
+        source = _cell_source(cell)
+        kind = classify(index + 1, source) if source is not None else None
+        if isinstance(kind, SkippedCell):
+            skipped.append(kind)
+        elif kind is not None:
+            (files if kind.writes else in_notebook).append(kind)
+    # Markdown cells, `(number, text)`: read only by the rules that read prose.
+    markdown = [
+        (number, prose)
+        for number, cell in enumerate(notebook["cells"], 1)
+        if (prose := _cell_source(cell, ("markdown",)))
+    ]
+    everything = "".join(
+        [
+            *(c.masked.code for c in in_notebook + files),
+            *(c.source for c in skipped),
+            *(prose for _, prose in markdown),
+        ]
+    )
+    if not could_match(everything, rules):  # the text prefilters, as for a Python file
+        return MigrationResult(text, text)
+    from tf24migrate.engine.pipeline import triggered_rules
+
+    findings = [_skipped_note(cell, path) for cell in skipped if _could_fire(cell.source, rules, everything)]
+    new_sources: dict[int, str] = {}
+    for module in (in_notebook, *([cell] for cell in files)):
+        if module and triggered_rules("".join(cell.masked.code for cell in module), rules):
+            changed, found = _migrate_cells(module, rules, path, unsafe_fixes, declined)
+            new_sources.update(changed)
+            findings += found
+    if markdown and markdown_readers(rules):
+        changed, found = migrate_markdown(
+            markdown, rules, path=path, unsafe_fixes=unsafe_fixes, declined=declined
+        )
+        new_sources.update(changed)
+        findings += found
+    findings.sort(key=lambda f: (f.cell or 0, f.line, f.column, f.code))
+    code = _replace_sources(text, new_sources) if new_sources else text
+    return MigrationResult(text, code, tuple(findings))
+
+
+# ------------------------------------------------------------------ the JSON text, edited in place
+
+
+def _skip(text: str, index: int) -> int:
+    return _WHITESPACE.match(text, index).end()
+
+
+def _members(text: str, start: int) -> Iterator[tuple[str, int, int]]:
+    """`(key, value_start, value_end)` of the JSON object whose `{` is at `start`."""
+    index = _skip(text, start + 1)
+    while text[index] == '"':
+        key, index = scanstring(text, index + 1)
+        index = _skip(text, _skip(text, index) + 1)  # past the colon
+        end = _DECODER.raw_decode(text, index)[1]
+        yield key, index, end
+        index = _skip(text, end)
+        index = _skip(text, index + 1) if text[index] == "," else index
+
+
+def _items(text: str, start: int) -> list[tuple[int, int]]:
+    """`(start, end)` of each item of the JSON array whose `[` is at `start`."""
+    spans = []
+    index = _skip(text, start + 1)
+    while text[index] != "]":
+        end = _DECODER.raw_decode(text, index)[1]
+        spans.append((index, end))
+        index = _skip(text, end)
+        index = _skip(text, index + 1) if text[index] == "," else index
+    return spans
+
+
+def _source_spans(text: str) -> list[tuple[int, int] | None]:
+    """Where each cell's `source` value lies in the notebook's JSON text."""
+    top = _skip(text, 0)
+    cells_start = next(start for key, start, _ in _members(text, top) if key == "cells")
+    spans = []
+    for cell_start, _ in _items(text, cells_start):
+        spans.append(next(((s, e) for key, s, e in _members(text, cell_start) if key == "source"), None))
+    return spans
+
+
+def _uses_ascii_escapes(text: str) -> bool:
+    """Whether the file escapes non-ASCII characters (`json.dumps(ensure_ascii=True)`)."""
+    return text.isascii() and _NON_ASCII_ESCAPE.search(text) is not None
+
+
+def _encode_lines(text: str, start: int, end: int, new_source: str, ascii_only: bool) -> str:
+    """A new list-of-lines `source` value laid out like the one at `text[start:end]`."""
+    items = _items(text, start)
+    old_lines = [json.loads(text[s:e]) for s, e in items]
+    opening = text[start + 1 : items[0][0]]
+    closing = text[items[-1][1] : end - 1]
+    separator = text[items[0][1] : items[1][0]] if len(items) > 1 else "," + opening
+    new_lines = _LINE.findall(new_source)  # at "\n" only, as nbformat splits (not at U+2028 or \f)
+    tokens: list[str] = []
+    matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
+    for tag, old_from, old_to, new_from, new_to in matcher.get_opcodes():
+        if tag == "equal":  # unchanged lines are copied, escapes and all
+            tokens.extend(text[s:e] for s, e in items[old_from:old_to])
+        else:
+            tokens.extend(json.dumps(line, ensure_ascii=ascii_only) for line in new_lines[new_from:new_to])
+    return "[" + opening + separator.join(tokens) + closing + "]"
+
+
+def _replace_sources(text: str, new_sources: dict[int, str]) -> str:
+    """`text` with the `source` of each cell in `new_sources` (by index) replaced."""
+    spans = _source_spans(text)
+    ascii_only = _uses_ascii_escapes(text)
+    pieces, done = [], 0
+    for index in sorted(new_sources):
+        start, end = spans[index]
+        if text[start] == "[":
+            value = _encode_lines(text, start, end, new_sources[index], ascii_only)
+        else:
+            value = json.dumps(new_sources[index], ensure_ascii=ascii_only)
+        pieces += [text[done:start], value]
+        done = end
+    return "".join([*pieces, text[done:]])
+
+
+def notebook_diff(path: str, before: str, after: str) -> str:
+    """A readable diff of a notebook: one unified diff of source code per changed cell."""
+    from tf24migrate.sources.diff import unified_diff
+
+    def sources(text: str) -> list[str | None]:
+        return [_cell_source(cell, ("code", "markdown")) for cell in json.loads(text)["cells"]]
+
+    diffs = []
+    for number, (old, new) in enumerate(zip(sources(before), sources(after), strict=True), start=1):
+        if old != new:
+            old, new = (s if s.endswith("\n") else s + "\n" for s in (old or "", new or ""))
+            diffs.append(unified_diff(f"{path}:cell {number}", old, new))
+    return "".join(diffs)

@@ -1,0 +1,50 @@
+"""A notebook's Markdown cells, for the rules that read prose (`scan_markdown`, such as TF24801).
+
+Markdown is prose: no rule that reads code runs on it. A rule with a `scan_markdown` method gets
+each Markdown cell's text; its findings are placed in the cell, and the text it returns (its fixes
+applied) replaces the cell's source.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+from tf24migrate.model.findings import Finding
+from tf24migrate.model.target import DEFAULT_TARGET
+from tf24migrate.rules.base import Rule
+
+
+def markdown_readers(rules: Sequence[Rule]) -> list[Rule]:
+    return [rule for rule in rules if hasattr(rule, "scan_markdown")]
+
+
+def migrate_markdown(
+    cells: Sequence[tuple[int, str]],
+    rules: Sequence[Rule],
+    *,
+    path: str | None,
+    unsafe_fixes: bool,
+    declined: Sequence[Finding],
+) -> tuple[dict[int, str], list[Finding]]:
+    """`({cell index: new source}, findings)` of the prose rules over the Markdown `cells`
+    (`(cell number, text)`, numbered from 1 counting every cell)."""
+    target = getattr(rules, "target", None) or DEFAULT_TARGET
+    new_sources: dict[int, str] = {}
+    findings: list[Finding] = []
+    for rule in markdown_readers(rules):
+        for number, text in cells:
+            if not any(trigger in text for trigger in rule.triggers):
+                continue
+            in_cell = [dataclasses.replace(f, cell=None) for f in declined if f.cell == number]
+            new, found = rule.scan_markdown(
+                new_sources.get(number - 1, text),
+                path=path,
+                unsafe_fixes=unsafe_fixes,
+                declined=in_cell,
+                target=target,
+            )
+            findings += [dataclasses.replace(f, cell=number) for f in found]
+            if new != text:
+                new_sources[number - 1] = new
+    return new_sources, findings
