@@ -15,6 +15,7 @@ from tf24migrate.rules.calls import (
     keep_arguments,
     rebuild_args,
 )
+from tf24migrate.rules.edits import DropUse
 from tf24migrate.rules.kinds import RenameKeyword, RenameMethod, RenameSymbol
 
 EXPERIMENTAL = "tensorflow.distribute.experimental"
@@ -204,8 +205,13 @@ class MultiWorkerMirroredStrategy(Rule):
                 )
             )
         func = ctx.spell(_MWMS_NEW, like=original.func)
-        if isinstance(original.func, cst.Name) and func is not None and code_for(func) != original.func.value:
-            ctx.drop_use(original.func)
+        edits = (
+            [DropUse(original.func)]
+            if isinstance(original.func, cst.Name)
+            and func is not None
+            and code_for(func) != original.func.value
+            else []
+        )
         if func is None:
             ctx.report(original, f"{message}: no way to name TensorFlow in this file; rewrite it by hand.")
             return updated
@@ -218,6 +224,7 @@ class MultiWorkerMirroredStrategy(Rule):
                 f"{message}: use `tf.distribute.MultiWorkerMirroredStrategy` with "
                 "`cluster_resolver=` and `communication_options=`.",
                 replacement=replacement,
+                edits=edits,
             )
             or updated
         )

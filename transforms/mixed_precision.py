@@ -23,6 +23,7 @@ from tf24migrate.rules.calls import (
     rebuild_args,
     updated_values,
 )
+from tf24migrate.rules.edits import MoveBinding, TrackUses
 from tf24migrate.rules.kinds import RenameSymbol
 from tf24migrate.rules.names import dotted_name_of_module, normalize
 
@@ -159,11 +160,8 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
             if kept is not None:
                 ctx.report(alias, f"{_MODULE_MESSAGE} The import stays as it is: {kept}; migrate them first.")
                 continue
-            if alias.asname is not None:
-                ctx.move_binding(alias, STABLE)
-            else:
-                ctx.track_uses(alias)
-            if ctx.report(alias, _MODULE_MESSAGE, replacement=moved) is not None:
+            edit = MoveBinding(alias, STABLE) if alias.asname is not None else TrackUses(alias)
+            if ctx.report(alias, _MODULE_MESSAGE, replacement=moved, edits=[edit]) is not None:
                 names[index] = moved
         return updated.with_changes(names=names)
 
@@ -357,9 +355,11 @@ class GetLayerPolicy(Rule):
             if kept is not None:
                 ctx.report(alias, f"{self._message}: the import stays as it is: {kept}.")
                 continue
-            ctx.track_uses(alias)
             message = f"{self._message}: the function is not imported any more."
-            if ctx.report(alias, message, replacement=cst.RemoveFromParent()) is not None:
+            if (
+                ctx.report(alias, message, replacement=cst.RemoveFromParent(), edits=[TrackUses(alias)])
+                is not None
+            ):
                 removed.add(id(alias))
         if not removed:
             return updated

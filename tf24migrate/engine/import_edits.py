@@ -1,11 +1,38 @@
-"""Edits to import statements that the transformer makes on behalf of rules: names appended to
-an existing `from ... import`, queued imports merged by module, and where new imports go."""
+"""The import edits of applied fixes, carried out after the pass as three steps over the new
+module (`add_imported_names`, `remove_imported_names`, `add_imports`), and the helpers they share:
+queued `from` imports merged by module, and where new imports go."""
 
 from __future__ import annotations
 
 import libcst as cst
 
+from tf24migrate.engine.walk import walk
 from tf24migrate.rules.calls import code_for
+
+
+def add_imported_names(module: cst.Module, targets: dict[int, list[str]]) -> cst.Module:
+    """`module` with names appended to `from ... import` statements, by `id` of the statement."""
+    return walk(module, AddImportedNames(targets)) if targets else module
+
+
+def remove_imported_names(module: cst.Module, targets: dict[int, set[str]]) -> cst.Module:
+    """`module` with local names removed from `from ... import` statements, by `id` of the
+    statement; a statement left with no name is removed."""
+    return walk(module, RemoveImportedNames(targets)) if targets else module
+
+
+def add_imports(module: cst.Module, imports: dict[str, str]) -> cst.Module:
+    """`module` with `import <module> as <local>` for each of `imports` (local -> module), sorted,
+    after its last top-level import (else after its docstring)."""
+    if not imports:
+        return module
+    new = [
+        cst.parse_statement(f"import {mod} as {local}\n" if mod != local else f"import {mod}\n")
+        for local, mod in sorted(imports.items())
+    ]
+    body = list(module.body)
+    index = import_insertion_index(body)
+    return module.with_changes(body=[*body[:index], *new, *body[index:]])
 
 
 class _ImportStatementEdit(cst.CSTTransformer):

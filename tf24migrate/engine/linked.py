@@ -5,7 +5,7 @@ changes what every `mp.X` means: it is right only when each use through `mp` is 
 applied fix, or stays valid. The transformer tracks the uses of such a name (`Linked`); when one is
 left as it was (its rule only reports it, a suppression comment or a shim keeps it), the import's
 fix is blocked and the engine runs the rules again without it. Rules link other fixes the same
-way, by a key of their own (`MigrationTransformer.link` / `block`).
+way, by a key of their own (`ctx.block` / `ctx.blocked_reason`).
 """
 
 from __future__ import annotations

@@ -24,14 +24,14 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from tf24migrate.engine.context import FileContext, Report
 from tf24migrate.engine.doctests import migrate_doctests
 from tf24migrate.engine.nesting import NESTING_LIMIT, too_deep
 from tf24migrate.engine.positions import StatementMap, module_code, node_spans
 from tf24migrate.engine.pruning import Sparse, StatementPlan, line_starts, parse_with_python
 from tf24migrate.engine.suppressions import is_suppressed, line_suppressions
 from tf24migrate.engine.tf1_code import tf1_evidence, tf1_note
-from tf24migrate.engine.transformer import MigrationTransformer, Report
-from tf24migrate.engine.walk import walk
+from tf24migrate.engine.transformer import run_pass
 from tf24migrate.model.errors import RuleError, SourceSyntaxError
 from tf24migrate.model.findings import Finding, MigrationResult, Span
 from tf24migrate.model.notes import without_notes
@@ -154,24 +154,22 @@ class _Parsed:
         for _ in range(_MAX_PASSES):
             if self.plan is not None:
                 self.plan.reset()
-            transformer = MigrationTransformer(
-                rules,
-                source=source,
+            ctx = FileContext(
+                source,
                 unsafe_fixes=unsafe_fixes,
+                target=target,
                 excluded=excluded,
                 declined=declined,
-                plan=self.plan,
-                statements=self.statements,
-                target=target,
                 blocked=blocked,
+                statements=self.statements,
             )
-            new_module = walk(self.module, transformer, transformer.inert)
+            new_module = run_pass(self.module, rules, ctx, self.plan)
             if self.plan is not None and not self.plan.consistent:
                 return None
-            if not transformer.newly_blocked:
+            if not ctx.newly_blocked:
                 break
-            blocked = {**blocked, **transformer.newly_blocked}
-        return new_module, transformer.reports
+            blocked = {**blocked, **ctx.newly_blocked}
+        return new_module, ctx.reports
 
     def spans(self, reports: Sequence[Report]) -> dict[int, Span]:
         """Where each report's node is, in the original source's lines."""

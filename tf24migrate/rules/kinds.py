@@ -13,6 +13,7 @@ import libcst as cst
 
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, DataRule
 from tf24migrate.rules.calls import code_for
+from tf24migrate.rules.edits import AddStatementAfter, Edit, MoveBinding, RenameBinding, TrackUses
 from tf24migrate.rules.names import dotted_name_of_module, normalize
 
 
@@ -86,25 +87,27 @@ class RenameSymbol(DataRule):
             renamed = names[index].with_changes(name=cst.Name(new_last))
             if alias.asname is not None and code_for(alias.asname.name) == new_last:
                 renamed = renamed.with_changes(asname=None)  # `import mixed_precision as mixed_precision`
+            edits: list[Edit] = [MoveBinding(alias, self.new)]
             if alias.asname is None and new_last != old_last:
-                ctx.rename_binding(alias, new_last)
-            ctx.move_binding(alias, self.new)
+                edits.insert(0, RenameBinding(alias, new_last))
             if self.uses_must_follow:
-                ctx.track_uses(alias)
+                edits.append(TrackUses(alias))
             if new_parent == old_parent:
-                if ctx.report(alias, self.message, replacement=renamed) is not None:
+                if ctx.report(alias, self.message, replacement=renamed, edits=edits) is not None:
                     names[index] = renamed
             elif len(names) == 1:
-                if ctx.report(alias, self.message, replacement=renamed) is not None:
+                if ctx.report(alias, self.message, replacement=renamed, edits=edits) is not None:
                     names[index] = renamed
                     moved_module = cst.parse_expression(new_parent)
             else:
-                ctx.add_statement_after(
-                    cst.parse_statement(
-                        f"from {new_parent} import {code_for(renamed.with_changes(comma=cst.MaybeSentinel.DEFAULT))}\n"
-                    )
+                moved = cst.parse_statement(
+                    f"from {new_parent} import {code_for(renamed.with_changes(comma=cst.MaybeSentinel.DEFAULT))}\n"
                 )
-                if ctx.report(alias, self.message, replacement=cst.RemoveFromParent()) is not None:
+                edits.append(AddStatementAfter(moved))
+                if (
+                    ctx.report(alias, self.message, replacement=cst.RemoveFromParent(), edits=edits)
+                    is not None
+                ):
                     keep[index] = False
         names = [alias for alias, kept in zip(names, keep, strict=True) if kept]
         if names and updated.rpar is None and names[-1].comma is not cst.MaybeSentinel.DEFAULT:

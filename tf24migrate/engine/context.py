@@ -1,0 +1,388 @@
+"""`FileContext`: the `RuleContext` of one pass over one module, and the edits its fixes bring.
+
+Rules ask it what names mean (through the `ScopeTracker` the pass keeps) and report through it.
+A report's fix is applied or not (`report`); when it is, the edits that came with it
+(`tf24migrate.rules.edits`) are carried out: those that change the pass (a binding renamed or
+moved, a statement to put after the current one) at once, the import edits after the pass
+(`finish`, by the steps of `tf24migrate.engine.import_edits`).
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from tf24migrate.engine import import_edits, pruning
+from tf24migrate.engine.linked import Linked
+from tf24migrate.engine.positions import StatementMap, node_spans
+from tf24migrate.engine.scopes import ScopeTracker
+from tf24migrate.model.findings import Fix, Span
+from tf24migrate.model.target import DEFAULT_TARGET, Target, too_new_note
+from tf24migrate.rules.base import Rule
+from tf24migrate.rules.calls import code_for
+from tf24migrate.rules.edits import (
+    AddImport,
+    AddStatementAfter,
+    DropUse,
+    Edit,
+    ImportAlongside,
+    MoveBinding,
+    RenameBinding,
+    TrackUses,
+)
+from tf24migrate.rules.names import TENSORFLOW, Binding, dotted_parts, head_name, is_tensorflow, normalize
+
+_INTERNAL_MODULES = ("tensorflow.python", "tensorflow.core", "tensorflow.tools")
+_ONE_LINE = re.compile(r"\s*\n\s*")
+
+
+def _is_public_tensorflow(module: str) -> bool:
+    return (module == "tensorflow" or module.startswith("tensorflow.")) and not any(
+        module == internal or module.startswith(internal + ".") for internal in _INTERNAL_MODULES
+    )
+
+
+def imports_public_tensorflow(source: str) -> bool:
+    """Whether `source` imports TensorFlow's public API (`import tensorflow`, `from tensorflow
+    import ...`, `tensorflow.keras`, ...), not only its internals (`tensorflow.python`,
+    `tensorflow.core`, `tensorflow.tools`): a file importing only internals is TensorFlow's own
+    implementation. Imports are read with Python's `ast`, so an example in a docstring does not count."""
+    try:
+        tree = pruning.parse_with_python(source)
+    except (SyntaxError, ValueError, RecursionError):
+        return True  # unknown: as before this check
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import) and any(_is_public_tensorflow(alias.name) for alias in node.names):
+            return True
+        if isinstance(node, ast.ImportFrom) and not node.level and _is_public_tensorflow(node.module or ""):
+            return True
+    return False
+
+
+@dataclass
+class Report:
+    """A rule hit as the pass saw it; the engine turns it into a `Finding`."""
+
+    rule: Rule
+    node: cst.CSTNode
+    message: str
+    fix: Fix | None
+    applied: bool
+    statement: cst.CSTNode | None = None  # the top-level statement holding `node`, if known
+
+
+@dataclass
+class Cursor:
+    """Where the pass is: kept by the transformer, read by the context."""
+
+    ancestors: list[cst.CSTNode] = field(default_factory=list)  # outermost first
+    leaving: cst.CSTNode | None = None  # the node whose handlers are running
+    shims: set[int] = field(default_factory=set)  # ids of the shim statements around it
+    rule: Rule | None = None  # the rule whose handler is running
+
+    def top_statement(self) -> cst.CSTNode | None:
+        """The top-level statement holding the node being left (None for the module itself)."""
+        if len(self.ancestors) > 1:
+            return self.ancestors[1]
+        return self.leaving if self.ancestors else None
+
+
+class FileContext:
+    """The `tf24migrate.rules.context.RuleContext` of one pass. See the module docstring."""
+
+    def __init__(
+        self,
+        source: str,
+        *,
+        unsafe_fixes: bool = False,
+        target: Target = DEFAULT_TARGET,
+        excluded: Iterable[tuple[str, int]] = (),
+        declined: Iterable[tuple[str, int]] = (),
+        blocked: dict[object, str] | None = None,
+        statements: StatementMap | None = None,
+    ) -> None:
+        self.source = source
+        self.scopes = ScopeTracker(walrus=":=" in source)
+        self.cursor = Cursor()
+        self.module: cst.Module | None = None  # the original module, once the pass entered it
+        self.reports: list[Report] = []
+        self._unsafe_fixes = unsafe_fixes
+        self._target = target  # fixes whose new spelling is newer than this are reported, not applied
+        self._excluded = set(excluded)  # (code, id(node)) pairs silenced by suppression comments
+        self._declined = set(declined)  # (code, id(node)) pairs reported but not fixed (--interactive)
+        self._statements = statements
+        # Fixes that must not be applied alone (see `Linked`): what earlier passes blocked, and
+        # what this pass found must be blocked.
+        self.blocked: dict[object, str] = dict(blocked or {})
+        self.newly_blocked: dict[object, str] = {}
+        self._linked = Linked()
+        self._brings: dict[int, AddImport | ImportAlongside] = {}  # id(new Name) -> its import
+        self._module_imports: dict[str, str] = {}  # local name -> module, for applied AddImports
+        self._names_to_import: dict[int, list[str]] = {}  # id(original ImportFrom) -> names to add
+        self._left_imports: dict[int, cst.ImportFrom] = {}  # id(original) -> the node left in the tree
+        self._statements_after: list[cst.BaseStatement] = []
+
+    # ----------------------------------------------------------------- the file
+
+    @functools.cached_property
+    def imports_public_tensorflow(self) -> bool:
+        return imports_public_tensorflow(self.source)  # computed on first use: few rules ask
+
+    @functools.cached_property
+    def line_length(self) -> int:
+        return max([79, *(len(line) for line in self.source.splitlines())])
+
+    @property
+    def ancestors(self) -> list[cst.CSTNode]:
+        return self.cursor.ancestors[::-1]
+
+    def node_lines(self, node: cst.CSTNode) -> tuple[list[str], Span]:
+        assert self.module is not None
+        if self._statements is not None:
+            span = self._statements.spans({id(node): (node, self.cursor.top_statement())})[id(node)]
+            return [self._statements.line(n) for n in range(span.line, span.end_line + 1)], span
+        span = node_spans(self.module, [node])[id(node)]
+        return self.module.code.splitlines()[span.line - 1 : span.end_line], span
+
+    def line_around(self, node: cst.CSTNode) -> tuple[str, str]:
+        lines, span = self.node_lines(node)
+        return lines[0][: span.column - 1], lines[-1][span.end_column - 1 :]
+
+    # ----------------------------------------------------------------- names
+
+    def is_reference(self, node: cst.Name) -> bool:
+        return self.scopes.is_reference(node)
+
+    def binding(self, name: str) -> Binding | None:
+        return self.scopes.scope.lookup(name)
+
+    def qualified_name(self, node: cst.CSTNode) -> str | None:
+        """None too for the dotted names of import statements (`import tensorflow.python.x`),
+        which are module paths, not uses."""
+        parts = dotted_parts(node)
+        if not parts or not self.scopes.is_reference(head_name(node)):
+            return None
+        binding = self.scopes.scope.lookup(parts[0])
+        if binding is None or not binding.is_import:
+            return None
+        return normalize(".".join([binding.qualified_name, *parts[1:]]))
+
+    def resolves_to_module_other_than_tensorflow(self, node: cst.CSTNode) -> bool:
+        head = head_name(node)
+        if head is None:
+            return False
+        binding = self.scopes.scope.lookup(head.value)
+        return binding is not None and binding.is_import and not is_tensorflow(binding.qualified_name)
+
+    def spell(self, qualified_name: str, like: cst.CSTNode | None = None) -> cst.BaseExpression | None:
+        scope = self.scopes.scope
+        candidates: list[tuple[cst.Name | str, str]] = []
+        head = head_name(like) if like is not None else None
+        if head is not None:
+            binding = scope.lookup(head.value)
+            if binding is not None and binding.is_import:
+                base = cst.Name(binding.renamed_to) if binding.renamed_to else head
+                candidates.append((base, normalize(binding.spelled_name)))
+        others = sorted(
+            (b for b in scope.visible_imports() if b.renamed_to is None), key=lambda b: -len(b.spelled_name)
+        )
+        candidates.extend((b.name, normalize(b.spelled_name)) for b in others)
+        candidates.extend(self._module_imports.items())
+        for base, prefix in candidates:
+            if qualified_name == prefix or qualified_name.startswith(prefix + "."):
+                rest = qualified_name[len(prefix) + 1 :].split(".") if qualified_name != prefix else []
+                return _attribute_chain(cst.Name(base) if isinstance(base, str) else base, rest)
+        if is_tensorflow(qualified_name):
+            local = self._free_name_for_tensorflow()
+            if local is not None:
+                name = cst.Name(local)
+                self._brings[id(name)] = AddImport(local, TENSORFLOW)
+                rest = qualified_name[len(TENSORFLOW) + 1 :].split(".")
+                return _attribute_chain(name, rest if qualified_name != TENSORFLOW else [])
+        return None
+
+    def import_alongside(self, name: cst.Name, new_name: str) -> cst.Name | None:
+        scope = self.scopes.scope
+        binding = scope.lookup(name.value)
+        if binding is None or not binding.is_import or binding.node is None:
+            return None
+        statement = self.scopes.import_of_alias.get(id(binding.node))
+        if statement is None:
+            return None
+        wanted = f"{binding.qualified_name.rsplit('.', 1)[0]}.{new_name}"
+        existing = scope.lookup(new_name)
+        if existing is not None:
+            return cst.Name(new_name) if existing.qualified_name == wanted else None
+        if scope.ever_bound(new_name) or re.search(rf"\b{new_name}\b", self.source):
+            return None
+        alongside = cst.Name(new_name)
+        self._brings[id(alongside)] = ImportAlongside(statement, new_name)
+        return alongside
+
+    # ----------------------------------------------------------------- reporting
+
+    def blocked_reason(self, key: object) -> str | None:
+        return self.blocked.get(id(key) if isinstance(key, cst.CSTNode) else key)
+
+    def block(self, key: object, reason: str) -> None:
+        key = id(key) if isinstance(key, cst.CSTNode) else key
+        if key not in self.blocked and key not in self.newly_blocked:
+            self.newly_blocked[key] = reason
+
+    def report(
+        self,
+        node: cst.CSTNode,
+        message: str,
+        *,
+        replacement: cst.CSTNode | cst.RemovalSentinel | None = None,
+        fix: Fix | None = None,
+        edits: Iterable[Edit] = (),
+    ):
+        rule = self.cursor.rule
+        assert rule is not None, "report() outside a rule handler"
+        if (self.cursor.shims and not rule.runs_in_shims) or (rule.code, id(node)) in self._excluded:
+            return None
+        if replacement is not None and fix is None:
+            fix = rule.fix or Fix.SAFE
+        if replacement is None:
+            fix = None
+        too_new = not self._target.allows(rule.new_since)  # the new spelling fails on the target
+        applied = (
+            (fix is Fix.SAFE or (fix is Fix.UNSAFE and self._unsafe_fixes))
+            and (rule.code, id(node)) not in self._declined
+            and not too_new
+        )
+        if too_new:
+            message = f"{message} {too_new_note(rule, self._target, fixable=fix is not None)}"
+        elif fix is Fix.UNSAFE and not self._unsafe_fixes and isinstance(replacement, cst.CSTNode):
+            rewrite = _ONE_LINE.sub(" ", code_for(replacement).strip())  # a finding is one line
+            message = f"{message} Unsafe fix (apply with --unsafe-fixes): `{rewrite}`"
+        self.reports.append(Report(rule, node, message, fix, applied, self.cursor.top_statement()))
+        if not applied:
+            return None
+        if isinstance(replacement, cst.CSTNode):
+            self._linked.migrated(node)
+            edits = [*edits, *self._brought_by(replacement)]
+        for edit in edits:
+            self._carry_out(edit)
+        return replacement
+
+    def _brought_by(self, replacement: cst.CSTNode) -> list[AddImport | ImportAlongside]:
+        """The imports that the names `spell` and `import_alongside` made, inside `replacement`, need."""
+        if not self._brings:
+            return []
+        found, stack = [], [replacement]
+        while stack:
+            node = stack.pop()
+            edit = self._brings.get(id(node))
+            if edit is not None:
+                found.append(edit)
+            stack.extend(node.children)
+        return found
+
+    def _carry_out(self, edit: Edit | AddImport | ImportAlongside) -> None:
+        kind = type(edit)
+        if kind is AddStatementAfter:
+            self._statements_after.append(edit.statement)
+        elif kind is AddImport:
+            self._module_imports[edit.local] = edit.module
+        elif kind is ImportAlongside:
+            names = self._names_to_import.setdefault(id(edit.statement), [])
+            if edit.new_name not in names:
+                names.append(edit.new_name)
+        elif kind is DropUse:
+            binding = self.scopes.scope.lookup(edit.name.value)
+            if binding is not None and binding.is_import and self.scopes.is_reference(edit.name):
+                binding.uses_dropped += 1
+        else:
+            binding = self.scopes.alias_bindings.get(id(edit.alias))
+            if binding is None:
+                return
+            if kind is RenameBinding:
+                binding.renamed_to = edit.new_name
+            elif kind is MoveBinding:
+                binding.moved_to = edit.new_qualified_name
+            elif kind is TrackUses:
+                self._linked.track(binding)
+
+    # ----------------------------------------------------------------- hooks of the pass
+
+    def visit_module(self, node: cst.Module) -> None:
+        self.module = node
+
+    def leave_name(self, original: cst.Name, result):
+        """Count a use of an imported name, and follow the import when a fix renamed the name."""
+        if not self.scopes.is_reference(original):
+            return result
+        binding = self.scopes.scope.lookup(original.value)
+        if binding is None or not binding.is_import:
+            return result
+        binding.uses += 1
+        if binding.renamed_to and type(result) is cst.Name:
+            self._linked.kept.add(id(original))  # the same object under its new name
+            result = result.with_changes(value=binding.renamed_to)
+        if self._linked.tracked:
+            ancestors = self.cursor.ancestors
+            self._linked.use(binding, original, ancestors[-1] if ancestors else None)
+        return result
+
+    def leave_import_from(self, original, result):
+        if type(result) is cst.ImportFrom:
+            self._left_imports[id(original)] = result
+        return result
+
+    def leave_statement(self, original, result):
+        """The statement, followed by those that applied fixes put after it."""
+        if not self._statements_after or not isinstance(result, cst.SimpleStatementLine):
+            return result
+        extra, self._statements_after = self._statements_after, []
+        return cst.FlattenSentinel([result, *import_edits.merge_from_imports(extra)])
+
+    def finish(self, original, module: cst.Module) -> cst.Module:
+        """After the pass: block the linked fixes left alone, then the import edits."""
+        for key, reason in self._linked.blocked():
+            self.block(key, reason)
+        module = import_edits.add_imported_names(
+            module,
+            {
+                id(self._left_imports[key]): names
+                for key, names in self._names_to_import.items()
+                if key in self._left_imports
+            },
+        )
+        if "__all__" not in self.source:  # a module may re-export what it imports
+            module = import_edits.remove_imported_names(module, self._unused_imports())
+        return import_edits.add_imports(module, self._module_imports)
+
+    def _unused_imports(self) -> dict[int, set[str]]:
+        """The `from ... import` names whose every use an applied fix rewrote away, by statement."""
+        targets: dict[int, set[str]] = {}
+        for alias_id, binding in self.scopes.alias_bindings.items():
+            statement = self.scopes.import_of_alias.get(alias_id)
+            if statement is None or not binding.uses or binding.uses != binding.uses_dropped:
+                continue
+            left = self._left_imports.get(id(statement))
+            if left is not None:
+                targets.setdefault(id(left), set()).add(binding.name)
+        return targets
+
+    def _free_name_for_tensorflow(self) -> str | None:
+        for local, module in self._module_imports.items():
+            if module == TENSORFLOW:
+                return local
+        for local in ("tf", "tensorflow"):
+            if not self.scopes.scope.ever_bound(local) and not re.search(rf"\b{local}\b", self.source):
+                return local
+        return None
+
+
+def _attribute_chain(base: cst.Name, rest: list[str]) -> cst.BaseExpression:
+    expr: cst.BaseExpression = base
+    for part in rest:
+        expr = cst.Attribute(value=expr, attr=cst.Name(part))
+    return expr

@@ -1,0 +1,161 @@
+"""What names mean during the pass: the scopes, the bindings each statement makes, and which
+`Name` nodes are references.
+
+`ScopeTracker` follows the transformer's walk: `VISIT[type]` runs when a node is entered,
+`LEAVE[type]` when it is left (looked up by exact type: `isinstance` on LibCST's abstract classes
+is slow, and this runs for every node). A statement the pruning plan skips binds its names from
+its `ast` node instead (`bind_skipped`).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+
+import libcst as cst
+
+from tf24migrate.engine import pruning
+from tf24migrate.rules.names import Binding, Scope, import_bindings, target_names
+
+COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
+
+
+class ScopeTracker:
+    """The scope of the node being visited, and what each import alias binds."""
+
+    def __init__(self, *, walrus: bool) -> None:
+        self.scope = Scope("module")
+        self.handler_depth = 0  # how many `except` handlers enclose the node
+        self.not_references: set[int] = set()  # ids of Names that are not expressions
+        self.alias_bindings: dict[int, Binding] = {}  # id(ImportAlias) -> what it binds
+        self.import_of_alias: dict[int, cst.ImportFrom] = {}  # id(ImportAlias) -> its statement
+        self._walrus = walrus  # only then can an expression of a skipped statement bind a name
+
+    def is_reference(self, node: cst.Name) -> bool:
+        return id(node) not in self.not_references
+
+    def bind(self, name: str, node: cst.CSTNode | None, qualified_name: str | None = None) -> Binding:
+        binding = Binding(name, qualified_name, node, in_handler=self.handler_depth > 0)
+        self.scope.bind(binding)
+        return binding
+
+    def bind_skipped(self, statement: ast.stmt) -> None:
+        """Bind the names of a statement the transformer does not walk."""
+        for name, qualified_name, in_handler in pruning.bindings(
+            statement, self.handler_depth > 0, walrus=self._walrus
+        ):
+            self.scope.bind(Binding(name, qualified_name, None, in_handler=in_handler))
+
+    # ----------------------------------------------------------------- entering nodes
+
+    def _visit_attribute(self, node: cst.Attribute) -> None:
+        self.not_references.add(id(node.attr))
+
+    def _visit_arg(self, node: cst.Arg) -> None:
+        if node.keyword is not None:
+            self.not_references.add(id(node.keyword))
+
+    def _visit_definition(self, node: cst.FunctionDef | cst.ClassDef) -> None:
+        self.not_references.add(id(node.name))
+        self.bind(node.name.value, node)
+        self.scope = Scope("function" if type(node) is cst.FunctionDef else "class", self.scope)
+
+    def _visit_lambda(self, node: cst.Lambda) -> None:
+        self.scope = Scope("function", self.scope)
+
+    def _visit_param(self, node: cst.Param) -> None:
+        self.not_references.add(id(node.name))
+        self.bind(node.name.value, node)
+
+    def _visit_comprehension(self, node) -> None:
+        self.scope = Scope("comprehension", self.scope)
+        for_in = node.for_in
+        while for_in is not None:
+            for name in target_names(for_in.target):
+                self.bind(name.value, for_in)
+            for_in = for_in.inner_for_in
+
+    def _visit_for(self, node: cst.For) -> None:
+        for name in target_names(node.target):
+            self.bind(name.value, node)
+
+    def _visit_except_handler(self, node: cst.ExceptHandler) -> None:
+        self.handler_depth += 1
+        if node.name is not None:
+            for name in target_names(node.name.name):
+                self.bind(name.value, node)
+
+    def _visit_global(self, node: cst.Global | cst.Nonlocal) -> None:
+        for item in node.names:
+            self.not_references.add(id(item.name))
+
+    def _visit_import(self, node: cst.Import | cst.ImportFrom) -> None:
+        for local, qualified_name, alias in import_bindings(node):
+            self.alias_bindings[id(alias)] = self.bind(local, alias, qualified_name)
+            if isinstance(node, cst.ImportFrom):
+                self.import_of_alias[id(alias)] = node
+        for alias in node.names if not isinstance(node.names, cst.ImportStar) else ():
+            for part in _names_in(alias):
+                self.not_references.add(id(part))
+        if isinstance(node, cst.ImportFrom) and node.module is not None:
+            for part in _names_in(node.module):
+                self.not_references.add(id(part))
+
+    # ----------------------------------------------------------------- leaving nodes
+
+    def _leave_scope(self, original) -> None:
+        assert self.scope.parent is not None
+        self.scope = self.scope.parent
+
+    def _leave_except_handler(self, original) -> None:
+        self.handler_depth -= 1
+
+    def _leave_assignment(self, original) -> None:
+        if type(original) is cst.Assign:
+            targets = [t.target for t in original.targets]
+        elif type(original) is cst.WithItem:
+            targets = [original.asname.name] if original.asname is not None else []
+        else:
+            targets = [original.target]
+        for target in targets:
+            for name in target_names(target):
+                self.bind(name.value, original)
+
+    VISIT: dict[type, Callable[[ScopeTracker, cst.CSTNode], None]]
+    LEAVE: dict[type, Callable[[ScopeTracker, cst.CSTNode], None]]
+
+
+ScopeTracker.VISIT = {
+    cst.Attribute: ScopeTracker._visit_attribute,
+    cst.Arg: ScopeTracker._visit_arg,
+    cst.Import: ScopeTracker._visit_import,
+    cst.ImportFrom: ScopeTracker._visit_import,
+    cst.FunctionDef: ScopeTracker._visit_definition,
+    cst.ClassDef: ScopeTracker._visit_definition,
+    cst.Lambda: ScopeTracker._visit_lambda,
+    cst.Param: ScopeTracker._visit_param,
+    cst.For: ScopeTracker._visit_for,
+    cst.ExceptHandler: ScopeTracker._visit_except_handler,
+    cst.Global: ScopeTracker._visit_global,
+    cst.Nonlocal: ScopeTracker._visit_global,
+    **dict.fromkeys(COMPREHENSIONS, ScopeTracker._visit_comprehension),
+}
+ScopeTracker.LEAVE = {
+    cst.ExceptHandler: ScopeTracker._leave_except_handler,
+    **dict.fromkeys(
+        (cst.Assign, cst.AnnAssign, cst.AugAssign, cst.NamedExpr, cst.WithItem),
+        ScopeTracker._leave_assignment,
+    ),
+    **dict.fromkeys((cst.Lambda, cst.FunctionDef, cst.ClassDef, *COMPREHENSIONS), ScopeTracker._leave_scope),
+}
+
+
+def _names_in(node: cst.CSTNode) -> list[cst.Name]:
+    """The `Name` nodes of an import's dotted name or alias (`a.b.c`, `x as y`)."""
+    if type(node) is cst.Name:
+        return [node]
+    if type(node) is cst.Attribute:
+        return [*_names_in(node.value), node.attr]
+    if type(node) is cst.ImportAlias:
+        return [*_names_in(node.name), *(_names_in(node.asname.name) if node.asname is not None else ())]
+    return []

@@ -1,0 +1,95 @@
+"""`RuleContext`: everything a rule's handler may ask of the file it runs in, on one page.
+
+A handler is `leave_<NodeType>(self, ctx: RuleContext, original, updated)`, as in a LibCST
+transformer: `original` is the node as parsed, `updated` the node with the fixes of its children
+applied, and it returns what replaces `updated` (itself, when nothing changes). It learns what
+names mean through `ctx`, and reports through `ctx.report`, which also decides whether the fix is
+applied (safety, `--unsafe-fixes`, suppression comments, shims, the target version): a handler
+writes `return ctx.report(original, message, replacement=new) or updated`.
+
+Nodes passed to `ctx` are original nodes (`original`, or nodes inside it), never updated ones.
+The engine's implementation is `tf24migrate.engine.context.FileContext`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Protocol
+
+import libcst as cst
+
+from tf24migrate.model.findings import Fix, Span
+from tf24migrate.rules.edits import Edit
+from tf24migrate.rules.names import Binding
+
+
+class RuleContext(Protocol):
+    # ------------------------------------------------------------------ the file
+    source: str
+    """The whole source text of the file (or of the doctest example) being migrated."""
+
+    @property
+    def line_length(self) -> int:
+        """The line length of the file's own code: its longest line, and at least 79."""
+
+    @property
+    def imports_public_tensorflow(self) -> bool:
+        """Whether the file imports TensorFlow's public API, not only its internals
+        (`tensorflow.python`...): a file importing only internals is TensorFlow's own code."""
+
+    @property
+    def ancestors(self) -> list[cst.CSTNode]:
+        """The original nodes around the node being left, innermost (its parent) first."""
+
+    def node_lines(self, node: cst.CSTNode) -> tuple[list[str], Span]:
+        """The whole source lines `node` is on, and where it is."""
+
+    def line_around(self, node: cst.CSTNode) -> tuple[str, str]:
+        """The text of the source line before `node` starts, and after it ends."""
+
+    # ------------------------------------------------------------------ names
+    def is_reference(self, node: cst.Name) -> bool:
+        """Whether a `Name` is an expression (not an attribute, a keyword or a definition's name)."""
+
+    def binding(self, name: str) -> Binding | None:
+        """What `name` is bound to where the node being left is, if anything."""
+
+    def qualified_name(self, node: cst.CSTNode) -> str | None:
+        """The TensorFlow-normalised qualified name of a dotted expression reached through an
+        import (`tf.compat.v2.distribute.X` -> `tensorflow.distribute.X`), else None."""
+
+    def resolves_to_module_other_than_tensorflow(self, node: cst.CSTNode) -> bool:
+        """Whether an expression is rooted in an import of something that is not TensorFlow."""
+
+    def spell(self, qualified_name: str, like: cst.CSTNode | None = None) -> cst.BaseExpression | None:
+        """An expression naming `qualified_name` the way this file names TensorFlow things: through
+        the import `like` is reached by (keeping the user's alias), else another visible import
+        that covers it, else a new `import tensorflow as tf`, added only if a replacement holding
+        the expression is applied. None when no spelling is possible."""
+
+    def import_alongside(self, name: cst.Name, new_name: str) -> cst.Name | None:
+        """`new_name` as a bare name, added to the `from ... import` statement that bound `name`
+        when a replacement holding it is applied. None when `name` was not bound by such a
+        statement, or `new_name` is bound to something else."""
+
+    # ------------------------------------------------------------------ reporting
+    def report(
+        self,
+        node: cst.CSTNode,
+        message: str,
+        *,
+        replacement: cst.CSTNode | cst.RemovalSentinel | None = None,
+        fix: Fix | None = None,
+        edits: Iterable[Edit] = (),
+    ) -> cst.CSTNode | cst.RemovalSentinel | None:
+        """Report a finding at `node`. With a `replacement`, the finding is fixable (`fix`, default
+        the rule's own kind); returns `replacement` when the fix is applied, else None. `edits`
+        (`tf24migrate.rules.edits`) are carried out only with the fix."""
+
+    def blocked_reason(self, key: object) -> str | None:
+        """Why the fix keyed by `key` (an original node, or a rule's own key) must not be applied
+        in this file, as an earlier pass found; None when it may be."""
+
+    def block(self, key: object, reason: str) -> None:
+        """Make the fix keyed by `key` not applied: the engine runs the rules again, and
+        `blocked_reason(key)` says why."""
