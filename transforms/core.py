@@ -132,11 +132,12 @@ class ComplexMaxMin(Rule):
             first = first or (original.args[0] if original.args[0].keyword is None else None)
             if first is not None and not first.star and _visibly_complex(ctx, first.value):
                 value = " ".join(code_for(first.value).split())
+                extreme = "smallest" if qualified.endswith("_min") else "largest"
                 ctx.report(
                     original,
                     f"`{function}` rejects complex inputs from TF 2.4 (InvalidArgumentError), and "
                     f"`{value}` is complex: reduce a real value instead, e.g. `{function}(tf.abs({value}))` "
-                    f"for the largest magnitude or `{function}(tf.math.real({value}))`.",
+                    f"for the {extreme} magnitude or `{function}(tf.math.real({value}))` for the {extreme} real part.",
                 )
         return updated
 
@@ -382,7 +383,7 @@ class XlaExperimentalCompile(Rule):
     where the `tf.function` returns what `fn` returns.
 
     Reported: `outputs = tf.xla.experimental.compile(step, inputs=[x, y])`
-    Write instead: `outputs = tf.function(step, experimental_compile=True)(*[x, y])`
+    Write instead: `outputs = tf.function(step, experimental_compile=True)(x, y)`
 
     Versions: `tf.function(experimental_compile=...)` exists since TF 2.1
     (tensorflow_core/python/eager/def_function.py of the tensorflow-cpu 2.1.0 wheel; absent in the tensorflow
@@ -406,7 +407,7 @@ class XlaExperimentalCompile(Rule):
         except UnboundArguments:
             bound = {}
         computation = code_for(bound["computation"].value) if "computation" in bound else "fn"
-        inputs = f"*{code_for(bound['inputs'].value)}" if "inputs" in bound else ""
+        inputs = _spread(bound["inputs"].value) if "inputs" in bound else ""
         ctx.report(
             original,
             "`tf.xla.experimental.compile` is deprecated from TF 2.4: write "
@@ -414,6 +415,15 @@ class XlaExperimentalCompile(Rule):
             "TF 2.5); it returns what the function returns, not a list.",
         )
         return updated
+
+
+def _spread(inputs: cst.BaseExpression) -> str:
+    """`inputs` passed as positional arguments: `x, y` for a literal `[x, y]`, else `*inputs`."""
+    if isinstance(inputs, (cst.List, cst.Tuple)) and not any(
+        isinstance(element, cst.StarredElement) for element in inputs.elements
+    ):
+        return ", ".join(code_for(element.value) for element in inputs.elements)
+    return f"*{code_for(inputs)}"
 
 
 RULES = (

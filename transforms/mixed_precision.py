@@ -355,7 +355,7 @@ class GetLayerPolicy(Rule):
                 continue
             kept = ctx.blocked_reason(alias)
             if kept is not None:
-                ctx.report(alias, f"{self._message}: the import stays as it is: {kept}.")
+                ctx.report(alias, f"{self._message}: the import stays as it is: {kept}; migrate them first.")
                 continue
             ctx.track_uses(alias)
             message = f"{self._message}: the function is not imported any more."
