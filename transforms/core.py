@@ -175,8 +175,8 @@ class TensorFloat32(Rule):
     top-level imports. Opt-in (`--select TF24503`), because keeping TF32 on is usually right; a
     file that already calls `enable_tensor_float_32_execution` is left alone.
 
-    Before: `import tensorflow as tf` ... `if __name__ == "__main__": main()`
-    After:  `import tensorflow as tf` then `tf.config.experimental.enable_tensor_float_32_execution(False)` ... `if __name__ == "__main__": main()`
+    Before: `import tensorflow as tf` then `if __name__ == "__main__": main()`
+    After:  `import tensorflow as tf` then `tf.config.experimental.enable_tensor_float_32_execution(False)` then `if __name__ == "__main__": main()`
 
     Versions: `tf.config.experimental.enable_tensor_float_32_execution` is exported since TF 2.4
     (tensorflow/_api/v2/config/experimental/__init__.py of the tensorflow-cpu 2.4.0 wheel; absent in 2.3.0);
