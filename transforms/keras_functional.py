@@ -1,8 +1,9 @@
 """Keras Functional API (TF2421x): code that relied on symbolic tensors being `tf.Tensor`s.
 
-TF 2.4 builds functional models from `KerasTensor`s (§2.12 of the facts): they are not
-`tf.Tensor`s, their names carry no `:0`, they have no gradients and cannot go through control flow
-or `get_concrete_function`. These rules report such code; only TF24210 has a (unsafe) rewrite.
+TF 2.4 builds functional models from `KerasTensor`s (the Functional API refactor in the TensorFlow
+2.4 release notes; `class KerasTensor` in tensorflow/python/keras/engine/keras_tensor.py of the
+tensorflow-cpu 2.4.0 wheel): they are not `tf.Tensor`s, their names carry no `:0`, they have no
+gradients and cannot go through control flow or `get_concrete_function`. These rules report such code; only TF24210 has a (unsafe) rewrite.
 """
 
 from __future__ import annotations
