@@ -1,14 +1,17 @@
 """Reading the before/after fixtures of `fixtures/<code>-<name>/`.
 
 Each case is `<case>.py` (input), `<case>.expected.py` (output; absent when the output is the
-input, as in negative cases) and `<case>.findings` (one line per finding: `line:column CODE fix
-applied`). A first line `# fixture: select=CODES unsafe-fixes target-version=X.Y` changes the rules
+input, as in negative cases) and `<case>.findings`, the snapshot of the findings: per finding a line
+`line:column CODE severity fix applied` (fix `none` when the rule has none, `not-applied` when the
+fix was not made) and under it the finding's whole message, indented by four spaces, so that the
+wording is tested too. A first line `# fixture: select=CODES unsafe-fixes target-version=X.Y` changes the rules
 run (default: the folder's rule), turns on unsafe fixes, or sets the oldest TensorFlow the code must
 run on (default: 2.4, every fix applies).
 """
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -70,8 +73,22 @@ def all_cases() -> list[Case]:
 
 
 def render_findings(findings) -> str:
-    lines = [
-        f"{f.line}:{f.column} {f.code} {f.fix.value if f.fix else 'none'} {'applied' if f.applied else 'not-applied'}"
-        for f in findings
-    ]
-    return "".join(line + "\n" for line in lines)
+    """The `.findings` snapshot: a header line per finding and its message indented below it."""
+    blocks = []
+    for f in findings:
+        fix = f.fix.value if f.fix else "none"
+        applied = "applied" if f.applied else "not-applied"
+        message = f.message.replace("\n", "\n    ")
+        blocks.append(f"{f.line}:{f.column} {f.code} {f.severity.value} {fix} {applied}\n    {message}\n")
+    return "".join(blocks)
+
+
+def snapshot_diff(expected: str, actual: str, path: Path) -> str:
+    """A unified diff from the stored snapshot at `path` to what the run produced."""
+    lines = difflib.unified_diff(
+        expected.splitlines(keepends=True),
+        actual.splitlines(keepends=True),
+        fromfile=f"{path.parent.name}/{path.name} (stored)",
+        tofile=f"{path.parent.name}/{path.name} (this run)",
+    )
+    return "".join(lines)

@@ -7,7 +7,7 @@ import os
 from collections import Counter
 
 import pytest
-from fixture_cases import all_cases, render_findings
+from fixture_cases import all_cases, render_findings, snapshot_diff
 
 from tf24migrate import migrate_source
 from tf24migrate.rules.selection import all_rules
@@ -27,8 +27,9 @@ def test_fixture(case):
         else:
             case.expected.write_text(result.code, encoding="utf-8")
         case.findings.write_text(render_findings(result.findings), encoding="utf-8")
-    assert result.code == case.expected_output()
-    assert render_findings(result.findings) == case.findings.read_text(encoding="utf-8")
+    expected_path = case.expected if case.expected.exists() else case.input
+    check_snapshot(case.expected_output(), result.code, expected_path)
+    check_snapshot(case.findings.read_text(encoding="utf-8"), render_findings(result.findings), case.findings)
     ast.parse(result.code)
     again = migrate_source(result.code, **options)
     assert again.code == result.code, "a second run changed the output"
@@ -36,6 +37,17 @@ def test_fixture(case):
     assert not left_to_the_user(result.findings) - Counter(f.code for f in again.findings), (
         "a finding left to the user before the fixes is not reported after them"
     )
+
+
+def check_snapshot(expected: str, actual: str, path) -> None:
+    """Fail with a diff from the stored file to this run's output when they differ."""
+    if actual != expected:
+        pytest.fail(
+            f"{path.name} differs from this run (stored -> actual):\n"
+            f"{snapshot_diff(expected, actual, path)}"
+            "If the new output is right, regenerate with TF24MIGRATE_UPDATE_FIXTURES=1 and review the diff.",
+            pytrace=False,
+        )
 
 
 def left_to_the_user(findings) -> Counter:
@@ -55,3 +67,15 @@ def test_every_rule_has_positive_and_negative_cases(rule):
     outcomes = [c.findings.read_text(encoding="utf-8").strip() != "" for c in cases]
     assert any(outcomes), f"{rule.code} has no case where it fires"
     assert not all(outcomes), f"{rule.code} has no negative case"
+
+
+def test_a_snapshot_mismatch_is_reported_as_a_diff(tmp_path):
+    path = tmp_path / "case.findings"
+    stored = "3:1 TF24003 info none not-applied\n    old wording\n"
+    actual = "3:1 TF24003 info none not-applied\n    new wording\n"
+    with pytest.raises(pytest.fail.Exception) as failure:
+        check_snapshot(stored, actual, path)
+    report = str(failure.value)
+    assert "-    old wording\n+    new wording\n" in report
+    assert "TF24MIGRATE_UPDATE_FIXTURES=1" in report
+    check_snapshot(stored, stored, path)

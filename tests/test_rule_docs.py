@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 from typer.testing import CliRunner
 
@@ -27,3 +30,19 @@ def test_explain_shows_the_docs(rule):
     assert result.exit_code == 0, result.output
     assert result.output.startswith(f"{rule.code} {rule.name}\n")
     assert rule.doc in result.output
+
+
+def test_sources_cite_the_release_notes_or_the_api_not_an_outside_file():
+    """The facts file the rules were written from is not in the repository: a reader cannot follow it."""
+    root = Path(__file__).resolve().parent.parent
+    outside = re.compile(r"§|\bfacts\b|tf24-api-changes|\bspec/")
+    cited = [
+        f"{path.relative_to(root)}:{number}: {line.strip()}"
+        for folder in ("transforms", "tf24migrate")
+        for path in sorted((root / folder).rglob("*.py"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if outside.search(line)
+    ]
+    assert not cited, (
+        "cite the TensorFlow release notes or a module of a released wheel instead:\n" + "\n".join(cited)
+    )

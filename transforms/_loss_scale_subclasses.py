@@ -30,12 +30,17 @@ def class_of_base(ctx) -> cst.ClassDef | None:
 def subclass_report(cls: cst.ClassDef, source: str, message: str, mapping: str) -> str:
     """The finding at the experimental base of `cls`: why it stays, and what to change with it."""
     name = cls.name.value
-    lines = [
-        str(source.count("\n", 0, match.start()) + 1)
-        for match in re.finditer(rf"(?<![\w.]){re.escape(name)}\s*\(", source)
-        if not source[: match.start()].rstrip().endswith("class")
-    ]
-    shown = f" (this file constructs it on line {', '.join(lines)})" if lines else ""
+    lines = list(
+        dict.fromkeys(
+            str(source.count("\n", 0, match.start()) + 1)
+            for match in re.finditer(rf"(?<![\w.]){re.escape(name)}\s*\(", source)
+            if not source[: match.start()].rstrip().endswith("class")
+        )
+    )
+    shown = ""
+    if lines:
+        listed = f"line {lines[0]}" if len(lines) == 1 else f"lines {', '.join(lines[:-1])} and {lines[-1]}"
+        shown = f" (this file constructs it on {listed})"
     return (
         f"{message} `{name}` derives from it, so the base is not changed alone: `{name}(optimizer, "
         f"loss_scale)` would then raise TypeError{shown}. Change the base together with every "

@@ -1,6 +1,8 @@
 """TF core (TF245xx): hidden internal modules, complex Max/Min, TF32, XLA devices and deprecations.
 
-Facts: §1.1 items 1, 4–6 and 18, §2.10, §2.11 and §2.14 of the TensorFlow facts file.
+Sources: the "Breaking Changes" of the TensorFlow 2.4 release notes (TensorFloat-32; `tensorflow.python`,
+`core` and `compiler` no longer attributes of `tf`; no complex `Max` / `Min`; XLA devices off by default;
+`quantize_and_dequantize_v2`), and the modules of the released wheels that each rule's docstring names.
 """
 
 from __future__ import annotations
@@ -132,11 +134,12 @@ class ComplexMaxMin(Rule):
             first = first or (original.args[0] if original.args[0].keyword is None else None)
             if first is not None and not first.star and _visibly_complex(ctx, first.value):
                 value = " ".join(code_for(first.value).split())
+                extreme = "smallest" if qualified.endswith("_min") else "largest"
                 ctx.report(
                     original,
                     f"`{function}` rejects complex inputs from TF 2.4 (InvalidArgumentError), and "
                     f"`{value}` is complex: reduce a real value instead, e.g. `{function}(tf.abs({value}))` "
-                    f"for the largest magnitude or `{function}(tf.math.real({value}))`.",
+                    f"for the {extreme} magnitude or `{function}(tf.math.real({value}))` for the {extreme} real part.",
                 )
         return updated
 
@@ -174,8 +177,8 @@ class TensorFloat32(Rule):
     top-level imports. Opt-in (`--select TF24503`), because keeping TF32 on is usually right; a
     file that already calls `enable_tensor_float_32_execution` is left alone.
 
-    Before: `import tensorflow as tf` ... `if __name__ == "__main__": main()`
-    After:  `import tensorflow as tf` then `tf.config.experimental.enable_tensor_float_32_execution(False)` ... `if __name__ == "__main__": main()`
+    Before: `import tensorflow as tf` then `if __name__ == "__main__": main()`
+    After:  `import tensorflow as tf` then `tf.config.experimental.enable_tensor_float_32_execution(False)` then `if __name__ == "__main__": main()`
 
     Versions: `tf.config.experimental.enable_tensor_float_32_execution` is exported since TF 2.4
     (tensorflow/_api/v2/config/experimental/__init__.py of the tensorflow-cpu 2.4.0 wheel; absent in 2.3.0);
@@ -382,7 +385,7 @@ class XlaExperimentalCompile(Rule):
     where the `tf.function` returns what `fn` returns.
 
     Reported: `outputs = tf.xla.experimental.compile(step, inputs=[x, y])`
-    Write instead: `outputs = tf.function(step, experimental_compile=True)(*[x, y])`
+    Write instead: `outputs = tf.function(step, experimental_compile=True)(x, y)`
 
     Versions: `tf.function(experimental_compile=...)` exists since TF 2.1
     (tensorflow_core/python/eager/def_function.py of the tensorflow-cpu 2.1.0 wheel; absent in the tensorflow
@@ -406,7 +409,7 @@ class XlaExperimentalCompile(Rule):
         except UnboundArguments:
             bound = {}
         computation = code_for(bound["computation"].value) if "computation" in bound else "fn"
-        inputs = f"*{code_for(bound['inputs'].value)}" if "inputs" in bound else ""
+        inputs = _spread(bound["inputs"].value) if "inputs" in bound else ""
         ctx.report(
             original,
             "`tf.xla.experimental.compile` is deprecated from TF 2.4: write "
@@ -414,6 +417,15 @@ class XlaExperimentalCompile(Rule):
             "TF 2.5); it returns what the function returns, not a list.",
         )
         return updated
+
+
+def _spread(inputs: cst.BaseExpression) -> str:
+    """`inputs` passed as positional arguments: `x, y` for a literal `[x, y]`, else `*inputs`."""
+    if isinstance(inputs, (cst.List, cst.Tuple)) and not any(
+        isinstance(element, cst.StarredElement) for element in inputs.elements
+    ):
+        return ", ".join(code_for(element.value) for element in inputs.elements)
+    return f"*{code_for(inputs)}"
 
 
 RULES = (

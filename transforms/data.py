@@ -198,7 +198,7 @@ class WorkerServerConfig(_ServerConfig):
     The TF 2.4 constructor is `WorkerServer(config, start=True)`. The old arguments move into
     `tf.data.experimental.service.WorkerConfig`, always as keywords, because its positional order
     differs from the old server's (`dispatcher_address` comes first). They are written in the
-    order of the TF 2.4 facts' recipe: `dispatcher_address`, `port`, `worker_address`, `protocol`;
+    order `dispatcher_address`, `port`, `worker_address`, `protocol` (the required address first);
     `None` arguments are dropped so the defaults apply; `start` stays on the server, as a
     keyword. The config class is named the way the file named the server (same module path or
     alias, or added to the same `from ... import` statement). Long lines are split as for TF24401.

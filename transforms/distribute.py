@@ -156,7 +156,7 @@ class MultiWorkerMirroredStrategy(Rule):
     Calls with `*args` / `**kwargs` are reported, not rewritten.
 
     Before: `tf.distribute.experimental.MultiWorkerMirroredStrategy(tf.distribute.experimental.CollectiveCommunication.RING)`
-    After:  `tf.distribute.MultiWorkerMirroredStrategy(communication_options=tf.distribute.experimental.CommunicationOptions(implementation=tf.distribute.experimental.CommunicationImplementation.RING))`
+    After:  `tf.distribute.MultiWorkerMirroredStrategy(communication_options=tf.distribute.experimental.CommunicationOptions(implementation=tf.distribute.experimental.CollectiveCommunication.RING))` (and TF24105 renames `CollectiveCommunication`)
 
     Versions: `tf.distribute.MultiWorkerMirroredStrategy` and `CommunicationOptions` are exported since TF 2.4
     (tensorflow/_api/v2/distribute/__init__.py and distribute/experimental/__init__.py of the tensorflow-cpu
@@ -368,8 +368,8 @@ class HintsParameterOverride(Rule):
     fails with `TypeError`. Not rewritten: the body's uses of the parameter must follow, and a
     method of that name may belong to a class unrelated to TensorFlow.
 
-    Reported: `def reduce_implementation(self, reduce_op, value, destinations, experimental_hints):`
-    Write instead: `def reduce_implementation(self, reduce_op, value, destinations, options):`
+    Reported: `def reduce_implementation(self, reduce_op, value, destinations, experimental_hints): ...`
+    Write instead: `def reduce_implementation(self, reduce_op, value, destinations, options): ...`
 
     Versions: TensorFlow passes `options` instead of `experimental_hints` from TF 2.4
     (tensorflow/python/distribute/cross_device_ops.py and distribute_lib.py of the tensorflow-cpu 2.3.0 and

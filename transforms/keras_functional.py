@@ -1,8 +1,9 @@
 """Keras Functional API (TF2421x): code that relied on symbolic tensors being `tf.Tensor`s.
 
-TF 2.4 builds functional models from `KerasTensor`s (§2.12 of the facts): they are not
-`tf.Tensor`s, their names carry no `:0`, they have no gradients and cannot go through control flow
-or `get_concrete_function`. These rules report such code; only TF24210 has a (unsafe) rewrite.
+TF 2.4 builds functional models from `KerasTensor`s (the Functional API refactor in the TensorFlow
+2.4 release notes; `class KerasTensor` in tensorflow/python/keras/engine/keras_tensor.py of the
+tensorflow-cpu 2.4.0 wheel): they are not `tf.Tensor`s, their names carry no `:0`, they have no
+gradients and cannot go through control flow or `get_concrete_function`. These rules report such code; only TF24210 has a (unsafe) rewrite.
 """
 
 from __future__ import annotations
@@ -45,8 +46,8 @@ class KerasSymbolicIsinstance(Rule):
     argument, a shape dimension, a loss normaliser, a tensor of TF 1 graph code) `isinstance(x,
     tf.Tensor)` means what it meant in TF 2.3, and is left alone.
 
-    Before: `inputs = tf.keras.Input((3,))` then `if isinstance(inputs, tf.Tensor):`
-    After:  `if tf.is_tensor(inputs):`
+    Before: `inputs = tf.keras.Input((3,))` then `if isinstance(inputs, tf.Tensor): ...`
+    After:  `inputs = tf.keras.Input((3,))` then `if tf.is_tensor(inputs): ...`
 
     Versions: `tf.is_tensor` exists since TF 2.0 (tensorflow_core/_api/v2/v2.py of the tensorflow 2.0.0
     wheel); the Functional API change is in TF 2.4's release notes.
@@ -128,8 +129,8 @@ class TensorNameSuffix(Rule):
     `.input(s)` / `.output(s)`. Graph tensors, GraphDef nodes, variables and ops keep their names
     (`op.outputs[0].name` still ends in `:0`), so graph-manipulation code is not reported.
 
-    Reported: `if layer.output.name == "dense/BiasAdd:0":`
-    Write instead: `if layer.output.name == "dense/BiasAdd":` (or compare `tensor.ref()`s)
+    Reported: `if layer.output.name == "dense/BiasAdd:0": ...`
+    Write instead: `if layer.output.name == "dense/BiasAdd": ...` (or compare `tensor.ref()`s)
 
     Versions: the Functional API change is in TF 2.4's release notes.
     """
@@ -229,7 +230,7 @@ KERAS_GET_GRAPH = ReportUse(
     internal function that the public TF 2 `tf.keras.backend` does not export. Not rewritten:
     removing the `with` block re-indents its body, which is left to you.
 
-    Reported: `with K.get_graph().as_default(): outputs = layers.Dense(10)(inputs)`
+    Reported: `from tensorflow.keras import backend as K, layers` then `with K.get_graph().as_default(): outputs = layers.Dense(10)(inputs)`
     Write instead: `outputs = layers.Dense(10)(inputs)`
 
     Versions: the Functional API change is in TF 2.4's release notes.
@@ -256,7 +257,7 @@ class SymbolicGradients(Rule):
     gradient of a loss computed by calling the model on data (`model(x)`) is not reported. Not
     rewritten: the data to feed is not visible.
 
-    Reported: `grads = K.gradients(model.output, model.input)`
+    Reported: `from tensorflow.keras import backend as K` then `grads = K.gradients(model.output, model.input)`
     Write instead: `with tf.GradientTape() as tape: tape.watch(x); y = model(x)` then `grads = tape.gradient(y, x)`
 
     Versions: the Functional API change is in TF 2.4's release notes.
@@ -307,7 +308,15 @@ class ControlFlowOnSymbolic(Rule):
     control flow belongs in a layer's `call`, which is a design change.
 
     Reported: `inputs = tf.keras.Input((3,))` then `y = tf.cond(flag, lambda: inputs, lambda: -inputs)`
-    Write instead: a `class Choose(tf.keras.layers.Layer)` whose `call(self, x)` runs the `tf.cond`, and `y = Choose()(inputs)`
+    Write instead:
+
+        class Choose(tf.keras.layers.Layer):
+            def call(self, x):
+                return tf.cond(flag, lambda: x, lambda: -x)
+
+
+        inputs = tf.keras.Input((3,))
+        y = Choose()(inputs)
 
     Versions: unsupported from TF 2.4 (the Functional API change in TF 2.4's release notes).
     """
@@ -347,7 +356,7 @@ class ConcreteFunctionOnSymbolic(Rule):
     message spells the `tf.TensorSpec` to pass. Not rewritten: the spec's shape may need `None`
     dimensions the input does not show.
 
-    Reported: `concrete = serve.get_concrete_function(inputs)`
+    Reported: `inputs = tf.keras.Input((3,))` then `concrete = serve.get_concrete_function(inputs)`
     Write instead: `concrete = serve.get_concrete_function(tf.TensorSpec(inputs.shape, inputs.dtype))`
 
     Versions: unsupported from TF 2.4 (the Functional API change in TF 2.4's release notes).

@@ -97,8 +97,8 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
     rewritten by its own rule (TF24301–TF24305) and keeps the alias. Names imported from the
     experimental module move to the stable module's import.
 
-    Before: `policy = mixed_precision.experimental.Policy("mixed_float16", loss_scale="dynamic")`
-    After:  `policy = mixed_precision.Policy("mixed_float16")`
+    Before: `from tensorflow.keras import mixed_precision` then `policy = mixed_precision.experimental.Policy("mixed_float16", loss_scale="dynamic")`
+    After:  `from tensorflow.keras import mixed_precision` then `policy = mixed_precision.Policy("mixed_float16")`
 
     An import moves only when every use of its name is migrated too (or stays valid): a use that
     its rule only reports (an unsafe `Policy(..., loss_scale=1024)` without `--unsafe-fixes`, a
@@ -244,8 +244,8 @@ SET_POLICY = RenameSymbol(
     a module alias keep the alias (see TF24301); an imported `set_policy` is renamed in the import
     and at every use.
 
-    Before: `mixed_precision.experimental.set_policy("mixed_float16")`
-    After:  `mixed_precision.set_global_policy("mixed_float16")`
+    Before: `from tensorflow.keras import mixed_precision` then `mixed_precision.experimental.set_policy("mixed_float16")`
+    After:  `from tensorflow.keras import mixed_precision` then `mixed_precision.set_global_policy("mixed_float16")`
 
     Versions: `set_global_policy` is exported since TF 2.4
     (tensorflow/python/keras/api/_v2/keras/mixed_precision/__init__.py of the tensorflow-cpu 2.4.0 wheel;
@@ -290,8 +290,8 @@ class GetLayerPolicy(Rule):
     when the argument is not a simple name, attribute, call or subscript). A name imported from the
     experimental module is removed from the import.
 
-    Before: `policy = mixed_precision.experimental.get_layer_policy(model.layers[0])`
-    After:  `policy = model.layers[0].dtype_policy`
+    Before: `from tensorflow.keras import mixed_precision` then `policy = mixed_precision.experimental.get_layer_policy(model.layers[0])`
+    After:  `from tensorflow.keras import mixed_precision` then `policy = model.layers[0].dtype_policy`
 
     Not rewritten, reported: references that are not calls with one argument (for example
     `map(get_layer_policy, layers)`): write `layer.dtype_policy` there by hand.
@@ -353,7 +353,7 @@ class GetLayerPolicy(Rule):
                 continue
             kept = ctx.blocked_reason(alias)
             if kept is not None:
-                ctx.report(alias, f"{self._message}: the import stays as it is: {kept}.")
+                ctx.report(alias, f"{self._message}: the import stays as it is: {kept}; migrate them first.")
                 continue
             message = f"{self._message}: the function is not imported any more."
             if (

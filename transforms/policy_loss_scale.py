@@ -70,7 +70,7 @@ class PolicyLossScale(Rule):
     `Policy(...)` calls (the policy would lose its `loss_scale`), and an experimental module import
     stays while they do. Not rewritten: the optimizer to read is not visible.
 
-    Reported: `policy = mixed_precision.Policy("mixed_float16")` then `print(policy.loss_scale)`
+    Reported: `from tensorflow.keras import mixed_precision` then `policy = mixed_precision.Policy("mixed_float16")` then `print(policy.loss_scale)`
     Write instead: `print(optimizer.loss_scale)` (the `LossScaleOptimizer` wrapping your optimizer)
 
     Versions: the stable `Policy` has no `loss_scale` from TF 2.4, and the experimental `Policy`

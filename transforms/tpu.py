@@ -23,7 +23,7 @@ class TpuEmbeddingBatchSize(Rule):
     pipeline_execution_with_tensor_core=False)`. A 2.3 call with three positional arguments does
     not fail on 2.4, it passes the batch size as the optimizer. The batch size now goes to
     `embedding.build(per_replica_batch_size=...)`, or is inferred from the first `enqueue`.
-    Reported: calls passing `batch_size=` or `initialize_tpu_embedding=`, three or more positional
+    Matched: calls passing `batch_size=` or `initialize_tpu_embedding=`, three or more positional
     arguments (unless the third is `True` / `False`, the 2.4 `pipeline_execution_with_tensor_core`),
     or two positional arguments and `optimizer=`. Not rewritten: `build` is called
     elsewhere, with the per-replica size, not the global one.
