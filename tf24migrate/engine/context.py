@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -21,6 +21,7 @@ from tf24migrate.engine import import_edits, pruning
 from tf24migrate.engine.linked import Linked
 from tf24migrate.engine.positions import StatementMap, node_spans
 from tf24migrate.engine.scopes import ScopeTracker
+from tf24migrate.engine.suppressions import is_suppressed
 from tf24migrate.model.findings import Fix, Span
 from tf24migrate.model.target import DEFAULT_TARGET, Target, too_new_note
 from tf24migrate.rules.base import Rule
@@ -101,10 +102,11 @@ class FileContext:
         *,
         unsafe_fixes: bool = False,
         target: Target = DEFAULT_TARGET,
-        excluded: Iterable[tuple[str, int]] = (),
-        declined: Iterable[tuple[str, int]] = (),
         blocked: dict[object, str] | None = None,
         statements: StatementMap | None = None,
+        suppressions: dict[int, frozenset[str] | None] | None = None,
+        declined: Collection[tuple[str, int, int]] = (),
+        locate: Callable[[cst.CSTNode, cst.CSTNode | None], Span] | None = None,
     ) -> None:
         self.source = source
         self.scopes = ScopeTracker(walrus=":=" in source)
@@ -113,8 +115,11 @@ class FileContext:
         self.reports: list[Report] = []
         self._unsafe_fixes = unsafe_fixes
         self._target = target  # fixes whose new spelling is newer than this are reported, not applied
-        self._excluded = set(excluded)  # (code, id(node)) pairs silenced by suppression comments
-        self._declined = set(declined)  # (code, id(node)) pairs reported but not fixed (--interactive)
+        # Suppression comments (`line_suppressions`) and the (code, line, column) of findings
+        # whose fixes were declined (--interactive), checked where `locate` places a node.
+        self._suppressions = suppressions or {}
+        self._declined = frozenset(declined)
+        self._locate = locate
         self._statements = statements
         # Fixes that must not be applied alone (see `Linked`): what earlier passes blocked, and
         # what this pass found must be blocked.
@@ -245,17 +250,21 @@ class FileContext:
     ):
         rule = self.cursor.rule
         assert rule is not None, "report() outside a rule handler"
-        if (self.cursor.shims and not rule.runs_in_shims) or (rule.code, id(node)) in self._excluded:
+        if self.cursor.shims and not rule.runs_in_shims:
             return None
+        declined = False
+        if self._locate is not None and (self._suppressions or self._declined):
+            span = self._locate(node, self.cursor.top_statement())
+            if is_suppressed(span, rule.code, self._suppressions):
+                return None
+            declined = (rule.code, span.line, span.column) in self._declined
         if replacement is not None and fix is None:
             fix = rule.fix or Fix.SAFE
         if replacement is None:
             fix = None
         too_new = not self._target.allows(rule.new_since)  # the new spelling fails on the target
         applied = (
-            (fix is Fix.SAFE or (fix is Fix.UNSAFE and self._unsafe_fixes))
-            and (rule.code, id(node)) not in self._declined
-            and not too_new
+            (fix is Fix.SAFE or (fix is Fix.UNSAFE and self._unsafe_fixes)) and not declined and not too_new
         )
         if too_new:
             message = f"{message} {too_new_note(rule, self._target, fixable=fix is not None)}"

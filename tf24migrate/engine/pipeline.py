@@ -1,17 +1,23 @@
 """From source text to migrated source text and findings. Never touches files, never prints.
 
-The steps: a text prefilter (rules whose trigger strings do not occur are not run, and a file
-with none is not parsed); TensorFlow 1 files get one note and no rule (`tf1_code`); Python's `ast` lists the statements and marks those no rule can touch
-(`pruning`), which LibCST then does not even parse; one LibCST parse; one pass of
-`MigrationTransformer` (`walk`); suppression comments; positions for the findings; the output,
-where only the statements a rule changed are generated (`positions.StatementMap`), and a re-parse
-of what was generated: code that does not parse is never returned; the rule that produced it (or
-that failed) is named in a `RuleError`.
+`run_rules` runs the stages in this order, each a function or method below, in reading order:
 
-Before that pass, two stages that keep every line where it is (so every finding is at a line of
-the source): rules that read text rather than the tree (`Rule.reads_text`: comments and
-docstrings), and, in a source holding `>>>`, the doctest examples of its docstrings, migrated by
-this same pass over each docstring's examples (`doctests`).
+1. prefilter: the rules whose trigger strings occur (`triggered_rules`); a file with none is not
+   parsed. TensorFlow 1 files get one note and no rule (`tf1_code`).
+2. text stages, which keep every line where it is (so every finding is at a line of the source):
+   rules that read text rather than the tree (`Rule.reads_text`: comments and docstrings), then,
+   in a source holding `>>>`, the doctest examples of its docstrings, migrated by the stages
+   below run over each docstring's examples (`doctests`).
+3. plan: Python's `ast` lists the statements and marks those no rule can touch (`pruning`),
+   which LibCST then does not even parse; nesting too deep for LibCST is refused (`nesting`).
+4. parse: one LibCST parse (`_Parsed.of`).
+5. transform: one pass of the rules (`transformer.run_pass`, reporting through
+   `context.FileContext`), where suppression comments and declined fixes are honoured; again
+   while a pass blocks fixes that are only right together (`linked`).
+6. positions of the findings (`positions.StatementMap`).
+7. output: only the statements a fix changed are generated; the rest is the source's bytes.
+8. verify: what was generated is parsed again; code that does not parse is never returned, and
+   the rule that produced it (or that failed) is named in a `RuleError`.
 """
 
 from __future__ import annotations
@@ -43,178 +49,50 @@ _TOO_DEEP = (
     f"cannot parse: nesting too deep (more than {NESTING_LIMIT} levels): split the expression into "
     "smaller ones to migrate this file"
 )
-
-
-def parse(source: str, path: str | None = None) -> cst.Module:
-    """LibCST's module of a source that Python's parser accepts (and whose nesting is bounded)."""
-    try:
-        return cst.parse_module(source)
-    except cst.ParserSyntaxError as error:
-        raise SourceSyntaxError(
-            f"cannot parse: {error.message}", (path, error.raw_line, error.raw_column + 1, None)
-        ) from None
-    except RecursionError:
-        raise SourceSyntaxError(_TOO_DEEP, (path, 1, 1, None)) from None
-
-
-def _python_syntax_error(source: str, path: str | None) -> SourceSyntaxError:
-    """Why Python's own parser rejects `source` (its messages are the best worded and placed)."""
-    try:
-        parse_with_python(source)
-    except SyntaxError as error:
-        line = source.splitlines()[error.lineno - 1] if error.lineno else ""
-        newer = (
-            f" (the syntax of a newer Python than {sys.version_info[0]}.{sys.version_info[1]}: run "
-            "tf24migrate under that Python)"
-            if _NEWER_SYNTAX.match(line) or error.msg.startswith("f-string")
-            else ""
-        )
-        return SourceSyntaxError(
-            f"cannot parse: {error.msg}{newer}", (path, error.lineno, error.offset, None)
-        )
-    except (ValueError, RecursionError):
-        pass
-    return SourceSyntaxError(_TOO_DEEP, (path, 1, 1, None))
-
-
-def _check_parses(code: str) -> str | None:
-    try:
-        parse_with_python(code)
-    except (SyntaxError, ValueError, RecursionError) as error:
-        return str(error)
-    return None
-
-
-def triggered_rules(source: str, rules: Iterable[Rule]) -> list[Rule]:
-    """The rules whose required strings all occur in `source`, and one of whose trigger strings
-    does (the cheap text prefilter)."""
-    present: dict[str, bool] = {}  # each required string is looked for once, most rules share one
-
-    def has(required: str) -> bool:
-        if required not in present:
-            present[required] = required in source
-        return present[required]
-
-    return [
-        rule
-        for rule in rules
-        if all(has(required) for required in rule.requires)
-        and any(trigger in source for trigger in rule.triggers)
-    ]
-
-
 _MAX_PASSES = 4  # each pass only blocks more fixes; chains are short (a subclass, then its import)
 
 
-@dataclass
-class _Parsed:
-    """A source as the transformer sees it: LibCST's module of it, or of its `sparse` text (the
-    statements that cannot matter left out), the pruning plan, and where statements start."""
+def migrate_source(
+    source: str,
+    *,
+    path: str | None = None,
+    select: Iterable[str] | str | None = None,
+    ignore: Iterable[str] | str | None = None,
+    unsafe_fixes: bool = False,
+    target_version: str | None = None,
+) -> MigrationResult:
+    """Migrate one Python source text to the TensorFlow 2.4 API.
 
-    module: cst.Module
-    plan: StatementPlan | None = None
-    statements: StatementMap | None = None
-    sparse: Sparse | None = None
+    `select` / `ignore` take codes (`"TF24101"`), names (`"experimental-run-v2"`), prefixes
+    (`"TF241"`) or `"all"`, as on the command line; the default is the default rules.
+    `target_version` (`"2.3"`) is the oldest TensorFlow the code must still run on: a fix whose new
+    spelling is newer is reported, not applied (default: 2.4, every fix). `path` is only used in
+    findings and error messages. Raises `TypeError` when `source` is not a `str` (bytes: decode
+    them first), `SyntaxError` (a `SourceSyntaxError`) when `source` does not parse, `TargetVersionError` (a `ValueError`) when `target_version` is not `X.Y`.
 
-    @classmethod
-    def of(cls, source: str, rules: Sequence[Rule], path: str | None) -> _Parsed:
-        plan = StatementPlan.build(source, [t for r in rules for t in r.triggers])
-        if plan is None:  # Python's parser rejects it: so would LibCST, or it would crash
-            raise _python_syntax_error(source, path)
-        deep = too_deep(plan.tree, line_starts(source))
-        if deep is not None:
-            raise SourceSyntaxError(_TOO_DEEP, (path, deep, 1, None))
-        sparse = plan.sparse(source)
-        module = None
-        if sparse is not None:
-            try:
-                module = cst.parse_module(sparse.text)
-            except (cst.ParserSyntaxError, RecursionError):
-                sparse = None  # parse the whole source, for its own error (if any)
-        if sparse is None:
-            plan.drop_markers()
-            module = parse(source, path)
-        text, line_of = (sparse.text, sparse.sparse_line) if sparse is not None else (source, None)
-        return cls(module, plan, StatementMap.build(module, plan.tree, text, line_of), sparse)
-
-    def whole(self, source: str, path: str | None) -> _Parsed:
-        """The same source parsed whole, without a plan."""
-        if self.sparse is None:
-            return _Parsed(self.module, statements=self.statements)
-        assert self.plan is not None
-        module = parse(source, path)
-        return _Parsed(module, statements=StatementMap.build(module, self.plan.tree, source))
-
-    def transform(self, source, rules, unsafe_fixes, excluded=(), declined=(), target=DEFAULT_TARGET):
-        """The rules applied: (new module, reports), or None if the plan went astray.
-
-        A pass that finds fixes which are only right together with others that were not applied
-        (`linked`) blocks them, and the rules run again without them."""
-        blocked: dict[object, str] = {}
-        for _ in range(_MAX_PASSES):
-            if self.plan is not None:
-                self.plan.reset()
-            ctx = FileContext(
-                source,
-                unsafe_fixes=unsafe_fixes,
-                target=target,
-                excluded=excluded,
-                declined=declined,
-                blocked=blocked,
-                statements=self.statements,
-            )
-            new_module = run_pass(self.module, rules, ctx, self.plan)
-            if self.plan is not None and not self.plan.consistent:
-                return None
-            if not ctx.newly_blocked:
-                break
-            blocked = {**blocked, **ctx.newly_blocked}
-        return new_module, ctx.reports
-
-    def spans(self, reports: Sequence[Report]) -> dict[int, Span]:
-        """Where each report's node is, in the original source's lines."""
-        if self.statements is not None:
-            spans = self.statements.spans({id(r.node): (r.node, r.statement) for r in reports})
-        else:
-            spans = node_spans(self.module, [r.node for r in reports])
-        if self.sparse is not None:
-            line = self.sparse.original_line
-            spans = {
-                k: dataclasses.replace(s, line=line(s.line), end_line=line(s.end_line))
-                for k, s in spans.items()
-            }
-        return spans
-
-    def code(self, new_module: cst.Module) -> tuple[str, list[str]]:
-        """The code of `new_module`, and the parts of it that were generated."""
-        if self.statements is not None:
-            code, generated = self.statements.code(new_module)
-        else:
-            code = module_code(new_module)
-            generated = [code]
-        if self.sparse is not None:
-            return self.sparse.restore(code), [self.sparse.restore(piece) for piece in generated]
-        return code, generated
-
-
-def _finding(report: Report, span: Span, path: str | None, target: Target) -> Finding:
-    rule = report.rule
-    return Finding(
-        code=report.rule.code,
-        name=report.rule.name,
-        line=span.line,
-        column=span.column,
-        end_line=span.end_line,
-        end_column=span.end_column,
-        message=report.message,
-        severity=severity_for(rule, target),
-        fix=report.fix,
-        applied=report.applied,
-        path=path,
-        new_since=rule.new_since,
-        old_removed=rule.old_removed,
-        changed_in=rule.changed_in,
-    )
+    >>> result = migrate_source("import tensorflow as tf\\ns = tf.distribute.MirroredStrategy()\\n"
+    ...                         "s.experimental_run_v2(step)\\n")
+    >>> print(result.code, end="")
+    import tensorflow as tf
+    s = tf.distribute.MirroredStrategy()
+    s.run(step)
+    >>> [(f.code, f.line, f.applied) for f in result.findings]
+    [('TF24101', 3, True)]
+    """
+    if not isinstance(source, str):
+        hint = (
+            ": decode it first (`tf24migrate.run.files.decode_source(data).text` reads the encoding as Python does)"
+            if isinstance(source, (bytes, bytearray))
+            else ": join the lines first (`''.join(lines)`)"
+            if isinstance(source, (list, tuple))
+            else ""
+        )
+        raise TypeError(f"migrate_source takes the source text as a str, not {type(source).__name__}{hint}")
+    rules = RuleSelection(select, ignore, target_of(target_version, "the target_version argument"))
+    rules.check()
+    result = run_rules(source, rules, path=path, unsafe_fixes=unsafe_fixes)
+    hidden = rules.hidden_notes
+    return dataclasses.replace(result, findings=without_notes(result.findings, hidden)) if hidden else result
 
 
 def run_rules(
@@ -277,6 +155,30 @@ def run_rules(
     return MigrationResult(source=source, code=code, findings=tuple(findings))
 
 
+# 1. prefilter
+
+
+def triggered_rules(source: str, rules: Iterable[Rule]) -> list[Rule]:
+    """The rules whose required strings all occur in `source`, and one of whose trigger strings
+    does (the cheap text prefilter)."""
+    present: dict[str, bool] = {}  # each required string is looked for once, most rules share one
+
+    def has(required: str) -> bool:
+        if required not in present:
+            present[required] = required in source
+        return present[required]
+
+    return [
+        rule
+        for rule in rules
+        if all(has(required) for required in rule.requires)
+        and any(trigger in source for trigger in rule.triggers)
+    ]
+
+
+# 3-8. the LibCST stages
+
+
 def _run_tree(
     source: str,
     active: Sequence[Rule],
@@ -285,35 +187,24 @@ def _run_tree(
     declined: Collection[Finding],
     target: Target,
 ) -> MigrationResult:
-    """The LibCST pass of `active` (rules whose triggers occur in `source`) over `source`."""
+    """The LibCST stages of `active` (rules whose triggers occur in `source`) over `source`."""
+    declined_at = frozenset((f.code, f.line, f.column) for f in declined)
+    # plan and parse
     parsed = _Parsed.of(source, active, path)
-    done = parsed.transform(source, active, unsafe_fixes, target=target)
+    # transform (suppression comments and declined fixes are honoured during the pass)
+    done = parsed.transform(source, active, unsafe_fixes, target, declined_at)
     if done is None:  # the plan and LibCST disagreed: no pruning, then
         parsed = parsed.whole(source, path)
-        done = parsed.transform(source, active, unsafe_fixes, target=target)
+        done = parsed.transform(source, active, unsafe_fixes, target, declined_at)
     assert done is not None
     new_module, reports = done
+    # positions
     spans = parsed.spans(reports)
-    suppressions = line_suppressions(source)
-    excluded = {
-        (r.rule.code, id(r.node))
-        for r in reports
-        if suppressions and is_suppressed(spans[id(r.node)], r.rule.code, suppressions)
-    }
-    declined_at = {(f.code, f.line, f.column) for f in declined}
-    refused = {
-        (r.rule.code, id(r.node))
-        for r in reports
-        if (r.rule.code, spans[id(r.node)].line, spans[id(r.node)].column) in declined_at
-    }
-    if excluded or refused:
-        done = parsed.transform(source, active, unsafe_fixes, excluded, refused, target)
-        assert done is not None  # the same plan over the same module
-        new_module, reports = done
-    # Only generated code is checked: every other statement is the source's, which parsed; and
-    # top-level statements parse independently of each other.
+    # output: only the statements a fix changed are generated
     code, generated = parsed.code(new_module) if any(r.applied for r in reports) else (source, [])
     code = with_the_edges_of(source, code)
+    # verify: only generated code is checked; every other statement is the source's, which
+    # parsed, and top-level statements parse independently of each other
     if code != source:
         problem = next(filter(None, map(_check_parses, generated)), None)
         if problem is not None:
@@ -326,6 +217,190 @@ def _run_tree(
         key=lambda f: (f.line, f.column, f.code),
     )
     return MigrationResult(source=source, code=code, findings=tuple(findings))
+
+
+@dataclass
+class _Parsed:
+    """A source as the transformer sees it: LibCST's module of it, or of its `sparse` text (the
+    statements that cannot matter left out), the pruning plan, and where statements start."""
+
+    module: cst.Module
+    plan: StatementPlan | None = None
+    statements: StatementMap | None = None
+    sparse: Sparse | None = None
+
+    @classmethod
+    def of(cls, source: str, rules: Sequence[Rule], path: str | None) -> _Parsed:
+        plan = StatementPlan.build(source, [t for r in rules for t in r.triggers])
+        if plan is None:  # Python's parser rejects it: so would LibCST, or it would crash
+            raise _python_syntax_error(source, path)
+        deep = too_deep(plan.tree, line_starts(source))
+        if deep is not None:
+            raise SourceSyntaxError(_TOO_DEEP, (path, deep, 1, None))
+        sparse = plan.sparse(source)
+        module = None
+        if sparse is not None:
+            try:
+                module = cst.parse_module(sparse.text)
+            except (cst.ParserSyntaxError, RecursionError):
+                sparse = None  # parse the whole source, for its own error (if any)
+        if sparse is None:
+            plan.drop_markers()
+            module = parse(source, path)
+        text, line_of = (sparse.text, sparse.sparse_line) if sparse is not None else (source, None)
+        return cls(module, plan, StatementMap.build(module, plan.tree, text, line_of), sparse)
+
+    def whole(self, source: str, path: str | None) -> _Parsed:
+        """The same source parsed whole, without a plan."""
+        if self.sparse is None:
+            return _Parsed(self.module, statements=self.statements)
+        assert self.plan is not None
+        module = parse(source, path)
+        return _Parsed(module, statements=StatementMap.build(module, self.plan.tree, source))
+
+    def transform(self, source, rules, unsafe_fixes, target=DEFAULT_TARGET, declined=()):
+        """The rules applied: (new module, reports), or None if the plan went astray. A finding
+        on a line with a suppression comment is not reported; the fixes of the `declined`
+        findings (code, line, column) are not applied.
+
+        A pass that finds fixes which are only right together with others that were not applied
+        (`linked`) blocks them, and the rules run again without them."""
+        blocked: dict[object, str] = {}
+        for _ in range(_MAX_PASSES):
+            if self.plan is not None:
+                self.plan.reset()
+            ctx = FileContext(
+                source,
+                unsafe_fixes=unsafe_fixes,
+                target=target,
+                blocked=blocked,
+                statements=self.statements,
+                suppressions=line_suppressions(source),
+                declined=declined,
+                locate=self.locate,
+            )
+            new_module = run_pass(self.module, rules, ctx, self.plan)
+            if self.plan is not None and not self.plan.consistent:
+                return None
+            if not ctx.newly_blocked:
+                break
+            blocked = {**blocked, **ctx.newly_blocked}
+        return new_module, ctx.reports
+
+    def locate(self, node: cst.CSTNode, statement: cst.CSTNode | None) -> Span:
+        """Where one original node (in its top-level `statement`, if known) is in the source."""
+        return self._placed(self._spans({id(node): (node, statement)}))[id(node)]
+
+    def spans(self, reports: Sequence[Report]) -> dict[int, Span]:
+        """Where each report's node is, in the original source's lines."""
+        return self._placed(self._spans({id(r.node): (r.node, r.statement) for r in reports}))
+
+    def _spans(self, nodes: dict[int, tuple[cst.CSTNode, cst.CSTNode | None]]) -> dict[int, Span]:
+        if self.statements is not None:
+            return self.statements.spans(nodes)
+        return node_spans(self.module, [node for node, _ in nodes.values()])
+
+    def _placed(self, spans: dict[int, Span]) -> dict[int, Span]:
+        """Spans in the sparse text's lines, as the source's lines."""
+        if self.sparse is None:
+            return spans
+        line = self.sparse.original_line
+        return {
+            k: dataclasses.replace(s, line=line(s.line), end_line=line(s.end_line)) for k, s in spans.items()
+        }
+
+    def code(self, new_module: cst.Module) -> tuple[str, list[str]]:
+        """The code of `new_module`, and the parts of it that were generated."""
+        if self.statements is not None:
+            code, generated = self.statements.code(new_module)
+        else:
+            code = module_code(new_module)
+            generated = [code]
+        if self.sparse is not None:
+            return self.sparse.restore(code), [self.sparse.restore(piece) for piece in generated]
+        return code, generated
+
+
+# 3-4. plan and parse: errors
+
+
+def parse(source: str, path: str | None = None) -> cst.Module:
+    """LibCST's module of a source that Python's parser accepts (and whose nesting is bounded)."""
+    try:
+        return cst.parse_module(source)
+    except cst.ParserSyntaxError as error:
+        raise SourceSyntaxError(
+            f"cannot parse: {error.message}", (path, error.raw_line, error.raw_column + 1, None)
+        ) from None
+    except RecursionError:
+        raise SourceSyntaxError(_TOO_DEEP, (path, 1, 1, None)) from None
+
+
+def _python_syntax_error(source: str, path: str | None) -> SourceSyntaxError:
+    """Why Python's own parser rejects `source` (its messages are the best worded and placed)."""
+    try:
+        parse_with_python(source)
+    except SyntaxError as error:
+        line = source.splitlines()[error.lineno - 1] if error.lineno else ""
+        newer = (
+            f" (the syntax of a newer Python than {sys.version_info[0]}.{sys.version_info[1]}: run "
+            "tf24migrate under that Python)"
+            if _NEWER_SYNTAX.match(line) or error.msg.startswith("f-string")
+            else ""
+        )
+        return SourceSyntaxError(
+            f"cannot parse: {error.msg}{newer}", (path, error.lineno, error.offset, None)
+        )
+    except (ValueError, RecursionError):
+        pass
+    return SourceSyntaxError(_TOO_DEEP, (path, 1, 1, None))
+
+
+# 8. verify
+
+
+def _check_parses(code: str) -> str | None:
+    try:
+        parse_with_python(code)
+    except (SyntaxError, ValueError, RecursionError) as error:
+        return str(error)
+    return None
+
+
+def _culprits(
+    source: str, rules: Sequence[Rule], unsafe_fixes: bool, path: str | None, target: Target
+) -> list[str]:
+    """The rules that, run alone over the whole source, produce code that does not parse."""
+    whole = _Parsed(parse(source, path))
+    culprits = []
+    for rule in rules:
+        done = whole.transform(source, [rule], unsafe_fixes, target)
+        if done is not None and _check_parses(module_code(done[0])) is not None:
+            culprits.append(rule.code)
+    return culprits or [rule.code for rule in rules]
+
+
+# positions and output: the helpers
+
+
+def _finding(report: Report, span: Span, path: str | None, target: Target) -> Finding:
+    rule = report.rule
+    return Finding(
+        code=report.rule.code,
+        name=report.rule.name,
+        line=span.line,
+        column=span.column,
+        end_line=span.end_line,
+        end_column=span.end_column,
+        message=report.message,
+        severity=severity_for(rule, target),
+        fix=report.fix,
+        applied=report.applied,
+        path=path,
+        new_since=rule.new_since,
+        old_removed=rule.old_removed,
+        changed_in=rule.changed_in,
+    )
 
 
 # Statements of Python 3.12's syntax (PEP 695) that older parsers call invalid; f-strings of 3.12
@@ -345,59 +420,3 @@ def with_the_edges_of(source: str, code: str) -> str:
         return code
     tail = source[len(source.rstrip(_TRAILING_WHITESPACE)) :]
     return code.rstrip(_TRAILING_WHITESPACE) + tail
-
-
-def _culprits(
-    source: str, rules: Sequence[Rule], unsafe_fixes: bool, path: str | None, target: Target
-) -> list[str]:
-    """The rules that, run alone over the whole source, produce code that does not parse."""
-    whole = _Parsed(parse(source, path))
-    culprits = []
-    for rule in rules:
-        done = whole.transform(source, [rule], unsafe_fixes, target=target)
-        if done is not None and _check_parses(module_code(done[0])) is not None:
-            culprits.append(rule.code)
-    return culprits or [rule.code for rule in rules]
-
-
-def migrate_source(
-    source: str,
-    *,
-    path: str | None = None,
-    select: Iterable[str] | str | None = None,
-    ignore: Iterable[str] | str | None = None,
-    unsafe_fixes: bool = False,
-    target_version: str | None = None,
-) -> MigrationResult:
-    """Migrate one Python source text to the TensorFlow 2.4 API.
-
-    `select` / `ignore` take codes (`"TF24101"`), names (`"experimental-run-v2"`), prefixes
-    (`"TF241"`) or `"all"`, as on the command line; the default is the default rules.
-    `target_version` (`"2.3"`) is the oldest TensorFlow the code must still run on: a fix whose new
-    spelling is newer is reported, not applied (default: 2.4, every fix). `path` is only used in
-    findings and error messages. Raises `TypeError` when `source` is not a `str` (bytes: decode
-    them first), `SyntaxError` (a `SourceSyntaxError`) when `source` does not parse, `TargetVersionError` (a `ValueError`) when `target_version` is not `X.Y`.
-
-    >>> result = migrate_source("import tensorflow as tf\\ns = tf.distribute.MirroredStrategy()\\n"
-    ...                         "s.experimental_run_v2(step)\\n")
-    >>> print(result.code, end="")
-    import tensorflow as tf
-    s = tf.distribute.MirroredStrategy()
-    s.run(step)
-    >>> [(f.code, f.line, f.applied) for f in result.findings]
-    [('TF24101', 3, True)]
-    """
-    if not isinstance(source, str):
-        hint = (
-            ": decode it first (`tf24migrate.run.files.decode_source(data).text` reads the encoding as Python does)"
-            if isinstance(source, (bytes, bytearray))
-            else ": join the lines first (`''.join(lines)`)"
-            if isinstance(source, (list, tuple))
-            else ""
-        )
-        raise TypeError(f"migrate_source takes the source text as a str, not {type(source).__name__}{hint}")
-    rules = RuleSelection(select, ignore, target_of(target_version, "the target_version argument"))
-    rules.check()
-    result = run_rules(source, rules, path=path, unsafe_fixes=unsafe_fixes)
-    hidden = rules.hidden_notes
-    return dataclasses.replace(result, findings=without_notes(result.findings, hidden)) if hidden else result
