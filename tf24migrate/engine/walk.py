@@ -24,14 +24,17 @@ _LEAVES: set[type] = {type(None), str, cst.MaybeSentinel}  # field values that a
 
 
 class _FieldRecorder(cst.CSTTransformer):
-    """Records the fields LibCST's traversal visits, in order, without descending."""
+    """Records the fields LibCST's traversal visits for one node, in order, without descending
+    into its children."""
 
     def __init__(self) -> None:
         super().__init__()
         self.fields: list[str] = []
+        self._entered = False
 
     def on_visit(self, node: cst.CSTNode) -> bool:
-        return False
+        entered, self._entered = self._entered, True
+        return not entered  # the node itself, not its children
 
     def on_visit_attribute(self, node: cst.CSTNode, attribute: str) -> None:
         self.fields.append(attribute)
@@ -57,7 +60,7 @@ def _record(node: cst.CSTNode) -> tuple[str, ...]:
     pending, and the first node where it is set is recorded again and merged in."""
     kind = type(node)
     recorder = _FieldRecorder()
-    node._visit_and_replace_children(recorder)
+    node.visit(recorder)
     fields = list(_FIELDS.get(kind, ()))
     for index, name in enumerate(recorder.fields):
         if name not in fields:
