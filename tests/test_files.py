@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import signal
 import stat
@@ -15,7 +16,8 @@ from test_cli import run
 from tf24migrate.model.findings import MigrationResult, Status
 from tf24migrate.rules.base import Rule
 from tf24migrate.rules.selection import select_rules
-from tf24migrate.run.migrate import HANDLERS, migrate_file
+from tf24migrate.run.migrate import migrate_file
+from tf24migrate.sources.kinds import BY_SUFFIX, PYTHON
 
 OLD_CALL = b"strategy.experimental_run_v2(step_fn)"
 NEW_CALL = b"strategy.run(step_fn)"
@@ -101,7 +103,7 @@ def test_a_file_changed_after_it_was_read_is_not_overwritten(tmp_path, monkeypat
             handle.write(edited_meanwhile)
         return MigrationResult(source=text, code=text.replace("experimental_run_v2", "run"))
 
-    monkeypatch.setitem(HANDLERS, ".py", migrate_while_the_user_edits)
+    monkeypatch.setitem(BY_SUFFIX, ".py", dataclasses.replace(PYTHON, migrate=migrate_while_the_user_edits))
     result = migrate_file(str(path), select_rules(), write=True)
     assert result.status is Status.FAILED
     assert "changed on disk after it was read; it was not overwritten" in result.error
@@ -158,7 +160,7 @@ def test_a_crashing_rule_fails_its_file_and_the_run_goes_on(tmp_path, monkeypatc
             raise AttributeError("'NoneType' object has no attribute 'value'")
         return MigrationResult(source=text, code=text)
 
-    monkeypatch.setitem(HANDLERS, ".py", crash)
+    monkeypatch.setitem(BY_SUFFIX, ".py", dataclasses.replace(PYTHON, migrate=crash))
     for name in ("a.py", "b.py"):
         (tmp_path / name).write_bytes(OLD_CALL + b"\n")
     results = list(migrate_files([str(tmp_path / "a.py"), str(tmp_path / "b.py")], select_rules()))

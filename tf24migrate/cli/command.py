@@ -137,9 +137,9 @@ def _read_files_from(source: str) -> list[str]:
 
 
 def _without_other_kinds(paths: list[str]) -> list[str]:
-    """`paths` without the files named of a kind the tool does not handle (`runner.handles`),
+    """`paths` without the files named of a kind the tool does not handle (`sources.kinds.handles`),
     each named on stderr; folders are walked for the right kinds anyway."""
-    from tf24migrate.run.migrate import handles
+    from tf24migrate.sources.kinds import handles
 
     kept = []
     for path in paths:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tf24migrate.model.findings import FileResult, Finding, Fix, Severity, Status
-from tf24migrate.sources.diff import unified_diff
+from tf24migrate.sources.kinds import kind_of
 
 
 def fix_marker(finding: Finding, *, written: bool) -> str:
@@ -122,7 +122,7 @@ def json_document(
             "written": result.written,
         }
         if with_diffs and result.status is Status.CHANGED:
-            entry["diff"] = unified_diff(result.path, result.source or "", result.code or "")
+            entry["diff"] = kind_of(result.path).diff(result.path, result.source or "", result.code or "")
         if with_code:
             entry["code"] = result.code if result.code is not None else result.source
         files.append(entry)

@@ -25,8 +25,9 @@ from tf24migrate.model.findings import FileResult, Finding, MigrationResult, Sta
 from tf24migrate.rules.base import Rule
 from tf24migrate.run.discovery import Selection, iter_source_files
 from tf24migrate.run.files import UnreadableFile, decode_source
-from tf24migrate.run.migrate import HANDLERS, handler_for, migrate_files, migrate_loaded, write_result
-from tf24migrate.sources.diff import diff_bytes, unified_diff
+from tf24migrate.run.migrate import migrate_files, migrate_loaded, write_result
+from tf24migrate.sources.diff import diff_bytes
+from tf24migrate.sources.kinds import SUFFIXES, kind_of
 
 
 @dataclass(frozen=True)
@@ -94,7 +95,9 @@ class _Printer:
         typer.echo(text, err=err, nl=nl, color=color)
 
     def diff_of(self, result: FileResult) -> str:
-        return color_diff(unified_diff(result.path, result.source or "", result.code or ""), self.run.color)
+        return color_diff(
+            kind_of(result.path).diff(result.path, result.source or "", result.code or ""), self.run.color
+        )
 
     def file_diff(self, result: FileResult) -> bytes | str:
         """The diff printed for a changed file: the bytes `git apply` needs (its encoding, its BOM)."""
@@ -102,7 +105,7 @@ class _Printer:
         if encoding in ("utf-8", "utf8") or result.path.lower().endswith(".ipynb"):
             return self.diff_of(result)
         bom = "\ufeff" if encoding == "utf-8-sig" else ""
-        diff = unified_diff(result.path, bom + (result.source or ""), bom + (result.code or ""))
+        diff = kind_of(result.path).diff(result.path, bom + (result.source or ""), bom + (result.code or ""))
         return diff_bytes(color_diff(diff, self.run.color), encoding)
 
     def reviewed(self, result: FileResult) -> FileResult:
@@ -123,7 +126,7 @@ class _Printer:
         return write_result(dataclasses.replace(result, code=partial.code, findings=partial.findings))
 
     def _migrated(self, result: FileResult, declined: list[Finding]) -> MigrationResult:
-        migrate = handler_for(result.path)
+        migrate = kind_of(result.path).migrate
         return migrate(
             result.source or "",
             self.run.rules,
@@ -228,7 +231,7 @@ def run_files(run: Run, paths: Sequence[str], selection: Selection, *, jobs: int
     from tf24migrate.cli.progress import ProgressBar
 
     started = time.monotonic()
-    files = list(iter_source_files(paths, tuple(HANDLERS), selection, on_skip=_note_skipped))
+    files = list(iter_source_files(paths, SUFFIXES, selection, on_skip=_note_skipped))
     progress = ProgressBar(
         len(files), sys.stderr, enabled=not run.quiet and run.mode != "interactive" and sys.stderr.isatty()
     )

@@ -13,65 +13,20 @@ import dataclasses
 import gc
 import os
 import signal
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from tf24migrate.model.errors import RuleError, SourceSyntaxError
-from tf24migrate.model.findings import FileResult, MigrationResult, Status
+from tf24migrate.model.findings import FileResult, Status
 from tf24migrate.model.notes import without_notes
 from tf24migrate.rules.base import Rule
-from tf24migrate.rules.selection import RuleSelection, could_match, select_rules
+from tf24migrate.rules.selection import RuleSelection, select_rules
 from tf24migrate.run.discovery import Selection, iter_source_files
 from tf24migrate.run.files import ChangedOnDisk, SourceFile, UnreadableFile, digest, read_source, write_source
-from tf24migrate.sources.c_sources import SUFFIXES as C_SUFFIXES
-from tf24migrate.sources.c_sources import scan_c_source
-
-
-def run_rules(text: str, rules: Sequence[Rule], **options) -> MigrationResult:
-    if not could_match(text, rules):  # no rule can fire: neither the rules nor LibCST need loading
-        return MigrationResult(source=text, code=text)
-    from tf24migrate.engine.pipeline import run_rules
-
-    return run_rules(text, rules, **options)
-
-
-def migrate_notebook(text: str, rules: Sequence[Rule], **options) -> MigrationResult:
-    from tf24migrate.sources.notebook import migrate_notebook  # imported when a notebook is met
-
-    return migrate_notebook(text, rules, **options)
-
-
-# How each kind of file is migrated, by suffix: `(text, rules, *, path, unsafe_fixes[, declined])
-# -> MigrationResult`. Folders are walked for these suffixes; a file with another suffix is treated
-# as Python (the command only passes on those that `handles` accepts).
-MigrateText = Callable[..., MigrationResult]
-HANDLERS: dict[str, MigrateText] = {".py": run_rules, ".ipynb": migrate_notebook}
-HANDLERS.update(dict.fromkeys(C_SUFFIXES, scan_c_source))  # report-only: TF24701
+from tf24migrate.sources.kinds import SUFFIXES, kind_of
 
 # Below this many files, starting worker processes costs more than it saves.
 _PARALLEL_FROM = 8
 _CHUNKS_IN_FLIGHT_PER_JOB = 4
-
-
-# Besides `HANDLERS`' suffixes, files named explicitly may be stubs.
-_NAMED_SUFFIXES = (".pyi",)
-
-
-def handles(path: str) -> bool:
-    """Whether `path` is a kind of file the tool handles: one of `HANDLERS`' suffixes or a stub
-    (`.pyi`), or a script with no suffix whose first line is a Python shebang (`#!...python`)."""
-    suffix = os.path.splitext(path)[1].lower()
-    if suffix:
-        return suffix in HANDLERS or suffix in _NAMED_SUFFIXES
-    try:
-        with open(path, "rb") as handle:
-            first = handle.readline(200)
-    except OSError:
-        return True  # let the run say why it cannot be read
-    return first.startswith(b"#!") and b"python" in first
-
-
-def handler_for(path: str) -> MigrateText:
-    return HANDLERS.get(os.path.splitext(path)[1].lower(), run_rules)
 
 
 def default_jobs() -> int:
@@ -119,7 +74,7 @@ def migrate_loaded(
 ) -> FileResult:
     """Migrate a file already read (or a source from stdin, with a made-up `path`); never writes."""
     try:
-        result = handler_for(path)(source.text, rules, path=path, unsafe_fixes=unsafe_fixes)
+        result = kind_of(path).migrate(source.text, rules, path=path, unsafe_fixes=unsafe_fixes)
     except SourceSyntaxError as error:
         return FileResult(
             path=path,
@@ -256,7 +211,7 @@ def migrate_paths(
     target_version: str | None = None,
 ) -> Iterator[FileResult]:
     """Migrate every source file in `paths` (files, or folders walked for `*.py` and the other
-    suffixes in `HANDLERS`, honouring ignore files and `selection`'s excludes).
+    suffixes of `sources.kinds.SUFFIXES`, honouring ignore files and `selection`'s excludes).
 
     Yields one `FileResult` per file, in a stable order (sorted paths), whatever `jobs` is (0 means
     all cores). Files are written only when `write` is true; a file that cannot be read or parsed,
@@ -269,5 +224,5 @@ def migrate_paths(
 
     rules = RuleSelection(select, ignore, target_of(target_version, "the target_version argument"))
     rules.check()
-    files = list(iter_source_files(paths, tuple(HANDLERS), selection))
+    files = list(iter_source_files(paths, SUFFIXES, selection))
     yield from migrate_files(files, rules, unsafe_fixes=unsafe_fixes, write=write, jobs=jobs)

@@ -11,12 +11,8 @@ def unified_diff(path: str, before: str, after: str) -> str:
     """A `git apply`-able unified diff of one file, with no-newline-at-end markers. Lines are split
     at `\\n` only, as git splits them: a lone CR, a form feed or U+2028 is content, not a line end.
 
-    A notebook's diff is one diff of source code per changed cell instead (not `git apply`-able).
+    A notebook's diff is one diff of source code per changed cell instead (`sources.kinds`).
     """
-    if path.lower().endswith(".ipynb"):
-        from tf24migrate.sources.notebook import notebook_diff
-
-        return notebook_diff(path, before, after)
     name = os.path.normpath(path).replace(os.sep, "/").lstrip("/")  # git refuses `a/./x.py`
     lines = []
     for line in difflib.unified_diff(

@@ -1,0 +1,90 @@
+"""The kinds of file the tool reads (Python, notebooks, C and C++), behind one protocol.
+
+A `SourceKind` names its suffixes, how a text of that kind is migrated (`MigrateText`: text and
+rules in, `MigrationResult` out, never touching files) and how its change is shown as a diff.
+Each kind's module is imported only when a file of that kind is met, and the Python kind loads
+neither the rules nor LibCST for a text in which no rule could fire.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from tf24migrate.model.findings import Finding, MigrationResult
+from tf24migrate.rules.base import Rule
+from tf24migrate.rules.selection import could_match
+from tf24migrate.sources import c_sources
+from tf24migrate.sources.diff import unified_diff
+
+
+class MigrateText(Protocol):
+    def __call__(
+        self,
+        text: str,
+        rules: Sequence[Rule],
+        *,
+        path: str | None = None,
+        unsafe_fixes: bool = False,
+        declined: Collection[Finding] = (),
+    ) -> MigrationResult: ...
+
+
+@dataclass(frozen=True)
+class SourceKind:
+    name: str
+    suffixes: tuple[str, ...]
+    migrate: MigrateText
+    diff: Callable[[str, str, str], str]  # (path, before, after) -> the diff `--diff` prints
+
+
+def _migrate_python(text: str, rules: Sequence[Rule], **options) -> MigrationResult:
+    if not could_match(text, rules):  # no rule can fire: neither the rules nor LibCST need loading
+        return MigrationResult(source=text, code=text)
+    from tf24migrate.engine.pipeline import run_rules
+
+    return run_rules(text, rules, **options)
+
+
+def _migrate_notebook(text: str, rules: Sequence[Rule], **options) -> MigrationResult:
+    from tf24migrate.sources.notebook import migrate_notebook
+
+    return migrate_notebook(text, rules, **options)
+
+
+def _notebook_diff(path: str, before: str, after: str) -> str:
+    from tf24migrate.sources.notebook import notebook_diff
+
+    return notebook_diff(path, before, after)
+
+
+PYTHON = SourceKind("Python", (".py",), _migrate_python, unified_diff)
+NOTEBOOK = SourceKind("notebook", (".ipynb",), _migrate_notebook, _notebook_diff)  # diff per cell
+C_SOURCE = SourceKind("C/C++", c_sources.SUFFIXES, c_sources.scan_c_source, unified_diff)  # report-only
+KINDS = (PYTHON, NOTEBOOK, C_SOURCE)
+BY_SUFFIX = {suffix: kind for kind in KINDS for suffix in kind.suffixes}
+# The suffixes folders are walked for.
+SUFFIXES = tuple(BY_SUFFIX)
+# Besides those, files named explicitly may be stubs.
+_NAMED_SUFFIXES = (".pyi",)
+
+
+def kind_of(path: str) -> SourceKind:
+    """The kind of file `path` is, by its suffix; Python for any other suffix or none."""
+    return BY_SUFFIX.get(os.path.splitext(path)[1].lower(), PYTHON)
+
+
+def handles(path: str) -> bool:
+    """Whether `path` is a kind of file the tool handles: one of `SUFFIXES` or a stub (`.pyi`),
+    or a script with no suffix whose first line is a Python shebang (`#!...python`)."""
+    suffix = os.path.splitext(path)[1].lower()
+    if suffix:
+        return suffix in BY_SUFFIX or suffix in _NAMED_SUFFIXES
+    try:
+        with open(path, "rb") as handle:
+            first = handle.readline(200)
+    except OSError:
+        return True  # let the run say why it cannot be read
+    return first.startswith(b"#!") and b"python" in first
