@@ -11,11 +11,10 @@ import re
 
 import libcst as cst
 
-from tf24migrate.engine.import_edits import is_import_line
 from tf24migrate.model.findings import Fix, Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import UnboundArguments, bind_arguments, code_for
-from tf24migrate.rules.names import import_bindings, is_tensorflow
+from tf24migrate.rules.names import import_bindings, is_import_line, is_tensorflow
 
 from ._text import assigned_value, literal_value
 

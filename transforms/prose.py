@@ -14,13 +14,13 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from functools import cached_property
 
-from tf24migrate.engine.doctests import docstrings, example_and_output_lines
-from tf24migrate.engine.pruning import line_starts, parse_with_python
 from tf24migrate.model.findings import Finding, Fix, Severity
 from tf24migrate.model.target import Target, severity_for
 from tf24migrate.rules.base import Rule
+from tf24migrate.rules.docstrings import docstrings, example_and_output_lines
 from tf24migrate.rules.kinds import RenameKeyword, RenameMethod, RenameSymbol
 from tf24migrate.rules.selection import all_rules
+from tf24migrate.rules.text import line_starts, parse_with_python
 
 _CODE_SPAN = re.compile(r"(?<!`)`([^`\r\n]+)`(?!`)")
 

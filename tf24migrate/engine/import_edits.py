@@ -8,6 +8,7 @@ import libcst as cst
 
 from tf24migrate.engine.walk import walk
 from tf24migrate.rules.calls import code_for
+from tf24migrate.rules.names import is_import_line
 
 
 def add_imported_names(module: cst.Module, targets: dict[int, list[str]]) -> cst.Module:
@@ -115,12 +116,6 @@ def merge_from_imports(statements: list[cst.BaseStatement]) -> list[cst.BaseStat
             body=[first_import.with_changes(names=[*names, *body.names])]
         )
     return merged
-
-
-def is_import_line(statement: cst.CSTNode) -> bool:
-    return isinstance(statement, cst.SimpleStatementLine) and all(
-        isinstance(s, (cst.Import, cst.ImportFrom)) for s in statement.body
-    )
 
 
 def is_docstring(statement: cst.CSTNode) -> bool:

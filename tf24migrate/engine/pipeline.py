@@ -34,7 +34,7 @@ from tf24migrate.engine.context import FileContext, Report
 from tf24migrate.engine.doctests import migrate_doctests
 from tf24migrate.engine.nesting import NESTING_LIMIT, too_deep
 from tf24migrate.engine.positions import StatementMap, module_code, node_spans
-from tf24migrate.engine.pruning import Sparse, StatementPlan, line_starts, parse_with_python
+from tf24migrate.engine.pruning import Sparse, StatementPlan
 from tf24migrate.engine.suppressions import is_suppressed, line_suppressions
 from tf24migrate.engine.tf1_code import tf1_evidence, tf1_note
 from tf24migrate.engine.transformer import run_pass
@@ -44,6 +44,7 @@ from tf24migrate.model.notes import without_notes
 from tf24migrate.model.target import DEFAULT_TARGET, Target, severity_for, target_of
 from tf24migrate.rules.base import Rule
 from tf24migrate.rules.selection import RuleSelection
+from tf24migrate.rules.text import line_starts, parse_with_python
 
 _TOO_DEEP = (
     f"cannot parse: nesting too deep (more than {NESTING_LIMIT} levels): split the expression into "

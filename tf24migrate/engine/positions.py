@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 import libcst as cst
 from libcst._nodes.internal import CodegenState
 
-from tf24migrate.engine.pruning import line_starts
 from tf24migrate.model.findings import Span
+from tf24migrate.rules.text import line_starts
 
 _NO_RECORD = contextlib.nullcontext()
 

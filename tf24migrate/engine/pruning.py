@@ -16,11 +16,12 @@ import ast
 import bisect
 import itertools
 import re
-import warnings
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 import libcst as cst
+
+from tf24migrate.rules.text import line_starts, parse_with_python
 
 _MAX_FOLLOW_ROUNDS = 3
 _MARKER_PREFIX = "__tf24migrate_skipped_"
@@ -45,13 +46,6 @@ _KINDS = {
 _COMPOUND_AST = tuple(kind for kinds in _KINDS.values() for kind in kinds)
 
 
-def parse_with_python(source: str) -> ast.Module:
-    """`ast.parse`, silent: warnings about the user's code (invalid escapes) are not ours to raise."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return ast.parse(source)
-
-
 @dataclass
 class Entry:
     node: ast.stmt
@@ -61,14 +55,6 @@ class Entry:
     interesting: bool = False
     descendants: int = 0
     marker: str | None = None  # the name standing for it in the source LibCST parses (`Sparse`)
-
-
-_NEWLINE = re.compile(r"\r\n?|\n")  # the line ends of Python's tokenizer (not str.splitlines's)
-
-
-def line_starts(text: str) -> list[int]:
-    """The offset of each line of `text`, and `len(text)` last when it ends with a line end."""
-    return [0, *(match.end() for match in _NEWLINE.finditer(text))]
 
 
 def trigger_lines(source: str, triggers: Iterable[str], *, words: bool = False) -> set[int]:

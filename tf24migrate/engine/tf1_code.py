@@ -16,11 +16,11 @@ import ast
 import re
 from dataclasses import dataclass
 
-from tf24migrate.engine.pruning import parse_with_python
 from tf24migrate.engine.shims import SHIM_EXCEPTIONS, VERSION_CONSTANT, VERSION_WORDS
 from tf24migrate.model.findings import Finding
 from tf24migrate.model.notes import TF1_FILE, note_finding
 from tf24migrate.rules.names import normalize
+from tf24migrate.rules.text import parse_with_python
 
 # Top-level names of TF 1's `tf` that TF 2 does not have: each is absent from the `tf` namespace of
 # TF 2.0 to 2.15 (checked against TF 2.15.1's `tensorflow/__init__.py`) and present in

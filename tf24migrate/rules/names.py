@@ -180,3 +180,10 @@ def target_names(node: cst.BaseExpression) -> list[cst.Name]:
     if isinstance(node, cst.StarredElement):
         return target_names(node.value)
     return []
+
+
+def is_import_line(statement: cst.CSTNode) -> bool:
+    """Whether a statement line holds only imports."""
+    return isinstance(statement, cst.SimpleStatementLine) and all(
+        isinstance(s, (cst.Import, cst.ImportFrom)) for s in statement.body
+    )
