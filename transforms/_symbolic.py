@@ -24,7 +24,7 @@ import re
 
 import libcst as cst
 
-from tf24migrate.rules.calls import code_for
+from tf24migrate.rules.calls import abbreviated
 from tf24migrate.rules.names import dotted_parts
 
 from ._text import assigned_value
@@ -35,11 +35,6 @@ SYMBOLIC_ATTRIBUTES = frozenset({"input", "inputs", "output", "outputs"})
 EVIDENCE_TRIGGERS = ("Input", ".input", ".output")
 _DEPTH = 3
 _KERAS_NAME = re.compile(r"model|layer", re.IGNORECASE)
-
-
-def _short(node: cst.CSTNode, limit: int = 40) -> str:
-    text = " ".join(code_for(node).split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def walk(node: cst.CSTNode, hidden: frozenset[str] = frozenset()):
@@ -89,7 +84,7 @@ def _name_evidence(ctx, name: cst.Name, depth: int) -> str | None:
     if value is None:
         return None
     if isinstance(value, cst.Call) and ctx.qualified_name(value.func) in INPUTS:
-        return f"`{name.value}` is bound to `{_short(value.func)}(...)`"
+        return f"`{name.value}` is bound to `{abbreviated(value.func)}(...)`"
     if depth <= 0:
         return None
     found = expression_evidence(ctx, value, depth - 1, skip_name=name.value)
@@ -105,7 +100,7 @@ def expression_evidence(
     for current, hidden in walk(node):
         if isinstance(current, cst.Attribute):
             if current.attr.value in SYMBOLIC_ATTRIBUTES and _is_keras_object(ctx, current.value):
-                return f"`{_short(current)}` is a Keras model's symbolic {current.attr.value}"
+                return f"`{abbreviated(current)}` is a Keras model's symbolic {current.attr.value}"
         elif isinstance(current, cst.Name) and current.value not in hidden and current.value != skip_name:
             found = _name_evidence(ctx, current, depth)
             if found is not None:
@@ -120,7 +115,7 @@ def symbolic_evidence(ctx, node: cst.BaseExpression) -> str | None:
         node = node.value
     if isinstance(node, cst.Attribute):
         if node.attr.value in SYMBOLIC_ATTRIBUTES and _is_keras_object(ctx, node.value):
-            return f"`{_short(node)}` is a Keras model's symbolic {node.attr.value}"
+            return f"`{abbreviated(node)}` is a Keras model's symbolic {node.attr.value}"
         return None
     if isinstance(node, cst.Name):
         return _name_evidence(ctx, node, _DEPTH)

@@ -15,16 +15,11 @@ import libcst as cst
 
 from tf24migrate.model.findings import Fix, Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
-from tf24migrate.rules.calls import code_for
+from tf24migrate.rules.calls import abbreviated, code_for
 from tf24migrate.rules.kinds import ReportUse
 
 from ._symbolic import EVIDENCE_TRIGGERS, expression_evidence, symbolic_evidence, symbolic_names
 from ._text import literal_value
-
-
-def _short(expression: cst.CSTNode, limit: int = 40) -> str:
-    text = " ".join(code_for(expression).split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _is_builtin_call(ctx, call: cst.Call, name: str) -> bool:
@@ -72,10 +67,10 @@ class KerasSymbolicIsinstance(Rule):
         if evidence is None:
             return updated
         why = (
-            f"`isinstance({_short(value.value)}, tf.Tensor)` is False for Keras symbolic values from TF 2.4 "
-            f"({evidence}; they are `KerasTensor`s now): use `tf.is_tensor({_short(value.value)})` on TF 2.4–2.15 and "
+            f"`isinstance({abbreviated(value.value)}, tf.Tensor)` is False for Keras symbolic values from TF 2.4 "
+            f"({evidence}; they are `KerasTensor`s now): use `tf.is_tensor({abbreviated(value.value)})` on TF 2.4–2.15 and "
             "tf_keras (also True for variables, sparse and ragged tensors); under Keras 3 use "
-            f"`tf.keras.backend.is_keras_tensor({_short(value.value)})` for symbolic values."
+            f"`tf.keras.backend.is_keras_tensor({abbreviated(value.value)})` for symbolic values."
         )
         if isinstance(kind.value, cst.Tuple):
             if any(ctx.qualified_name(e.value) == "tensorflow.Tensor" for e in kind.value.elements):
@@ -285,7 +280,7 @@ class SymbolicGradients(Rule):
             if evidence is not None:
                 ctx.report(
                     original,
-                    f"`{_short(func)}` differentiates a Keras symbolic tensor ({evidence}), which has no "
+                    f"`{abbreviated(func)}` differentiates a Keras symbolic tensor ({evidence}), which has no "
                     "gradient from TF 2.4: call the model on real data inside `with "
                     "tf.GradientTape() as tape:` (`tape.watch(x)`, `y = model(x)`) and take "
                     "`tape.gradient(y, x)`.",

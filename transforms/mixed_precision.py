@@ -25,7 +25,7 @@ from tf24migrate.rules.calls import (
 )
 from tf24migrate.rules.edits import MoveBinding, TrackUses
 from tf24migrate.rules.kinds import RenameSymbol
-from tf24migrate.rules.names import dotted_name_of_module, normalize
+from tf24migrate.rules.names import dotted_name_of_module, normalize, tf_spelling
 
 from ._loss_scale_subclasses import class_of_base, subclass_report
 from ._text import assigned_value
@@ -562,7 +562,7 @@ class LossScaleClasses(Rule):
                 new=f"{_V1_MIXED_PRECISION}.{cls}",
                 severity=self.severity,
                 doc="",
-                message=f"`{_short(module)}.{cls}` is deprecated in TF 2.4 and removed in TF 2.9: use "
+                message=f"`{tf_spelling(module)}.{cls}` is deprecated in TF 2.4 and removed in TF 2.9: use "
                 f"`tf.compat.v1.mixed_precision.{cls}`.",
             )
             for module in _LOSS_SCALE_MODULES
@@ -583,10 +583,6 @@ class LossScaleClasses(Rule):
                 break
             result = rename.leave_ImportFrom(ctx, original, result)
         return result
-
-
-def _short(module: str) -> str:
-    return "tf" + module[len("tensorflow") :]
 
 
 def _folded_by_loss_scale_optimizer(ctx, node: cst.CSTNode) -> bool:

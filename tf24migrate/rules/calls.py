@@ -114,6 +114,12 @@ def code_for(node: cst.CSTNode) -> str:
     return cst.Module([]).code_for_node(node)
 
 
+def abbreviated(node: cst.CSTNode, limit: int = 40) -> str:
+    """The code of a node on one line, cut to `limit` characters with `...`, for messages."""
+    text = " ".join(code_for(node).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def split_call(call: cst.Call, indent: str, limit: int, unit: str = "    ") -> cst.Call:
     """`call` laid out over several lines as black would, for a call starting on a line indented
     by `indent`: first all arguments on one line of their own, else one argument per line with a

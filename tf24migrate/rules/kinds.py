@@ -14,16 +14,7 @@ import libcst as cst
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, DataRule
 from tf24migrate.rules.calls import code_for
 from tf24migrate.rules.edits import AddStatementAfter, Edit, MoveBinding, RenameBinding, TrackUses
-from tf24migrate.rules.names import dotted_name_of_module, normalize
-
-
-def _short(qualified_name: str) -> str:
-    """`tensorflow.distribute.X` as `tf.distribute.X`, for messages."""
-    return (
-        "tf" + qualified_name[len("tensorflow") :]
-        if qualified_name.startswith("tensorflow")
-        else qualified_name
-    )
+from tf24migrate.rules.names import dotted_name_of_module, normalize, tf_spelling
 
 
 def callee_name(call: cst.Call) -> str | None:
@@ -50,7 +41,7 @@ class RenameSymbol(DataRule):
         # Whether the new object behaves differently, so that an import may only move when every
         # use of its name is migrated too (see `tf24migrate.engine.linked`); pure renames need not.
         self.uses_must_follow = uses_must_follow
-        self.message = message or f"`{_short(old)}` is `{_short(new)}` in TF 2.4: use the new name."
+        self.message = message or f"`{tf_spelling(old)}` is `{tf_spelling(new)}` in TF 2.4: use the new name."
 
     def leave_Attribute(self, ctx, original: cst.Attribute, updated: cst.Attribute):
         if ctx.qualified_name(original) != self.old:

@@ -187,3 +187,12 @@ def is_import_line(statement: cst.CSTNode) -> bool:
     return isinstance(statement, cst.SimpleStatementLine) and all(
         isinstance(s, (cst.Import, cst.ImportFrom)) for s in statement.body
     )
+
+
+def tf_spelling(qualified_name: str) -> str:
+    """`tensorflow.distribute.X` as `tf.distribute.X`, as messages name it."""
+    return (
+        "tf" + qualified_name[len("tensorflow") :]
+        if qualified_name.startswith("tensorflow")
+        else qualified_name
+    )
