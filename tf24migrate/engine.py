@@ -1,7 +1,7 @@
 """From source text to migrated source text and findings. Never touches files, never prints.
 
-The steps: a text prefilter (rules whose trigger strings do not occur are not run, and a file
-with none is not parsed); TensorFlow 1 files get one note and no rule (`tf1_code`); Python's `ast` lists the statements and marks those no rule can touch
+The steps: the text prefilter (`prefilter`: rules whose needles do not occur are not run, and a
+file with none is not parsed); TensorFlow 1 files get one note and no rule (`tf1_code`); Python's `ast` lists the statements and marks those no rule can touch
 (`pruning`), which LibCST then does not even parse; one LibCST parse; one pass of
 `MigrationTransformer` (`walk`); suppression comments; positions for the findings; the output,
 where only the statements a rule changed are generated (`positions.StatementMap`), and a re-parse
@@ -30,6 +30,7 @@ from tf24migrate.findings import Finding, MigrationResult, Span
 from tf24migrate.nesting import NESTING_LIMIT, too_deep
 from tf24migrate.notes import without_notes
 from tf24migrate.positions import StatementMap, module_code, node_spans
+from tf24migrate.prefilter import rules_that_could_fire
 from tf24migrate.pruning import Sparse, StatementPlan, line_starts, parse_with_python
 from tf24migrate.rules import Rule, RuleSelection
 from tf24migrate.suppressions import is_suppressed, line_suppressions
@@ -82,24 +83,6 @@ def _check_parses(code: str) -> str | None:
     except (SyntaxError, ValueError, RecursionError) as error:
         return str(error)
     return None
-
-
-def triggered_rules(source: str, rules: Iterable[Rule]) -> list[Rule]:
-    """The rules whose required strings all occur in `source`, and one of whose trigger strings
-    does (the cheap text prefilter)."""
-    present: dict[str, bool] = {}  # each required string is looked for once, most rules share one
-
-    def has(required: str) -> bool:
-        if required not in present:
-            present[required] = required in source
-        return present[required]
-
-    return [
-        rule
-        for rule in rules
-        if all(has(required) for required in rule.requires)
-        and any(trigger in source for trigger in rule.triggers)
-    ]
 
 
 _MAX_PASSES = 4  # each pass only blocks more fixes; chains are short (a subclass, then its import)
@@ -233,7 +216,7 @@ def run_rules(
         result = run_rules(source[1:], rules, path=path, unsafe_fixes=unsafe_fixes, declined=declined)
         return dataclasses.replace(result, source=source, code=_BOM + result.code)
     target = getattr(rules, "target", None) or DEFAULT_TARGET
-    active = triggered_rules(source, rules)
+    active = rules_that_could_fire(source, rules)
     if not active:
         return MigrationResult(source=source, code=source)
     tf1 = tf1_evidence(source)
@@ -262,7 +245,7 @@ def run_rules(
     if tree_rules and ">>>" in code:
 
         def run_examples(text: str, *, path, unsafe_fixes, declined=()) -> MigrationResult:
-            rules_here = triggered_rules(text, tree_rules)
+            rules_here = rules_that_could_fire(text, tree_rules)
             if not rules_here or tf1_evidence(text) is not None:
                 return MigrationResult(source=text, code=text)
             return _run_tree(text, rules_here, path, unsafe_fixes, declined, target)

@@ -11,6 +11,7 @@ import dataclasses
 from collections.abc import Sequence
 
 from tf24migrate.findings import Finding
+from tf24migrate.prefilter import Probe
 from tf24migrate.rules import Rule
 from tf24migrate.target import DEFAULT_TARGET
 
@@ -34,7 +35,7 @@ def migrate_markdown(
     findings: list[Finding] = []
     for rule in markdown_readers(rules):
         for number, text in cells:
-            if not any(trigger in text for trigger in rule.triggers):
+            if not Probe(text).could_fire((), rule.triggers):
                 continue
             in_cell = [dataclasses.replace(f, cell=None) for f in declined if f.cell == number]
             new, found = rule.scan_markdown(

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from tf24migrate.prefilter import Needle, pattern_of
+
 _MAX_FOLLOW_ROUNDS = 3
 _MARKER_PREFIX = "__tf24migrate_skipped_"
 _WORTH_SKIPPING = 48  # characters: a shorter statement costs LibCST about what its marker does
@@ -71,10 +73,10 @@ def line_starts(text: str) -> list[int]:
     return [0, *(match.end() for match in _NEWLINE.finditer(text))]
 
 
-def trigger_lines(source: str, triggers: Iterable[str], *, words: bool = False) -> set[int]:
-    """1-based numbers of the lines on which any of `triggers` occurs (as a whole word if `words`)."""
-    alternatives = "|".join(re.escape(t) for t in sorted(set(triggers), key=len, reverse=True))
-    pattern = re.compile(rf"\b(?:{alternatives})\b" if words else alternatives)
+def trigger_lines(source: str, triggers: Iterable[Needle], *, words: bool = False) -> set[int]:
+    """1-based numbers of the lines on which any of `triggers` occurs (literals as whole words if
+    `words`)."""
+    pattern = pattern_of(triggers, words=words)
     starts = line_starts(source)
     return {bisect.bisect_right(starts, match.start()) for match in pattern.finditer(source)}
 
@@ -91,7 +93,7 @@ class StatementPlan:
         self.mark(lines)
 
     @classmethod
-    def build(cls, source: str, triggers: Iterable[str]) -> StatementPlan | None:
+    def build(cls, source: str, triggers: Iterable[Needle]) -> StatementPlan | None:
         """The plan for `source`, or None when Python's parser cannot read it.
 
         A name bound by an interesting simple statement (`from ... import multi_gpu_model as par`,

@@ -1,9 +1,10 @@
 """What a rule is, and how a selection of rules is made from codes, names and prefixes.
 
-A rule is one code, one name and one docstring (its documentation). It declares the literal
-strings that must occur in a file for it to possibly fire (`triggers`): the engine parses only
-files holding one, and visits only the statements on lines holding one (or using a name bound on
-such a line), so every line a rule must look at has to contain a trigger. It handles the node
+A rule is one code, one name and one docstring (its documentation). It declares what must occur
+in a file for it to possibly fire (`requires` and `triggers`, see `tf24migrate.prefilter`): the
+engine parses only files holding them, and visits only the statements on lines holding a trigger
+(or using a name bound on such a line), so every line a rule must look at has to hold one. It
+handles the node
 types it cares about with `leave_<NodeType>(ctx, original, updated)` methods, as a LibCST
 transformer would. Rules never read files or print: they call `ctx.report(...)`.
 """
@@ -19,36 +20,11 @@ from tf24migrate.errors import UnknownRuleError
 from tf24migrate.findings import Fix, Severity
 
 if TYPE_CHECKING:
+    from tf24migrate.prefilter import Needle
     from tf24migrate.target import Target
 
 # `Rule.requires` of rules that only match names reached through an import of TensorFlow.
 IMPORTS_TENSORFLOW = ("tensorflow",)
-# Every rule requires one of these strings, or each of its triggers holds one: a file with none of
-# them is left alone before the rules (and LibCST with them) are even loaded. A test checks it
-# against every rule; a new rule's trigger that holds none of them must be added here.
-FILE_TRIGGERS = (
-    "tensorflow",
-    "experimental_",
-    "gradient",
-    "loss_scale(",
-    "nodes_blacklist",
-    "TF_AUTO_MIXED_PRECISION_GRAPH_REWRITE_",
-    "TF_String",
-    # TF24801 (old names in prose): the old names without "experimental_" in them.
-    "experimental.",
-    "Collective",
-    "set_policy",
-    "mixed_precision.experimental",
-)
-
-
-def could_match(text: str, rules: Sequence[Rule]) -> bool:
-    """Whether any of `rules` might fire in `text`: for a `RuleSelection` (of the catalogue's
-    rules, perhaps not loaded yet), whether it holds one of `FILE_TRIGGERS`; for other rules,
-    one of their triggers."""
-    if isinstance(rules, RuleSelection):
-        return any(trigger in text for trigger in FILE_TRIGGERS)
-    return any(trigger in text for rule in rules for trigger in rule.triggers)
 
 
 class Rule:
@@ -59,10 +35,12 @@ class Rule:
     fix: ClassVar[Fix | None] = None  # the rule's usual fix kind, as listed in the catalogue
     severity: ClassVar[Severity] = Severity.WARNING
     default: ClassVar[bool] = True
-    triggers: ClassVar[tuple[str, ...]] = ()
-    # Strings that must all occur in a file for the rule to run at all: a rule that matches only
+    # One of these must occur in a file, and on every line the rule must see (`prefilter.Needle`s:
+    # literal strings or compiled patterns); after changing them, run `python -m tf24migrate.prefilter`.
+    triggers: ClassVar[tuple[Needle, ...]] = ()
+    # Needles that must all occur in a file for the rule to run at all: a rule that matches only
     # names reached through TensorFlow imports requires "tensorflow" (see IMPORTS_TENSORFLOW).
-    requires: ClassVar[tuple[str, ...]] = ()
+    requires: ClassVar[tuple[Needle, ...]] = ()
     # Whether the rule also runs in code that guards the old API (try/except, hasattr, version).
     runs_in_shims: ClassVar[bool] = False
     # TensorFlow versions ("X.Y"), checked in the released wheels; the docstring says where. A fix
@@ -115,8 +93,8 @@ class DataRule(Rule):
         severity: Severity,
         fix: Fix | None = Fix.SAFE,
         default: bool = True,
-        triggers: tuple[str, ...],
-        requires: tuple[str, ...] = (),
+        triggers: tuple[Needle, ...],
+        requires: tuple[Needle, ...] = (),
         new_since: str | None = None,
         old_removed: str | None = None,
         changed_in: str | None = None,
@@ -146,7 +124,7 @@ def all_rules() -> tuple[Rule, ...]:
 
 class RuleSelection(Sequence[Rule]):
     """The rules chosen by `select` and `ignore` (as for `select_rules`), loaded on first use:
-    a run where no file could match (`could_match`) never loads them, nor LibCST. `target` is the
+    a run where no file could match (`prefilter.could_fire`) never loads them, nor LibCST. `target` is the
     oldest TensorFlow their fixes must run on (a `tf24migrate.target.Target`; None: the default)."""
 
     def __init__(

@@ -22,11 +22,12 @@ from tf24migrate.errors import RuleError, SourceSyntaxError
 from tf24migrate.files import ChangedOnDisk, SourceFile, UnreadableFile, digest, read_source, write_source
 from tf24migrate.findings import FileResult, MigrationResult, Status
 from tf24migrate.notes import without_notes
-from tf24migrate.rules import Rule, RuleSelection, could_match, select_rules
+from tf24migrate.prefilter import could_fire
+from tf24migrate.rules import Rule, RuleSelection, select_rules
 
 
 def run_rules(text: str, rules: Sequence[Rule], **options) -> MigrationResult:
-    if not could_match(text, rules):  # no rule can fire: neither the rules nor LibCST need loading
+    if not could_fire(text, rules):  # no rule can fire: neither the rules nor LibCST need loading
         return MigrationResult(source=text, code=text)
     from tf24migrate.engine import run_rules
 
