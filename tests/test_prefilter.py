@@ -66,3 +66,32 @@ def test_a_needle_is_a_literal_or_a_pattern():
     assert trigger_lines(source, ["Input"]) == {1, 2}
     assert trigger_lines(source, ["b"], words=True) == {2, 3}
     assert not pattern_of([]).search(source)
+
+
+def test_triggers_are_as_narrow_as_the_rules():
+    """Text that only looks like a rule's case (imports of internal modules, `InputSpec`, words
+    holding `gradient`) lets no default rule through; the rule's case does."""
+    looks_alike = (
+        "from tensorflow.python.keras import backend\n"
+        "from tensorflow.compiler.tf2xla.python import xla\n"
+        "spec = tf.keras.layers.InputSpec(ndim=2)\n"
+        "shape = layer.input_shape\n"
+        "if isinstance(x, tf.Tensor):\n"
+        "    y = gradient_checker.compute_gradient(f, [x])\n"
+        "z = tf.dtypes.complex64\n"
+        "policy = tf.keras.mixed_precision.Policy('mixed_float16')\n"
+    )
+    assert rules_that_could_fire(looks_alike, select_rules()) == []
+    cases = {
+        "TF24501": "x = tf.python.keras.backend\n",
+        "TF24210": "inputs = tf.keras.Input((3,))\nisinstance(inputs, tf.Tensor)\n",
+        "TF24213": "grads = tape.gradient(model.output, x)\n",
+        "TF24214": "inputs = tf.keras.Input((3,))\ny = tf.cond(c, lambda: inputs, lambda: inputs)\n",
+        "TF24215": "inputs = tf.keras.Input((3,))\nf.get_concrete_function(inputs)\n",
+        "TF24502": "tf.reduce_max(tf.complex(a, b))\n",
+        "TF24506": "tf.xla.experimental.compile(f)\n",
+        "TF24301": "tf.keras.mixed_precision.experimental.Policy('mixed_float16')\n",
+    }
+    for code, case in cases.items():
+        fired = rules_that_could_fire(looks_alike + "import tensorflow as tf\n" + case, select_rules())
+        assert code in {rule.code for rule in fired}, code
