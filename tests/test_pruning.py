@@ -191,3 +191,21 @@ def test_a_statement_on_a_continued_line_is_not_left_out(monkeypatch):
 def test_trigger_lines_count_lines_as_python_does():
     assert trigger_lines("a = 1\rb = 2\r\nc = s.experimental_run_v2(f)\n", ["experimental_run_v2"]) == {3}
     assert trigger_lines("x = 'a\x0cb'\nrun_v2\n", ["run_v2"]) == {2}  # a form feed ends no line
+
+
+def test_the_engine_parses_a_source_with_python_once(monkeypatch):
+    """The TF 1 check, the doctests and the plan share one `ast` parse of the source."""
+    from tf24migrate.engine.pipeline import run_rules
+    from tf24migrate.rules.selection import select_rules
+
+    source = (
+        "import tensorflow as tf\n\n\n"
+        'def f(s):\n    """Runs.\n\n    >>> f(s)\n    """\n    return s.experimental_run_v2(g)\n\n\n'
+        "session = tf.Session\n" + "".join(f"x{n} = [{n}, {n + 1}, {n + 2}]  # padding\n" for n in range(80))
+    )
+    parsed = []
+    real_parse = ast.parse
+    monkeypatch.setattr(ast, "parse", lambda text, *a, **k: parsed.append(text) or real_parse(text, *a, **k))
+    result = run_rules(source, select_rules())
+    assert [f.code for f in result.findings] == ["TF24101"]
+    assert parsed.count(source) == 1

@@ -31,8 +31,10 @@ from ._text import assigned_value
 
 INPUTS = frozenset({"tensorflow.keras.Input", "tensorflow.keras.layers.Input"})
 SYMBOLIC_ATTRIBUTES = frozenset({"input", "inputs", "output", "outputs"})
-# The strings on every line that can hold evidence: rules of this family add them to their triggers.
-EVIDENCE_TRIGGERS = ("Input", ".input", ".output")
+# What every line that can hold evidence holds (`Input` as a word, `.input(s)` / `.output(s)` as
+# attributes): rules of this family add them to their triggers.
+INPUT_WORD = re.compile(r"\bInput\b")
+EVIDENCE_TRIGGERS = (INPUT_WORD, re.compile(r"\.(?:in|out)puts?\b"))
 _DEPTH = 3
 _KERAS_NAME = re.compile(r"model|layer", re.IGNORECASE)
 

@@ -41,7 +41,9 @@ class HiddenInternalModules(Rule):
     old_removed = "2.4"
     fix = None
     severity = Severity.ERROR
-    triggers = (".python", ".core", ".compiler")
+    # `name.python` (`.core`, `.compiler`) outside an import: `from tensorflow.python...` lines and
+    # dotted paths (`tf2xla.python`) are not attribute access on the `tensorflow` module.
+    triggers = (re.compile(r"(?<![.\w])(?<!from )(?<!import )\w+\.(?:python|core|compiler)\b"),)
     requires = IMPORTS_TENSORFLOW
 
     def leave_Attribute(self, ctx, original: cst.Attribute, updated: cst.Attribute):
@@ -117,7 +119,7 @@ class ComplexMaxMin(Rule):
     severity = Severity.WARNING
     # "complex": the lines that make a value complex must be seen too, not only the reductions.
     triggers = ("raw_ops", "reduce_max", "reduce_min", "complex")
-    requires = IMPORTS_TENSORFLOW
+    requires = (*IMPORTS_TENSORFLOW, re.compile(r"raw_ops|reduce_m(?:ax|in)"))  # what it reports
 
     def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
         qualified = ctx.qualified_name(original.func) or ""
@@ -397,8 +399,9 @@ class XlaExperimentalCompile(Rule):
     changed_in = "2.4"
     fix = None
     severity = Severity.WARNING
-    triggers = ("xla",)  # the name is only reachable through an import that spells `xla`
-    requires = IMPORTS_TENSORFLOW
+    # the name is only reachable through an import that spells `xla`, and the file spells the rest
+    triggers = (re.compile(r"\bxla\b"),)
+    requires = (*IMPORTS_TENSORFLOW, "experimental", "compile")
 
     def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
         if ctx.qualified_name(original.func) != "tensorflow.xla.experimental.compile":

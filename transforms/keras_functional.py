@@ -18,7 +18,7 @@ from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import abbreviated, code_for
 from tf24migrate.rules.kinds import ReportUse
 
-from ._symbolic import EVIDENCE_TRIGGERS, expression_evidence, symbolic_evidence, symbolic_names
+from ._symbolic import EVIDENCE_TRIGGERS, INPUT_WORD, expression_evidence, symbolic_evidence, symbolic_names
 from ._text import literal_value
 
 
@@ -264,7 +264,7 @@ class SymbolicGradients(Rule):
     fix = None
     severity = Severity.WARNING
     triggers = EVIDENCE_TRIGGERS
-    requires = ("gradient", *IMPORTS_TENSORFLOW)
+    requires = (*IMPORTS_TENSORFLOW, re.compile(r"\bgradients?\b"))  # `.gradient(`, `gradients(`
 
     def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
         func = original.func
@@ -321,8 +321,8 @@ class ControlFlowOnSymbolic(Rule):
     old_removed = "2.4"
     fix = None
     severity = Severity.ERROR
-    triggers = ("Input",)
-    requires = IMPORTS_TENSORFLOW
+    triggers = (INPUT_WORD,)
+    requires = (*IMPORTS_TENSORFLOW, re.compile(r"\b(?:cond|while_loop|map_fn)\b"))  # `_CONTROL_FLOW`
 
     def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
         qualified = ctx.qualified_name(original.func)
@@ -362,8 +362,8 @@ class ConcreteFunctionOnSymbolic(Rule):
     old_removed = "2.4"
     fix = None
     severity = Severity.ERROR
-    triggers = ("Input",)
-    requires = IMPORTS_TENSORFLOW
+    triggers = (INPUT_WORD,)
+    requires = (*IMPORTS_TENSORFLOW, "get_concrete_function")
 
     def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
         func = original.func

@@ -126,6 +126,7 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
             new=f"{STABLE}.Policy",
             severity=Severity.ERROR,
             triggers=("mixed_precision",),
+            requires=(*IMPORTS_TENSORFLOW, "experimental"),  # every name it renames is under it
             message="`tf.keras.mixed_precision.experimental.Policy` is `tf.keras.mixed_precision.Policy` "
             f"from TF 2.4 ({UNTIL_2_9}).",
             doc=type(self).__doc__,

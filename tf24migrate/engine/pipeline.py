@@ -2,8 +2,8 @@
 
 `run_rules` runs the stages in this order, each a function or method below, in reading order:
 
-1. prefilter: the rules whose trigger strings occur (`triggered_rules`); a file with none is not
-   parsed. TensorFlow 1 files get one note and no rule (`tf1_code`).
+1. prefilter: the rules whose `requires` and `triggers` occur (`rules.prefilter`); a file with
+   none is not parsed. TensorFlow 1 files get one note and no rule (`tf1_code`).
 2. text stages, which keep every line where it is (so every finding is at a line of the source):
    rules that read text rather than the tree (`Rule.reads_text`: comments and docstrings), then,
    in a source holding `>>>`, the doctest examples of its docstrings, migrated by the stages
@@ -43,6 +43,7 @@ from tf24migrate.model.findings import Finding, MigrationResult, Span
 from tf24migrate.model.notes import without_notes
 from tf24migrate.model.target import DEFAULT_TARGET, Target, severity_for, target_of
 from tf24migrate.rules.base import Rule
+from tf24migrate.rules.prefilter import rules_that_could_fire
 from tf24migrate.rules.selection import RuleSelection
 from tf24migrate.rules.text import line_starts, parse_with_python
 
@@ -111,7 +112,7 @@ def run_rules(
         result = run_rules(source[1:], rules, path=path, unsafe_fixes=unsafe_fixes, declined=declined)
         return dataclasses.replace(result, source=source, code=_BOM + result.code)
     target = getattr(rules, "target", None) or DEFAULT_TARGET
-    active = triggered_rules(source, rules)
+    active = rules_that_could_fire(source, rules)
     if not active:
         return MigrationResult(source=source, code=source)
     tf1 = tf1_evidence(source)
@@ -140,7 +141,7 @@ def run_rules(
     if tree_rules and ">>>" in code:
 
         def run_examples(text: str, *, path, unsafe_fixes, declined=()) -> MigrationResult:
-            rules_here = triggered_rules(text, tree_rules)
+            rules_here = rules_that_could_fire(text, tree_rules)
             if not rules_here or tf1_evidence(text) is not None:
                 return MigrationResult(source=text, code=text)
             return _run_tree(text, rules_here, path, unsafe_fixes, declined, target)
@@ -154,27 +155,6 @@ def run_rules(
         code, findings = done.code, [*findings, *done.findings]
     findings.sort(key=lambda f: (f.line, f.column, f.code))
     return MigrationResult(source=source, code=code, findings=tuple(findings))
-
-
-# 1. prefilter
-
-
-def triggered_rules(source: str, rules: Iterable[Rule]) -> list[Rule]:
-    """The rules whose required strings all occur in `source`, and one of whose trigger strings
-    does (the cheap text prefilter)."""
-    present: dict[str, bool] = {}  # each required string is looked for once, most rules share one
-
-    def has(required: str) -> bool:
-        if required not in present:
-            present[required] = required in source
-        return present[required]
-
-    return [
-        rule
-        for rule in rules
-        if all(has(required) for required in rule.requires)
-        and any(trigger in source for trigger in rule.triggers)
-    ]
 
 
 # 3-8. the LibCST stages

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from tf24migrate.rules.prefilter import Needle, pattern_of
 from tf24migrate.rules.text import line_starts, parse_with_python
 
 _MAX_FOLLOW_ROUNDS = 3
@@ -57,10 +58,10 @@ class Entry:
     marker: str | None = None  # the name standing for it in the source LibCST parses (`Sparse`)
 
 
-def trigger_lines(source: str, triggers: Iterable[str], *, words: bool = False) -> set[int]:
-    """1-based numbers of the lines on which any of `triggers` occurs (as a whole word if `words`)."""
-    alternatives = "|".join(re.escape(t) for t in sorted(set(triggers), key=len, reverse=True))
-    pattern = re.compile(rf"\b(?:{alternatives})\b" if words else alternatives)
+def trigger_lines(source: str, triggers: Iterable[Needle], *, words: bool = False) -> set[int]:
+    """1-based numbers of the lines on which any of `triggers` occurs (literals as whole words if
+    `words`)."""
+    pattern = pattern_of(triggers, words=words)
     starts = line_starts(source)
     return {bisect.bisect_right(starts, match.start()) for match in pattern.finditer(source)}
 
@@ -77,7 +78,7 @@ class StatementPlan:
         self.mark(lines)
 
     @classmethod
-    def build(cls, source: str, triggers: Iterable[str]) -> StatementPlan | None:
+    def build(cls, source: str, triggers: Iterable[Needle]) -> StatementPlan | None:
         """The plan for `source`, or None when Python's parser cannot read it.
 
         A name bound by an interesting simple statement (`from ... import multi_gpu_model as par`,

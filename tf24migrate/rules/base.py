@@ -1,20 +1,23 @@
 """What a rule is: one code, one name and one docstring (its documentation).
 
-A rule declares the literal strings that must occur in a file for it to possibly fire
-(`triggers`): the engine parses only files holding one, and visits only the statements on lines
-holding one (or using a name bound on such a line), so every line a rule must look at has to
-contain a trigger. It handles the node types it cares about with `leave_<NodeType>(ctx, original,
-updated)` methods, as a LibCST transformer would, where `ctx` is the `RuleContext`
-(`tf24migrate.rules.context`). Rules never read files or print: they call `ctx.report(...)`.
+A rule declares what must occur in a file for it to possibly fire (`requires` and `triggers`, see
+`tf24migrate.rules.prefilter`): the engine parses only files holding them, and visits only the
+statements on lines holding a trigger (or using a name bound on such a line), so every line a rule
+must look at has to hold one. It handles the node types it cares about with
+`leave_<NodeType>(ctx, original, updated)` methods, as a LibCST transformer would, where `ctx` is
+the `RuleContext` (`tf24migrate.rules.context`). Rules never read files or print: they call `ctx.report(...)`.
 """
 
 from __future__ import annotations
 
 import inspect
 from functools import cache
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from tf24migrate.model.findings import Fix, Severity
+
+if TYPE_CHECKING:
+    from tf24migrate.rules.prefilter import Needle
 
 # `Rule.requires` of rules that only match names reached through an import of TensorFlow.
 IMPORTS_TENSORFLOW = ("tensorflow",)
@@ -28,10 +31,12 @@ class Rule:
     fix: ClassVar[Fix | None] = None  # the rule's usual fix kind, as listed in the catalogue
     severity: ClassVar[Severity] = Severity.WARNING
     default: ClassVar[bool] = True
-    triggers: ClassVar[tuple[str, ...]] = ()
-    # Strings that must all occur in a file for the rule to run at all: a rule that matches only
+    # One of these must occur in a file, and on every line the rule must see (`prefilter.Needle`s:
+    # literal strings or compiled patterns); after changing them, run `python -m tf24migrate.rules.prefilter`.
+    triggers: ClassVar[tuple[Needle, ...]] = ()
+    # Needles that must all occur in a file for the rule to run at all: a rule that matches only
     # names reached through TensorFlow imports requires "tensorflow" (see IMPORTS_TENSORFLOW).
-    requires: ClassVar[tuple[str, ...]] = ()
+    requires: ClassVar[tuple[Needle, ...]] = ()
     # Whether the rule also runs in code that guards the old API (try/except, hasattr, version).
     runs_in_shims: ClassVar[bool] = False
     # TensorFlow versions ("X.Y"), checked in the released wheels; the docstring says where. A fix
@@ -84,8 +89,8 @@ class DataRule(Rule):
         severity: Severity,
         fix: Fix | None = Fix.SAFE,
         default: bool = True,
-        triggers: tuple[str, ...],
-        requires: tuple[str, ...] = (),
+        triggers: tuple[Needle, ...],
+        requires: tuple[Needle, ...] = (),
         new_since: str | None = None,
         old_removed: str | None = None,
         changed_in: str | None = None,

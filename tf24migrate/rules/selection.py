@@ -13,33 +13,6 @@ from tf24migrate.rules.base import Rule
 if TYPE_CHECKING:
     from tf24migrate.model.target import Target
 
-# Every rule requires one of these strings, or each of its triggers holds one: a file with none of
-# them is left alone before the rules (and LibCST with them) are even loaded. A test checks it
-# against every rule; a new rule's trigger that holds none of them must be added here.
-FILE_TRIGGERS = (
-    "tensorflow",
-    "experimental_",
-    "gradient",
-    "loss_scale(",
-    "nodes_blacklist",
-    "TF_AUTO_MIXED_PRECISION_GRAPH_REWRITE_",
-    "TF_String",
-    # TF24801 (old names in prose): the old names without "experimental_" in them.
-    "experimental.",
-    "Collective",
-    "set_policy",
-    "mixed_precision.experimental",
-)
-
-
-def could_match(text: str, rules: Sequence[Rule]) -> bool:
-    """Whether any of `rules` might fire in `text`: for a `RuleSelection` (of the catalogue's
-    rules, perhaps not loaded yet), whether it holds one of `FILE_TRIGGERS`; for other rules,
-    one of their triggers."""
-    if isinstance(rules, RuleSelection):
-        return any(trigger in text for trigger in FILE_TRIGGERS)
-    return any(trigger in text for rule in rules for trigger in rule.triggers)
-
 
 @cache
 def all_rules() -> tuple[Rule, ...]:
@@ -51,7 +24,7 @@ def all_rules() -> tuple[Rule, ...]:
 
 class RuleSelection(Sequence[Rule]):
     """The rules chosen by `select` and `ignore` (as for `select_rules`), loaded on first use:
-    a run where no file could match (`could_match`) never loads them, nor LibCST. `target` is the
+    a run where no file could match (`prefilter.could_fire`) never loads them, nor LibCST. `target` is the
     oldest TensorFlow their fixes must run on (a `tf24migrate.model.target.Target`; None: the default)."""
 
     def __init__(

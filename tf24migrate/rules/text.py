@@ -7,12 +7,23 @@ import ast
 import re
 import warnings
 
+# The last source of some size parsed, and its tree: the engine's stages (TF 1 evidence, doctests,
+# the plan) read the same source, which is parsed once. Trees are never modified.
+_last_parsed: tuple[str, ast.Module] | None = None
+_MEMO_FROM = 2000  # characters: below this, parsing costs about what comparing costs
+
 
 def parse_with_python(source: str) -> ast.Module:
     """`ast.parse`, silent: warnings about the user's code (invalid escapes) are not ours to raise."""
+    global _last_parsed
+    if _last_parsed is not None and _last_parsed[0] == source:
+        return _last_parsed[1]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return ast.parse(source)
+        tree = ast.parse(source)
+    if len(source) >= _MEMO_FROM:
+        _last_parsed = (source, tree)
+    return tree
 
 
 _NEWLINE = re.compile(r"\r\n?|\n")  # the line ends of Python's tokenizer (not str.splitlines's)

@@ -15,7 +15,7 @@ from typing import Protocol
 
 from tf24migrate.model.findings import Finding, MigrationResult
 from tf24migrate.rules.base import Rule
-from tf24migrate.rules.selection import could_match
+from tf24migrate.rules.prefilter import could_fire
 from tf24migrate.sources import c_sources
 from tf24migrate.sources.diff import unified_diff
 
@@ -41,7 +41,7 @@ class SourceKind:
 
 
 def _migrate_python(text: str, rules: Sequence[Rule], **options) -> MigrationResult:
-    if not could_match(text, rules):  # no rule can fire: neither the rules nor LibCST need loading
+    if not could_fire(text, rules):  # no rule can fire: neither the rules nor LibCST need loading
         return MigrationResult(source=text, code=text)
     from tf24migrate.engine.pipeline import run_rules
 

@@ -45,7 +45,7 @@ from tf24migrate.model.notes import (
     note_finding,
 )
 from tf24migrate.rules.base import Rule
-from tf24migrate.rules.selection import could_match
+from tf24migrate.rules.prefilter import could_fire, rules_that_could_fire
 from tf24migrate.sources.ipython_syntax import unmask
 from tf24migrate.sources.notebook_cells import CellCode, SkippedCell, classify
 from tf24migrate.sources.notebook_markdown import markdown_readers, migrate_markdown
@@ -133,16 +133,6 @@ def _syntax_note(cell: CellCode, line: int | None, column: int | None, problem: 
 def _skipped_note(cell: SkippedCell, path: str | None) -> Finding:
     message = f"cell {cell.number} is {cell.reason}: not migrated"
     return note_finding(NOTEBOOK_CELL_SKIPPED, message, path=path, cell=cell.number, line=1, column=1)
-
-
-def _could_fire(source: str, rules: Sequence[Rule], notebook_code: str) -> bool:
-    """Whether a rule's trigger occurs in `source` while its required strings occur in the notebook
-    (a `%%bash` cell that names `experimental_run_v2` need not import TensorFlow itself)."""
-    return could_match(source, rules) and any(
-        all(required in notebook_code for required in rule.requires)
-        and any(trigger in source for trigger in rule.triggers)
-        for rule in rules
-    )
 
 
 def _python_syntax_error(cell: CellCode) -> SyntaxError | None:
@@ -291,14 +281,17 @@ def migrate_notebook(
             *(prose for _, prose in markdown),
         ]
     )
-    if not could_match(everything, rules):  # the text prefilters, as for a Python file
+    if not could_fire(everything, rules):  # the text prefilters, as for a Python file
         return MigrationResult(text, text)
-    from tf24migrate.engine.pipeline import triggered_rules
-
-    findings = [_skipped_note(cell, path) for cell in skipped if _could_fire(cell.source, rules, everything)]
+    # a skipped cell (`%%bash` naming `experimental_run_v2`) need not import TensorFlow itself
+    findings = [
+        _skipped_note(cell, path)
+        for cell in skipped
+        if rules_that_could_fire(cell.source, rules, requires_in=everything)
+    ]
     new_sources: dict[int, str] = {}
     for module in (in_notebook, *([cell] for cell in files)):
-        if module and triggered_rules("".join(cell.masked.code for cell in module), rules):
+        if module and rules_that_could_fire("".join(cell.masked.code for cell in module), rules):
             changed, found = _migrate_cells(module, rules, path, unsafe_fixes, declined)
             new_sources.update(changed)
             findings += found

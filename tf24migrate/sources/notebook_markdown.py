@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from tf24migrate.model.findings import Finding
 from tf24migrate.model.target import DEFAULT_TARGET
 from tf24migrate.rules.base import Rule
+from tf24migrate.rules.prefilter import Probe
 
 
 def markdown_readers(rules: Sequence[Rule]) -> list[Rule]:
@@ -34,7 +35,7 @@ def migrate_markdown(
     findings: list[Finding] = []
     for rule in markdown_readers(rules):
         for number, text in cells:
-            if not any(trigger in text for trigger in rule.triggers):
+            if not Probe(text).could_fire((), rule.triggers):
                 continue
             in_cell = [dataclasses.replace(f, cell=None) for f in declined if f.cell == number]
             new, found = rule.scan_markdown(

@@ -1,0 +1,142 @@
+"""tf24migrate on whole TensorFlow repositories, side by side in one run, cold and warm.
+
+    python benchmarks/repos.py [--rounds N] [--tf-sources PATH]
+
+The trees: the TensorFlow Model Garden 2.3.0 and 2.4.0 (`tf-models-official`) and TensorFlow
+2.15's own Python sources (the `tensorflow/python` folder of the `tensorflow-cpu==2.15.1` wheel,
+about 200 MB to download; `--tf-sources` names an unpacked one instead), fetched with
+`pip download --no-deps` into `benchmarks/.data/` (ignored by git) when missing, their `.py`
+files unpacked there. Each measure is a fresh process, as a user or CI runs it; the measures
+take turns in each of `--rounds` rounds and the best time of each is kept:
+- `tf24migrate --check TREE` cold (`--no-cache` when the command has it), with the default jobs
+  and with `-j 1`, and warm (a second run with the cache; skipped when there is no `--no-cache`);
+- `ast.parse` over the same `.py` files (`python -c`, reading each file);
+- `ruff check --select NPY201 --no-cache TREE` (skipped, with a note, when ruff is not installed);
+- `tf24migrate --version`, the floor of a Python command.
+The tf24migrate timed is the one installed next to the running Python.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import time
+import zipfile
+from pathlib import Path
+
+DATA = Path(__file__).resolve().parent / ".data"
+BIN = Path(sys.executable).parent
+RELEASES = {
+    "Model Garden 2.3.0": ("tf-models-official==2.3.0", "tf_models_official-2.3.0-*.whl", ""),
+    "Model Garden 2.4.0": ("tf-models-official==2.4.0", "tf_models_official-2.4.0-*.whl", ""),
+    "TensorFlow 2.15.1 tensorflow/python": (
+        "tensorflow-cpu==2.15.1",
+        "tensorflow_cpu-2.15.1-*.whl",
+        "tensorflow/python/",
+    ),
+}
+AST_PARSE = "import ast, sys\nfor path in open(sys.argv[1]).read().splitlines():\n    ast.parse(open(path, 'rb').read())\n"
+
+
+def unpacked(requirement: str, wheel_glob: str, prefix: str) -> Path:
+    """The `.py` files of a wheel (those under `prefix`), unpacked into `.data/`."""
+    target = DATA / requirement.replace("==", "-")
+    if target.is_dir():
+        return target / prefix if prefix else target
+    DATA.mkdir(parents=True, exist_ok=True)
+    if not list(DATA.glob(wheel_glob)):
+        print(f"downloading {requirement} ...", flush=True)
+        command = [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--no-deps",
+            "--quiet",
+            "-d",
+            str(DATA),
+            requirement,
+        ]
+        subprocess.run(command, check=True)
+    with zipfile.ZipFile(sorted(DATA.glob(wheel_glob))[0]) as wheel:
+        names = [n for n in wheel.namelist() if n.endswith(".py") and n.startswith(prefix)]
+        wheel.extractall(target, names)
+    return target / prefix if prefix else target
+
+
+def trees(tf_sources: Path | None = None) -> dict[str, Path]:
+    """The trees measured, by name, fetched when missing (`tf_sources`: an unpacked tensorflow/python)."""
+    found = {}
+    for name, (requirement, wheel_glob, prefix) in RELEASES.items():
+        if prefix and tf_sources is not None:
+            found[name] = tf_sources
+        else:
+            found[name] = unpacked(requirement, wheel_glob, prefix)
+    return found
+
+
+def run(command: list[str]) -> float:
+    start = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True)
+    elapsed = time.perf_counter() - start
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"{' '.join(command)} failed ({done.returncode}):\n{done.stderr[-2000:]}")
+    return elapsed
+
+
+def measures(tree: Path, listing: Path) -> dict[str, list[str] | None]:
+    """The commands timed over `tree`, by name (None: skipped)."""
+    tool = str(BIN / "tf24migrate")
+    has_cache = "--no-cache" in subprocess.run([tool, "--help"], capture_output=True, text=True).stdout
+    cold = [tool, "--check", "--quiet", *(["--no-cache"] if has_cache else []), str(tree)]
+    ruff = shutil.which("ruff") or (str(BIN / "ruff") if (BIN / "ruff").exists() else None)
+    return {
+        "ast.parse": [sys.executable, "-c", AST_PARSE, str(listing)],
+        "cold": cold,
+        "cold -j 1": [*cold, "-j", "1"],
+        "warm": [tool, "--check", "--quiet", str(tree)] if has_cache else None,
+        "ruff NPY201": [ruff, "check", "--select", "NPY201", "--no-cache", "--quiet", str(tree)]
+        if ruff
+        else None,
+        "--version": [tool, "--version"],
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of each measure (best kept)")
+    parser.add_argument("--tf-sources", type=Path, help="an unpacked tensorflow/python folder of TF 2.15")
+    args = parser.parse_args()
+    print(f"{os.cpu_count()} cores, Python {sys.version.split()[0]}, {BIN / 'tf24migrate'}")
+    rows = []
+    for name, tree in trees(args.tf_sources).items():
+        files = sorted(tree.rglob("*.py"))
+        listing = DATA / f"files-{name.replace(' ', '-').replace('/', '-')}.txt"
+        listing.write_text("".join(f"{p}\n" for p in files))
+        commands = measures(tree, listing)
+        if commands["warm"]:
+            run(commands["warm"])  # fills the cache the warm runs use
+        best: dict[str, float] = {}
+        for _ in range(args.rounds):
+            for label, command in commands.items():
+                if command is not None:
+                    best[label] = min(best.get(label, float("inf")), run(command))
+        size = sum(p.stat().st_size for p in files) / 1e6
+        rows.append((f"{name} ({len(files)} files, {size:.1f} MB)", best))
+    for name, best in rows:
+        base, version = best["ast.parse"], best["--version"]
+        print(f"\n{name}: ast.parse in a fresh process {base:.2f}s, tf24migrate --version {version:.3f}s")
+        for label in ("cold", "cold -j 1", "warm", "ruff NPY201"):
+            if label not in best:
+                why = "no --no-cache in this tf24migrate" if label == "warm" else "ruff is not installed"
+                print(f"  {label:12} skipped: {why}")
+                continue
+            extra = f", {best[label] / version:.1f}x --version" if label == "warm" else ""
+            print(f"  {label:12} {best[label]:6.2f}s  {best[label] / base:5.2f}x ast.parse{extra}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,79 @@
+"""What each rule's trigger lets through on real TensorFlow code, against where the rule fires.
+
+    python benchmarks/triggers.py [--tf-sources PATH] [FOLDER ...]
+
+For each rule (all of them, `--select all`) and each tree: the `.py` files its needles let
+through (`Rule.requires` and `Rule.triggers`, as `tf24migrate.rules.prefilter` decides), the lines
+holding one of its triggers in those files (the statements the engine visits for it), and the
+files it actually reports in. Then the files that LibCST parses under the default selection.
+The trees default to those of `repos.py` (the Model Garden 2.3.0 and 2.4.0 and TensorFlow 2.15's
+`tensorflow/python`), fetched into `benchmarks/.data/` when missing. Prints a Markdown table.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from repos import trees
+
+from tf24migrate.engine.pipeline import run_rules
+from tf24migrate.engine.pruning import trigger_lines
+from tf24migrate.model.errors import RuleError, SourceSyntaxError
+from tf24migrate.rules.prefilter import Probe
+from tf24migrate.rules.selection import all_rules, select_rules
+
+
+def measure(folder: Path) -> tuple[dict[str, tuple[int, int, int]], int, int]:
+    """`{code: (files let through, trigger lines in them, files it fires in)}`, the number of
+    files, and how many of them the default selection parses."""
+    rules = all_rules()
+    every, default = select_rules("all"), select_rules()
+    through = {rule.code: [0, 0, 0] for rule in rules}
+    files = sorted(folder.rglob("*.py"))
+    parsed = 0
+    for path in files:
+        text = path.read_text(encoding="utf-8", errors="replace")
+        probe = Probe(text)
+        passing = [rule for rule in rules if probe.could_fire(rule.requires, rule.triggers)]
+        parsed += any(rule in default for rule in passing)
+        for rule in passing:
+            through[rule.code][0] += 1
+            through[rule.code][1] += len(trigger_lines(text, rule.triggers))
+        if not passing:
+            continue
+        try:
+            findings = run_rules(text, every, path=str(path)).findings
+        except (SourceSyntaxError, RuleError):
+            continue
+        for code in {finding.code for finding in findings}:
+            if code in through:
+                through[code][2] += 1
+    return {code: tuple(counts) for code, counts in through.items()}, len(files), parsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("folders", nargs="*", type=Path, help="trees to measure (default: repos.py's)")
+    parser.add_argument("--tf-sources", type=Path, help="TensorFlow 2.15's tensorflow/python folder")
+    args = parser.parse_args()
+    named = {folder.name: folder for folder in args.folders} or trees(args.tf_sources)
+    results = {name: measure(folder) for name, folder in named.items()}
+    print("| rule | " + " | ".join(f"{name}: files / lines let through, fires in" for name in results) + " |")
+    print("| --- |" + " --- |" * len(results))
+    for rule in all_rules():
+        cells = []
+        for counts, _, _ in results.values():
+            files, lines, fires = counts[rule.code]
+            cells.append(f"{files} / {lines}, {fires}")
+        default = "" if rule.default else " (not default)"
+        print(f"| {rule.code} {rule.name}{default} | " + " | ".join(cells) + " |")
+    print(
+        "| parsed by LibCST (default rules) | "
+        + " | ".join(f"{parsed} of {count} files" for _, count, parsed in results.values())
+        + " |"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,97 @@
+"""The text prefilter: the generated table is the rules' needles, and needles are literals or patterns."""
+
+from __future__ import annotations
+
+import pathlib
+import re
+
+import tf24migrate
+from tf24migrate.engine.pruning import trigger_lines
+from tf24migrate.rules.prefilter import Probe, could_fire, pattern_of, rules_that_could_fire, table_source
+from tf24migrate.rules.selection import RuleSelection, all_rules, select_rules
+
+
+def test_the_table_is_generated_from_the_rules():
+    table = pathlib.Path(tf24migrate.__file__).with_name("trigger_table.py")
+    assert table.read_text(encoding="utf-8") == table_source(), (
+        "tf24migrate/rules/trigger_table.py is stale: run `python -m tf24migrate.rules.prefilter` and commit it"
+    )
+
+
+def test_the_table_holds_every_rule():
+    from tf24migrate.rules.trigger_table import ROWS
+
+    assert [(r.code, r.requires, r.triggers) for r in ROWS] == [
+        (r.code, r.requires, r.triggers) for r in all_rules()
+    ]
+
+
+def test_a_selection_is_answered_from_the_table_without_loading_its_rules():
+    every_rule = RuleSelection("all")
+    assert could_fire("import tensorflow as tf\ns.experimental_run_v2(f)\n", every_rule)
+    assert not could_fire("import tensorflow as tf\nx = tf.zeros([3])\n", every_rule)  # no trigger
+    assert not could_fire("import numpy as np\nnp.zeros(3)\n", every_rule)
+    assert every_rule._rules is None
+    only_hints = RuleSelection("TF24103")
+    assert not could_fire("import tensorflow as tf\ns.experimental_run_v2(f)\n", only_hints)
+    assert could_fire("s.run(f, experimental_hints=h)\n", only_hints)
+    assert only_hints._rules is None
+    assert not could_fire("s.experimental_run_v2(f)\n", RuleSelection(ignore="TF241,TF24801"))
+
+
+def test_loaded_rules_answer_with_their_own_needles():
+    one_rule = select_rules("TF24101")
+    assert could_fire("s.experimental_run_v2(f)\n", one_rule)
+    assert not could_fire("import tensorflow as tf\n", one_rule)
+    assert rules_that_could_fire("s.experimental_run_v2(f)\n", all_rules()) == [
+        r for r in all_rules() if r.code in {"TF24101", "TF24801"}
+    ]
+
+
+def test_required_needles_may_be_looked_for_in_another_text():
+    (rule,) = select_rules("TF24107")
+    cell = "MultiWorkerMirroredStrategy()\n"
+    assert rules_that_could_fire(cell, [rule]) == []
+    assert rules_that_could_fire(cell, [rule], requires_in="import tensorflow as tf\n" + cell) == [rule]
+
+
+def test_a_needle_is_a_literal_or_a_pattern():
+    word = re.compile(r"\bInput\b")
+    probe = Probe("x = tf.keras.InputLayer()\n")
+    assert probe.has("Input") and not probe.has(word)
+    assert Probe("x = tf.keras.Input((3,))\n").could_fire(["tensorflow"], [word]) is False
+    assert Probe("import tensorflow\nx = tf.keras.Input((3,))\n").could_fire(["tensorflow"], [word])
+    source = "a = InputSpec()\nb = Input(3)\nc = b.output\n"
+    assert trigger_lines(source, [word, ".output"]) == {2, 3}
+    assert trigger_lines(source, ["Input"]) == {1, 2}
+    assert trigger_lines(source, ["b"], words=True) == {2, 3}
+    assert not pattern_of([]).search(source)
+
+
+def test_triggers_are_as_narrow_as_the_rules():
+    """Text that only looks like a rule's case (imports of internal modules, `InputSpec`, words
+    holding `gradient`) lets no default rule through; the rule's case does."""
+    looks_alike = (
+        "from tensorflow.python.keras import backend\n"
+        "from tensorflow.compiler.tf2xla.python import xla\n"
+        "spec = tf.keras.layers.InputSpec(ndim=2)\n"
+        "shape = layer.input_shape\n"
+        "if isinstance(x, tf.Tensor):\n"
+        "    y = gradient_checker.compute_gradient(f, [x])\n"
+        "z = tf.dtypes.complex64\n"
+        "policy = tf.keras.mixed_precision.Policy('mixed_float16')\n"
+    )
+    assert rules_that_could_fire(looks_alike, select_rules()) == []
+    cases = {
+        "TF24501": "x = tf.python.keras.backend\n",
+        "TF24210": "inputs = tf.keras.Input((3,))\nisinstance(inputs, tf.Tensor)\n",
+        "TF24213": "grads = tape.gradient(model.output, x)\n",
+        "TF24214": "inputs = tf.keras.Input((3,))\ny = tf.cond(c, lambda: inputs, lambda: inputs)\n",
+        "TF24215": "inputs = tf.keras.Input((3,))\nf.get_concrete_function(inputs)\n",
+        "TF24502": "tf.reduce_max(tf.complex(a, b))\n",
+        "TF24506": "tf.xla.experimental.compile(f)\n",
+        "TF24301": "tf.keras.mixed_precision.experimental.Policy('mixed_float16')\n",
+    }
+    for code, case in cases.items():
+        fired = rules_that_could_fire(looks_alike + "import tensorflow as tf\n" + case, select_rules())
+        assert code in {rule.code for rule in fired}, code
