@@ -18,8 +18,8 @@ from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import abbreviated, code_for
 from tf24migrate.rules.kinds import ReportUse
 
+from .._text import literal_value
 from ._symbolic import EVIDENCE_TRIGGERS, INPUT_WORD, expression_evidence, symbolic_evidence, symbolic_names
-from ._text import literal_value
 
 
 def _is_builtin_call(ctx, call: cst.Call, name: str) -> bool:
@@ -378,13 +378,3 @@ class ConcreteFunctionOnSymbolic(Rule):
                     f"{name.value}.dtype)` instead.",
                 )
         return updated
-
-
-RULES = (
-    KerasSymbolicIsinstance(),
-    TensorNameSuffix(),
-    KERAS_GET_GRAPH,
-    SymbolicGradients(),
-    ControlFlowOnSymbolic(),
-    ConcreteFunctionOnSymbolic(),
-)

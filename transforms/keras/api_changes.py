@@ -156,5 +156,3 @@ REMOVED_KERAS_UTILS = ReportUse(
     tensorflow-cpu 2.3.0 and 2.4.0 wheels).
     """,
 )
-
-RULES = (STEPS_PER_EXECUTION, REMOVED_KERAS_UTILS, PlotModelPositional())

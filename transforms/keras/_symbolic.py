@@ -27,7 +27,7 @@ import libcst as cst
 from tf24migrate.rules.calls import abbreviated
 from tf24migrate.rules.names import dotted_parts
 
-from ._text import assigned_value
+from .._text import assigned_value
 
 INPUTS = frozenset({"tensorflow.keras.Input", "tensorflow.keras.layers.Input"})
 SYMBOLIC_ATTRIBUTES = frozenset({"input", "inputs", "output", "outputs"})

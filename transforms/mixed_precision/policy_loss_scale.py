@@ -12,7 +12,7 @@ from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import code_for
 
-from ._text import assigned_value
+from .._text import assigned_value
 
 _EXPERIMENTAL = "tensorflow.keras.mixed_precision.experimental"
 _STABLE = "tensorflow.keras.mixed_precision"
@@ -97,6 +97,3 @@ class PolicyLossScale(Rule):
                 "optimizer (`model.optimizer.loss_scale` after `compile` under 'mixed_float16').",
             )
         return updated
-
-
-RULES = (PolicyLossScale(),)
