@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import signal
 import sys
 import time
 from collections.abc import Sequence
@@ -20,7 +21,7 @@ import typer
 from tf24migrate import __version__
 from tf24migrate.cli import EXIT_DUE, EXIT_ERROR, EXIT_OK
 from tf24migrate.discovery import Selection, iter_source_files
-from tf24migrate.files import UnreadableFile, decode_source
+from tf24migrate.files import STOP_SIGNALS, UnreadableFile, decode_source
 from tf24migrate.findings import FileResult, Finding, MigrationResult, Status
 from tf24migrate.reporting import (
     Summary,
@@ -250,6 +251,7 @@ def run_files(run: Run, paths: Sequence[str], selection: Selection, *, jobs: int
         texts=False,
     )
     try:
+        stop_signals_interrupt()
         for result in results:
             progress.advance()
             printer.add(result)
@@ -267,6 +269,17 @@ def run_files(run: Run, paths: Sequence[str], selection: Selection, *, jobs: int
     finally:
         results.close()
     return printer.finish(time.monotonic() - started)
+
+
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
+
+
+def stop_signals_interrupt() -> None:
+    """SIGTERM and SIGHUP stop the run as Ctrl-C does: the file at hand is finished and reported."""
+    for number in STOP_SIGNALS:
+        if number != signal.SIGINT:
+            signal.signal(number, _interrupt)
 
 
 def migrate_stdin(run: Run, name: str) -> int:
