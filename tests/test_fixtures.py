@@ -10,6 +10,7 @@ import pytest
 from fixture_cases import all_cases, render_findings
 
 from tf24migrate import migrate_source
+from tf24migrate.outside_edits import first_line_changed_outside
 from tf24migrate.rules import all_rules
 
 CASES = all_cases()
@@ -30,6 +31,8 @@ def test_fixture(case):
     assert result.code == case.expected_output()
     assert render_findings(result.findings) == case.findings.read_text(encoding="utf-8")
     ast.parse(result.code)
+    if result.changed:  # the engine says which lines it regenerated, and kept all the others
+        assert first_line_changed_outside(source, result.code, result.edited) is None
     again = migrate_source(result.code, **options)
     assert again.code == result.code, "a second run changed the output"
     assert not any(f.applied for f in again.findings), "a second run still applies fixes"

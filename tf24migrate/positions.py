@@ -166,10 +166,11 @@ class StatementMap:
         ]
         return text.rstrip("\r\n")
 
-    def code(self, new: cst.Module) -> tuple[str, list[str]]:
+    def code(self, new: cst.Module) -> tuple[str, list[str], list[tuple[int, int]] | None]:
         """`new.code`, where `new` is this map's module after a transformer that returns an
         unchanged statement as the same object: those statements are copied from the source.
-        Also returns the pieces that were generated (whole top-level statements, or the module)."""
+        Also returns the pieces that were generated (whole top-level statements, or the module),
+        and the (first, last) source lines of the statements replaced (None: the whole module)."""
         module = self.module
         if (new.header, new.footer, new.default_indent, new.default_newline) != (
             module.header,
@@ -178,21 +179,37 @@ class StatementMap:
             module.default_newline,
         ) or not new.has_trailing_newline:
             code = module_code(new)
-            return code, [code]
+            return code, [code], None
         pieces = [self.source[: self._header_end]]
         generated = []
+        edited = []  # replaced statements' lines, and (line, line - 1) where code was inserted
+        line = lambda offset: bisect.bisect_right(self._line_starts, offset)  # noqa: E731
+        cursor = self._header_end  # where the source's next statement starts
         state = _OffsetState(default_indent=new.default_indent, default_newline=new.default_newline)
         for statement in new.body:
             span = self._span.get(id(statement))
-            if span is not None:
+            if span is not None and span[0] >= cursor:  # the source's own, in its order
                 pieces.append(self.source[span[0] : span[1]])
+                cursor = span[1]
+                continue
+            if span is not None:  # moved: copied, and counted as replaced and inserted here
+                pieces.append(self.source[span[0] : span[1]])
+                edited.append((line(span[0]), line(span[1] - 1)))
             else:
                 state.tokens.clear()
                 statement._codegen(state)
                 generated.append("".join(state.tokens))
                 pieces.append(generated[-1])
+            edited.append((line(cursor), line(cursor) - 1))
         pieces.append(self.source[self._footer_start :])
-        return "".join(pieces), generated
+        kept = {id(statement) for statement in new.body}
+        edited += [
+            (line(start), line(end - 1))
+            for s in module.body
+            if id(s) not in kept
+            for start, end in [self._span[id(s)]]
+        ]
+        return "".join(pieces), generated, edited
 
     def spans(self, nodes: Mapping[int, tuple[cst.CSTNode, cst.CSTNode | None]]) -> dict[int, Span]:
         """`{id(node): Span}` for `{id(node): (node, its top-level statement)}`; a node whose

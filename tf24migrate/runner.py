@@ -35,6 +35,7 @@ from tf24migrate.files import (
 )
 from tf24migrate.findings import FileResult, MigrationResult, Status
 from tf24migrate.notes import without_notes
+from tf24migrate.outside_edits import first_line_changed_outside
 from tf24migrate.rules import Rule, RuleSelection, could_match, select_rules
 
 
@@ -149,6 +150,16 @@ def migrate_loaded(
             error=f"internal error ({type(error).__name__}: {error}); the file was left unchanged. "
             f"Please report this with the file",
         )
+    if result.changed and result.edited is not None:
+        line = first_line_changed_outside(source.text, result.code, result.edited)
+        if line is not None:
+            return FileResult(
+                path=path,
+                status=Status.FAILED,
+                source=source.text,
+                error=f"internal error: would change text outside the edited statements (line {line}); "
+                "nothing written. Please report this with the file",
+            )
     return FileResult(
         path=path,
         status=Status.CHANGED if result.changed else Status.UNCHANGED,
