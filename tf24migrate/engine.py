@@ -134,8 +134,10 @@ class _Parsed:
         if sparse is None:
             plan.drop_markers()
             module = parse(source, path)
-        text, line_of = (sparse.text, sparse.sparse_line) if sparse is not None else (source, None)
-        return cls(module, plan, StatementMap.build(module, plan.tree, text, line_of), sparse)
+        if sparse is None:
+            return cls(module, plan, StatementMap.build(module, plan.tree, source), sparse)
+        statements = StatementMap.build(module, plan.tree, sparse.text, sparse.sparse_line, sparse.sizes)
+        return cls(module, plan, statements, sparse)
 
     def whole(self, source: str, path: str | None) -> _Parsed:
         """The same source parsed whole, without a plan."""

@@ -109,6 +109,16 @@ def _spans(found: Mapping[int, tuple[int, int]], lines: list[int], base: int = 0
 _CONTINUATION_ONLY = re.compile(r"^[ \t\f]*\\\r?$", re.MULTILINE)
 
 
+def _statements_in(statement: cst.BaseStatement, sizes: Mapping[str, int]) -> int:
+    """How many `ast` statements a LibCST top-level statement is."""
+    if type(statement) is not cst.SimpleStatementLine:
+        return 1
+    body = statement.body
+    if len(body) == 1 and type(body[0]) is cst.Expr and type(body[0].value) is cst.Name:
+        return sizes.get(body[0].value.value, 1)
+    return len(body)
+
+
 class StatementMap:
     """Where each top-level statement of a module starts in its source.
 
@@ -132,10 +142,16 @@ class StatementMap:
 
     @classmethod
     def build(
-        cls, module: cst.Module, tree: ast.Module, source: str, line_of: Callable[[int], int] | None = None
+        cls,
+        module: cst.Module,
+        tree: ast.Module,
+        source: str,
+        line_of: Callable[[int], int] | None = None,
+        sizes: Mapping[str, int] | None = None,
     ) -> StatementMap | None:
         """The map of `module`, parsed from `source`; `tree` is Python's `ast` of `source`, or of
-        an original whose line `n` is line `line_of(n)` of `source` (see `pruning.Sparse`)."""
+        an original whose line `n` is line `line_of(n)` of `source`, where a line holding only a
+        name in `sizes` stands for that many statements (see `pruning.Sparse`)."""
         if not module.body or not module.has_trailing_newline or _CONTINUATION_ONLY.search(source):
             return None
         lines = line_starts(source)
@@ -146,7 +162,7 @@ class StatementMap:
                 return None
             first = tree.body[index]
             line = min([first.lineno, *(d.lineno for d in getattr(first, "decorator_list", ()))])
-            index += len(statement.body) if type(statement) is cst.SimpleStatementLine else 1
+            index += _statements_in(statement, sizes or {})
             if line_of is not None:
                 line = line_of(line)
             line -= len(statement.leading_lines)
