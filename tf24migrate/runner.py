@@ -296,6 +296,23 @@ def _migrate_in_parallel(
         gc.unfreeze()
 
 
+# Open files: those of the main process, and those each worker costs it (pipes, a sentinel).
+_FILES_KEPT = 24
+_FILES_PER_JOB = 4
+
+
+def _jobs_open_files_allow() -> int:
+    """How many worker processes the open-file limit (`ulimit -n`) leaves room for (at least 1)."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not on POSIX
+        return sys.maxsize
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return sys.maxsize
+    return max(1, (soft - _FILES_KEPT) // _FILES_PER_JOB)
+
+
 def migrate_files(
     files: Sequence[str],
     rules: Sequence[Rule],
@@ -310,7 +327,7 @@ def migrate_files(
     With `texts` false, only changed files' results carry `source` and `code` (less to hold and
     to send between processes).
     """
-    jobs = jobs or default_jobs()
+    jobs = min(jobs or default_jobs(), _jobs_open_files_allow())
     if jobs > 1 and len(files) >= _PARALLEL_FROM:
         results = _migrate_in_parallel(files, rules, unsafe_fixes, min(jobs, len(files)), texts)
     else:
