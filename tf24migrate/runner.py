@@ -35,7 +35,6 @@ from tf24migrate.files import (
 )
 from tf24migrate.findings import FileResult, MigrationResult, Status
 from tf24migrate.notes import without_notes
-from tf24migrate.outside_edits import first_line_changed_outside
 from tf24migrate.rules import Rule, RuleSelection, could_match, select_rules
 
 
@@ -151,6 +150,8 @@ def migrate_loaded(
             f"Please report this with the file",
         )
     if result.changed and result.edited is not None:
+        from tf24migrate.outside_edits import first_line_changed_outside  # LibCST ran: no cost
+
         line = first_line_changed_outside(source.text, result.code, result.edited)
         if line is not None:
             return FileResult(
