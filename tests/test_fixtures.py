@@ -10,6 +10,7 @@ import pytest
 from fixture_cases import all_cases, render_findings, snapshot_diff
 
 from tf24migrate import migrate_source
+from tf24migrate.engine.outside_edits import first_line_changed_outside
 from tf24migrate.rules.selection import all_rules
 
 CASES = all_cases()
@@ -31,6 +32,8 @@ def test_fixture(case):
     check_snapshot(case.expected_output(), result.code, expected_path)
     check_snapshot(case.findings.read_text(encoding="utf-8"), render_findings(result.findings), case.findings)
     ast.parse(result.code)
+    if result.changed:  # the engine says which lines it regenerated, and kept all the others
+        assert first_line_changed_outside(source, result.code, result.edited) is None
     again = migrate_source(result.code, **options)
     assert again.code == result.code, "a second run changed the output"
     assert not any(f.applied for f in again.findings), "a second run still applies fixes"

@@ -10,6 +10,7 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
+from tf24migrate.engine.outside_edits import first_line_changed_outside
 from tf24migrate.engine.positions import StatementMap, module_code, node_spans
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -51,20 +52,22 @@ def test_spliced_code_is_the_generated_code(name: str) -> None:
     source = SOURCES[name]
     mapped = statement_map(source)
     module = mapped.module
-    assert mapped.code(module) == (source, [])
+    assert mapped.code(module) == (source, [], [])
     # Every other statement "changed" (a copy is generated, the rest is copied from the source).
     for parity in (0, 1):
         body = [s.deep_clone() if i % 2 == parity else s for i, s in enumerate(module.body)]
         new = module.with_changes(body=body)
-        code, generated = mapped.code(new)
+        code, generated, edited = mapped.code(new)
         assert code == source
-        assert len(generated) == len(body[parity::2])
+        assert len(generated) == len(body[parity::2]) == len(edited) // 2
         assert all(piece in source for piece in generated)
+        assert first_line_changed_outside(source, code, edited) is None
     # Statements removed and inserted.
     extra = cst.parse_statement("import added\n")
     new = module.with_changes(body=[extra, *module.body[1:], extra])
-    code, generated = mapped.code(new)
+    code, generated, edited = mapped.code(new)
     assert code == module_code(new)
+    assert first_line_changed_outside(source, code, edited) is None
     assert generated == [f"import added{module.default_newline}"] * 2
 
 

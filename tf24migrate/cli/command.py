@@ -125,15 +125,18 @@ def _first_set(*values):
 
 
 def _read_files_from(source: str) -> list[str]:
+    """The paths listed one a line (as bytes: a name need not be UTF-8); only the line end is
+    taken off, so a name may start or end with spaces; blank lines are skipped."""
     try:
         if source == "-":
-            text = sys.stdin.read()
+            data = sys.stdin.buffer.read()
         else:
-            with open(source, encoding="utf-8") as handle:
-                text = handle.read()
+            with open(source, "rb") as handle:
+                data = handle.read()
     except OSError as error:
         raise _fail(f"--files-from {source}: cannot read: {error.strerror or error}") from None
-    return [line.strip() for line in text.splitlines() if line.strip()]
+    lines = (line.removesuffix(b"\r") for line in data.split(b"\n"))
+    return [os.fsdecode(line) for line in lines if line.strip()]
 
 
 def _without_other_kinds(paths: list[str]) -> list[str]:

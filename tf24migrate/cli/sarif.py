@@ -8,6 +8,7 @@ changed lines that cover the finding, from the file's diff).
 from __future__ import annotations
 
 import difflib
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
@@ -24,11 +25,11 @@ _LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: 
 
 def artifact_uri(path: str) -> str:
     """A path as a SARIF URI: relative paths stay relative (to the working folder), in `/` form,
-    percent-encoded."""
+    percent-encoded (a name that is not UTF-8 by its bytes)."""
     pure = PurePath(path)
     if pure.is_absolute():
         return pure.as_uri()
-    return quote(pure.as_posix(), safe="/")
+    return quote(os.fsencode(pure.as_posix()), safe="/")
 
 
 def _descriptor(rule: Rule | Note) -> dict:

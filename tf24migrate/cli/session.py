@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import signal
 import sys
 import time
 from collections.abc import Sequence
@@ -24,7 +25,7 @@ from tf24migrate.cli.statistics import RuleStatistics
 from tf24migrate.model.findings import FileResult, Finding, MigrationResult, Status
 from tf24migrate.rules.base import Rule
 from tf24migrate.run.discovery import Selection, iter_source_files
-from tf24migrate.run.files import UnreadableFile, decode_source
+from tf24migrate.run.files import STOP_SIGNALS, UnreadableFile, decode_source
 from tf24migrate.run.migrate import migrate_files, migrate_loaded, write_result
 from tf24migrate.sources.diff import diff_bytes
 from tf24migrate.sources.kinds import SUFFIXES, kind_of
@@ -245,6 +246,7 @@ def run_files(run: Run, paths: Sequence[str], selection: Selection, *, jobs: int
         texts=False,
     )
     try:
+        stop_signals_interrupt()
         for result in results:
             progress.advance()
             printer.add(result)
@@ -262,6 +264,17 @@ def run_files(run: Run, paths: Sequence[str], selection: Selection, *, jobs: int
     finally:
         results.close()
     return printer.finish(time.monotonic() - started)
+
+
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
+
+
+def stop_signals_interrupt() -> None:
+    """SIGTERM and SIGHUP stop the run as Ctrl-C does: the file at hand is finished and reported."""
+    for number in STOP_SIGNALS:
+        if number != signal.SIGINT:
+            signal.signal(number, _interrupt)
 
 
 def migrate_stdin(run: Run, name: str) -> int:

@@ -33,6 +33,7 @@ import libcst as cst
 from tf24migrate.engine.context import FileContext, Report
 from tf24migrate.engine.doctests import migrate_doctests
 from tf24migrate.engine.nesting import NESTING_LIMIT, too_deep
+from tf24migrate.engine.outside_edits import changed_lines
 from tf24migrate.engine.positions import StatementMap, module_code, node_spans
 from tf24migrate.engine.pruning import Sparse, StatementPlan
 from tf24migrate.engine.suppressions import is_suppressed, line_suppressions
@@ -110,7 +111,7 @@ def run_rules(
     target TensorFlow is the one `rules` carries (a `RuleSelection`'s), else the default."""
     if source.startswith(_BOM):  # Python's parser rejects it in a text; LibCST would drop it
         result = run_rules(source[1:], rules, path=path, unsafe_fixes=unsafe_fixes, declined=declined)
-        return dataclasses.replace(result, source=source, code=_BOM + result.code)
+        return dataclasses.replace(result, source=source, code=_BOM + result.code)  # the same lines
     target = getattr(rules, "target", None) or DEFAULT_TARGET
     active = rules_that_could_fire(source, rules)
     if not active:
@@ -120,7 +121,7 @@ def run_rules(
         return MigrationResult(source=source, code=source, findings=(tf1_note(tf1, path),))
     text_rules = [rule for rule in active if rule.reads_text]
     tree_rules = [rule for rule in active if not rule.reads_text]
-    code, findings = source, []
+    code, findings, edited = source, [], ()
     suppressions = line_suppressions(source)
 
     def suppressed(finding: Finding) -> bool:
@@ -129,6 +130,7 @@ def run_rules(
 
     # The stages that keep every line where it is come first, so all findings are at source lines.
     for rule in text_rules:  # comments and docstrings (`Rule.reads_text`)
+        before = code
         code, found = rule.scan_text(
             code,
             path=path,
@@ -138,6 +140,7 @@ def run_rules(
             target=target,
         )
         findings += found
+        edited += changed_lines(before, code) if code != before else ()
     if tree_rules and ">>>" in code:
 
         def run_examples(text: str, *, path, unsafe_fixes, declined=()) -> MigrationResult:
@@ -146,15 +149,17 @@ def run_rules(
                 return MigrationResult(source=text, code=text)
             return _run_tree(text, rules_here, path, unsafe_fixes, declined, target)
 
+        before = code
         code, found = migrate_doctests(
             code, run_examples, path=path, unsafe_fixes=unsafe_fixes, declined=declined, suppressed=suppressed
         )
         findings += found
-    if tree_rules:
+        edited += changed_lines(before, code) if code != before else ()
+    if tree_rules:  # the stages before kept every line where it was: their lines are the source's
         done = _run_tree(code, tree_rules, path, unsafe_fixes, declined, target)
-        code, findings = done.code, [*findings, *done.findings]
+        code, findings, edited = done.code, [*findings, *done.findings], edited + (done.edited or ())
     findings.sort(key=lambda f: (f.line, f.column, f.code))
-    return MigrationResult(source=source, code=code, findings=tuple(findings))
+    return MigrationResult(source=source, code=code, findings=tuple(findings), edited=edited)
 
 
 # 3-8. the LibCST stages
@@ -182,7 +187,7 @@ def _run_tree(
     # positions
     spans = parsed.spans(reports)
     # output: only the statements a fix changed are generated
-    code, generated = parsed.code(new_module) if any(r.applied for r in reports) else (source, [])
+    code, generated, edited = parsed.code(new_module) if any(r.applied for r in reports) else (source, [], ())
     code = with_the_edges_of(source, code)
     # verify: only generated code is checked; every other statement is the source's, which
     # parsed, and top-level statements parse independently of each other
@@ -197,7 +202,7 @@ def _run_tree(
         (_finding(r, spans[id(r.node)], path, target) for r in reports),
         key=lambda f: (f.line, f.column, f.code),
     )
-    return MigrationResult(source=source, code=code, findings=tuple(findings))
+    return MigrationResult(source=source, code=code, findings=tuple(findings), edited=edited)
 
 
 @dataclass
@@ -228,8 +233,10 @@ class _Parsed:
         if sparse is None:
             plan.drop_markers()
             module = parse(source, path)
-        text, line_of = (sparse.text, sparse.sparse_line) if sparse is not None else (source, None)
-        return cls(module, plan, StatementMap.build(module, plan.tree, text, line_of), sparse)
+        if sparse is None:
+            return cls(module, plan, StatementMap.build(module, plan.tree, source), sparse)
+        statements = StatementMap.build(module, plan.tree, sparse.text, sparse.sparse_line, sparse.sizes)
+        return cls(module, plan, statements, sparse)
 
     def whole(self, source: str, path: str | None) -> _Parsed:
         """The same source parsed whole, without a plan."""
@@ -290,16 +297,27 @@ class _Parsed:
             k: dataclasses.replace(s, line=line(s.line), end_line=line(s.end_line)) for k, s in spans.items()
         }
 
-    def code(self, new_module: cst.Module) -> tuple[str, list[str]]:
-        """The code of `new_module`, and the parts of it that were generated."""
+    def code(self, new_module: cst.Module) -> tuple[str, list[str], tuple[tuple[int, int], ...]]:
+        """The code of `new_module`, the parts of it that were generated, and the (first, last)
+        lines of the source they replace."""
+        edited = None
         if self.statements is not None:
-            code, generated = self.statements.code(new_module)
+            code, generated, edited = self.statements.code(new_module)
         else:
             code = module_code(new_module)
             generated = [code]
+        if edited is None:
+            return self._restored(code), [self._restored(piece) for piece in generated], _ALL_LINES
         if self.sparse is not None:
-            return self.sparse.restore(code), [self.sparse.restore(piece) for piece in generated]
-        return code, generated
+            line = self.sparse.original_line  # a range ends before the next line of the sparse text
+            edited = [(line(first), line(last + 1) - 1) for first, last in edited]
+        return self._restored(code), [self._restored(piece) for piece in generated], tuple(edited)
+
+    def _restored(self, code: str) -> str:
+        return self.sparse.restore(code) if self.sparse is not None else code
+
+
+_ALL_LINES = ((1, sys.maxsize),)
 
 
 # 3-4. plan and parse: errors

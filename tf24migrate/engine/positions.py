@@ -109,6 +109,16 @@ def _spans(found: Mapping[int, tuple[int, int]], lines: list[int], base: int = 0
 _CONTINUATION_ONLY = re.compile(r"^[ \t\f]*\\\r?$", re.MULTILINE)
 
 
+def _statements_in(statement: cst.BaseStatement, sizes: Mapping[str, int]) -> int:
+    """How many `ast` statements a LibCST top-level statement is."""
+    if type(statement) is not cst.SimpleStatementLine:
+        return 1
+    body = statement.body
+    if len(body) == 1 and type(body[0]) is cst.Expr and type(body[0].value) is cst.Name:
+        return sizes.get(body[0].value.value, 1)
+    return len(body)
+
+
 class StatementMap:
     """Where each top-level statement of a module starts in its source.
 
@@ -132,10 +142,16 @@ class StatementMap:
 
     @classmethod
     def build(
-        cls, module: cst.Module, tree: ast.Module, source: str, line_of: Callable[[int], int] | None = None
+        cls,
+        module: cst.Module,
+        tree: ast.Module,
+        source: str,
+        line_of: Callable[[int], int] | None = None,
+        sizes: Mapping[str, int] | None = None,
     ) -> StatementMap | None:
         """The map of `module`, parsed from `source`; `tree` is Python's `ast` of `source`, or of
-        an original whose line `n` is line `line_of(n)` of `source` (see `pruning.Sparse`)."""
+        an original whose line `n` is line `line_of(n)` of `source`, where a line holding only a
+        name in `sizes` stands for that many statements (see `pruning.Sparse`)."""
         if not module.body or not module.has_trailing_newline or _CONTINUATION_ONLY.search(source):
             return None
         lines = line_starts(source)
@@ -146,7 +162,7 @@ class StatementMap:
                 return None
             first = tree.body[index]
             line = min([first.lineno, *(d.lineno for d in getattr(first, "decorator_list", ()))])
-            index += len(statement.body) if type(statement) is cst.SimpleStatementLine else 1
+            index += _statements_in(statement, sizes or {})
             if line_of is not None:
                 line = line_of(line)
             line -= len(statement.leading_lines)
@@ -166,10 +182,11 @@ class StatementMap:
         ]
         return text.rstrip("\r\n")
 
-    def code(self, new: cst.Module) -> tuple[str, list[str]]:
+    def code(self, new: cst.Module) -> tuple[str, list[str], list[tuple[int, int]] | None]:
         """`new.code`, where `new` is this map's module after a transformer that returns an
         unchanged statement as the same object: those statements are copied from the source.
-        Also returns the pieces that were generated (whole top-level statements, or the module)."""
+        Also returns the pieces that were generated (whole top-level statements, or the module),
+        and the (first, last) source lines of the statements replaced (None: the whole module)."""
         module = self.module
         if (new.header, new.footer, new.default_indent, new.default_newline) != (
             module.header,
@@ -178,21 +195,37 @@ class StatementMap:
             module.default_newline,
         ) or not new.has_trailing_newline:
             code = module_code(new)
-            return code, [code]
+            return code, [code], None
         pieces = [self.source[: self._header_end]]
         generated = []
+        edited = []  # replaced statements' lines, and (line, line - 1) where code was inserted
+        line = lambda offset: bisect.bisect_right(self._line_starts, offset)  # noqa: E731
+        cursor = self._header_end  # where the source's next statement starts
         state = _OffsetState(default_indent=new.default_indent, default_newline=new.default_newline)
         for statement in new.body:
             span = self._span.get(id(statement))
-            if span is not None:
+            if span is not None and span[0] >= cursor:  # the source's own, in its order
                 pieces.append(self.source[span[0] : span[1]])
+                cursor = span[1]
+                continue
+            if span is not None:  # moved: copied, and counted as replaced and inserted here
+                pieces.append(self.source[span[0] : span[1]])
+                edited.append((line(span[0]), line(span[1] - 1)))
             else:
                 state.tokens.clear()
                 statement._codegen(state)
                 generated.append("".join(state.tokens))
                 pieces.append(generated[-1])
+            edited.append((line(cursor), line(cursor) - 1))
         pieces.append(self.source[self._footer_start :])
-        return "".join(pieces), generated
+        kept = {id(statement) for statement in new.body}
+        edited += [
+            (line(start), line(end - 1))
+            for s in module.body
+            if id(s) not in kept
+            for start, end in [self._span[id(s)]]
+        ]
+        return "".join(pieces), generated, edited
 
     def spans(self, nodes: Mapping[int, tuple[cst.CSTNode, cst.CSTNode | None]]) -> dict[int, Span]:
         """`{id(node): Span}` for `{id(node): (node, its top-level statement)}`; a node whose

@@ -17,7 +17,7 @@ import bisect
 import itertools
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import libcst as cst
 
@@ -29,6 +29,7 @@ _MARKER_PREFIX = "__tf24migrate_skipped_"
 _WORTH_SKIPPING = 48  # characters: a shorter statement costs LibCST about what its marker does
 # What may follow a statement on its last line for the line to be its own.
 _REST_OF_LAST_LINE = re.compile(rb"[ \t\f]*;?[ \t\f]*(?:#[^\r\n]*)?(?:\r\n?|\n)?")
+_BLANK_OR_COMMENT_LINES = re.compile(r"(?:[ \t\f]*(?:#[^\r\n]*)?(?:\r\n?|\n))*")
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 # LibCST compound statement -> the ast classes it corresponds to
 _KINDS = {
@@ -56,6 +57,10 @@ class Entry:
     interesting: bool = False
     descendants: int = 0
     marker: str | None = None  # the name standing for it in the source LibCST parses (`Sparse`)
+    # With a marker: the statements it stands for (it and the siblings after it), and how many
+    # entries they are with their descendants.
+    run: list[ast.stmt] = field(default_factory=list)
+    covers: int = 0
 
 
 def trigger_lines(source: str, triggers: Iterable[Needle], *, words: bool = False) -> set[int]:
@@ -120,8 +125,8 @@ class StatementPlan:
             entry = Entry(statement, start, statement.end_lineno or statement.lineno, top_level)
             self.entries.append(entry)
             start = len(self.entries)
-            for field in ("body", "handlers", "orelse", "finalbody", "cases"):
-                for child in getattr(statement, field, ()):
+            for attribute in ("body", "handlers", "orelse", "finalbody", "cases"):
+                for child in getattr(statement, attribute, ()):
                     self._add([child] if isinstance(child, ast.stmt) else child.body)
             entry.descendants = len(self.entries) - start
 
@@ -131,11 +136,11 @@ class StatementPlan:
         left out of the source LibCST parsed (and for its descendants)."""
         entry = self.entries[self.index] if self.index < len(self.entries) else None
         if entry is not None and entry.marker is not None:
-            self.index += 1 + entry.descendants
+            self.index += entry.covers
             if name != entry.marker:
                 self.broken = True
                 return None
-            return [entry.node]
+            return entry.run
         taken = self.entries[self.index : self.index + count]
         self.index += count
         if len(taken) != count or any(isinstance(e.node, _COMPOUND_AST) for e in taken):
@@ -169,29 +174,49 @@ class StatementPlan:
             starts.append(len(source))
         pieces: list[str] = []
         originals: dict[str, str] = {}
+        sizes: dict[str, int] = {}
         ranges: list[tuple[int, int]] = []
         copied = 0
         index = 0
         while index < len(self.entries):
             entry = self.entries[index]
-            begin, finish = starts[entry.start - 1], starts[entry.end]
-            indent = None
-            if not entry.interesting and finish - begin >= _WORTH_SKIPPING:
-                indent = self._indent_if_own_lines(entry, source, starts)
+            indent = None if entry.interesting else self._indent_if_own_lines(entry, source, starts)
             if indent is None:
                 index += 1
                 continue
-            last = source[starts[entry.end - 1] : finish]
+            # One marker for the statement and the uninteresting siblings that follow it (with only
+            # blank and comment lines between): LibCST parses and the transformer walks one line.
+            begin, end = starts[entry.start - 1], entry.end
+            entry.run, entry.covers = [entry.node], 1 + entry.descendants
+            while index + entry.covers < len(self.entries):
+                other = self.entries[index + entry.covers]
+                if (
+                    other.interesting
+                    or other.start <= end
+                    or not _BLANK_OR_COMMENT_LINES.fullmatch(source, starts[end], starts[other.start - 1])
+                    or self._indent_if_own_lines(other, source, starts) != indent
+                ):
+                    break
+                entry.run.append(other.node)
+                entry.covers += 1 + other.descendants
+                end = other.end
+            finish = starts[end]
+            if finish - begin < _WORTH_SKIPPING:
+                entry.run, entry.covers = [], 0
+                index += 1
+                continue
+            last = source[starts[end - 1] : finish]
             entry.marker = f"{_MARKER_PREFIX}{len(originals)}__"
             pieces += [source[copied:begin], indent, entry.marker, last[len(last.rstrip("\r\n")) :]]
             originals[entry.marker] = source[begin:finish]
-            ranges.append((entry.start, entry.end))
+            sizes[entry.marker] = len(entry.run)
+            ranges.append((entry.start, end))
             copied = finish
-            index += 1 + entry.descendants
+            index += entry.covers
         if not originals:
             return None
         pieces.append(source[copied:])
-        return Sparse("".join(pieces), originals, ranges)
+        return Sparse("".join(pieces), originals, ranges, sizes)
 
     def _indent_if_own_lines(self, entry: Entry, source: str, starts: list[int]) -> str | None:
         """The indentation of a statement that may be left out (it has its lines to itself, and
@@ -286,9 +311,12 @@ class Sparse:
 
     _MARKER_LINE = re.compile(rf"^[ \t\f]*({_MARKER_PREFIX}\d+__)(?:\r\n?|\n|$)", re.MULTILINE)
 
-    def __init__(self, text: str, originals: dict[str, str], ranges: list[tuple[int, int]]) -> None:
+    def __init__(
+        self, text: str, originals: dict[str, str], ranges: list[tuple[int, int]], sizes: dict[str, int]
+    ) -> None:
         self.text = text
         self._originals = originals
+        self.sizes = sizes  # marker -> how many statements (siblings) it stands for
         self._starts = [start for start, _ in ranges]  # original first line of each left-out statement
         # lines removed by each marker and those before it
         self._removed = list(itertools.accumulate(end - start for start, end in ranges))

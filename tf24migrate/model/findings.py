@@ -72,6 +72,9 @@ class MigrationResult:
     source: str
     code: str
     findings: tuple[Finding, ...] = ()
+    # The (first, last) source lines the migration regenerated; all others must be kept as they
+    # are (`outside_edits`). None: not said (a notebook's JSON), nothing is checked.
+    edited: tuple[tuple[int, int], ...] | None = field(default=None, compare=False, repr=False)
 
     @property
     def changed(self) -> bool:

@@ -1,4 +1,5 @@
-"""`[tool.tf24migrate]` in pyproject.toml: found from the first path upwards, checked strictly.
+"""`[tool.tf24migrate]` in pyproject.toml: found from the first path upwards (up to the project's
+root, the folder holding `.git`), checked strictly.
 
 The keys are those of the command line: `select`, `ignore`, `exclude`, `extend-exclude`,
 `unsafe-fixes`, `force-exclude`, `jobs`, `target-version`. The command line overrides each one it sets. An unknown key, or a value
@@ -45,16 +46,22 @@ _LISTS = ("select", "ignore", "exclude", "extend-exclude")
 
 
 def find_pyproject(start: str) -> str | None:
-    """The nearest pyproject.toml with a `[tool.tf24migrate]` table, from `start` upwards."""
+    """The nearest pyproject.toml with a `[tool.tf24migrate]` table (or one that cannot be read:
+    loading it says why), from `start` upwards; the search stops at the project's root (the
+    folder holding `.git`): a pyproject.toml above the repository is not the project's."""
     folder = os.path.abspath(start if os.path.isdir(start) else os.path.dirname(start) or ".")
     while True:
         candidate = os.path.join(folder, "pyproject.toml")
         if os.path.isfile(candidate):
-            with open(candidate, "rb") as handle:
-                if b"tool.tf24migrate" in handle.read():
-                    return candidate
+            try:
+                with open(candidate, "rb") as handle:
+                    text = handle.read()
+            except OSError:
+                return candidate
+            if b"tool" in text and b"tf24migrate" in text:  # also `[tool."tf24migrate"]`, inline tables
+                return candidate
         parent = os.path.dirname(folder)
-        if parent == folder:
+        if parent == folder or os.path.exists(os.path.join(folder, ".git")):
             return None
         folder = parent
 
@@ -72,9 +79,20 @@ def load_config(path: str) -> Config:
     try:
         with open(path, "rb") as handle:
             document = tomllib.load(handle)
-    except (OSError, tomllib.TOMLDecodeError) as error:
-        raise ConfigError(f"{path}: cannot read: {error}") from None
-    table = document.get("tool", {}).get("tf24migrate", {})
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot read: {error.strerror or error}") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path}: not valid TOML: {error}; fix the file to run tf24migrate") from None
+    except UnicodeDecodeError as error:
+        raise ConfigError(
+            f"{path}: not UTF-8 text (byte {error.start}): TOML files are UTF-8; re-save it as UTF-8"
+        ) from None
+    except RecursionError:
+        raise ConfigError(f"{path}: nested too deep to read as TOML; flatten its arrays or tables") from None
+    tool = document.get("tool", {})
+    if not isinstance(tool, dict):
+        raise ConfigError(f"{path}: `tool` must be a table ([tool.tf24migrate]), not {type(tool).__name__}")
+    table = tool.get("tf24migrate", {})
     where = f"{path}: [tool.tf24migrate]"
     if not isinstance(table, dict):
         raise ConfigError(f"{where} must be a table")

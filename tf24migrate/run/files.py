@@ -12,8 +12,8 @@ A file whose bytes changed since they were read is not overwritten (`ChangedOnDi
 checked again (size, modification time, inode, digest) after the new text is on disk, right before
 the rename. Writers in one folder take turns (an exclusive lock on the folder), so two runs over
 one tree never interleave their check and rename; a temporary file a killed run left behind is
-removed by the next write in its folder. Ctrl-C during a write is held back until the file is
-either old or new.
+removed by the next write in its folder. Ctrl-C (and SIGTERM, SIGHUP) during a write is held back
+until the file is either old or new.
 """
 
 from __future__ import annotations
@@ -90,23 +90,35 @@ def read_source(path: str) -> SourceFile:
         return decode_source(handle.read())
 
 
+# The signals that stop a run: Ctrl-C, and (where they exist) `kill` and a closed terminal.
+STOP_SIGNALS = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+
+
 @contextlib.contextmanager
 def interrupts_deferred() -> Iterator[None]:
-    """Hold back Ctrl-C (SIGINT) until the block is done, then raise it; a no-op off the main thread."""
+    """Hold back Ctrl-C, SIGTERM and SIGHUP until the block is done, then deliver them to the
+    handlers they would have reached; a no-op off the main thread."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     received: list[int] = []
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: received.append(signum))
+    previous = {
+        number: signal.signal(number, lambda signum, frame: received.append(signum))
+        for number in STOP_SIGNALS
+    }
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
-        if received:
-            if callable(previous):
-                previous(signal.SIGINT, None)
-            elif previous == signal.SIG_DFL:
-                os.kill(os.getpid(), signal.SIGINT)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+        for number in dict.fromkeys(received):
+            handler = previous[number]
+            if callable(handler):
+                handler(number, None)
+            elif handler == signal.SIG_DFL:
+                os.kill(os.getpid(), number)
 
 
 def write_source(path: str, text: str, encoding: str, *, expected_digest: str | None = None) -> None:

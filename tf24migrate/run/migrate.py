@@ -2,8 +2,11 @@
 
 Many files run in worker processes, in chunks, with a bounded number of chunks in flight: the
 results come back in the order of the files given, and memory does not grow with their number.
-Workers ignore Ctrl-C; the main process tells them to stop after the file at hand, so every
-file is left either old or new.
+Workers never write: they return the new code, and the main process writes it (one writer, so
+every write is reported). Workers ignore Ctrl-C and hang-ups (the main process tells them to stop
+after the file at hand) and die with the main process, even when it is killed. A worker that dies
+(killed, out of memory) does not stop the run: the files it held are reported as failed, and the
+others go on in new workers.
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ import dataclasses
 import gc
 import os
 import signal
+import sys
+import threading
 from collections.abc import Iterable, Iterator, Sequence
 
 from tf24migrate.model.errors import RuleError, SourceSyntaxError
@@ -21,7 +26,15 @@ from tf24migrate.model.notes import without_notes
 from tf24migrate.rules.base import Rule
 from tf24migrate.rules.selection import RuleSelection, select_rules
 from tf24migrate.run.discovery import Selection, iter_source_files
-from tf24migrate.run.files import ChangedOnDisk, SourceFile, UnreadableFile, digest, read_source, write_source
+from tf24migrate.run.files import (
+    ChangedOnDisk,
+    SourceFile,
+    UnreadableFile,
+    digest,
+    interrupts_deferred,
+    read_source,
+    write_source,
+)
 from tf24migrate.sources.kinds import SUFFIXES, kind_of
 
 # Below this many files, starting worker processes costs more than it saves.
@@ -92,6 +105,18 @@ def migrate_loaded(
             error=f"internal error ({type(error).__name__}: {error}); the file was left unchanged. "
             f"Please report this with the file",
         )
+    if result.changed and result.edited is not None:
+        from tf24migrate.engine.outside_edits import first_line_changed_outside  # LibCST ran: no cost
+
+        line = first_line_changed_outside(source.text, result.code, result.edited)
+        if line is not None:
+            return FileResult(
+                path=path,
+                status=Status.FAILED,
+                source=source.text,
+                error=f"internal error: would change text outside the edited statements (line {line}); "
+                "nothing written. Please report this with the file",
+            )
     return FileResult(
         path=path,
         status=Status.CHANGED if result.changed else Status.UNCHANGED,
@@ -108,25 +133,59 @@ _worker_rules: Sequence[Rule] = ()
 _worker_stop = None
 
 
-def _start_worker(rules: RuleSelection | tuple[str, ...], stop) -> None:
+def _start_worker(rules: RuleSelection | tuple[str, ...], stop, parent: int) -> None:
     """Set a worker up with the run's rules: a selection (loaded when a file needs them), or codes."""
     global _worker_rules, _worker_stop
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the main process decides when to stop
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    _die_with(parent)
     if not isinstance(rules, RuleSelection):
         rules = select_rules(rules) if rules else ()
     _worker_rules = rules
     _worker_stop = stop
 
 
-def _migrate_chunk(paths: list[str], unsafe_fixes: bool, write: bool, texts: bool) -> list[FileResult]:
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with(parent: int) -> None:
+    """End this worker when process `parent` ends, however it ends (even by SIGKILL): on Linux the
+    kernel sends SIGKILL (prctl PR_SET_PDEATHSIG); elsewhere a thread watches the parent's pid."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            armed = libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
+        except (OSError, AttributeError):
+            armed = False
+        if armed:
+            if os.getppid() != parent:  # it ended before the prctl
+                os._exit(1)
+            return
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            threading.Event().wait(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+def _migrate_chunk(paths: list[str], unsafe_fixes: bool, texts: bool) -> list[FileResult]:
     results = []
     for path in paths:
         if _worker_stop is not None and _worker_stop.is_set():
             break
-        results.append(
-            _slim(migrate_file(path, _worker_rules, unsafe_fixes=unsafe_fixes, write=write), texts)
-        )
+        results.append(_slim(migrate_file(path, _worker_rules, unsafe_fixes=unsafe_fixes), texts))
     return results
+
+
+WORKER_DIED = (
+    "not migrated: a worker process died (killed, or out of memory) while it held this file; the "
+    "file was left unchanged: run the command again (with -j 1 to see which file it was)"
+)
 
 
 def _slim(result: FileResult, texts: bool) -> FileResult:
@@ -144,37 +203,71 @@ def _context():
 
 
 def _migrate_in_parallel(
-    files: Sequence[str], rules: Sequence[Rule], unsafe_fixes: bool, write: bool, jobs: int, texts: bool
+    files: Sequence[str], rules: Sequence[Rule], unsafe_fixes: bool, jobs: int, texts: bool
 ) -> Iterator[FileResult]:
+    """The files' results (never written), from worker processes; when a worker dies, the files
+    of the chunks in flight are failed results and the rest go on in a new pool."""
     from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
 
     chunk_size = max(1, min(32, len(files) // (jobs * 8)))
     context = _context()
     stop = context.Event()
     selection = rules if isinstance(rules, RuleSelection) else tuple(rule.code for rule in rules)
-    pending: collections.deque = collections.deque()
+    pending: collections.deque = collections.deque()  # (future, its files)
+    start = 0
     # The forked workers share the parent's objects; freezing them keeps the workers' garbage
     # collector from scanning (and so copying) every inherited page.
     gc.freeze()
     try:
-        with ProcessPoolExecutor(
-            jobs, mp_context=context, initializer=_start_worker, initargs=(selection, stop)
-        ) as pool:
-            try:
-                for start in range(0, len(files), chunk_size):
-                    chunk = list(files[start : start + chunk_size])
-                    pending.append(pool.submit(_migrate_chunk, chunk, unsafe_fixes, write, texts))
-                    if len(pending) >= jobs * _CHUNKS_IN_FLIGHT_PER_JOB:
-                        yield from pending.popleft().result()
-                while pending:
-                    yield from pending.popleft().result()
-            except BaseException:  # Ctrl-C, or the consumer stopped: finish the file at hand, start no other
-                stop.set()
-                for future in pending:
-                    future.cancel()
-                raise
+        while start < len(files):
+            with ProcessPoolExecutor(
+                jobs, mp_context=context, initializer=_start_worker, initargs=(selection, stop, os.getpid())
+            ) as pool:
+                try:
+                    while start < len(files) or pending:
+                        if start < len(files) and len(pending) < jobs * _CHUNKS_IN_FLIGHT_PER_JOB:
+                            chunk = list(files[start : start + chunk_size])
+                            start += len(chunk)
+                            pending.append((pool.submit(_migrate_chunk, chunk, unsafe_fixes, texts), chunk))
+                            continue
+                        future, chunk = pending[0]
+                        try:
+                            results = future.result()
+                        except BrokenProcessPool:
+                            break
+                        pending.popleft()
+                        yield from results
+                except (
+                    BaseException
+                ):  # Ctrl-C, or the consumer stopped: finish the file at hand, start no other
+                    stop.set()
+                    for future, _ in pending:
+                        future.cancel()
+                    raise
+            while pending:  # the pool broke: a worker died
+                _, chunk = pending.popleft()
+                for path in chunk:
+                    yield FileResult(path=path, status=Status.FAILED, error=WORKER_DIED)
     finally:
         gc.unfreeze()
+
+
+# Open files: those of the main process, and those each worker costs it (pipes, a sentinel).
+_FILES_KEPT = 24
+_FILES_PER_JOB = 4
+
+
+def _jobs_open_files_allow() -> int:
+    """How many worker processes the open-file limit (`ulimit -n`) leaves room for (at least 1)."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not on POSIX
+        return sys.maxsize
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return sys.maxsize
+    return max(1, (soft - _FILES_KEPT) // _FILES_PER_JOB)
 
 
 def migrate_files(
@@ -191,12 +284,21 @@ def migrate_files(
     With `texts` false, only changed files' results carry `source` and `code` (less to hold and
     to send between processes).
     """
-    jobs = jobs or default_jobs()
+    jobs = min(jobs or default_jobs(), _jobs_open_files_allow())
     if jobs > 1 and len(files) >= _PARALLEL_FROM:
-        yield from _migrate_in_parallel(files, rules, unsafe_fixes, write, min(jobs, len(files)), texts)
-        return
-    for path in files:
-        yield _slim(migrate_file(path, rules, unsafe_fixes=unsafe_fixes, write=write), texts)
+        results = _migrate_in_parallel(files, rules, unsafe_fixes, min(jobs, len(files)), texts)
+    else:
+        results = (_slim(migrate_file(path, rules, unsafe_fixes=unsafe_fixes), texts) for path in files)
+    try:
+        for result in results:
+            if not (write and result.changed):
+                yield result
+                continue
+            # A write and its report are one step: an interruption lands before or after both.
+            with interrupts_deferred():
+                yield write_result(result)
+    finally:
+        results.close()  # the workers finish the file at hand, and start no other
 
 
 def migrate_paths(

@@ -1,0 +1,139 @@
+"""Worker processes under torture: one writer (the main process), SIGTERM and SIGHUP handled as
+Ctrl-C, workers that die with a killed command, a worker that dies mid-run."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tf24migrate.model.findings import Status
+from tf24migrate.rules.selection import select_rules
+from tf24migrate.run import migrate as runner
+from tf24migrate.run.migrate import WORKER_DIED, migrate_files
+
+OLD_CALL = b"strategy.experimental_run_v2(step_fn)"
+BEFORE = b"import tensorflow as tf\n" + (b"x = 1\n" * 300) + OLD_CALL + b"\n"
+AFTER = BEFORE.replace(OLD_CALL, b"strategy.run(step_fn)")
+
+posix_only = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+
+
+def tree(tmp_path, count):
+    for n in range(count):
+        (tmp_path / f"m{n:03d}.py").write_bytes(BEFORE)
+    return sorted(str(p) for p in tmp_path.glob("m*.py"))
+
+
+def test_workers_never_write_the_main_process_does(tmp_path, monkeypatch):
+    files = tree(tmp_path, 12)
+    writers = tmp_path / "writers.txt"
+    write_source = runner.write_source
+
+    def recorded(*args, **kwargs):
+        with open(writers, "a") as handle:
+            handle.write(f"{os.getpid()}\n")
+        return write_source(*args, **kwargs)
+
+    monkeypatch.setattr(runner, "write_source", recorded)
+    results = list(migrate_files(files, select_rules(), write=True, jobs=2))
+    assert all(r.written for r in results)
+    assert writers.read_text().split() == [str(os.getpid())] * 12
+    assert all(Path(f).read_bytes() == AFTER for f in files)
+
+
+@posix_only
+def test_a_worker_that_dies_fails_the_files_it_held_and_the_run_goes_on(tmp_path, monkeypatch):
+    files = tree(tmp_path, 40)
+    doomed = files[5]
+    migrate_file = runner.migrate_file
+
+    def dies_on_one(path, *args, **kwargs):
+        if path == doomed:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return migrate_file(path, *args, **kwargs)
+
+    monkeypatch.setattr(runner, "migrate_file", dies_on_one)
+    results = list(migrate_files(files, select_rules(), write=True, jobs=2))
+    assert [r.path for r in results] == files
+    by_path = {r.path: r for r in results}
+    assert by_path[doomed].status is Status.FAILED and by_path[doomed].error == WORKER_DIED
+    for result in results:  # each file is reported as it is on disk: failed and old, or written and new
+        content = Path(result.path).read_bytes()
+        assert (result.written, content) in ((True, AFTER), (False, BEFORE))
+        assert result.written or result.error == WORKER_DIED
+    assert by_path[files[-1]].written  # files after the crash ran in new workers
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as handle:
+            return [int(child) for child in handle.read().split()]
+    except OSError:
+        return []
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"  # a zombie has ended
+    except OSError:
+        return False
+
+
+def _start_a_long_run(tmp_path):
+    tree(tmp_path, 400)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tf24migrate", "--write", "-j", "2", "."],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    first = process.stdout.readline()  # a first file is reported: the workers are at work
+    workers = _children(process.pid)
+    assert len(workers) >= 2
+    return process, workers, first
+
+
+def _reported_written(stdout: bytes) -> set[str]:
+    return {
+        line.split(b":")[0].decode().removeprefix("./") for line in stdout.splitlines() if b"[fixed]" in line
+    }
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_sigterm_and_sighup_stop_the_run_as_ctrl_c_does(tmp_path, signum):
+    process, workers, first = _start_a_long_run(tmp_path)
+    process.send_signal(signum)
+    rest, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130, stderr
+    assert b"interrupted before all 400 files were done" in stderr
+    changed = {p.name for p in tmp_path.glob("m*.py") if p.read_bytes() == AFTER}
+    assert 0 < len(changed) < 400
+    assert changed == _reported_written(first + rest)  # every write reported, none more
+    assert all(p.read_bytes() in (BEFORE, AFTER) for p in tmp_path.glob("m*.py"))
+    deadline = time.monotonic() + 10
+    while any(map(_alive, workers)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(map(_alive, workers))
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_workers_die_with_a_killed_command_and_write_nothing_after(tmp_path):
+    process, workers, _ = _start_a_long_run(tmp_path)
+    process.kill()
+    process.wait(timeout=10)
+    deadline = time.monotonic() + 10
+    while any(map(_alive, workers)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(map(_alive, workers))
+    contents = [p.read_bytes() for p in sorted(tmp_path.glob("m*.py"))]
+    time.sleep(0.5)
+    assert [p.read_bytes() for p in sorted(tmp_path.glob("m*.py"))] == contents
+    assert BEFORE in contents
