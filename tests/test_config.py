@@ -105,3 +105,14 @@ def test_negative_jobs_in_the_config_says_what_is_allowed(tmp_path):
         "`jobs` must be 0 (one worker process per core) or a positive whole number "
         "(that many worker processes; 1: none), not -1" in result.stderr
     )
+
+
+def test_cache_dir_in_the_config_is_relative_to_the_file_and_must_be_a_string(tmp_path):
+    from tf24migrate.run.config import load_config
+
+    (tmp_path / "pyproject.toml").write_text('[tool.tf24migrate]\ncache-dir = "build/tf24"\n')
+    assert load_config(str(tmp_path / "pyproject.toml")).cache_dir == str(tmp_path / "build" / "tf24")
+    (tmp_path / "pyproject.toml").write_text("[tool.tf24migrate]\ncache-dir = 3\n")
+    result = run("--check", ".", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "`cache-dir` must be a folder's path as a string, not 3" in result.stderr

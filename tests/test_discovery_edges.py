@@ -111,3 +111,21 @@ def test_force_exclude_from_pyproject(vendored):
     assert (vendored / "src" / "train.py").read_text() == NEW
     overridden = run("--write", "--no-force-exclude", "third_party/vendored.py", cwd=vendored)
     assert overridden.returncode == 0 and (vendored / "third_party" / "vendored.py").read_text() == NEW
+
+
+@pytest.mark.parametrize(
+    "relative",
+    ["build", "build/x.py", "a/build/x.py", "a/builder/x.py", "venv", "src/venv/lib.py", "x.py", "dist.py"],
+)
+@pytest.mark.parametrize("is_dir", [False, True])
+def test_bare_name_excludes_match_as_pathspec_matches(tmp_path, relative, is_dir):
+    """The default excludes are bare names, matched without pathspec: the same verdicts."""
+    import pathspec
+
+    from tf24migrate.run.discovery import DEFAULT_EXCLUDE, Selection, _Walker
+
+    walker = _Walker((".py",), Selection(root=str(tmp_path)), [str(tmp_path)], lambda path, why: None)
+    assert walker.excluded_names is not None  # the fast path is taken
+    expected = pathspec.GitIgnoreSpec.from_lines(DEFAULT_EXCLUDE).check_file(relative + "/" * is_dir).include
+    path = str(tmp_path / relative)
+    assert walker._is_excluded(path, relative.rsplit("/", 1)[-1], is_dir) is bool(expected)

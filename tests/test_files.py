@@ -211,3 +211,29 @@ def test_a_utf16_file_is_named_as_such(tmp_path):
     assert result.returncode == 2
     assert "train.py: error: cannot read: UTF-16 text (its byte order mark says so)" in result.stderr
     assert "encoding declaration" not in result.stderr and "binary file" not in result.stderr
+
+
+def test_a_file_changed_on_disk_during_a_run_is_migrated_again_from_what_it_holds(tmp_path, monkeypatch):
+    """Between reading and writing, another writer edits the file: the run does not overwrite
+    that edit; it migrates the file again from its new text and writes that, keeping both."""
+    from tf24migrate.run.migrate import migrate_files
+
+    path = tmp_path / "edited.py"
+    path.write_bytes(OLD_CALL + b"\n")
+    edited_meanwhile = b"# the user's edit\n" + OLD_CALL + b"\n"
+    calls = []
+
+    def migrate_while_the_user_edits_once(text, rules, *, path, unsafe_fixes):
+        if not calls:
+            with open(path, "wb") as handle:
+                handle.write(edited_meanwhile)
+        calls.append(text)
+        return MigrationResult(source=text, code=text.replace("experimental_run_v2", "run"))
+
+    monkeypatch.setitem(
+        BY_SUFFIX, ".py", dataclasses.replace(PYTHON, migrate=migrate_while_the_user_edits_once)
+    )
+    [result] = migrate_files([str(path)], select_rules(), write=True)
+    assert result.written, result.error
+    assert len(calls) == 2 and calls[1].startswith("# the user's edit")
+    assert path.read_bytes() == edited_meanwhile.replace(b"experimental_run_v2", b"run")

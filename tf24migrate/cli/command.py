@@ -113,6 +113,16 @@ def _check_from_config(config, key: str, selection: RuleSelection) -> None:
         ) from None
 
 
+def _cache_folder(flag: str | None, config, first: str | None) -> str:
+    """The result cache's folder: the flag's, the environment's, pyproject.toml's, or the default."""
+    from tf24migrate.run.cache import ENVIRONMENT_VARIABLE, default_folder
+
+    for folder in (flag, os.environ.get(ENVIRONMENT_VARIABLE) or None, config.cache_dir):
+        if folder is not None:
+            return os.path.expanduser(folder)
+    return default_folder(first, config.path)
+
+
 def _split_globs(value: list[str] | None) -> tuple[str, ...] | None:
     if value is None:
         return None
@@ -253,6 +263,17 @@ def main_command(
             "--exit-non-zero-on-fix", help="Exit 1 when --write fixed something, even if nothing is left."
         ),
     ] = False,
+    no_cache: Annotated[
+        bool, typer.Option("--no-cache", help="Neither read nor write the result cache.")
+    ] = False,
+    cache_dir: Annotated[
+        str | None,
+        typer.Option(
+            help="Where to keep the result cache (default: .tf24migrate_cache at the project root; "
+            "also TF24MIGRATE_CACHE_DIR).",
+            metavar="DIR",
+        ),
+    ] = None,
     list_rules: Annotated[bool, typer.Option("--list-rules", help="List every rule and exit.")] = False,
     explain: Annotated[
         str | None,
@@ -346,6 +367,7 @@ def main_command(
         exit_zero=exit_zero,
         paths_missing=len(missing),
         exit_non_zero_on_fix=exit_non_zero_on_fix,
+        cache_dir=None if no_cache else _cache_folder(cache_dir, config, first),
     )
     if paths == ["-"]:
         exit_code = migrate_stdin(run, stdin_filename or "<stdin>")

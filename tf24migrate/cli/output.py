@@ -6,7 +6,6 @@ Pure functions from results to strings or dicts; the CLI decides where they are 
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -51,8 +50,13 @@ class Summary:
         )
 
     def __add__(self, other: Summary) -> Summary:
-        return Summary(
-            *(a + b for a, b in zip(dataclasses.astuple(self), dataclasses.astuple(other), strict=True))
+        return Summary(  # field by field: `dataclasses.astuple` deep-copies, once per file of a run
+            self.files_scanned + other.files_scanned,
+            self.files_changed + other.files_changed,
+            self.files_failed + other.files_failed,
+            self.findings + other.findings,
+            self.fixed + other.fixed,
+            self.unfixed_errors + other.unfixed_errors,
         )
 
     def line(self, *, written: bool) -> str:

@@ -46,6 +46,7 @@ class Run:
     exit_non_zero_on_fix: bool = False  # exit 1 when a fix was written, even with nothing left
     paths_missing: int = 0  # paths named that do not exist (left out, and the run exits 2)
     stdin: bool = False  # one source from stdin: its migrated source, or its diff, to stdout
+    cache_dir: str | None = None  # the result cache's folder; None: no cache
 
     @property
     def writes(self) -> bool:
@@ -227,6 +228,23 @@ def _note_skipped(path: str, why: str) -> None:
     typer.echo(f"tf24migrate: {path}: {why}", err=True)
 
 
+def _open_cache(run: Run):
+    """The run's result cache, or None (none asked for, or its folder cannot be used: one note)."""
+    if run.cache_dir is None:
+        return None
+    from tf24migrate.run.cache import ResultCache, run_key
+
+    try:
+        return ResultCache.open(run.cache_dir, run_key(run.rules, run.unsafe_fixes))
+    except OSError as error:
+        typer.echo(
+            f"tf24migrate: note: the cache folder {run.cache_dir} cannot be used "
+            f"({error.strerror or error}); running without a cache (--no-cache hides this note)",
+            err=True,
+        )
+        return None
+
+
 def run_files(run: Run, paths: Sequence[str], selection: Selection, *, jobs: int) -> int:
     """Migrate the files under `paths` as `run` says; returns the exit code."""
     from tf24migrate.cli.progress import ProgressBar
@@ -244,6 +262,7 @@ def run_files(run: Run, paths: Sequence[str], selection: Selection, *, jobs: int
         write=run.mode == "write",
         jobs=jobs,
         texts=False,
+        cache=_open_cache(run) if files else None,
     )
     try:
         stop_signals_interrupt()

@@ -2,7 +2,8 @@
 root, the folder holding `.git`), checked strictly.
 
 The keys are those of the command line: `select`, `ignore`, `exclude`, `extend-exclude`,
-`unsafe-fixes`, `force-exclude`, `jobs`, `target-version`. The command line overrides each one it sets. An unknown key, or a value
+`unsafe-fixes`, `force-exclude`, `jobs`, `target-version`, `cache-dir` (relative to the file's folder).
+The command line overrides each one it sets. An unknown key, or a value
 of the wrong type, is an error that names the key and the file.
 """
 
@@ -11,11 +12,6 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import dataclass
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
 
 
 class ConfigError(ValueError):
@@ -35,6 +31,7 @@ class Config:
     force_exclude: bool | None = None
     jobs: int | None = None
     target_version: str | None = None  # "X.Y", checked
+    cache_dir: str | None = None  # absolute, or relative to the current folder
 
     @property
     def root(self) -> str:
@@ -74,8 +71,18 @@ def _strings(key: str, value: object, where: str) -> tuple[str, ...]:
     return tuple(value)
 
 
+def toml_parser():
+    """The TOML parser (`tomllib`, or `tomli` before Python 3.11), imported only when a file is read."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+    return tomllib
+
+
 def load_config(path: str) -> Config:
     """Read and check `[tool.tf24migrate]` of the pyproject.toml at `path`."""
+    tomllib = toml_parser()
     try:
         with open(path, "rb") as handle:
             document = tomllib.load(handle)
@@ -96,7 +103,7 @@ def load_config(path: str) -> Config:
     where = f"{path}: [tool.tf24migrate]"
     if not isinstance(table, dict):
         raise ConfigError(f"{where} must be a table")
-    known = {*_LISTS, "unsafe-fixes", "force-exclude", "jobs", "target-version"}
+    known = {*_LISTS, "unsafe-fixes", "force-exclude", "jobs", "target-version", "cache-dir"}
     unknown = sorted(set(table) - known)
     if unknown:
         raise ConfigError(f"{where}: unknown key {unknown[0]!r}; the keys are {', '.join(sorted(known))}")
@@ -124,6 +131,11 @@ def load_config(path: str) -> Config:
         except TargetVersionError as error:
             raise ConfigError(str(error)) from None
         values["target_version"] = table["target-version"]
+    if "cache-dir" in table:
+        folder = table["cache-dir"]
+        if not isinstance(folder, str) or not folder:
+            raise ConfigError(f"{where}: `cache-dir` must be a folder's path as a string, not {folder!r}")
+        values["cache_dir"] = os.path.join(os.path.dirname(path), os.path.expanduser(folder))
     return Config(path=path, **values)
 
 

@@ -146,6 +146,11 @@ def _ancestor_rules(folder: str) -> list[_Rules]:
     return rules
 
 
+def _is_bare_name(glob: str) -> bool:
+    """Whether a gitignore-style glob is a plain name, matching any file or folder of that name."""
+    return bool(glob) and not any(char in glob for char in "/*?[]!\\# ") and glob not in (".", "..")
+
+
 # Told about each path a walk leaves out for a reason the user should hear: (path, why).
 OnSkip = Callable[[str, str], None]
 
@@ -163,16 +168,29 @@ class _Walker:
         self.roots = [os.path.realpath(root) for root in roots]
         self.on_skip = on_skip
         self.root = os.path.abspath(selection.root)
-        import pathspec
+        globs = [*selection.exclude, *selection.extend_exclude]
+        # Bare names (the defaults) match a path with such a part, as in git: no pathspec needed.
+        self.excluded_names = frozenset(globs) if all(map(_is_bare_name, globs)) else None
+        if self.excluded_names is None:
+            import pathspec
 
-        self.excluded = pathspec.GitIgnoreSpec.from_lines([*selection.exclude, *selection.extend_exclude])
+            self.excluded = pathspec.GitIgnoreSpec.from_lines(globs)
 
     def _is_excluded(self, path: str, name: str, is_dir: bool, base: str | None = None) -> bool:
         relative = os.path.relpath(path, base or self.root)
         if relative.startswith(".."):
             relative = name
         relative = relative.replace(os.sep, "/") + ("/" if is_dir else "")
+        if self.excluded_names is not None:
+            return not self.excluded_names.isdisjoint(relative.split("/"))
         return bool(self.excluded.check_file(relative).include)
+
+    def _is_excluded_entry(self, path: str, name: str, is_dir: bool) -> bool:
+        """`_is_excluded` for an entry of a walk, whose folders were all checked on the way down:
+        for bare names, its own name decides."""
+        if self.excluded_names is not None:
+            return name in self.excluded_names
+        return self._is_excluded(path, name, is_dir, self.base)
 
     @staticmethod
     def _is_ignored(path: str, is_dir: bool, rules: list[_Rules]) -> bool:
@@ -229,14 +247,22 @@ class _Walker:
                     continue
             elif not entry.name.endswith(self.suffixes) or not self._is_file_to_take(entry):
                 continue
-            if self._is_excluded(full, entry.name, is_dir, self.base) or self._is_ignored(
-                full, is_dir, rules
-            ):
+            if self._is_excluded_entry(full, entry.name, is_dir) or self._is_ignored(full, is_dir, rules):
                 continue
             if is_dir:
                 yield from self.walk(entry.path, rules)
             else:
                 yield entry.path
+
+
+def _real_path(file: str, real_folders: dict[str, str]) -> str:
+    """`os.path.realpath(file)`, resolving each folder once (`real_folders`) rather than per file."""
+    if os.path.islink(file):
+        return os.path.realpath(file)
+    folder, name = os.path.split(file)
+    if folder not in real_folders:
+        real_folders[folder] = os.path.realpath(folder or ".")
+    return os.path.join(real_folders[folder], name)
 
 
 def iter_source_files(
@@ -253,6 +279,7 @@ def iter_source_files(
     paths = list(paths)
     walker = None
     seen: set[str] = set()
+    real_folders: dict[str, str] = {}
     for path in paths:
         if selection is not None and selection.force_exclude:
             walker = walker or _Walker(suffixes, selection, paths, on_skip)
@@ -267,7 +294,7 @@ def iter_source_files(
         else:
             raise MissingPathError(f"{path}: no such file or folder")
         for file in found:
-            real = os.path.realpath(file)
+            real = _real_path(file, real_folders)
             if real not in seen:
                 seen.add(real)
                 yield file

@@ -19,16 +19,19 @@ until the file is either old or new.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import io
 import os
 import signal
 import stat
-import tempfile
 import threading
 import tokenize
 from collections.abc import Iterator
 from dataclasses import dataclass
+
+try:  # hashlib's own blake2b, without hashlib loading OpenSSL: a warm run digests before all else
+    from _blake2 import blake2b
+except ImportError:  # pragma: no cover - not CPython
+    from hashlib import blake2b
 
 TEMPORARY_PREFIX = ".tf24migrate-"
 
@@ -82,7 +85,7 @@ def decode_source(raw: bytes) -> SourceFile:
 
 def digest(raw: bytes) -> str:
     """A fingerprint of a file's bytes, to tell later whether it changed on disk."""
-    return hashlib.blake2b(raw, digest_size=16).hexdigest()
+    return blake2b(raw, digest_size=16).hexdigest()
 
 
 def read_source(path: str) -> SourceFile:
@@ -128,6 +131,8 @@ def write_source(path: str, text: str, encoding: str, *, expected_digest: str | 
     `ChangedOnDisk` is raised and nothing is written. `NotWritable` when the file must not be
     replaced (see the module docstring).
     """
+    import tempfile  # only a run that writes needs it
+
     data = text.encode(encoding)
     real = os.path.realpath(path)  # write through a symlink, never replace the link itself
     directory = os.path.dirname(real) or "."

@@ -18,24 +18,29 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from tf24migrate.model.errors import RuleError, SourceSyntaxError
 from tf24migrate.model.findings import FileResult, Status
 from tf24migrate.model.notes import without_notes
 from tf24migrate.rules.base import Rule
 from tf24migrate.rules.selection import RuleSelection, select_rules
+from tf24migrate.run.cache import NOT_CACHED, read_bytes
 from tf24migrate.run.discovery import Selection, iter_source_files
 from tf24migrate.run.files import (
     ChangedOnDisk,
     SourceFile,
     UnreadableFile,
+    decode_source,
     digest,
     interrupts_deferred,
-    read_source,
     write_source,
 )
 from tf24migrate.sources.kinds import SUFFIXES, kind_of
+
+if TYPE_CHECKING:
+    from tf24migrate.run.cache import ResultCache
 
 # Below this many files, starting worker processes costs more than it saves.
 _PARALLEL_FROM = 8
@@ -49,8 +54,10 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
-def write_result(result: FileResult) -> FileResult:
-    """Write a changed result's code over its file, unless the file changed since it was read."""
+def write_result(result: FileResult, again: Callable[[], FileResult] | None = None) -> FileResult:
+    """Write a changed result's code over its file, unless the file changed since it was read.
+    Then, with `again`, the file is migrated again from what it holds now (`again()`) and that
+    result written, once: so two runs over one tree both keep their rewrites."""
     try:
         write_source(
             result.path,
@@ -59,6 +66,9 @@ def write_result(result: FileResult) -> FileResult:
             expected_digest=result.extra["digest"],
         )
     except ChangedOnDisk as error:
+        if again is not None:
+            fresh = again()
+            return write_result(fresh) if fresh.changed else fresh
         return dataclasses.replace(result, status=Status.FAILED, error=str(error))
     except UnicodeEncodeError as error:
         return dataclasses.replace(
@@ -70,15 +80,28 @@ def write_result(result: FileResult) -> FileResult:
 
 
 def migrate_file(
-    path: str, rules: Sequence[Rule], *, unsafe_fixes: bool = False, write: bool = False
+    path: str,
+    rules: Sequence[Rule],
+    *,
+    unsafe_fixes: bool = False,
+    write: bool = False,
+    cache: ResultCache | None = None,
 ) -> FileResult:
-    """Migrate one file; errors become a failed `FileResult` naming the reason and the place."""
+    """Migrate one file; errors become a failed `FileResult` naming the reason and the place.
+    With `cache`, the result (as it was before any write) is stored there for the next run."""
     try:
-        source = read_source(path)
-    except (OSError, UnreadableFile) as error:
-        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
-        return FileResult(path=path, status=Status.FAILED, error=f"cannot read: {reason}")
-    result = migrate_loaded(path, source, rules, unsafe_fixes=unsafe_fixes)
+        with open(path, "rb") as handle:
+            raw = handle.read()
+    except OSError as error:
+        return FileResult(path=path, status=Status.FAILED, error=f"cannot read: {error.strerror or error}")
+    try:
+        source = decode_source(raw)
+    except UnreadableFile as error:
+        result = FileResult(path=path, status=Status.FAILED, error=f"cannot read: {error}")
+    else:
+        result = migrate_loaded(path, source, rules, unsafe_fixes=unsafe_fixes)
+    if cache is not None:
+        cache.store(path, result.extra.get("digest") or digest(raw), result)
     return write_result(result) if write and result.changed else result
 
 
@@ -104,6 +127,7 @@ def migrate_loaded(
             source=source.text,
             error=f"internal error ({type(error).__name__}: {error}); the file was left unchanged. "
             f"Please report this with the file",
+            extra={NOT_CACHED: True},  # perhaps not a function of the content (a recursion limit)
         )
     if result.changed and result.edited is not None:
         from tf24migrate.engine.outside_edits import first_line_changed_outside  # LibCST ran: no cost
@@ -131,11 +155,15 @@ def migrate_loaded(
 
 _worker_rules: Sequence[Rule] = ()
 _worker_stop = None
+_worker_cache: ResultCache | None = None
 
 
-def _start_worker(rules: RuleSelection | tuple[str, ...], stop, parent: int) -> None:
-    """Set a worker up with the run's rules: a selection (loaded when a file needs them), or codes."""
-    global _worker_rules, _worker_stop
+def _start_worker(
+    rules: RuleSelection | tuple[str, ...], stop, parent: int, cache: ResultCache | None
+) -> None:
+    """Set a worker up with the run's rules (a selection, loaded when a file needs them, or codes)
+    and the cache it stores its results in."""
+    global _worker_rules, _worker_stop, _worker_cache
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the main process decides when to stop
     if hasattr(signal, "SIGHUP"):
         signal.signal(signal.SIGHUP, signal.SIG_IGN)
@@ -144,6 +172,7 @@ def _start_worker(rules: RuleSelection | tuple[str, ...], stop, parent: int) -> 
         rules = select_rules(rules) if rules else ()
     _worker_rules = rules
     _worker_stop = stop
+    _worker_cache = cache
 
 
 _PR_SET_PDEATHSIG = 1
@@ -178,7 +207,8 @@ def _migrate_chunk(paths: list[str], unsafe_fixes: bool, texts: bool) -> list[Fi
     for path in paths:
         if _worker_stop is not None and _worker_stop.is_set():
             break
-        results.append(_slim(migrate_file(path, _worker_rules, unsafe_fixes=unsafe_fixes), texts))
+        result = migrate_file(path, _worker_rules, unsafe_fixes=unsafe_fixes, cache=_worker_cache)
+        results.append(_slim(result, texts))
     return results
 
 
@@ -203,7 +233,12 @@ def _context():
 
 
 def _migrate_in_parallel(
-    files: Sequence[str], rules: Sequence[Rule], unsafe_fixes: bool, jobs: int, texts: bool
+    files: Sequence[str],
+    rules: Sequence[Rule],
+    unsafe_fixes: bool,
+    jobs: int,
+    texts: bool,
+    cache: ResultCache | None = None,
 ) -> Iterator[FileResult]:
     """The files' results (never written), from worker processes; when a worker dies, the files
     of the chunks in flight are failed results and the rest go on in a new pool."""
@@ -222,7 +257,10 @@ def _migrate_in_parallel(
     try:
         while start < len(files):
             with ProcessPoolExecutor(
-                jobs, mp_context=context, initializer=_start_worker, initargs=(selection, stop, os.getpid())
+                jobs,
+                mp_context=context,
+                initializer=_start_worker,
+                initargs=(selection, stop, os.getpid(), cache),
             ) as pool:
                 try:
                     while start < len(files) or pending:
@@ -278,14 +316,21 @@ def migrate_files(
     write: bool = False,
     jobs: int = 1,
     texts: bool = True,
+    cache: ResultCache | None = None,
 ) -> Iterator[FileResult]:
     """Migrate `files` with `jobs` processes (0: all cores), yielding results in the order given.
 
     With `texts` false, only changed files' results carry `source` and `code` (less to hold and
-    to send between processes).
+    to send between processes). With `cache` (and `texts` false), results are looked up there in
+    this process first; only the files missing there are migrated (in workers, which store their
+    results). Every write is made here, through the same checks, a cached change's too.
     """
     jobs = min(jobs or default_jobs(), _jobs_open_files_allow())
-    if jobs > 1 and len(files) >= _PARALLEL_FROM:
+    if cache is not None:
+        if texts:
+            raise ValueError("a cache keeps no texts of unchanged files: pass texts=False with it")
+        results = _results_with_cache(files, rules, unsafe_fixes, jobs, cache)
+    elif jobs > 1 and len(files) >= _PARALLEL_FROM:
         results = _migrate_in_parallel(files, rules, unsafe_fixes, min(jobs, len(files)), texts)
     else:
         results = (_slim(migrate_file(path, rules, unsafe_fixes=unsafe_fixes), texts) for path in files)
@@ -296,9 +341,52 @@ def migrate_files(
                 continue
             # A write and its report are one step: an interruption lands before or after both.
             with interrupts_deferred():
-                yield write_result(result)
+                yield write_result(
+                    result,
+                    again=lambda path=result.path: migrate_file(path, rules, unsafe_fixes=unsafe_fixes),
+                )
     finally:
         results.close()  # the workers finish the file at hand, and start no other
+
+
+def _look_up(path: str, cache: ResultCache) -> FileResult | str | None:
+    """A file's cached result (a changed one as its digest, to be loaded again when its turn
+    comes, so that its texts are not all held at once), or None: not cached, or not readable."""
+    try:
+        content = digest(read_bytes(path)[0])
+    except OSError:
+        return None
+    result = cache.load(path, content, texts=False)
+    if result is not None and result.status is Status.CHANGED:
+        return content
+    return result
+
+
+def _results_with_cache(
+    files: Sequence[str], rules: Sequence[Rule], unsafe_fixes: bool, jobs: int, cache: ResultCache
+) -> Iterator[FileResult]:
+    """The files' results (never written): those in `cache`, and the others migrated (and stored)."""
+    found = [_look_up(path, cache) for path in files]
+    misses = [path for path, hit in zip(files, found, strict=True) if hit is None]
+    if jobs > 1 and len(misses) >= _PARALLEL_FROM:
+        migrated = _migrate_in_parallel(misses, rules, unsafe_fixes, min(jobs, len(misses)), False, cache)
+    else:
+        migrated = (
+            _slim(migrate_file(path, rules, unsafe_fixes=unsafe_fixes, cache=cache), False) for path in misses
+        )
+    try:
+        for path, hit in zip(files, found, strict=True):
+            if hit is None:
+                yield next(migrated)
+                continue
+            result = cache.load(path, hit) if isinstance(hit, str) else hit
+            if result is None:  # removed meanwhile by another run
+                result = migrate_file(path, rules, unsafe_fixes=unsafe_fixes, cache=cache)
+            yield _slim(result, False)
+    finally:
+        migrated.close()
+    if misses:
+        cache.prune()
 
 
 def migrate_paths(

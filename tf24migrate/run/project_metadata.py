@@ -21,10 +21,8 @@ gives none.
 from __future__ import annotations
 
 import ast
-import configparser
 import os
 import re
-import sys
 from collections.abc import Iterator
 
 from tf24migrate.model.target import (
@@ -34,11 +32,6 @@ from tf24migrate.model.target import (
     lowest_and_newest,
     named,
 )
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
 
 _MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", "environment.yml", "environment.yaml")
 _REQUIREMENTS = re.compile(r"^requirements.*\.txt$")
@@ -82,6 +75,9 @@ def _read(path: str) -> str:
 
 
 def _pyproject(path: str) -> Iterator[str]:
+    from tf24migrate.run.config import toml_parser
+
+    tomllib = toml_parser()
     try:
         project = tomllib.loads(_read(path)).get("project", {})
     except tomllib.TOMLDecodeError:
@@ -99,6 +95,8 @@ def _strings(value: object) -> list[str]:
 
 
 def _setup_cfg(path: str) -> Iterator[str]:
+    import configparser
+
     parser = configparser.ConfigParser(interpolation=None)
     try:
         parser.read_string(_read(path))

@@ -1,0 +1,256 @@
+"""The result cache: the same results with it as without, whatever `-j`; never a result for other
+content; safe to share and to break; bounded; and a warm run that loads neither LibCST nor a rule."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from tf24migrate.model.findings import FileResult, Finding, Fix, Severity, Status
+from tf24migrate.rules.selection import RuleSelection
+from tf24migrate.run.cache import ResultCache, default_folder, run_key, tool_fingerprint
+
+DATA = Path(__file__).resolve().parent / "data" / "notebooks"
+OLD = textwrap.dedent(
+    """\
+    import tensorflow as tf
+
+    strategy = tf.distribute.MirroredStrategy()
+    strategy.experimental_run_v2(step_fn)
+    """
+)
+ADVISORY = (
+    "import tensorflow as tf\nopt = tf.keras.mixed_precision.experimental.LossScaleOptimizer(o, 'dynamic')\n"
+)
+
+
+def run(*args, cwd, cache=None, env=None):
+    environment = dict(os.environ if env is None else env)
+    if cache is not None:
+        environment["TF24MIGRATE_CACHE_DIR"] = str(cache)
+    return subprocess.run(
+        [sys.executable, "-m", "tf24migrate", *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=environment,
+    )
+
+
+@pytest.fixture
+def tree(tmp_path):
+    """Ten files and more: due ones, clean ones, one with findings only, notebooks, a C source, one
+    that does not parse and one that is not text."""
+    root = tmp_path / "project"
+    (root / "pkg").mkdir(parents=True)
+    for index in range(4):
+        (root / "pkg" / f"due{index}.py").write_text(OLD.replace("step_fn", f"step_{index}"))
+        (root / "pkg" / f"clean{index}.py").write_text(
+            f"import tensorflow as tf\nx{index} = tf.constant(1)\n"
+        )
+    (root / "pkg" / "advisory.py").write_text(ADVISORY)
+    (root / "pkg" / "broken.py").write_text(OLD + "def broken(:\n")
+    (root / "pkg" / "binary.py").write_bytes(b"import tensorflow\x00\n")
+    (root / "ops.cc").write_text('#include "tensorflow/c/c_api.h"\nTF_String s;\n')
+    shutil.copy(DATA / "train.ipynb", root / "train.ipynb")
+    shutil.copy(DATA / "colab.ipynb", root / "colab.ipynb")
+    return root
+
+
+def _json(result) -> dict:
+    assert result.returncode == 2, result.stderr  # the broken file fails
+    return json.loads(result.stdout)
+
+
+def test_results_are_the_same_with_and_without_the_cache_and_any_jobs(tree, tmp_path):
+    reference = _json(run("--output-format", "json", "--no-cache", "-j", "1", ".", cwd=tree))
+    assert reference["summary"]["files_changed"] >= 5 and reference["summary"]["files_failed"] == 2
+    assert any(entry["path"].endswith(".ipynb") and entry.get("diff") for entry in reference["files"])
+    for jobs in ("2", "1", "2", "1"):  # cold with 2 jobs, then warm, cold and warm again with 1
+        if jobs == "2":
+            shutil.rmtree(tmp_path / "cache", ignore_errors=True)
+        output = run("--output-format", "json", "-j", jobs, ".", cwd=tree, cache=tmp_path / "cache")
+        assert _json(output) == reference, jobs
+    diffs = {run("--diff", "-j", jobs, ".", cwd=tree, cache=tmp_path / "cache").stdout for jobs in ("1", "2")}
+    assert diffs == {run("--diff", "--no-cache", ".", cwd=tree).stdout}
+
+
+@pytest.mark.parametrize(
+    "options",
+    [("--unsafe-fixes",), ("--target-version", "2.3"), ("--select", "TF241"), ("--ignore", "TF24101")],
+)
+def test_an_option_that_changes_results_is_part_of_the_key(tree, tmp_path, options):
+    cache = tmp_path / "cache"
+    run("--output-format", "json", ".", cwd=tree, cache=cache)  # the default run's entries
+    expected = run("--output-format", "json", "--no-cache", *options, ".", cwd=tree).stdout
+    assert run("--output-format", "json", *options, ".", cwd=tree, cache=cache).stdout == expected
+    assert run("--output-format", "json", *options, ".", cwd=tree, cache=cache).stdout == expected
+
+
+def test_other_content_of_the_same_size_and_modification_time_is_migrated_again(tree, tmp_path):
+    path = tree / "pkg" / "due0.py"
+    assert "would change: ./pkg/due0.py" in run("--check", ".", cwd=tree, cache=tmp_path / "cache").stdout
+    status = path.stat()
+    path.write_text(path.read_text().replace("experimental_run_v2", "r" * len("experimental_run_v2")))
+    os.utime(path, ns=(status.st_atime_ns, status.st_mtime_ns))
+    assert path.stat().st_size == status.st_size and path.stat().st_mtime_ns == status.st_mtime_ns
+    assert "pkg/due0.py" not in run("--check", ".", cwd=tree, cache=tmp_path / "cache").stdout
+
+
+def test_write_from_a_warm_cache_writes_and_a_second_check_is_clean(tree, tmp_path):
+    cache = tmp_path / "cache"
+    run("--check", ".", cwd=tree, cache=cache)
+    written = run("--write", ".", cwd=tree, cache=cache)
+    assert "2 failed" in written.stderr
+    assert "strategy.run(step_0)" in (tree / "pkg" / "due0.py").read_text()
+    check = run("--check", "pkg/due0.py", "colab.ipynb", cwd=tree, cache=cache)
+    assert check.returncode == 0, check.stdout + check.stderr
+
+
+@pytest.mark.parametrize("damage", ["garbage", "truncated", "foreign", "empty", "wrong types"])
+def test_a_corrupt_or_foreign_entry_is_ignored_and_rewritten(tree, tmp_path, damage):
+    cache = tmp_path / "cache"
+    reference = run("--output-format", "json", "--no-cache", ".", cwd=tree).stdout
+    run("--output-format", "json", ".", cwd=tree, cache=cache)
+    entries = sorted((cache / "results").iterdir())
+    texts = {entry: entry.read_bytes() for entry in entries}
+    for index, entry in enumerate(entries):
+        text = texts[entry]
+        entry.write_bytes(
+            {
+                "garbage": b"\x80not json{",
+                "truncated": text[: len(text) // 2],
+                "foreign": texts[entries[(index + 1) % len(entries)]],
+                "empty": b"",
+                "wrong types": text.replace(b'"findings": [', b'"findings": [7, '),
+            }[damage]
+        )
+    assert run("--output-format", "json", ".", cwd=tree, cache=cache).stdout == reference
+    assert {entry: entry.read_bytes() for entry in entries} == texts  # each rewritten as it was
+
+
+def test_two_runs_sharing_the_cache_both_succeed(tree, tmp_path):
+    reference = run("--output-format", "json", "--no-cache", ".", cwd=tree).stdout
+    environment = {**os.environ, "TF24MIGRATE_CACHE_DIR": str(tmp_path / "cache")}
+    command = [sys.executable, "-m", "tf24migrate", "--output-format", "json", "-j", "2", "."]
+    for _ in range(2):  # cold, then warm
+        runs = [
+            subprocess.Popen(
+                command, cwd=tree, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+            )
+            for _ in range(2)
+        ]
+        for process in runs:
+            stdout, stderr = process.communicate(timeout=120)
+            assert process.returncode == 2 and stdout.decode() == reference, stderr
+
+
+def test_no_cache_writes_nothing_and_the_default_folder_is_the_project_root(tree):
+    environment = {k: v for k, v in os.environ.items() if k != "TF24MIGRATE_CACHE_DIR"}
+    (tree / ".git").mkdir()
+    run("--check", "--no-cache", "pkg", cwd=tree / "pkg", env=environment)
+    assert not any(path.name == ".tf24migrate_cache" for path in tree.parent.rglob("*"))
+    run("--check", ".", cwd=tree / "pkg", env=environment)  # the root holds .git
+    assert (tree / ".tf24migrate_cache" / ".gitignore").read_text().splitlines()[-1] == "*"
+    assert any((tree / ".tf24migrate_cache" / "results").iterdir())
+    assert not (tree / "pkg" / ".tf24migrate_cache").exists()
+
+
+def test_the_folder_is_the_flag_the_environment_the_config_or_the_default(tree, tmp_path):
+    (tree / "pyproject.toml").write_text('[tool.tf24migrate]\ncache-dir = "build/cache"\n')
+    assert default_folder("pkg/due0.py", str(tree / "pyproject.toml")) == str(tree / ".tf24migrate_cache")
+    environment = {k: v for k, v in os.environ.items() if k != "TF24MIGRATE_CACHE_DIR"}
+    run("--check", "pkg", cwd=tree, env=environment)
+    assert (tree / "build" / "cache" / ".gitignore").exists()
+    run("--check", "pkg", cwd=tree, cache=tmp_path / "from-env")
+    assert (tmp_path / "from-env" / ".gitignore").exists()
+    run("--check", "--cache-dir", tmp_path / "from-flag", "pkg", cwd=tree, cache=tmp_path / "unused")
+    assert (tmp_path / "from-flag" / ".gitignore").exists() and not (tmp_path / "unused").exists()
+
+
+def test_a_cache_folder_that_cannot_be_used_still_gives_a_correct_run(tree, tmp_path):
+    reference = run("--output-format", "json", "--no-cache", ".", cwd=tree)
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    result = run("--output-format", "json", ".", cwd=tree, cache=blocker / "cache")
+    assert result.stdout == reference.stdout and result.returncode == 2
+    assert f"the cache folder {blocker / 'cache'} cannot be used" in result.stderr
+    assert len(result.stderr.splitlines()) == len(reference.stderr.splitlines()) + 1  # one line more
+
+
+def test_an_entry_that_cannot_be_written_is_not_an_error(tmp_path):
+    cache = ResultCache.open(str(tmp_path / "cache"), "key")
+    shutil.rmtree(tmp_path / "cache")
+    (tmp_path / "cache").write_text("")  # the folder is gone, a file in its place
+    cache.store("a.py", "digest", FileResult(path="a.py", status=Status.UNCHANGED))
+    assert not cache.writable and cache.load("a.py", "digest") is None
+
+
+def _finding(path: str) -> Finding:
+    return Finding(
+        "TF24101", "experimental-run-v2", 1, 1, 1, 5, "m" * 400, Severity.ERROR, Fix.SAFE, True, path
+    )
+
+
+def test_the_size_bound_holds_and_the_least_recently_used_go_first(tmp_path):
+    cache = ResultCache.open(str(tmp_path / "cache"), "key", max_bytes=20_000)
+    paths = [f"f{index}.py" for index in range(60)]
+    for age, path in enumerate(paths):
+        cache.store(
+            path, "digest", FileResult(path=path, status=Status.UNCHANGED, findings=(_finding(path),))
+        )
+        entry = next(p for p in (tmp_path / "cache" / "results").iterdir() if path in p.read_text())
+        os.utime(entry, (1_000_000 - age, 1_000_000 - age))  # f0.py is the newest
+    assert sum(p.stat().st_size for p in (tmp_path / "cache" / "results").iterdir()) > 20_000
+    cache.prune()
+    sizes = [p.stat().st_size for p in (tmp_path / "cache" / "results").iterdir()]
+    assert sum(sizes) <= 15_000 and len(sizes) > 10
+    kept = [path for path in paths if cache.load(path, "digest") is not None]
+    assert kept == paths[: len(kept)]  # the newest ones
+
+
+def test_the_tool_s_own_files_are_part_of_the_key(tmp_path, monkeypatch):
+    import tf24migrate.run.cache as cache_module
+
+    package = tmp_path / "package"
+    package.mkdir()
+    (package / "rule.py").write_text("x = 1\n")
+    monkeypatch.setattr(cache_module, "_package_folders", lambda: [str(package)])
+    before = tool_fingerprint()
+    assert tool_fingerprint() == before
+    os.utime(package / "rule.py", ns=(0, 12345))  # same version string, another file
+    assert tool_fingerprint() != before
+    assert run_key(RuleSelection(), False) != run_key(RuleSelection(), True)
+
+
+def test_the_default_key_needs_no_rule_and_other_selections_are_their_codes():
+    assert run_key(RuleSelection("TF241,TF242"), False) == run_key(RuleSelection("TF242,TF241"), False)
+    assert run_key(RuleSelection(), False) != run_key(RuleSelection("all"), False)
+
+
+WARM_RUN = """
+import sys
+from tf24migrate.cli.command import main
+sys.argv = ["tf24migrate", "--check", "-q", "-j", "1", "."]
+try:
+    main()
+except SystemExit:
+    pass
+loaded = [name for name in sys.modules if name == "libcst" or name.startswith("tf24migrate.transforms")]
+print("loaded:", loaded, "multiprocessing" in sys.modules, file=sys.stderr)
+"""
+
+
+def test_a_warm_run_loads_neither_libcst_nor_a_rule_nor_workers(tree, tmp_path):
+    cold = subprocess.run([sys.executable, "-c", WARM_RUN], cwd=tree, capture_output=True, text=True)
+    assert "'libcst'" in cold.stderr.splitlines()[-1]  # the test can fail: a cold run loads them
+    warm = subprocess.run([sys.executable, "-c", WARM_RUN], cwd=tree, capture_output=True, text=True)
+    assert warm.stderr.splitlines()[-1] == "loaded: [] False", warm.stderr
+    assert warm.stdout == cold.stdout and "would change: ./pkg/due0.py" in warm.stdout

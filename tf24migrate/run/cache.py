@@ -1,0 +1,288 @@
+"""The result cache: a file's `FileResult` reused while nothing it depends on has changed.
+
+An entry is keyed by the file's path and kind (its suffix), a blake2b digest of its bytes, and the
+run's key (`run_key`): the format, the tool's version and a fingerprint of its own code (size and
+modification time of every file of the installed package, so an editable install that changed
+counts as another tool), LibCST's, the Python version, the rules selected (the default rules, or
+the codes resolved), the notes hidden, the target (its version and where it came from, which
+findings quote) and whether unsafe fixes apply. An entry holds its whole key and is used only if
+that matches, so a corrupt, truncated or foreign entry is a miss (and rewritten), never a result
+for other content.
+
+Entries are one file each under `<folder>/results/` (a line of JSON for the result, one for the
+texts of a change, parsed only when they are printed or written), written to a temporary file and
+renamed into place, so runs sharing a folder never see half an entry. A folder that cannot be written
+makes the cache store nothing more, silently; the run goes on. The folder is bounded: when a run
+that stored entries finds it over `MAX_BYTES`, the least recently used entries (a hit refreshes
+an entry's modification time, at most once an hour) are removed until it is under three quarters
+of that. Stored: every result but a failure to read the file or an internal error (neither is a
+function of the content); results to write are stored as they were before the write.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import os
+import sys
+import time
+from collections.abc import Sequence
+
+from tf24migrate import __version__
+from tf24migrate.model.findings import FileResult, Finding, Fix, Severity, Status
+from tf24migrate.run.files import blake2b
+
+FOLDER_NAME = ".tf24migrate_cache"
+ENVIRONMENT_VARIABLE = "TF24MIGRATE_CACHE_DIR"
+FORMAT = 1
+MAX_BYTES = 256 * 1024 * 1024
+_TOUCH_AFTER = 3600.0  # seconds: how stale an entry's mtime may get before a hit refreshes it
+_TEMPORARY_PREFIX = ".tmp-"
+_FINDING_FIELDS = tuple(field.name for field in dataclasses.fields(Finding))
+# A result with one of these keys in `extra` is not stored (see `runner.migrate_loaded`).
+NOT_CACHED = "not_cached"
+
+
+def read_bytes(path: str) -> tuple[bytes, float]:
+    """A file's bytes and modification time, read with the fewest calls (a warm run reads two
+    files per file of the tree: the file, and its entry)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+    try:
+        status = os.fstat(fd)
+        chunks = [os.read(fd, max(status.st_size, 1))]
+        while chunks[-1]:  # a file that grew, or a size the file system does not tell
+            chunks.append(os.read(fd, 1 << 20))
+        return b"".join(chunks), status.st_mtime
+    finally:
+        os.close(fd)
+
+
+def default_folder(first_path: str | None, config_path: str | None) -> str:
+    """Where the cache lives unless a flag, the environment or pyproject.toml says: in the folder
+    of the pyproject.toml that configures the run, else the nearest folder from the first path
+    upwards that holds `.git`, else the current folder."""
+    if config_path:
+        return os.path.join(os.path.dirname(os.path.abspath(config_path)), FOLDER_NAME)
+    start = first_path if first_path and first_path != "-" else "."
+    folder = os.path.abspath(start if os.path.isdir(start) else os.path.dirname(start) or ".")
+    while True:
+        if os.path.exists(os.path.join(folder, ".git")):
+            return os.path.join(folder, FOLDER_NAME)
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return FOLDER_NAME
+        folder = parent
+
+
+def _tree_fingerprint(update, folder: str) -> None:
+    for root, folders, names in os.walk(folder):
+        folders[:] = sorted(name for name in folders if name != "__pycache__")
+        for name in sorted(names):
+            if name.endswith((".pyc", ".pyo")):
+                continue
+            with contextlib.suppress(OSError):
+                status = os.stat(os.path.join(root, name))
+                update(f"{root}/{name}:{status.st_size}:{status.st_mtime_ns}\n".encode())
+
+
+def _package_folders() -> list[str]:
+    """The folders of the tool's own files: the package's and the rules' (elsewhere when the
+    project is installed editable)."""
+    import importlib.util
+
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # tf24migrate/
+    folders = [package]
+    with contextlib.suppress(ImportError, ValueError):
+        spec = importlib.util.find_spec("tf24migrate.transforms")
+        for location in (spec.submodule_search_locations or []) if spec else []:
+            if not os.path.abspath(location).startswith(package + os.sep):
+                folders.append(location)
+    return folders
+
+
+def tool_fingerprint() -> str:
+    """A digest of what the tool's results depend on besides the run's options: the tool's version
+    and files, LibCST's version files, the Python version."""
+    import importlib.util
+
+    hasher = blake2b(digest_size=16)
+    hasher.update(f"{FORMAT}\n{__version__}\n{sys.version}\n".encode())
+    for folder in _package_folders():
+        hasher.update(f"{folder}\n".encode())
+        _tree_fingerprint(hasher.update, folder)
+    with contextlib.suppress(ImportError, ValueError):
+        spec = importlib.util.find_spec("libcst")
+        if spec is not None and spec.origin:
+            for name in ("__init__.py", "_version.py"):
+                with contextlib.suppress(OSError):
+                    status = os.stat(os.path.join(os.path.dirname(spec.origin), name))
+                    hasher.update(f"libcst/{name}:{status.st_size}:{status.st_mtime_ns}\n".encode())
+    return hasher.hexdigest()
+
+
+def run_key(rules: Sequence, unsafe_fixes: bool) -> str:
+    """The part of every entry's key that the run's options decide (see the module docstring).
+    The default rules of a `RuleSelection` are named as such, so a run with the defaults loads no
+    rule to make its key; any other selection is named by the codes it resolves to."""
+    from tf24migrate.rules.selection import RuleSelection
+
+    if isinstance(rules, RuleSelection) and not rules.select and not rules.ignore:
+        selected = "default"
+    else:
+        selected = ",".join(sorted(rule.code for rule in rules))
+    target = getattr(rules, "target", None)
+    hidden = ",".join(sorted(getattr(rules, "hidden_notes", ())))
+    parts = (tool_fingerprint(), selected, hidden, repr(target), str(bool(unsafe_fixes)))
+    return blake2b("\n".join(parts).encode(), digest_size=16).hexdigest()
+
+
+class ResultCache:
+    """The entries of one run (`run_key`) in `folder`; picklable, so workers store their results."""
+
+    def __init__(self, folder: str, run_key: str, max_bytes: int = MAX_BYTES) -> None:
+        self.folder = folder
+        self.results = os.path.join(folder, "results")
+        self.run_key = run_key
+        self.max_bytes = max_bytes
+        self.writable = True
+        self.stored = 0
+
+    @classmethod
+    def open(cls, folder: str, run_key: str, max_bytes: int = MAX_BYTES) -> ResultCache:
+        """The cache in `folder`, created with its `.gitignore` (`*`) if missing; raises `OSError`
+        when the folder cannot be created or written."""
+        results = os.path.join(folder, "results")
+        os.makedirs(results, exist_ok=True)
+        gitignore = os.path.join(folder, ".gitignore")
+        if not os.path.exists(gitignore):
+            _write_atomically(gitignore, b"# Created by tf24migrate: its result cache.\n*\n")
+        if not os.access(results, os.W_OK):
+            raise PermissionError(f"{results} is not writable")
+        return cls(folder, run_key, max_bytes)
+
+    def _entry(self, path: str, content_digest: str) -> tuple[str, str]:
+        kind = os.path.splitext(path)[1].lower()
+        key = blake2b(
+            f"{self.run_key}\0{kind}\0{content_digest}\0{path}".encode("utf-8", "surrogatepass"),
+            digest_size=20,
+        ).hexdigest()
+        return key, os.path.join(self.results, key)
+
+    def load(self, path: str, content_digest: str, *, texts: bool = True) -> FileResult | None:
+        """The result stored for `path` with these bytes under this run's key, or None. Without
+        `texts`, a changed result comes without its source and code (which are not decoded)."""
+        key, entry = self._entry(path, content_digest)
+        try:
+            data, modified = read_bytes(entry)
+        except OSError:
+            return None
+        try:
+            head, _, tail = data.partition(b"\n")
+            result = _decode(json.loads(head), json.loads(tail) if texts else None, key, path, content_digest)
+        except Exception:  # whatever is in a file we cannot read as an entry, it is a miss
+            return None
+        if self.writable and time.time() - modified > _TOUCH_AFTER:
+            with contextlib.suppress(OSError):
+                os.utime(entry)
+        return result
+
+    def store(self, path: str, content_digest: str, result: FileResult) -> None:
+        """Keep `result` (the result for these bytes, before any write) for the next run."""
+        if not self.writable or result.extra.get(NOT_CACHED):
+            return
+        key, entry = self._entry(path, content_digest)
+        try:
+            _write_atomically(entry, _encode(result, key, content_digest))
+        except OSError:
+            self.writable = False  # a read-only or full folder: go on without storing
+            return
+        except (TypeError, ValueError):  # a result we cannot represent: not stored
+            return
+        self.stored += 1
+
+    def prune(self) -> None:
+        """Remove the least recently used entries while the folder is over `max_bytes` (down to
+        three quarters of it), and temporary files a killed run left behind."""
+        entries = []
+        now = time.time()
+        try:
+            with os.scandir(self.results) as scan:
+                for item in scan:
+                    with contextlib.suppress(OSError):
+                        status = item.stat()
+                        if item.name.startswith(_TEMPORARY_PREFIX):
+                            if now - status.st_mtime > _TOUCH_AFTER:
+                                os.unlink(item.path)
+                            continue
+                        entries.append((status.st_mtime, status.st_size, item.path))
+        except OSError:
+            return
+        total = sum(size for _, size, _ in entries)
+        if total <= self.max_bytes:
+            return
+        entries.sort()
+        for _, size, entry in entries:
+            if total <= self.max_bytes * 3 // 4:
+                break
+            with contextlib.suppress(OSError):
+                os.unlink(entry)
+                total -= size
+
+
+def _write_atomically(path: str, data: bytes) -> None:
+    import tempfile
+
+    fd, temporary = tempfile.mkstemp(dir=os.path.dirname(path), prefix=_TEMPORARY_PREFIX)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def _encode(result: FileResult, key: str, content_digest: str) -> bytes:
+    """An entry: one line of JSON for the result, one for the texts of a change (read only when
+    the change is printed or written: compact JSON holds no line break)."""
+    changed = result.status is Status.CHANGED
+    head = {
+        "format": FORMAT,
+        "key": key,
+        "path": result.path,
+        "digest": content_digest,
+        "status": result.status.value,
+        "error": result.error,
+        "encoding": result.extra.get("encoding"),
+        "findings": [[getattr(finding, name) for name in _FINDING_FIELDS] for finding in result.findings],
+    }
+    texts = [result.source, result.code] if changed else None
+    return f"{json.dumps(head)}\n{json.dumps(texts)}".encode()
+
+
+def _decode(head: dict, texts: list | None, key: str, path: str, content_digest: str) -> FileResult:
+    if (head["format"], head["key"], head["path"], head["digest"]) != (FORMAT, key, path, content_digest):
+        raise ValueError("an entry for something else")
+    findings = []
+    for values in head["findings"]:
+        values = list(values)
+        values[7] = Severity(values[7])
+        values[8] = None if values[8] is None else Fix(values[8])
+        findings.append(Finding(*values))
+    status = Status(head["status"])
+    source = code = None
+    if status is Status.CHANGED and texts is not None:
+        source, code = texts
+        if not (isinstance(source, str) and isinstance(code, str)):
+            raise ValueError("a changed result without its texts")
+    return FileResult(
+        path=path,
+        status=status,
+        source=source,
+        code=code,
+        findings=tuple(findings),
+        error=head["error"],
+        extra={"encoding": head["encoding"], "digest": content_digest} if status is Status.CHANGED else {},
+    )
