@@ -177,7 +177,7 @@ def test_worker_processes_work_under_spawn(tmp_path, monkeypatch):
     workers must set themselves up from what they are sent, and find the same as one process."""
     import multiprocessing
 
-    from tf24migrate.run import migrate as runner
+    from tf24migrate.run import workers
 
     for index in range(8):
         (tmp_path / f"train_{index}.py").write_text(
@@ -186,7 +186,7 @@ def test_worker_processes_work_under_spawn(tmp_path, monkeypatch):
     serial = list(migrate_paths([str(tmp_path)], jobs=1))
     started = []
     monkeypatch.setattr(
-        runner, "_context", lambda: started.append("spawn") or multiprocessing.get_context("spawn")
+        workers, "_context", lambda: started.append("spawn") or multiprocessing.get_context("spawn")
     )
     spawned = list(migrate_paths([str(tmp_path)], jobs=2))
     assert started == ["spawn"] and len(spawned) == 8

@@ -16,7 +16,7 @@ from test_cli import run
 from tf24migrate.model.findings import MigrationResult, Status
 from tf24migrate.rules.base import Rule
 from tf24migrate.rules.selection import select_rules
-from tf24migrate.run.migrate import migrate_file
+from tf24migrate.run.file import migrate_file
 from tf24migrate.sources.kinds import BY_SUFFIX, PYTHON
 
 OLD_CALL = b"strategy.experimental_run_v2(step_fn)"

@@ -14,8 +14,9 @@ import pytest
 
 from tf24migrate.model.findings import Status
 from tf24migrate.rules.selection import select_rules
-from tf24migrate.run import migrate as runner
-from tf24migrate.run.migrate import WORKER_DIED, migrate_files
+from tf24migrate.run import file, workers
+from tf24migrate.run.migrate import migrate_files
+from tf24migrate.run.workers import WORKER_DIED
 
 OLD_CALL = b"strategy.experimental_run_v2(step_fn)"
 BEFORE = b"import tensorflow as tf\n" + (b"x = 1\n" * 300) + OLD_CALL + b"\n"
@@ -33,14 +34,14 @@ def tree(tmp_path, count):
 def test_workers_never_write_the_main_process_does(tmp_path, monkeypatch):
     files = tree(tmp_path, 12)
     writers = tmp_path / "writers.txt"
-    write_source = runner.write_source
+    write_source = file.write_source
 
     def recorded(*args, **kwargs):
         with open(writers, "a") as handle:
             handle.write(f"{os.getpid()}\n")
         return write_source(*args, **kwargs)
 
-    monkeypatch.setattr(runner, "write_source", recorded)
+    monkeypatch.setattr(file, "write_source", recorded)
     results = list(migrate_files(files, select_rules(), write=True, jobs=2))
     assert all(r.written for r in results)
     assert writers.read_text().split() == [str(os.getpid())] * 12
@@ -51,14 +52,14 @@ def test_workers_never_write_the_main_process_does(tmp_path, monkeypatch):
 def test_a_worker_that_dies_fails_the_files_it_held_and_the_run_goes_on(tmp_path, monkeypatch):
     files = tree(tmp_path, 40)
     doomed = files[5]
-    migrate_file = runner.migrate_file
+    migrate_file = workers.migrate_file
 
     def dies_on_one(path, *args, **kwargs):
         if path == doomed:
             os.kill(os.getpid(), signal.SIGKILL)
         return migrate_file(path, *args, **kwargs)
 
-    monkeypatch.setattr(runner, "migrate_file", dies_on_one)
+    monkeypatch.setattr(workers, "migrate_file", dies_on_one)
     results = list(migrate_files(files, select_rules(), write=True, jobs=2))
     assert [r.path for r in results] == files
     by_path = {r.path: r for r in results}
@@ -93,6 +94,7 @@ def _start_a_long_run(tmp_path):
         cwd=tmp_path,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        bufsize=0,  # unbuffered: `readline` must not take lines that `communicate` then never sees
     )
     first = process.stdout.readline()  # a first file is reported: the workers are at work
     workers = _children(process.pid)

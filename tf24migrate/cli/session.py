@@ -25,8 +25,9 @@ from tf24migrate.cli.statistics import RuleStatistics
 from tf24migrate.model.findings import FileResult, Finding, MigrationResult, Status
 from tf24migrate.rules.base import Rule
 from tf24migrate.run.discovery import Selection, iter_source_files
+from tf24migrate.run.file import migrate_loaded, write_result
 from tf24migrate.run.files import STOP_SIGNALS, UnreadableFile, decode_source
-from tf24migrate.run.migrate import migrate_files, migrate_loaded, write_result
+from tf24migrate.run.migrate import migrate_files
 from tf24migrate.sources.diff import diff_bytes
 from tf24migrate.sources.kinds import SUFFIXES, kind_of
 

@@ -1,0 +1,130 @@
+"""One file: read it, migrate it (never writing), and write a changed result safely."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from tf24migrate.model.errors import RuleError, SourceSyntaxError
+from tf24migrate.model.findings import FileResult, Status
+from tf24migrate.model.notes import without_notes
+from tf24migrate.rules.base import Rule
+from tf24migrate.run.cache import NOT_CACHED
+from tf24migrate.run.files import (
+    ChangedOnDisk,
+    SourceFile,
+    UnreadableFile,
+    decode_source,
+    digest,
+    write_source,
+)
+from tf24migrate.sources.kinds import kind_of
+
+if TYPE_CHECKING:
+    from tf24migrate.run.cache import ResultCache
+
+# Below this many files, starting worker processes costs more than it saves.
+
+
+def write_result(result: FileResult, again: Callable[[], FileResult] | None = None) -> FileResult:
+    """Write a changed result's code over its file, unless the file changed since it was read.
+    Then, with `again`, the file is migrated again from what it holds now (`again()`) and that
+    result written, once: so two runs over one tree both keep their rewrites."""
+    try:
+        write_source(
+            result.path,
+            result.code or "",
+            result.extra["encoding"],
+            expected_digest=result.extra["digest"],
+        )
+    except ChangedOnDisk as error:
+        if again is not None:
+            fresh = again()
+            return write_result(fresh) if fresh.changed else fresh
+        return dataclasses.replace(result, status=Status.FAILED, error=str(error))
+    except UnicodeEncodeError as error:
+        return dataclasses.replace(
+            result, status=Status.FAILED, error=f"cannot write: the new code does not fit in {error.encoding}"
+        )
+    except OSError as error:
+        return dataclasses.replace(result, status=Status.FAILED, error=f"cannot write: {error}")
+    return dataclasses.replace(result, written=True)
+
+
+def migrate_file(
+    path: str,
+    rules: Sequence[Rule],
+    *,
+    unsafe_fixes: bool = False,
+    write: bool = False,
+    cache: ResultCache | None = None,
+) -> FileResult:
+    """Migrate one file; errors become a failed `FileResult` naming the reason and the place.
+    With `cache`, the result (as it was before any write) is stored there for the next run."""
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read()
+    except OSError as error:
+        return FileResult(path=path, status=Status.FAILED, error=f"cannot read: {error.strerror or error}")
+    try:
+        source = decode_source(raw)
+    except UnreadableFile as error:
+        result = FileResult(path=path, status=Status.FAILED, error=f"cannot read: {error}")
+    else:
+        result = migrate_loaded(path, source, rules, unsafe_fixes=unsafe_fixes)
+    if cache is not None:
+        cache.store(path, result.extra.get("digest") or digest(raw), result)
+    return write_result(result) if write and result.changed else result
+
+
+def migrate_loaded(
+    path: str, source: SourceFile, rules: Sequence[Rule], *, unsafe_fixes: bool = False
+) -> FileResult:
+    """Migrate a file already read (or a source from stdin, with a made-up `path`); never writes."""
+    try:
+        result = kind_of(path).migrate(source.text, rules, path=path, unsafe_fixes=unsafe_fixes)
+    except SourceSyntaxError as error:
+        return FileResult(
+            path=path,
+            status=Status.FAILED,
+            source=source.text,
+            error=f"{error.msg} at line {error.lineno}, column {error.offset}",
+        )
+    except RuleError as error:
+        return FileResult(path=path, status=Status.FAILED, source=source.text, error=str(error))
+    except Exception as error:  # a bug in a rule must not stop a run over thousands of files
+        return FileResult(
+            path=path,
+            status=Status.FAILED,
+            source=source.text,
+            error=f"internal error ({type(error).__name__}: {error}); the file was left unchanged. "
+            f"Please report this with the file",
+            extra={NOT_CACHED: True},  # perhaps not a function of the content (a recursion limit)
+        )
+    if result.changed and result.edited is not None:
+        from tf24migrate.engine.outside_edits import first_line_changed_outside  # LibCST ran: no cost
+
+        line = first_line_changed_outside(source.text, result.code, result.edited)
+        if line is not None:
+            return FileResult(
+                path=path,
+                status=Status.FAILED,
+                source=source.text,
+                error=f"internal error: would change text outside the edited statements (line {line}); "
+                "nothing written. Please report this with the file",
+            )
+    return FileResult(
+        path=path,
+        status=Status.CHANGED if result.changed else Status.UNCHANGED,
+        source=source.text,
+        code=result.code,
+        findings=without_notes(result.findings, getattr(rules, "hidden_notes", frozenset())),
+        extra={"encoding": source.encoding, "digest": digest(source.raw)} if result.changed else {},
+    )
+
+
+def slim(result: FileResult, texts: bool) -> FileResult:
+    if texts or result.status is Status.CHANGED:
+        return result
+    return dataclasses.replace(result, source=None, code=None)
