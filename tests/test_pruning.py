@@ -13,6 +13,7 @@ from fixture_cases import all_cases
 from tf24migrate import migrate_source
 from tf24migrate.engine import pipeline as engine
 from tf24migrate.engine.pruning import StatementPlan, bindings, trigger_lines
+from tf24migrate.engine.syntax import parse
 
 CASES = all_cases()
 
@@ -23,7 +24,7 @@ def test_same_result_with_and_without_pruning_and_statement_map(case, monkeypatc
     pruned = migrate_source(source, **case.options())
     # The whole source parsed by LibCST, with no plan nor statement map.
     monkeypatch.setattr(
-        engine._Parsed, "of", classmethod(lambda cls, source, rules, path: cls(engine.parse(source, path)))
+        engine._Parsed, "of", classmethod(lambda cls, source, rules, path: cls(parse(source, path)))
     )
     full = migrate_source(source, **case.options())
     assert (pruned.code, pruned.findings) == (full.code, full.findings)

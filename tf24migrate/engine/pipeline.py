@@ -23,7 +23,6 @@
 from __future__ import annotations
 
 import dataclasses
-import re
 import sys
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
@@ -32,11 +31,12 @@ import libcst as cst
 
 from tf24migrate.engine.context import FileContext, Report
 from tf24migrate.engine.doctests import migrate_doctests
-from tf24migrate.engine.nesting import NESTING_LIMIT, too_deep
+from tf24migrate.engine.nesting import too_deep
 from tf24migrate.engine.outside_edits import changed_lines
 from tf24migrate.engine.positions import StatementMap, module_code, node_spans
 from tf24migrate.engine.pruning import Sparse, StatementPlan
 from tf24migrate.engine.suppressions import is_suppressed, line_suppressions
+from tf24migrate.engine.syntax import TOO_DEEP, parse, python_syntax_error
 from tf24migrate.engine.tf1_code import tf1_evidence, tf1_note
 from tf24migrate.engine.transformer import run_pass
 from tf24migrate.model.errors import RuleError, SourceSyntaxError
@@ -48,10 +48,6 @@ from tf24migrate.rules.prefilter import rules_that_could_fire
 from tf24migrate.rules.selection import RuleSelection
 from tf24migrate.rules.text import line_starts, parse_with_python
 
-_TOO_DEEP = (
-    f"cannot parse: nesting too deep (more than {NESTING_LIMIT} levels): split the expression into "
-    "smaller ones to migrate this file"
-)
 _MAX_PASSES = 4  # each pass only blocks more fixes; chains are short (a subclass, then its import)
 
 
@@ -219,10 +215,10 @@ class _Parsed:
     def of(cls, source: str, rules: Sequence[Rule], path: str | None) -> _Parsed:
         plan = StatementPlan.build(source, [t for r in rules for t in r.triggers])
         if plan is None:  # Python's parser rejects it: so would LibCST, or it would crash
-            raise _python_syntax_error(source, path)
+            raise python_syntax_error(source, path)
         deep = too_deep(plan.tree, line_starts(source))
         if deep is not None:
-            raise SourceSyntaxError(_TOO_DEEP, (path, deep, 1, None))
+            raise SourceSyntaxError(TOO_DEEP, (path, deep, 1, None))
         sparse = plan.sparse(source)
         module = None
         if sparse is not None:
@@ -320,41 +316,6 @@ class _Parsed:
 _ALL_LINES = ((1, sys.maxsize),)
 
 
-# 3-4. plan and parse: errors
-
-
-def parse(source: str, path: str | None = None) -> cst.Module:
-    """LibCST's module of a source that Python's parser accepts (and whose nesting is bounded)."""
-    try:
-        return cst.parse_module(source)
-    except cst.ParserSyntaxError as error:
-        raise SourceSyntaxError(
-            f"cannot parse: {error.message}", (path, error.raw_line, error.raw_column + 1, None)
-        ) from None
-    except RecursionError:
-        raise SourceSyntaxError(_TOO_DEEP, (path, 1, 1, None)) from None
-
-
-def _python_syntax_error(source: str, path: str | None) -> SourceSyntaxError:
-    """Why Python's own parser rejects `source` (its messages are the best worded and placed)."""
-    try:
-        parse_with_python(source)
-    except SyntaxError as error:
-        line = source.splitlines()[error.lineno - 1] if error.lineno else ""
-        newer = (
-            f" (the syntax of a newer Python than {sys.version_info[0]}.{sys.version_info[1]}: run "
-            "tf24migrate under that Python)"
-            if _NEWER_SYNTAX.match(line) or error.msg.startswith("f-string")
-            else ""
-        )
-        return SourceSyntaxError(
-            f"cannot parse: {error.msg}{newer}", (path, error.lineno, error.offset, None)
-        )
-    except (ValueError, RecursionError):
-        pass
-    return SourceSyntaxError(_TOO_DEEP, (path, 1, 1, None))
-
-
 # 8. verify
 
 
@@ -402,11 +363,6 @@ def _finding(report: Report, span: Span, path: str | None, target: Target) -> Fi
     )
 
 
-# Statements of Python 3.12's syntax (PEP 695) that older parsers call invalid; f-strings of 3.12
-# (PEP 701) get `f-string: ...` messages there.
-_NEWER_SYNTAX = re.compile(
-    r"\s*(?:type\s+\w+\s*(?:\[.*\])?\s*=|(?:async\s+)?def\s+\w+\s*\[|class\s+\w+\s*\[)"
-)
 _TRAILING_WHITESPACE = " \t\f\v\r\n"
 _BOM = "\ufeff"
 

@@ -1,0 +1,56 @@
+"""LibCST's parse of a source, and what the user is told when a source does not parse: Python's
+own message and place (its parser is the best at both), a hint when the syntax is that of a newer
+Python than the one running, and nesting too deep for LibCST (`nesting`)."""
+
+from __future__ import annotations
+
+import re
+import sys
+
+import libcst as cst
+
+from tf24migrate.engine.nesting import NESTING_LIMIT
+from tf24migrate.model.errors import SourceSyntaxError
+from tf24migrate.rules.text import parse_with_python
+
+TOO_DEEP = (
+    f"cannot parse: nesting too deep (more than {NESTING_LIMIT} levels): split the expression into "
+    "smaller ones to migrate this file"
+)
+# Statements of Python 3.12's syntax (PEP 695) that older parsers call invalid; f-strings of 3.12
+# (PEP 701) get `f-string: ...` messages there.
+_NEWER_SYNTAX = re.compile(
+    r"\s*(?:type\s+\w+\s*(?:\[.*\])?\s*=|(?:async\s+)?def\s+\w+\s*\[|class\s+\w+\s*\[)"
+)
+
+
+def parse(source: str, path: str | None = None) -> cst.Module:
+    """LibCST's module of a source that Python's parser accepts (and whose nesting is bounded)."""
+    try:
+        return cst.parse_module(source)
+    except cst.ParserSyntaxError as error:
+        raise SourceSyntaxError(
+            f"cannot parse: {error.message}", (path, error.raw_line, error.raw_column + 1, None)
+        ) from None
+    except RecursionError:
+        raise SourceSyntaxError(TOO_DEEP, (path, 1, 1, None)) from None
+
+
+def python_syntax_error(source: str, path: str | None) -> SourceSyntaxError:
+    """Why Python's own parser rejects `source` (its messages are the best worded and placed)."""
+    try:
+        parse_with_python(source)
+    except SyntaxError as error:
+        line = source.splitlines()[error.lineno - 1] if error.lineno else ""
+        newer = (
+            f" (the syntax of a newer Python than {sys.version_info[0]}.{sys.version_info[1]}: run "
+            "tf24migrate under that Python)"
+            if _NEWER_SYNTAX.match(line) or error.msg.startswith("f-string")
+            else ""
+        )
+        return SourceSyntaxError(
+            f"cannot parse: {error.msg}{newer}", (path, error.lineno, error.offset, None)
+        )
+    except (ValueError, RecursionError):
+        pass
+    return SourceSyntaxError(TOO_DEEP, (path, 1, 1, None))
