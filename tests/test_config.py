@@ -75,7 +75,9 @@ def test_unsafe_fixes_and_jobs_from_config_and_from_the_command_line(tmp_path, m
     from tf24migrate.cli import session as batch
 
     seen = []
-    monkeypatch.setattr(batch, "run_files", lambda run, paths, selection, jobs: seen.append((run, jobs)) or 0)
+    monkeypatch.setattr(
+        batch, "run_files", lambda run, paths, path_filter, jobs: seen.append((run, jobs)) or 0
+    )
     monkeypatch.chdir(tmp_path)
     (tmp_path / "pyproject.toml").write_text("[tool.tf24migrate]\nunsafe-fixes = true\njobs = 3\n")
     (tmp_path / "m.py").write_text(OLD)

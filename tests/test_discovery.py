@@ -7,7 +7,7 @@ import subprocess
 import pytest
 from test_cli import run
 
-from tf24migrate.run.discovery import DEFAULT_EXCLUDE, Selection, iter_source_files
+from tf24migrate.run.discovery import DEFAULT_EXCLUDE, PathFilter, iter_source_files
 
 DUE = "strategy.experimental_run_v2(step_fn)\n"
 
@@ -19,10 +19,10 @@ def tree(root, *paths):
         target.write_text(DUE)
 
 
-def found(root, selection=None, *paths):
+def found(root, path_filter=None, *paths):
     return [
         p[len(str(root)) + 1 :]
-        for p in iter_source_files([str(root / p) for p in paths or ["."]], (".py",), selection)
+        for p in iter_source_files([str(root / p) for p in paths or ["."]], (".py",), path_filter)
     ]
 
 
@@ -67,7 +67,7 @@ def test_ignore_files_above_the_walked_folder_count(repository):
 
 
 def test_no_ignore_turns_ignore_files_off(repository):
-    everything = found(repository / ".", Selection(respect_ignore_files=False))
+    everything = found(repository / ".", PathFilter(respect_ignore_files=False))
     assert everything == [
         "a.py",
         "generated/g.py",
@@ -81,10 +81,10 @@ def test_no_ignore_turns_ignore_files_off(repository):
 
 
 def test_excludes_replace_or_extend_the_defaults(repository):
-    no_defaults = Selection(exclude=(), respect_ignore_files=False, root=str(repository))
+    no_defaults = PathFilter(exclude=(), respect_ignore_files=False, root=str(repository))
     assert "build/out.py" in found(repository / ".", no_defaults)
     assert "node_modules/n.py" in found(repository / ".", no_defaults)
-    extended = Selection(extend_exclude=("pkg/sub", "a.py"), root=str(repository))
+    extended = PathFilter(extend_exclude=("pkg/sub", "a.py"), root=str(repository))
     assert found(repository / ".", extended) == ["pkg/keep_me.py"]
     assert "build" in DEFAULT_EXCLUDE
 
@@ -96,7 +96,9 @@ def test_a_named_folder_is_walked_even_if_ignored_or_excluded(repository):
     assert found(repository / "generated") == ["g.py"]
     # The ignore files above a named ignored folder no longer count (only those inside it do).
     assert found(repository / "build") == ["lib/ignored.py", "lib/x.py", "out.py"]
-    assert found(repository / "build", Selection(extend_exclude=("lib",), root=str(repository))) == ["out.py"]
+    assert found(repository / "build", PathFilter(extend_exclude=("lib",), root=str(repository))) == [
+        "out.py"
+    ]
 
 
 def test_paths_come_out_sorted(tmp_path):

@@ -122,9 +122,9 @@ def test_bare_name_excludes_match_as_pathspec_matches(tmp_path, relative, is_dir
     """The default excludes are bare names, matched without pathspec: the same verdicts."""
     import pathspec
 
-    from tf24migrate.run.discovery import DEFAULT_EXCLUDE, Selection, _Walker
+    from tf24migrate.run.discovery import DEFAULT_EXCLUDE, PathFilter, _Walker
 
-    walker = _Walker((".py",), Selection(root=str(tmp_path)), [str(tmp_path)], lambda path, why: None)
+    walker = _Walker((".py",), PathFilter(root=str(tmp_path)), [str(tmp_path)], lambda path, why: None)
     assert walker.excluded_names is not None  # the fast path is taken
     expected = pathspec.GitIgnoreSpec.from_lines(DEFAULT_EXCLUDE).check_file(relative + "/" * is_dir).include
     path = str(tmp_path / relative)

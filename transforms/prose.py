@@ -14,8 +14,8 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from functools import cached_property
 
-from tf24migrate.model.findings import Finding, Fix, Severity
-from tf24migrate.model.target import Target, severity_for
+from tf24migrate.model.findings import Finding, Fix, Severity, Span
+from tf24migrate.model.target import Target
 from tf24migrate.rules.base import Rule
 from tf24migrate.rules.docstrings import docstrings, example_and_output_lines
 from tf24migrate.rules.kinds import RenameKeyword, RenameMethod, RenameSymbol
@@ -175,17 +175,11 @@ class OldNamesInProse(Rule):
                 new = name.replacement(mention)
                 in_span = piece.fixable and any(a <= start and end <= b for a, b in spans)
                 column = piece.column + start
-                finding = Finding(
-                    code=self.code,
-                    name=self.name,
-                    line=piece.line,
-                    column=column + 1,
-                    end_line=piece.line,
-                    end_column=piece.column + end + 1,
-                    message=f"`{mention}` is the TF 2.3 name: from TF 2.4 it is `{new}` ({name.code}).",
-                    severity=severity_for(self, target),
+                finding = self.finding(
+                    Span(piece.line, column + 1, piece.line, piece.column + end + 1),
+                    f"`{mention}` is the TF 2.3 name: from TF 2.4 it is `{new}` ({name.code}).",
+                    target=target,
                     fix=Fix.UNSAFE if in_span else None,
-                    applied=False,
                     path=path,
                 )
                 if suppressed(finding):

@@ -347,7 +347,7 @@ def main_command(
         raise typer.Exit(EXIT_ERROR if missing else EXIT_OK)
 
     from tf24migrate.cli.session import Run, migrate_stdin, run_files
-    from tf24migrate.run.discovery import DEFAULT_EXCLUDE, MissingPathError, Selection
+    from tf24migrate.run.discovery import DEFAULT_EXCLUDE, MissingPathError, PathFilter
 
     run = Run(
         # `-` alone prints the migrated source (editors pipe through it); `--diff -` its diff.
@@ -373,7 +373,7 @@ def main_command(
         exit_code = migrate_stdin(run, stdin_filename or "<stdin>")
     else:
         exclude_globs, extend_globs = _split_globs(exclude), _split_globs(extend_exclude)
-        selection = Selection(
+        path_filter = PathFilter(
             exclude=_first_set(exclude_globs, config.exclude, DEFAULT_EXCLUDE),
             extend_exclude=_first_set(extend_globs, config.extend_exclude, ()),
             respect_ignore_files=not no_ignore,
@@ -381,7 +381,9 @@ def main_command(
             root="." if exclude_globs is not None or extend_globs is not None else config.root,
         )
         try:
-            exit_code = run_files(run, paths, selection, jobs=jobs if jobs is not None else config.jobs or 0)
+            exit_code = run_files(
+                run, paths, path_filter, jobs=jobs if jobs is not None else config.jobs or 0
+            )
         except MissingPathError as error:
             raise _fail(str(error)) from None
     raise typer.Exit(exit_code)

@@ -24,8 +24,8 @@ from tf24migrate.cli.output import Summary, finding_line, github_annotations, js
 from tf24migrate.cli.statistics import RuleStatistics
 from tf24migrate.model.findings import FileResult, Finding, MigrationResult, Status
 from tf24migrate.rules.base import Rule
-from tf24migrate.run.discovery import Selection, iter_source_files
-from tf24migrate.run.file import migrate_loaded, write_result
+from tf24migrate.run.discovery import PathFilter, iter_source_files
+from tf24migrate.run.file import migrate_declining, migrate_loaded, write_result
 from tf24migrate.run.files import STOP_SIGNALS, UnreadableFile, decode_source
 from tf24migrate.run.migrate import migrate_files
 from tf24migrate.sources.diff import diff_bytes
@@ -129,13 +129,8 @@ class _Printer:
         return write_result(dataclasses.replace(result, code=partial.code, findings=partial.findings))
 
     def _migrated(self, result: FileResult, declined: list[Finding]) -> MigrationResult:
-        migrate = kind_of(result.path).migrate
-        return migrate(
-            result.source or "",
-            self.run.rules,
-            path=result.path,
-            unsafe_fixes=self.run.unsafe_fixes,
-            declined=declined,
+        return migrate_declining(
+            result, self.run.rules, unsafe_fixes=self.run.unsafe_fixes, declined=declined
         )
 
     def _accepts_alone(self, result: FileResult, fix: Finding, fixes: list[Finding]) -> bool:
@@ -246,12 +241,12 @@ def _open_cache(run: Run):
         return None
 
 
-def run_files(run: Run, paths: Sequence[str], selection: Selection, *, jobs: int) -> int:
+def run_files(run: Run, paths: Sequence[str], path_filter: PathFilter, *, jobs: int) -> int:
     """Migrate the files under `paths` as `run` says; returns the exit code."""
     from tf24migrate.cli.progress import ProgressBar
 
     started = time.monotonic()
-    files = list(iter_source_files(paths, SUFFIXES, selection, on_skip=_note_skipped))
+    files = list(iter_source_files(paths, SUFFIXES, path_filter, on_skip=_note_skipped))
     progress = ProgressBar(
         len(files), sys.stderr, enabled=not run.quiet and run.mode != "interactive" and sys.stderr.isatty()
     )

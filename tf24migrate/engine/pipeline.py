@@ -42,7 +42,7 @@ from tf24migrate.engine.transformer import run_pass
 from tf24migrate.model.errors import RuleError, SourceSyntaxError
 from tf24migrate.model.findings import Finding, MigrationResult, Span
 from tf24migrate.model.notes import without_notes
-from tf24migrate.model.target import DEFAULT_TARGET, Target, severity_for, target_of
+from tf24migrate.model.target import DEFAULT_TARGET, Target, target_of
 from tf24migrate.rules.base import Rule
 from tf24migrate.rules.prefilter import rules_that_could_fire
 from tf24migrate.rules.selection import RuleSelection
@@ -195,7 +195,12 @@ def _run_tree(
                 f"produced code that does not parse ({problem})",
             )
     findings = sorted(
-        (_finding(r, spans[id(r.node)], path, target) for r in reports),
+        (
+            r.rule.finding(
+                spans[id(r.node)], r.message, target=target, fix=r.fix, applied=r.applied, path=path
+            )
+            for r in reports
+        ),
         key=lambda f: (f.line, f.column, f.code),
     )
     return MigrationResult(source=source, code=code, findings=tuple(findings), edited=edited)
@@ -341,26 +346,6 @@ def _culprits(
 
 
 # positions and output: the helpers
-
-
-def _finding(report: Report, span: Span, path: str | None, target: Target) -> Finding:
-    rule = report.rule
-    return Finding(
-        code=report.rule.code,
-        name=report.rule.name,
-        line=span.line,
-        column=span.column,
-        end_line=span.end_line,
-        end_column=span.end_column,
-        message=report.message,
-        severity=severity_for(rule, target),
-        fix=report.fix,
-        applied=report.applied,
-        path=path,
-        new_since=rule.new_since,
-        old_removed=rule.old_removed,
-        changed_in=rule.changed_in,
-    )
 
 
 _TRAILING_WHITESPACE = " \t\f\v\r\n"

@@ -14,7 +14,8 @@ import inspect
 from functools import cache
 from typing import TYPE_CHECKING, ClassVar
 
-from tf24migrate.model.findings import Fix, Severity
+from tf24migrate.model.findings import Finding, Fix, Severity, Span
+from tf24migrate.model.target import Target, severity_for
 
 if TYPE_CHECKING:
     from tf24migrate.rules.prefilter import Needle
@@ -57,6 +58,35 @@ class Rule:
     @property
     def summary(self) -> str:
         return self.doc.split("\n\n")[0].replace("\n", " ")
+
+    def finding(
+        self,
+        span: Span,
+        message: str,
+        *,
+        target: Target,
+        fix: Fix | None = None,
+        applied: bool = False,
+        path: str | None = None,
+    ) -> Finding:
+        """A finding of this rule at `span`: the one place findings of rules are made, so each
+        carries the rule's code, name, versions and its severity for `target`."""
+        return Finding(
+            code=self.code,
+            name=self.name,
+            line=span.line,
+            column=span.column,
+            end_line=span.end_line,
+            end_column=span.end_column,
+            message=message,
+            severity=severity_for(self, target),
+            fix=fix,
+            applied=applied,
+            path=path,
+            new_since=self.new_since,
+            old_removed=self.old_removed,
+            changed_in=self.changed_in,
+        )
 
     def handlers(self) -> dict[str, object]:
         """`{"Call": bound leave_Call, ...}` for the node types this rule handles."""

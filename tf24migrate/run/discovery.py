@@ -48,7 +48,7 @@ class MissingPathError(TF24MigrateError, FileNotFoundError):
 
 
 @dataclass(frozen=True)
-class Selection:
+class PathFilter:
     """What the walk leaves out. Globs are gitignore-style and relative to `root`."""
 
     exclude: Sequence[str] = DEFAULT_EXCLUDE
@@ -60,7 +60,7 @@ class Selection:
 
 
 @dataclass(frozen=True)
-class _Rules:
+class _IgnoreFile:
     """The gitignore-style patterns of one folder, matched against paths relative to it."""
 
     base: str
@@ -78,7 +78,7 @@ def _is_virtualenv(path: str) -> bool:
     return os.path.isfile(os.path.join(path, "pyvenv.cfg")) or os.path.isdir(os.path.join(path, "conda-meta"))
 
 
-def _load(base: str, ignore_file: str) -> list[_Rules]:
+def _load(base: str, ignore_file: str) -> list[_IgnoreFile]:
     """The patterns of one ignore file; only a regular file is read (a FIFO would block), and a
     line git would ignore as invalid (a lone `\\`) is left out, as git does."""
     if not os.path.isfile(ignore_file):
@@ -94,7 +94,7 @@ def _load(base: str, ignore_file: str) -> list[_Rules]:
         spec = pathspec.GitIgnoreSpec.from_lines(lines)
     except ValueError:  # pathspec's GitIgnorePatternError
         spec = pathspec.GitIgnoreSpec.from_lines([line for line in lines if _is_valid_pattern(line)])
-    return [_Rules(base, spec)] if spec.patterns else []
+    return [_IgnoreFile(base, spec)] if spec.patterns else []
 
 
 def _is_valid_pattern(line: str) -> bool:
@@ -127,7 +127,7 @@ def _git_dir(repository: str) -> str | None:
         return git_dir
 
 
-def _ancestor_rules(folder: str) -> list[_Rules]:
+def _ancestor_rules(folder: str) -> list[_IgnoreFile]:
     """The ignore rules that apply to `folder` from above it: the repository's, outermost first."""
     folder = os.path.abspath(folder)
     chain = [folder]
@@ -137,7 +137,7 @@ def _ancestor_rules(folder: str) -> list[_Rules]:
             return []  # not in a repository: only the ignore files inside the walked folder count
         chain.append(parent)
     repository = chain[-1]
-    rules: list[_Rules] = []
+    rules: list[_IgnoreFile] = []
     git_dir = _git_dir(repository)
     if git_dir:
         rules += _load(repository, os.path.join(git_dir, "info", "exclude"))
@@ -161,14 +161,14 @@ def _ignore_skip(path: str, why: str) -> None:
 
 class _Walker:
     def __init__(
-        self, suffixes: tuple[str, ...], selection: Selection, roots: Sequence[str], on_skip: OnSkip
+        self, suffixes: tuple[str, ...], path_filter: PathFilter, roots: Sequence[str], on_skip: OnSkip
     ) -> None:
         self.suffixes = suffixes
-        self.selection = selection
+        self.path_filter = path_filter
         self.roots = [os.path.realpath(root) for root in roots]
         self.on_skip = on_skip
-        self.root = os.path.abspath(selection.root)
-        globs = [*selection.exclude, *selection.extend_exclude]
+        self.root = os.path.abspath(path_filter.root)
+        globs = [*path_filter.exclude, *path_filter.extend_exclude]
         # Bare names (the defaults) match a path with such a part, as in git: no pathspec needed.
         self.excluded_names = frozenset(globs) if all(map(_is_bare_name, globs)) else None
         if self.excluded_names is None:
@@ -193,7 +193,7 @@ class _Walker:
         return self._is_excluded(path, name, is_dir, self.base)
 
     @staticmethod
-    def _is_ignored(path: str, is_dir: bool, rules: list[_Rules]) -> bool:
+    def _is_ignored(path: str, is_dir: bool, rules: list[_IgnoreFile]) -> bool:
         for rule in reversed(rules):  # the deepest ignore file decides first, as in git
             verdict = rule.verdict(path, is_dir)
             if verdict is not None:
@@ -224,16 +224,16 @@ class _Walker:
         exclude glob covers it: then only what is inside it (ignore files, globs relative to it)
         decides."""
         absolute = os.path.abspath(folder)
-        rules = _ancestor_rules(folder) if self.selection.respect_ignore_files else []
+        rules = _ancestor_rules(folder) if self.path_filter.respect_ignore_files else []
         if self._is_ignored(absolute, True, rules):
             rules = []
         name = os.path.basename(absolute)
         self.base = absolute if self._is_excluded(absolute, name, True) else self.root
         yield from self.walk(folder, rules)
 
-    def walk(self, folder: str, rules: list[_Rules]) -> Iterator[str]:
+    def walk(self, folder: str, rules: list[_IgnoreFile]) -> Iterator[str]:
         absolute = os.path.abspath(folder)
-        if self.selection.respect_ignore_files:
+        if self.path_filter.respect_ignore_files:
             rules = rules + _load(absolute, os.path.join(absolute, ".gitignore"))
         try:
             entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
@@ -268,12 +268,12 @@ def _real_path(file: str, real_folders: dict[str, str]) -> str:
 def iter_source_files(
     paths: Iterable[str],
     suffixes: tuple[str, ...] = SOURCE_SUFFIXES,
-    selection: Selection | None = None,
+    path_filter: PathFilter | None = None,
     on_skip: OnSkip = _ignore_skip,
 ) -> Iterator[str]:
     """Every file named in `paths`, and every file with one of `suffixes` under the folders named
-    that `selection` keeps; sorted within each folder. A named file or folder is always taken,
-    even if ignored or excluded, unless `selection.force_exclude`: then the excludes apply to it
+    that `path_filter` keeps; sorted within each folder. A named file or folder is always taken,
+    even if ignored or excluded, unless `path_filter.force_exclude`: then the excludes apply to it
     too. Raises `MissingPathError` for a path that does not exist.
     `on_skip` hears of each symlink left out (see the module docstring)."""
     paths = list(paths)
@@ -281,13 +281,13 @@ def iter_source_files(
     seen: set[str] = set()
     real_folders: dict[str, str] = {}
     for path in paths:
-        if selection is not None and selection.force_exclude:
-            walker = walker or _Walker(suffixes, selection, paths, on_skip)
+        if path_filter is not None and path_filter.force_exclude:
+            walker = walker or _Walker(suffixes, path_filter, paths, on_skip)
             name = os.path.basename(os.path.abspath(path))
             if walker._is_excluded(os.path.abspath(path), name, os.path.isdir(path)):
                 continue
         if os.path.isdir(path):
-            walker = walker or _Walker(suffixes, selection or Selection(), paths, on_skip)
+            walker = walker or _Walker(suffixes, path_filter or PathFilter(), paths, on_skip)
             found: Iterable[str] = walker.walk_named(path)
         elif os.path.isfile(path):
             found = (path,)

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from tf24migrate.model.errors import RuleError, SourceSyntaxError
-from tf24migrate.model.findings import FileResult, Status
+from tf24migrate.model.findings import FileResult, Finding, MigrationResult, Status
 from tf24migrate.model.notes import without_notes
 from tf24migrate.rules.base import Rule
 from tf24migrate.run.cache import NOT_CACHED
@@ -128,3 +128,13 @@ def slim(result: FileResult, texts: bool) -> FileResult:
     if texts or result.status is Status.CHANGED:
         return result
     return dataclasses.replace(result, source=None, code=None)
+
+
+def migrate_declining(
+    result: FileResult, rules: Sequence[Rule], *, unsafe_fixes: bool, declined: Sequence[Finding]
+) -> MigrationResult:
+    """`result`'s source migrated again with the fixes of the `declined` findings not applied (to
+    show or write some of its fixes only: `--interactive`); never writes."""
+    return kind_of(result.path).migrate(
+        result.source or "", rules, path=result.path, unsafe_fixes=unsafe_fixes, declined=declined
+    )

@@ -13,7 +13,7 @@ from tf24migrate.model.findings import FileResult, Status
 from tf24migrate.rules.base import Rule
 from tf24migrate.rules.selection import RuleSelection
 from tf24migrate.run.cache import read_bytes
-from tf24migrate.run.discovery import Selection, iter_source_files
+from tf24migrate.run.discovery import PathFilter, iter_source_files
 from tf24migrate.run.files import (
     digest,
     interrupts_deferred,
@@ -127,11 +127,11 @@ def migrate_paths(
     unsafe_fixes: bool = False,
     write: bool = False,
     jobs: int = 1,
-    selection: Selection | None = None,
+    path_filter: PathFilter | None = None,
     target_version: str | None = None,
 ) -> Iterator[FileResult]:
     """Migrate every source file in `paths` (files, or folders walked for `*.py` and the other
-    suffixes of `sources.kinds.SUFFIXES`, honouring ignore files and `selection`'s excludes).
+    suffixes of `sources.kinds.SUFFIXES`, honouring ignore files and `path_filter`'s excludes).
 
     Yields one `FileResult` per file, in a stable order (sorted paths), whatever `jobs` is (0 means
     all cores). Files are written only when `write` is true; a file that cannot be read or parsed,
@@ -144,5 +144,5 @@ def migrate_paths(
 
     rules = RuleSelection(select, ignore, target_of(target_version, "the target_version argument"))
     rules.check()
-    files = list(iter_source_files(paths, SUFFIXES, selection))
+    files = list(iter_source_files(paths, SUFFIXES, path_filter))
     yield from migrate_files(files, rules, unsafe_fixes=unsafe_fixes, write=write, jobs=jobs)

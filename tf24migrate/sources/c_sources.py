@@ -13,8 +13,8 @@ import re
 from collections.abc import Sequence
 
 from tf24migrate.engine.suppressions import is_suppressed, line_suppressions
-from tf24migrate.model.findings import Finding, MigrationResult, Span
-from tf24migrate.model.target import DEFAULT_TARGET, severity_for
+from tf24migrate.model.findings import MigrationResult, Span
+from tf24migrate.model.target import DEFAULT_TARGET
 from tf24migrate.rules.base import Rule
 
 SUFFIXES = (".c", ".cc", ".cpp", ".cxx", ".h", ".hpp")
@@ -114,20 +114,5 @@ def scan_c_source(
         span = Span(line, column, line, column + len(match.group(1)))
         if is_suppressed(span, rule.code, suppressions):
             continue
-        findings.append(
-            Finding(
-                code=rule.code,
-                name=rule.name,
-                line=span.line,
-                column=span.column,
-                end_line=span.end_line,
-                end_column=span.end_column,
-                message=message,
-                severity=severity_for(rule, target),
-                fix=None,
-                applied=False,
-                path=path,
-                old_removed=rule.old_removed,
-            )
-        )
+        findings.append(rule.finding(span, message, target=target, path=path))
     return MigrationResult(source=text, code=text, findings=tuple(findings))
