@@ -14,7 +14,7 @@ import subprocess
 import sys
 
 from due_files import write_due_files
-from speed import BIN, DATA, cache_bytecode
+from speed import BIN, DATA, cache_bytecode, cold_flags
 
 MEASURE = (
     "import resource, subprocess, sys\n"
@@ -24,7 +24,7 @@ MEASURE = (
 
 
 def peak_kib(folder) -> int:
-    command = [sys.executable, "-c", MEASURE, str(BIN / "tf24migrate"), "--quiet", str(folder)]
+    command = [sys.executable, "-c", MEASURE, str(BIN / "tf24migrate"), "--quiet", *cold_flags(), str(folder)]
     return int(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
 
 

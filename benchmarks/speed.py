@@ -30,6 +30,13 @@ DATA = Path(__file__).resolve().parent / ".data"
 BIN = Path(sys.executable).parent
 
 
+def cold_flags() -> list[str]:
+    """`--no-cache` where the installed command has a result cache: these scripts time cold runs
+    (`repos.py` times warm ones too)."""
+    usage = subprocess.run([str(BIN / "tf24migrate"), "--help"], capture_output=True, text=True).stdout
+    return ["--no-cache"] if "--no-cache" in usage else []
+
+
 def cache_bytecode() -> None:
     """Compile tf24migrate's modules to cached bytecode, as installing a package does. (An editable
     install compiles them on first import, unless PYTHONDONTWRITEBYTECODE is set, as it is on some
@@ -101,7 +108,7 @@ def tf24migrate(paths: list[Path], jobs: int | None, *, summary: bool = False) -
     output, as in CI), and, when asked, its summary (from another run, with JSON output)."""
     listing = DATA / f"files-{len(paths)}.txt"
     listing.write_text("".join(f"{p}\n" for p in paths))
-    command = [str(BIN / "tf24migrate"), "--check", "--quiet", "--files-from", str(listing)]
+    command = [str(BIN / "tf24migrate"), "--check", "--quiet", *cold_flags(), "--files-from", str(listing)]
     command += ["--jobs", str(jobs)] if jobs else []
     start = time.perf_counter()
     result = subprocess.run(command, capture_output=True, text=True)

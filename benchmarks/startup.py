@@ -13,7 +13,7 @@ import subprocess
 import sys
 import time
 
-from speed import BIN, DATA, cache_bytecode
+from speed import BIN, DATA, cache_bytecode, cold_flags
 
 
 def best_of(command: list[str], runs: int = 5) -> float:
@@ -36,7 +36,7 @@ def main() -> None:
     command = str(BIN / "tf24migrate")
     bare = best_of([sys.executable, "-c", "pass"])
     version = best_of([command, "--version"])
-    nothing = best_of([command, "--check", str(tree)])
+    nothing = best_of([command, "--check", *cold_flags(), str(tree)])
     libcst = best_of([sys.executable, "-c", "import libcst"])
     print(f"python -c pass {bare:.3f}s; python -c 'import libcst' {libcst:.3f}s")
     print(f"tf24migrate --version {version:.3f}s ({version / bare:.1f}x a bare python)")
