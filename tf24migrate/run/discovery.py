@@ -127,8 +127,8 @@ def _git_dir(repository: str) -> str | None:
         return git_dir
 
 
-def _ancestor_rules(folder: str) -> list[_IgnoreFile]:
-    """The ignore rules that apply to `folder` from above it: the repository's, outermost first."""
+def _ancestor_ignore_files(folder: str) -> list[_IgnoreFile]:
+    """The ignore files that apply to `folder` from above it: the repository's, outermost first."""
     folder = os.path.abspath(folder)
     chain = [folder]
     while not os.path.exists(os.path.join(chain[-1], ".git")):
@@ -137,13 +137,13 @@ def _ancestor_rules(folder: str) -> list[_IgnoreFile]:
             return []  # not in a repository: only the ignore files inside the walked folder count
         chain.append(parent)
     repository = chain[-1]
-    rules: list[_IgnoreFile] = []
+    ignore_files: list[_IgnoreFile] = []
     git_dir = _git_dir(repository)
     if git_dir:
-        rules += _load(repository, os.path.join(git_dir, "info", "exclude"))
+        ignore_files += _load(repository, os.path.join(git_dir, "info", "exclude"))
     for ancestor in reversed(chain[1:]):
-        rules += _load(ancestor, os.path.join(ancestor, ".gitignore"))
-    return rules
+        ignore_files += _load(ancestor, os.path.join(ancestor, ".gitignore"))
+    return ignore_files
 
 
 def _is_bare_name(glob: str) -> bool:
@@ -193,9 +193,9 @@ class _Walker:
         return self._is_excluded(path, name, is_dir, self.base)
 
     @staticmethod
-    def _is_ignored(path: str, is_dir: bool, rules: list[_IgnoreFile]) -> bool:
-        for rule in reversed(rules):  # the deepest ignore file decides first, as in git
-            verdict = rule.verdict(path, is_dir)
+    def _is_ignored(path: str, is_dir: bool, ignore_files: list[_IgnoreFile]) -> bool:
+        for ignore_file in reversed(ignore_files):  # the deepest ignore file decides first, as in git
+            verdict = ignore_file.verdict(path, is_dir)
             if verdict is not None:
                 return verdict
         return False
@@ -224,17 +224,17 @@ class _Walker:
         exclude glob covers it: then only what is inside it (ignore files, globs relative to it)
         decides."""
         absolute = os.path.abspath(folder)
-        rules = _ancestor_rules(folder) if self.path_filter.respect_ignore_files else []
-        if self._is_ignored(absolute, True, rules):
-            rules = []
+        ignore_files = _ancestor_ignore_files(folder) if self.path_filter.respect_ignore_files else []
+        if self._is_ignored(absolute, True, ignore_files):
+            ignore_files = []
         name = os.path.basename(absolute)
         self.base = absolute if self._is_excluded(absolute, name, True) else self.root
-        yield from self.walk(folder, rules)
+        yield from self.walk(folder, ignore_files)
 
-    def walk(self, folder: str, rules: list[_IgnoreFile]) -> Iterator[str]:
+    def walk(self, folder: str, ignore_files: list[_IgnoreFile]) -> Iterator[str]:
         absolute = os.path.abspath(folder)
         if self.path_filter.respect_ignore_files:
-            rules = rules + _load(absolute, os.path.join(absolute, ".gitignore"))
+            ignore_files = ignore_files + _load(absolute, os.path.join(absolute, ".gitignore"))
         try:
             entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
         except OSError:
@@ -247,10 +247,12 @@ class _Walker:
                     continue
             elif not entry.name.endswith(self.suffixes) or not self._is_file_to_take(entry):
                 continue
-            if self._is_excluded_entry(full, entry.name, is_dir) or self._is_ignored(full, is_dir, rules):
+            if self._is_excluded_entry(full, entry.name, is_dir) or self._is_ignored(
+                full, is_dir, ignore_files
+            ):
                 continue
             if is_dir:
-                yield from self.walk(entry.path, rules)
+                yield from self.walk(entry.path, ignore_files)
             else:
                 yield entry.path
 
