@@ -12,6 +12,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from test_cli import run as run_command
 
 from tf24migrate.model.findings import FileResult, Finding, Fix, Severity, Status
 from tf24migrate.rules.selection import RuleSelection
@@ -35,13 +36,7 @@ def run(*args, cwd, cache=None, env=None):
     environment = dict(os.environ if env is None else env)
     if cache is not None:
         environment["TF24MIGRATE_CACHE_DIR"] = str(cache)
-    return subprocess.run(
-        [sys.executable, "-m", "tf24migrate", *map(str, args)],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env=environment,
-    )
+    return run_command(*args, cwd=cwd, env=environment)
 
 
 @pytest.fixture

@@ -27,13 +27,14 @@ ADVISORY = textwrap.dedent(
 )
 
 
-def run(*args, cwd=None, stdin=None):
+def run(*args, cwd=None, stdin=None, env=None):
     return subprocess.run(
         [sys.executable, "-m", "tf24migrate", *map(str, args)],
         capture_output=True,
         text=True,
         cwd=cwd,
         input=stdin,
+        env=env,
     )
 
 
