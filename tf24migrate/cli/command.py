@@ -298,6 +298,7 @@ def main_command(
     Settings may also live in pyproject.toml, in the tool.tf24migrate table; the command line wins.
     """
     from tf24migrate.run.config import ConfigError, discover_config
+    from tf24migrate.run.discovery import path_problem
 
     paths = list(paths or [])
     try:
@@ -335,10 +336,12 @@ def main_command(
         raise _fail("--interactive needs files to write: it cannot work on a source read from stdin")
     if not paths:
         raise _fail("no paths given: name the files or folders to migrate, e.g. `tf24migrate --diff .`")
-    # A path that does not exist is named and left out; the others are processed, and the run exits 2.
-    missing = [p for p in paths if p != "-" and not os.path.lexists(p)]
-    for path in missing:
-        typer.echo(f"tf24migrate: {path}: no such file or folder", err=True)
+    # A path that is not a file or folder is named, with why, and left out; the others are
+    # processed, and the run exits 2.
+    problems = {p: problem for p in paths if p != "-" and (problem := path_problem(p)) is not None}
+    for path, problem in problems.items():
+        typer.echo(f"tf24migrate: {path}: {problem}", err=True)
+    missing = list(problems)
     paths = [p for p in paths if p not in missing]
     if not paths:
         raise typer.Exit(EXIT_ERROR)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import errno
 import os
+import stat
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -44,7 +45,32 @@ DEFAULT_EXCLUDE = (
 
 
 class MissingPathError(TF24MigrateError, FileNotFoundError):
-    """A path given by the user does not exist."""
+    """A path given by the user is not a file or folder to migrate (the message says why)."""
+
+
+_NOT_REGULAR = {
+    stat.S_IFIFO: "a FIFO",
+    stat.S_IFCHR: "a character device",
+    stat.S_IFBLK: "a block device",
+    stat.S_IFSOCK: "a socket",
+}
+
+
+def path_problem(path: str) -> str | None:
+    """Why a path the user named cannot be migrated ("no such file or folder", "permission
+    denied", "not a regular file (a FIFO)"...); None for a file or a folder."""
+    try:
+        mode = os.stat(path).st_mode
+    except PermissionError:
+        return "permission denied (a folder on its way cannot be searched): check its permissions"
+    except FileNotFoundError:
+        return "a broken symlink" if os.path.islink(path) else "no such file or folder"
+    except OSError as error:
+        return f"cannot be looked at: {error.strerror or error}"
+    if stat.S_ISDIR(mode) or stat.S_ISREG(mode):
+        return None
+    kind = _NOT_REGULAR.get(stat.S_IFMT(mode), "not a file or a folder")
+    return f"not a regular file ({kind}): name a file or a folder"
 
 
 @dataclass(frozen=True)
@@ -292,7 +318,7 @@ def iter_source_files(
         elif os.path.isfile(path):
             found = (path,)
         else:
-            raise MissingPathError(f"{path}: no such file or folder")
+            raise MissingPathError(f"{path}: {path_problem(path) or 'no such file or folder'}")
         for file in found:
             real = _real_path(file, real_folders)
             if real not in seen:
