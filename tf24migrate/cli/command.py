@@ -38,7 +38,9 @@ def _version(value: bool) -> None:
 
 
 def _fail(message: str) -> typer.Exit:
-    typer.echo(f"tf24migrate: error: {message}", err=True)
+    from tf24migrate.cli.output import printable
+
+    typer.echo(printable(f"tf24migrate: error: {message}"), err=True)
     return typer.Exit(EXIT_ERROR)
 
 
@@ -297,6 +299,7 @@ def main_command(
     Safe rewrites are applied; whatever cannot be rewritten safely is reported with what to do.
     Settings may also live in pyproject.toml, in the tool.tf24migrate table; the command line wins.
     """
+    from tf24migrate.cli.output import printable
     from tf24migrate.run.config import ConfigError, discover_config
     from tf24migrate.run.discovery import path_problem
 
@@ -340,7 +343,7 @@ def main_command(
     # processed, and the run exits 2.
     problems = {p: problem for p in paths if p != "-" and (problem := path_problem(p)) is not None}
     for path, problem in problems.items():
-        typer.echo(f"tf24migrate: {path}: {problem}", err=True)
+        typer.echo(printable(f"tf24migrate: {path}: {problem}"), err=True)
     missing = list(problems)
     paths = [p for p in paths if p not in missing]
     if not paths:

@@ -20,7 +20,7 @@ import typer
 
 from tf24migrate import __version__
 from tf24migrate.cli.exit_codes import EXIT_DUE, EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK
-from tf24migrate.cli.output import Summary, finding_line, github_annotations, json_document
+from tf24migrate.cli.output import Summary, finding_line, github_annotations, json_document, printable
 from tf24migrate.cli.statistics import RuleStatistics
 from tf24migrate.model.findings import FileResult, Finding, MigrationResult, Status
 from tf24migrate.rules.base import Rule
@@ -117,7 +117,9 @@ class _Printer:
         self.progress.clear()
         fixes = [f for f in result.findings if f.applied]
         if len(fixes) <= 1:  # one question, about the file's whole change
-            if self.review.accepts(result.path, self.diff_of(result), _which(fixes[0]) if fixes else ""):
+            if self.review.accepts(
+                printable(result.path), self.diff_of(result), _which(fixes[0]) if fixes else ""
+            ):
                 return write_result(result)
             return _skipped(result)
         accepted = [fix for fix in fixes if self._accepts_alone(result, fix, fixes)]
@@ -144,7 +146,7 @@ class _Printer:
         if alone.code == result.source:  # nothing to show: it goes with the others
             return True
         diff = self.diff_of(dataclasses.replace(result, code=alone.code))
-        return self.review.accepts(result.path, diff, _which(fix))
+        return self.review.accepts(printable(result.path), diff, _which(fix))
 
     def add(self, result: FileResult) -> None:
         run = self.run
@@ -161,11 +163,11 @@ class _Printer:
             self.kept.append(result if with_texts else dataclasses.replace(result, source=None, code=None))
             return
         if result.status is Status.FAILED:
-            self.echo(f"{result.path}: error: {result.error}", err=True)
+            self.echo(printable(f"{result.path}: error: {result.error}"), err=True)
         if run.mode == "diff" and result.status is Status.CHANGED:
             self.echo(self.file_diff(result), err=False, nl=False, color=run.color)
         if run.mode == "check" and result.status is Status.CHANGED:
-            self.echo(f"would change: {result.path}", err=run.stdin)
+            self.echo(f"would change: {printable(result.path)}", err=run.stdin)
         if not run.statistics:
             for finding in result.findings:
                 self.echo(finding_line(finding, written=result.written), err=run.findings_to_stderr)
@@ -226,7 +228,7 @@ def exit_code(summary: Summary, run: Run) -> int:
 
 
 def _note_skipped(path: str, why: str) -> None:
-    typer.echo(f"tf24migrate: {path}: {why}", err=True)
+    typer.echo(printable(f"tf24migrate: {path}: {why}"), err=True)
 
 
 def _open_cache(run: Run):
