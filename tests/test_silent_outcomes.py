@@ -48,3 +48,44 @@ def test_a_failed_write_is_not_applied_in_json(tmp_path, monkeypatch, disk_full)
     assert [(f["status"], f["written"]) for f in document["files"]] == [("failed", False)]
     assert [(f["applied"], f["written"]) for f in document["findings"]] == [(False, False)]
     assert document["statistics"][0]["applied"] == 0
+
+
+def _scandir_refusing(monkeypatch, name):
+    import os
+
+    real = os.scandir
+
+    def scandir(path="."):
+        if os.path.basename(os.fspath(path)) == name:
+            raise PermissionError(13, "Permission denied", path)
+        return real(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+
+
+def test_an_unreadable_folder_is_reported_and_fails_the_run(tmp_path, monkeypatch):
+    (tmp_path / "locked").mkdir()
+    (tmp_path / "locked" / "m.py").write_text(OLD)
+    (tmp_path / "ok.py").write_text("x = 1\n")
+    _scandir_refusing(monkeypatch, "locked")
+    result = _invoke(["--check", "."], tmp_path, monkeypatch)
+    assert "tf24migrate: ./locked: skipped: cannot read this folder (Permission denied)" in result.stderr
+    assert result.exit_code == 2, result.output
+
+
+@pytest.mark.skipif(
+    not hasattr(__import__("os"), "geteuid") or __import__("os").geteuid() == 0,
+    reason="root reads any folder",
+)
+def test_an_unreadable_folder_fails_the_run_through_the_command(tmp_path):
+    from test_cli import run
+
+    (tmp_path / "locked").mkdir()
+    (tmp_path / "locked" / "m.py").write_text(OLD)
+    (tmp_path / "locked").chmod(0)
+    try:
+        result = run("--check", ".", cwd=tmp_path)
+    finally:
+        (tmp_path / "locked").chmod(0o755)
+    assert result.returncode == 2
+    assert "./locked: skipped: cannot read this folder (Permission denied)" in result.stderr

@@ -45,7 +45,7 @@ class Run:
     statistics: bool
     exit_zero: bool = False  # exit 0 when something is due (still 2 when a file failed)
     exit_non_zero_on_fix: bool = False  # exit 1 when a fix was written, even with nothing left
-    paths_missing: int = 0  # paths named that do not exist (left out, and the run exits 2)
+    paths_missing: int = 0  # paths named that do not exist, folders unreadable (left out: exit 2)
     stdin: bool = False  # one source from stdin: its migrated source, or its diff, to stdout
     cache_dir: str | None = None  # the result cache's folder; None: no cache
 
@@ -253,7 +253,15 @@ def run_files(run: Run, paths: Sequence[str], selection: Selection, *, jobs: int
     from tf24migrate.cli.progress import ProgressBar
 
     started = time.monotonic()
-    files = list(iter_source_files(paths, SUFFIXES, selection, on_skip=_note_skipped))
+    unreadable: list[str] = []
+
+    def on_skip(path: str, why: str, failed: bool = False) -> None:
+        _note_skipped(path, why)
+        if failed:
+            unreadable.append(path)
+
+    files = list(iter_source_files(paths, SUFFIXES, selection, on_skip=on_skip))
+    run = dataclasses.replace(run, paths_missing=run.paths_missing + len(unreadable))
     progress = ProgressBar(
         len(files), sys.stderr, enabled=not run.quiet and run.mode != "interactive" and sys.stderr.isatty()
     )

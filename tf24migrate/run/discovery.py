@@ -9,7 +9,8 @@ the same file reached twice (e.g. through a symlink) is processed once.
 
 A symlink met in a walk is followed only to a file inside one of the named paths (as black does):
 one whose target lies outside them, a broken one and a loop are skipped, each with a note through
-`on_skip`, so that `--write` on a folder never rewrites a file elsewhere.
+`on_skip`, so that `--write` on a folder never rewrites a file elsewhere. A folder that cannot be
+read is skipped with a note too, marked as a failure (`failed=True`).
 """
 
 from __future__ import annotations
@@ -178,10 +179,10 @@ def _is_bare_name(glob: str) -> bool:
 
 
 # Told about each path a walk leaves out for a reason the user should hear: (path, why).
-OnSkip = Callable[[str, str], None]
+OnSkip = Callable[..., None]  # `(path, why)`, with `failed=True` for a folder that cannot be read
 
 
-def _ignore_skip(path: str, why: str) -> None:
+def _ignore_skip(path: str, why: str, failed: bool = False) -> None:
     pass
 
 
@@ -262,8 +263,10 @@ class _Walker:
         if self.selection.respect_ignore_files:
             rules = rules + _load(absolute, os.path.join(absolute, ".gitignore"))
         try:
-            entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
-        except OSError:
+            with os.scandir(folder) as listing:
+                entries = sorted(listing, key=lambda entry: entry.name)
+        except OSError as error:
+            self.on_skip(folder, f"skipped: cannot read this folder ({error.strerror or error})", failed=True)
             return
         for entry in entries:
             is_dir = entry.is_dir(follow_symlinks=False)
