@@ -374,6 +374,7 @@ def main_command(
         paths_missing=len(missing),
         exit_non_zero_on_fix=exit_non_zero_on_fix,
         cache_dir=None if no_cache else _cache_folder(cache_dir, config, first),
+        config_path=config.path,
     )
     if paths == ["-"]:
         exit_code = migrate_stdin(run, stdin_filename or "<stdin>")

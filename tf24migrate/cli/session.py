@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import signal
 import sys
 import time
@@ -48,6 +49,7 @@ class Run:
     paths_missing: int = 0  # paths named that do not exist, folders unreadable (left out: exit 2)
     stdin: bool = False  # one source from stdin: its migrated source, or its diff, to stdout
     cache_dir: str | None = None  # the result cache's folder; None: no cache
+    config_path: str | None = None  # the pyproject.toml whose settings the run uses
 
     @property
     def writes(self) -> bool:
@@ -184,6 +186,7 @@ class _Printer:
                 statistics=self.statistics.json(written=run.writes) if run.statistics else None,
                 with_code=run.stdin,
             )
+            document["config"] = _shown(run.config_path)
             typer.echo(json.dumps(document, indent=2))
         elif run.output_format == "github":
             typer.echo(github_annotations(self.kept), nl=False)
@@ -198,6 +201,7 @@ class _Printer:
         if not run.quiet:
             target = getattr(run.rules, "target", None)
             aimed = f"; target {target.describe}" if target is not None else ""
+            aimed += f"; config {printable(_shown(run.config_path))}" if run.config_path else ""
             typer.echo(f"{self.summary.line(written=run.writes)}{aimed} in {elapsed:.2f}s", err=True)
         return exit_code(self.summary, run)
 
@@ -225,6 +229,29 @@ def exit_code(summary: Summary, run: Run) -> int:
     if run.exit_non_zero_on_fix and run.writes and summary.files_changed:
         return EXIT_DUE
     return EXIT_OK
+
+
+def _shown(path: str | None) -> str | None:
+    return os.path.relpath(path) if path else None
+
+
+def _note_other_configs(run: Run, paths: Sequence[str]) -> None:
+    """One note per path whose own pyproject.toml is not the one the run uses."""
+    from tf24migrate.run.config import find_pyproject
+
+    nearest: dict[str, str | None] = {}
+    for path in paths:
+        folder = path if os.path.isdir(path) else os.path.dirname(path) or "."
+        if folder not in nearest:
+            nearest[folder] = find_pyproject(folder)
+            theirs = nearest[folder]
+            if theirs is not None and theirs != run.config_path:
+                used = _shown(run.config_path) or "no pyproject.toml (the defaults)"
+                _note_skipped(
+                    path,
+                    f"note: has its own settings in {_shown(theirs)}, but this run applies {used} "
+                    "(the first path's) to every path: run tf24migrate once per project",
+                )
 
 
 def _note_skipped(path: str, why: str) -> None:
@@ -260,6 +287,7 @@ def run_files(run: Run, paths: Sequence[str], selection: Selection, *, jobs: int
         if failed:
             unreadable.append(path)
 
+    _note_other_configs(run, paths)
     files = list(iter_source_files(paths, SUFFIXES, selection, on_skip=on_skip))
     run = dataclasses.replace(run, paths_missing=run.paths_missing + len(unreadable))
     progress = ProgressBar(
