@@ -48,3 +48,17 @@ def test_the_preview_applies_with_git_apply_to_what_write_writes(tmp_path):
         after = (tmp_path / "written" / name).read_bytes()
         assert after != data, f"{name} was not migrated"
         assert (applied / name).read_bytes() == after, name
+
+
+@pytest.mark.skipif(shutil.which("git") is None or sys.platform == "win32", reason="needs git, POSIX names")
+def test_the_preview_of_files_with_control_characters_in_their_names_applies(tmp_path):
+    names = ["a\nb.py", 'q"uote.py', "back\\slash.py", "tab\there.py", "e\x1b[31m.py"]
+    for name in names:
+        (tmp_path / name).write_bytes(VARIANTS["crlf.py"])
+    subprocess.run(["git", "init", "-q", "."], cwd=tmp_path, check=True)
+    preview = subprocess.run([sys.executable, "-m", "tf24migrate", "."], cwd=tmp_path, capture_output=True)
+    assert preview.returncode == 0, preview.stderr
+    assert b'--- "a/a\\nb.py"\n+++ "b/a\\nb.py"\n' in preview.stdout
+    subprocess.run(["git", "apply", "-"], cwd=tmp_path, input=preview.stdout, check=True)
+    for name in names:
+        assert (tmp_path / name).read_bytes() == b"import tensorflow as tf\r\ns.run(f)\r\n", name

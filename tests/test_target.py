@@ -245,11 +245,14 @@ def test_the_project_requirement_sets_the_target_and_the_summary_says_so(project
 def test_the_flag_overrides_the_key_which_overrides_the_project(project):
     (project / "pyproject.toml").write_text('[tool.tf24migrate]\ntarget-version = "2.1"\n')
     from_key = run("--diff", "train.py", cwd=project)
-    assert "; target TensorFlow 2.1 (from pyproject.toml [tool.tf24migrate]) in " in from_key.stderr
+    assert (
+        "; target TensorFlow 2.1 (from pyproject.toml [tool.tf24migrate]); config pyproject.toml in "
+        in from_key.stderr
+    )
     assert from_key.stdout == ""  # `run` needs 2.2
     assert from_key.returncode == 1  # an error left: experimental_run_v2 stops working in 2.4
     from_flag = run("--diff", "--target-version", "2.4", "train.py", cwd=project)
-    assert "; target TensorFlow 2.4 (from --target-version) in " in from_flag.stderr
+    assert "; target TensorFlow 2.4 (from --target-version); config pyproject.toml in " in from_flag.stderr
     assert "+strategy.distribute_datasets_from_function(dataset_fn)" in from_flag.stdout
 
 

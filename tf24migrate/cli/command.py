@@ -38,7 +38,9 @@ def _version(value: bool) -> None:
 
 
 def _fail(message: str) -> typer.Exit:
-    typer.echo(f"tf24migrate: error: {message}", err=True)
+    from tf24migrate.cli.output import printable
+
+    typer.echo(printable(f"tf24migrate: error: {message}"), err=True)
     return typer.Exit(EXIT_ERROR)
 
 
@@ -297,7 +299,9 @@ def main_command(
     Safe rewrites are applied; whatever cannot be rewritten safely is reported with what to do.
     Settings may also live in pyproject.toml, in the tool.tf24migrate table; the command line wins.
     """
+    from tf24migrate.cli.output import printable
     from tf24migrate.run.config import ConfigError, discover_config
+    from tf24migrate.run.discovery import path_problem
 
     paths = list(paths or [])
     try:
@@ -335,10 +339,12 @@ def main_command(
         raise _fail("--interactive needs files to write: it cannot work on a source read from stdin")
     if not paths:
         raise _fail("no paths given: name the files or folders to migrate, e.g. `tf24migrate --diff .`")
-    # A path that does not exist is named and left out; the others are processed, and the run exits 2.
-    missing = [p for p in paths if p != "-" and not os.path.lexists(p)]
-    for path in missing:
-        typer.echo(f"tf24migrate: {path}: no such file or folder", err=True)
+    # A path that is not a file or folder is named, with why, and left out; the others are
+    # processed, and the run exits 2.
+    problems = {p: problem for p in paths if p != "-" and (problem := path_problem(p)) is not None}
+    for path, problem in problems.items():
+        typer.echo(printable(f"tf24migrate: {path}: {problem}"), err=True)
+    missing = list(problems)
     paths = [p for p in paths if p not in missing]
     if not paths:
         raise typer.Exit(EXIT_ERROR)
@@ -368,6 +374,7 @@ def main_command(
         paths_missing=len(missing),
         exit_non_zero_on_fix=exit_non_zero_on_fix,
         cache_dir=None if no_cache else _cache_folder(cache_dir, config, first),
+        config_path=config.path,
     )
     if paths == ["-"]:
         exit_code = migrate_stdin(run, stdin_filename or "<stdin>")

@@ -1,16 +1,27 @@
 """Turning results into text: unified diffs, finding lines, the summary, the JSON document and
 GitHub workflow annotations (the SARIF log is `sarif.py`).
 
-Pure functions from results to strings or dicts; the CLI decides where they are printed.
+Pure functions from results to strings or dicts; the CLI decides where they are printed. Text
+meant for a terminal goes through `printable`: a file name or a message holding a newline or an
+escape sequence prints as one line, escaped, and never reaches the terminal raw.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tf24migrate.model.findings import FileResult, Finding, Fix, Severity, Status
 from tf24migrate.sources.kinds import kind_of
+
+# Control characters (C0, DEL, C1) and the Unicode line and paragraph separators.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def printable(text: str) -> str:
+    """`text` with its control characters escaped as Python's `repr` does (`\\n`, `\\x1b`)."""
+    return _CONTROL.sub(lambda match: repr(match.group())[1:-1], text)
 
 
 def fix_marker(finding: Finding, *, written: bool) -> str:
@@ -25,7 +36,8 @@ def finding_line(finding: Finding, *, written: bool) -> str:
     """`path:line:col: CODE severity [marker] message`: the severity says whether it sets the exit
     code (an error left unfixed does), the marker whether its fix is applied."""
     marker = fix_marker(finding, written=written)
-    return f"{finding.location}: {finding.code} {finding.severity.value} {marker + ' ' if marker else ''}{finding.message}"
+    line = f"{finding.location}: {finding.code} {finding.severity.value} {marker + ' ' if marker else ''}{finding.message}"
+    return printable(line)
 
 
 @dataclass(frozen=True)

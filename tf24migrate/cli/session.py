@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import signal
 import sys
 import time
@@ -20,7 +21,7 @@ import typer
 
 from tf24migrate import __version__
 from tf24migrate.cli.exit_codes import EXIT_DUE, EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK
-from tf24migrate.cli.output import Summary, finding_line, github_annotations, json_document
+from tf24migrate.cli.output import Summary, finding_line, github_annotations, json_document, printable
 from tf24migrate.cli.statistics import RuleStatistics
 from tf24migrate.model.findings import FileResult, Finding, MigrationResult, Status
 from tf24migrate.rules.base import Rule
@@ -45,9 +46,10 @@ class Run:
     statistics: bool
     exit_zero: bool = False  # exit 0 when something is due (still 2 when a file failed)
     exit_non_zero_on_fix: bool = False  # exit 1 when a fix was written, even with nothing left
-    paths_missing: int = 0  # paths named that do not exist (left out, and the run exits 2)
+    paths_missing: int = 0  # paths named that do not exist, folders unreadable (left out: exit 2)
     stdin: bool = False  # one source from stdin: its migrated source, or its diff, to stdout
     cache_dir: str | None = None  # the result cache's folder; None: no cache
+    config_path: str | None = None  # the pyproject.toml whose settings the run uses
 
     @property
     def writes(self) -> bool:
@@ -117,7 +119,9 @@ class _Printer:
         self.progress.clear()
         fixes = [f for f in result.findings if f.applied]
         if len(fixes) <= 1:  # one question, about the file's whole change
-            if self.review.accepts(result.path, self.diff_of(result), _which(fixes[0]) if fixes else ""):
+            if self.review.accepts(
+                printable(result.path), self.diff_of(result), _which(fixes[0]) if fixes else ""
+            ):
                 return write_result(result)
             return _skipped(result)
         accepted = [fix for fix in fixes if self._accepts_alone(result, fix, fixes)]
@@ -139,7 +143,7 @@ class _Printer:
         if alone.code == result.source:  # nothing to show: it goes with the others
             return True
         diff = self.diff_of(dataclasses.replace(result, code=alone.code))
-        return self.review.accepts(result.path, diff, _which(fix))
+        return self.review.accepts(printable(result.path), diff, _which(fix))
 
     def add(self, result: FileResult) -> None:
         run = self.run
@@ -156,11 +160,11 @@ class _Printer:
             self.kept.append(result if with_texts else dataclasses.replace(result, source=None, code=None))
             return
         if result.status is Status.FAILED:
-            self.echo(f"{result.path}: error: {result.error}", err=True)
+            self.echo(printable(f"{result.path}: error: {result.error}"), err=True)
         if run.mode == "diff" and result.status is Status.CHANGED:
             self.echo(self.file_diff(result), err=False, nl=False, color=run.color)
         if run.mode == "check" and result.status is Status.CHANGED:
-            self.echo(f"would change: {result.path}", err=run.stdin)
+            self.echo(f"would change: {printable(result.path)}", err=run.stdin)
         if not run.statistics:
             for finding in result.findings:
                 self.echo(finding_line(finding, written=result.written), err=run.findings_to_stderr)
@@ -177,6 +181,7 @@ class _Printer:
                 statistics=self.statistics.json(written=run.writes) if run.statistics else None,
                 with_code=run.stdin,
             )
+            document["config"] = _shown(run.config_path)
             typer.echo(json.dumps(document, indent=2))
         elif run.output_format == "github":
             typer.echo(github_annotations(self.kept), nl=False)
@@ -191,6 +196,7 @@ class _Printer:
         if not run.quiet:
             target = getattr(run.rules, "target", None)
             aimed = f"; target {target.describe}" if target is not None else ""
+            aimed += f"; config {printable(_shown(run.config_path))}" if run.config_path else ""
             typer.echo(f"{self.summary.line(written=run.writes)}{aimed} in {elapsed:.2f}s", err=True)
         return exit_code(self.summary, run)
 
@@ -220,8 +226,31 @@ def exit_code(summary: Summary, run: Run) -> int:
     return EXIT_OK
 
 
+def _shown(path: str | None) -> str | None:
+    return os.path.relpath(path) if path else None
+
+
+def _note_other_configs(run: Run, paths: Sequence[str]) -> None:
+    """One note per path whose own pyproject.toml is not the one the run uses."""
+    from tf24migrate.run.config import find_pyproject
+
+    nearest: dict[str, str | None] = {}
+    for path in paths:
+        folder = path if os.path.isdir(path) else os.path.dirname(path) or "."
+        if folder not in nearest:
+            nearest[folder] = find_pyproject(folder)
+            theirs = nearest[folder]
+            if theirs is not None and theirs != run.config_path:
+                used = _shown(run.config_path) or "no pyproject.toml (the defaults)"
+                _note_skipped(
+                    path,
+                    f"note: has its own settings in {_shown(theirs)}, but this run applies {used} "
+                    "(the first path's) to every path: run tf24migrate once per project",
+                )
+
+
 def _note_skipped(path: str, why: str) -> None:
-    typer.echo(f"tf24migrate: {path}: {why}", err=True)
+    typer.echo(printable(f"tf24migrate: {path}: {why}"), err=True)
 
 
 def _open_cache(run: Run):
@@ -246,7 +275,16 @@ def run_files(run: Run, paths: Sequence[str], path_filter: PathFilter, *, jobs: 
     from tf24migrate.cli.progress import ProgressBar
 
     started = time.monotonic()
-    files = list(iter_source_files(paths, SUFFIXES, path_filter, on_skip=_note_skipped))
+    unreadable: list[str] = []
+
+    def on_skip(path: str, why: str, failed: bool = False) -> None:
+        _note_skipped(path, why)
+        if failed:
+            unreadable.append(path)
+
+    _note_other_configs(run, paths)
+    files = list(iter_source_files(paths, SUFFIXES, path_filter, on_skip=on_skip))
+    run = dataclasses.replace(run, paths_missing=run.paths_missing + len(unreadable))
     progress = ProgressBar(
         len(files), sys.stderr, enabled=not run.quiet and run.mode != "interactive" and sys.stderr.isatty()
     )

@@ -9,13 +9,15 @@ the same file reached twice (e.g. through a symlink) is processed once.
 
 A symlink met in a walk is followed only to a file inside one of the named paths (as black does):
 one whose target lies outside them, a broken one and a loop are skipped, each with a note through
-`on_skip`, so that `--write` on a folder never rewrites a file elsewhere.
+`on_skip`, so that `--write` on a folder never rewrites a file elsewhere. A folder that cannot be
+read is skipped with a note too, marked as a failure (`failed=True`).
 """
 
 from __future__ import annotations
 
 import errno
 import os
+import stat
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -44,7 +46,32 @@ DEFAULT_EXCLUDE = (
 
 
 class MissingPathError(TF24MigrateError, FileNotFoundError):
-    """A path given by the user does not exist."""
+    """A path given by the user is not a file or folder to migrate (the message says why)."""
+
+
+_NOT_REGULAR = {
+    stat.S_IFIFO: "a FIFO",
+    stat.S_IFCHR: "a character device",
+    stat.S_IFBLK: "a block device",
+    stat.S_IFSOCK: "a socket",
+}
+
+
+def path_problem(path: str) -> str | None:
+    """Why a path the user named cannot be migrated ("no such file or folder", "permission
+    denied", "not a regular file (a FIFO)"...); None for a file or a folder."""
+    try:
+        mode = os.stat(path).st_mode
+    except PermissionError:
+        return "permission denied (a folder on its way cannot be searched): check its permissions"
+    except FileNotFoundError:
+        return "a broken symlink" if os.path.islink(path) else "no such file or folder"
+    except OSError as error:
+        return f"cannot be looked at: {error.strerror or error}"
+    if stat.S_ISDIR(mode) or stat.S_ISREG(mode):
+        return None
+    kind = _NOT_REGULAR.get(stat.S_IFMT(mode), "not a file or a folder")
+    return f"not a regular file ({kind}): name a file or a folder"
 
 
 @dataclass(frozen=True)
@@ -152,10 +179,10 @@ def _is_bare_name(glob: str) -> bool:
 
 
 # Told about each path a walk leaves out for a reason the user should hear: (path, why).
-OnSkip = Callable[[str, str], None]
+OnSkip = Callable[..., None]  # `(path, why)`, with `failed=True` for a folder that cannot be read
 
 
-def _ignore_skip(path: str, why: str) -> None:
+def _ignore_skip(path: str, why: str, failed: bool = False) -> None:
     pass
 
 
@@ -236,8 +263,10 @@ class _Walker:
         if self.path_filter.respect_ignore_files:
             ignore_files = ignore_files + _load(absolute, os.path.join(absolute, ".gitignore"))
         try:
-            entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
-        except OSError:
+            with os.scandir(folder) as listing:
+                entries = sorted(listing, key=lambda entry: entry.name)
+        except OSError as error:
+            self.on_skip(folder, f"skipped: cannot read this folder ({error.strerror or error})", failed=True)
             return
         for entry in entries:
             is_dir = entry.is_dir(follow_symlinks=False)
@@ -294,7 +323,7 @@ def iter_source_files(
         elif os.path.isfile(path):
             found = (path,)
         else:
-            raise MissingPathError(f"{path}: no such file or folder")
+            raise MissingPathError(f"{path}: {path_problem(path) or 'no such file or folder'}")
         for file in found:
             real = _real_path(file, real_folders)
             if real not in seen:

@@ -24,8 +24,6 @@ from tf24migrate.sources.kinds import kind_of
 if TYPE_CHECKING:
     from tf24migrate.run.cache import ResultCache
 
-# Below this many files, starting worker processes costs more than it saves.
-
 
 def write_result(result: FileResult, again: Callable[[], FileResult] | None = None) -> FileResult:
     """Write a changed result's code over its file, unless the file changed since it was read.
@@ -42,14 +40,18 @@ def write_result(result: FileResult, again: Callable[[], FileResult] | None = No
         if again is not None:
             fresh = again()
             return write_result(fresh) if fresh.changed else fresh
-        return dataclasses.replace(result, status=Status.FAILED, error=str(error))
+        return _not_written(result, str(error))
     except UnicodeEncodeError as error:
-        return dataclasses.replace(
-            result, status=Status.FAILED, error=f"cannot write: the new code does not fit in {error.encoding}"
-        )
+        return _not_written(result, f"cannot write: the new code does not fit in {error.encoding}")
     except OSError as error:
-        return dataclasses.replace(result, status=Status.FAILED, error=f"cannot write: {error}")
+        return _not_written(result, f"cannot write: {error}")
     return dataclasses.replace(result, written=True)
+
+
+def _not_written(result: FileResult, error: str) -> FileResult:
+    """A changed result whose write failed: failed, and none of its fixes applied (none is on disk)."""
+    findings = tuple(dataclasses.replace(f, applied=False) for f in result.findings)
+    return dataclasses.replace(result, status=Status.FAILED, error=error, findings=findings)
 
 
 def migrate_file(

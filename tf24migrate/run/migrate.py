@@ -14,18 +14,16 @@ from tf24migrate.rules.base import Rule
 from tf24migrate.rules.selection import RuleSelection
 from tf24migrate.run.cache import read_bytes
 from tf24migrate.run.discovery import PathFilter, iter_source_files
+from tf24migrate.run.file import migrate_file, slim, write_result
 from tf24migrate.run.files import (
     digest,
     interrupts_deferred,
 )
+from tf24migrate.run.workers import jobs_the_open_files_allow, migrate_in_workers
 from tf24migrate.sources.kinds import SUFFIXES
 
 if TYPE_CHECKING:
     from tf24migrate.run.cache import ResultCache
-
-# Below this many files, starting worker processes costs more than it saves.
-from tf24migrate.run.file import migrate_file, slim, write_result
-from tf24migrate.run.workers import jobs_the_open_files_allow, migrate_in_workers
 
 # Below this many files, starting worker processes costs more than it saves.
 _PARALLEL_FROM = 8

@@ -21,12 +21,10 @@ from typing import TYPE_CHECKING
 from tf24migrate.model.findings import FileResult, Status
 from tf24migrate.rules.base import Rule
 from tf24migrate.rules.selection import RuleSelection, select_rules
+from tf24migrate.run.file import migrate_file, slim
 
 if TYPE_CHECKING:
     from tf24migrate.run.cache import ResultCache
-
-# Below this many files, starting worker processes costs more than it saves.
-from tf24migrate.run.file import migrate_file, slim
 
 _CHUNKS_IN_FLIGHT_PER_JOB = 4
 

@@ -4,7 +4,9 @@ A cell may hold lines that are IPython, not Python: line magics (`%matplotlib in
 escapes (`!pip install x`, `x = !ls`), help (`?tf.distribute`, `tf.distribute?`, `??x`), the
 autocall escapes (`/f x`, `,f a b`, `;f a b`) and a cell magic on the first line (`%%time`). Each
 such line becomes a placeholder statement at the same indentation, so the cell parses with the
-same line count and line numbers; `unmask` puts the original lines back byte for byte.
+same line count and line numbers; `unmask` puts the original lines back byte for byte. The
+placeholder's name is one the cell does not hold (`__tf24m_ipython_0__`, else `__tf24m1_ipython_0__`...),
+so a cell that happens to contain it is restored as it was.
 
 Only lines where a statement starts are looked at: a scan tracks brackets, strings and backslash
 continuations, so `% x` continuing an expression or `!` inside a triple-quoted string stay Python.
@@ -25,8 +27,7 @@ _ESCAPES = ("%", "!", "?", "/", ",", ";")
 _MAGIC_ASSIGNMENT = re.compile(r"[A-Za-z_][\w.]*(\s*,\s*[A-Za-z_][\w.]*)*\s*=\s*[!%]")
 _CELL_MAGIC = re.compile(r"%%([\w-]*)")
 _LINE = re.compile(r"[^\n]*\n|[^\n]+")  # as Python splits lines: not at \x0c or \u2028
-_PLACEHOLDER = "__tf24m_ipython_{}__"
-_PLACEHOLDER_LINE = re.compile(r"^[ \t]*__tf24m_ipython_(\d+)__(?=\r?\n|\Z)", re.MULTILINE)
+_PLACEHOLDER = "__tf24m_ipython_"
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,16 @@ class MaskedCell:
 
     code: str
     ipython_lines: tuple[str, ...]  # without their line endings, in placeholder order
+    placeholder: str = _PLACEHOLDER  # the placeholders are `{placeholder}{index}__`
+
+
+def absent_name(text: str, kind: str) -> str:
+    """The first of `__tf24m_{kind}_`, `__tf24m1_{kind}_`, `__tf24m2_{kind}_`... that `text` does
+    not hold: the start of a marker no user text can be taken for."""
+    number = 0
+    while (name := f"__tf24m{number or ''}_{kind}_") in text:
+        number += 1
+    return name
 
 
 def cell_magic(source: str) -> str | None:
@@ -115,21 +126,23 @@ def mask(source: str) -> MaskedCell:
     scanner = _Scanner()
     continued_magic = False
     indent = ""
+    placeholder = absent_name(source, "ipython")
     for line in _LINE.findall(source):
         body = line.rstrip("\r\n")
         if continued_magic or _is_ipython_line(body, scanner):
             if not continued_magic:
                 indent = body[: len(body) - len(body.lstrip())]
-            masked.append(f"{indent}{_PLACEHOLDER.format(len(originals))}{line[len(body) :]}")
+            masked.append(f"{indent}{placeholder}{len(originals)}__{line[len(body) :]}")
             originals.append(body)
             continued_magic = body.endswith("\\")  # IPython joins the next line to the magic
         else:
             masked.append(line)
-    return MaskedCell("".join(masked), tuple(originals))
+    return MaskedCell("".join(masked), tuple(originals), placeholder)
 
 
-def unmask(code: str, ipython_lines: tuple[str, ...]) -> str:
-    """Put the IPython lines back in place of their placeholders."""
+def unmask(code: str, ipython_lines: tuple[str, ...], placeholder: str = _PLACEHOLDER) -> str:
+    """Put the IPython lines back in place of their placeholders (`MaskedCell.placeholder`)."""
     if not ipython_lines:
         return code
-    return _PLACEHOLDER_LINE.sub(lambda m: ipython_lines[int(m.group(1))], code)
+    line = re.compile(rf"^[ \t]*{placeholder}(\d+)__(?=\r?\n|\Z)", re.MULTILINE)
+    return line.sub(lambda m: ipython_lines[int(m.group(1))], code)

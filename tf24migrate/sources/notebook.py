@@ -19,22 +19,20 @@ with an info note (`NOTEBOOK_CELL_SKIPPED`) when it names something a rule looks
 whose kernel is not Python is skipped with an info note (`NOTEBOOK_NOT_PYTHON`). The notes are
 defined in `tf24migrate.model.notes`.
 
-The notebook's JSON text is never re-serialized: only the `source` value of a changed cell is
-replaced in the text, formatted like the original (a list of lines, one per line of the file, or a
-single string; the same separators, indentation and `ensure_ascii` choice; unchanged lines are
-copied byte for byte). A text diff of the file therefore shows only the changed source lines.
+The notebook's JSON text is read, checked and edited in place by `notebook_json`: only the
+`source` value of a changed cell is replaced, so a text diff of the file shows only the changed
+source lines. The marker between cells is a name no cell holds (`__tf24m_cell_1__`, else
+`__tf24m1_cell_1__`...), as is the placeholder of an IPython line (`ipython_syntax`).
 """
 
 from __future__ import annotations
 
 import ast
 import bisect
-import difflib
 import json
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
-from json.decoder import scanstring
 
 from tf24migrate.model.errors import RuleError, SourceSyntaxError
 from tf24migrate.model.findings import Finding, MigrationResult
@@ -46,57 +44,10 @@ from tf24migrate.model.notes import (
 )
 from tf24migrate.rules.base import Rule
 from tf24migrate.rules.prefilter import could_fire, rules_that_could_fire
-from tf24migrate.sources.ipython_syntax import unmask
+from tf24migrate.sources.ipython_syntax import absent_name, unmask
 from tf24migrate.sources.notebook_cells import CellCode, SkippedCell, classify
+from tf24migrate.sources.notebook_json import load, replace_sources
 from tf24migrate.sources.notebook_markdown import markdown_readers, migrate_markdown
-
-_CELL_MARKER = "__tf24m_cell_{}__\n"
-_CELL_MARKER_LINE = re.compile(r"^__tf24m_cell_(\d+)__\n", re.MULTILINE)
-_WHITESPACE = re.compile(r"[ \t\n\r]*")
-_NON_ASCII_ESCAPE = re.compile(r"\\u(?!00[0-7])[0-9a-fA-F]{4}")  # `\u00e9`, not `\u001b`
-_DECODER = json.JSONDecoder()
-_LINE = re.compile(r"[^\n]*\n|[^\n]+")
-
-
-class _DuplicateKey(ValueError):
-    def __init__(self, key: str) -> None:
-        super().__init__(key)
-        self.key = key
-
-
-def _without_duplicate_keys(pairs: list[tuple[str, object]]) -> dict:
-    """A JSON object, refused when a key repeats: Python's reader keeps the last value, the span
-    editor would edit the first, so user code would be overwritten."""
-    found = dict(pairs)
-    if len(found) != len(pairs):
-        seen: set[str] = set()
-        for key, _ in pairs:
-            if key in seen:
-                raise _DuplicateKey(key)
-            seen.add(key)
-    return found
-
-
-def _load(text: str, path: str | None) -> dict:
-    try:
-        notebook = json.loads(text, object_pairs_hook=_without_duplicate_keys)
-    except _DuplicateKey as error:
-        raise SourceSyntaxError(
-            f"not a notebook to edit: the key {error.key!r} appears twice in one JSON object, and "
-            "readers disagree on which one counts; keep one and run again",
-            (path, 1, 1, None),
-        ) from None
-    except json.JSONDecodeError as error:
-        raise SourceSyntaxError(
-            f"not a notebook: invalid JSON ({error.msg})", (path, error.lineno, error.colno, None)
-        ) from None
-    if not isinstance(notebook, dict) or not isinstance(notebook.get("cells"), list):
-        raise SourceSyntaxError(
-            "not a notebook in nbformat 4 (no list of cells); convert an older notebook with "
-            "`jupyter nbconvert --to notebook --nbformat 4`",
-            (path, 1, 1, None),
-        )
-    return notebook
 
 
 def kernel_language(notebook: dict) -> str | None:
@@ -114,13 +65,12 @@ def kernel_language(notebook: dict) -> str | None:
     return None
 
 
-def _cell_source(cell: object, kinds: tuple[str, ...] = ("code",)) -> str | None:
-    if not isinstance(cell, dict) or cell.get("cell_type") not in kinds:
+def _cell_source(cell: dict, kinds: tuple[str, ...] = ("code",)) -> str | None:
+    """The source of a cell of one of `kinds` (`notebook_json.load` checked it is text)."""
+    if cell.get("cell_type") not in kinds:
         return None
-    source = cell.get("source")
-    if isinstance(source, list) and all(isinstance(line, str) for line in source):
-        return "".join(source)
-    return source if isinstance(source, str) else None
+    source = cell["source"]
+    return source if isinstance(source, str) else "".join(source)
 
 
 def _syntax_note(cell: CellCode, line: int | None, column: int | None, problem: str, path) -> Finding:
@@ -145,33 +95,36 @@ def _python_syntax_error(cell: CellCode) -> SyntaxError | None:
     return None
 
 
-def _join(cells: Sequence[CellCode]) -> tuple[str, list[int]]:
+def _join(cells: Sequence[CellCode]) -> tuple[str, list[int], str]:
     """One module from the cells' masked code, a marker line before each cell but the first;
-    with the line on which each cell starts."""
+    with the line on which each cell starts, and the marker's name (one no cell holds)."""
+    marker = absent_name("".join(cell.masked.code for cell in cells), "cell")
     parts: list[str] = []
     starts: list[int] = []
     line = 1
     for index, cell in enumerate(cells):
         if index:
-            parts.append(_CELL_MARKER.format(index))
+            parts.append(f"{marker}{index}__\n")
             line += 1
         starts.append(line)
         code = cell.masked.code if cell.masked.code.endswith("\n") else cell.masked.code + "\n"
         parts.append(code)
         line += code.count("\n")
-    return "".join(parts), starts
+    return "".join(parts), starts, marker
 
 
-def _split(code: str, cells: Sequence[CellCode], rules: Sequence[Rule]) -> list[str]:
+def _split(code: str, cells: Sequence[CellCode], rules: Sequence[Rule], marker: str) -> list[str]:
     """The inverse of `_join`: each cell's new source, IPython lines restored."""
-    markers = [int(m.group(1)) for m in _CELL_MARKER_LINE.finditer(code)]
+    marker_line = re.compile(rf"^{marker}(\d+)__\n", re.MULTILINE)
+    markers = [int(m.group(1)) for m in marker_line.finditer(code)]
     if markers != list(range(1, len(cells))):
         raise RuleError([r.code for r in rules], "lost the boundaries between notebook cells")
     sources = []
-    for cell, part in zip(cells, _CELL_MARKER_LINE.split(code)[::2], strict=True):
+    for cell, part in zip(cells, marker_line.split(code)[::2], strict=True):
         if not cell.masked.code.endswith("\n") and part.endswith("\n"):
             part = part[:-1]
-        sources.append(cell.restore(unmask(part, cell.masked.ipython_lines)))
+        masked = cell.masked
+        sources.append(cell.restore(unmask(part, masked.ipython_lines, masked.placeholder)))
     return sources
 
 
@@ -219,7 +172,7 @@ def _migrate_cells(
             notes.append(_syntax_note(cell, error.lineno, error.offset, f"cannot parse: {error.msg}", path))
             cells.remove(cell)
     while cells:
-        module, starts = _join(cells)
+        module, starts, marker = _join(cells)
         try:
             in_module = [f for f in (_in_module(f, cells, starts) for f in declined) if f is not None]
             result = run_rules(module, rules, path=path, unsafe_fixes=unsafe_fixes, declined=in_module)
@@ -232,7 +185,7 @@ def _migrate_cells(
         findings = notes + [_in_cell(finding, cells, starts) for finding in result.findings]
         new_sources = {}
         if result.changed:
-            for cell, source in zip(cells, _split(result.code, cells, rules), strict=True):
+            for cell, source in zip(cells, _split(result.code, cells, rules, marker), strict=True):
                 if source != cell.source:
                     new_sources[cell.number - 1] = source
         return new_sources, findings
@@ -252,7 +205,7 @@ def migrate_notebook(
 
     Raises `SourceSyntaxError` when the text is not a notebook, `RuleError` as `run_rules` does.
     """
-    notebook = _load(text, path)
+    notebook = load(text, path)
     language = kernel_language(notebook)
     if language is not None and not language.lower().startswith("python"):
         message = f"notebook skipped: its kernel language is {language}, not Python"
@@ -302,88 +255,8 @@ def migrate_notebook(
         new_sources.update(changed)
         findings += found
     findings.sort(key=lambda f: (f.cell or 0, f.line, f.column, f.code))
-    code = _replace_sources(text, new_sources) if new_sources else text
+    code = replace_sources(text, new_sources) if new_sources else text
     return MigrationResult(text, code, tuple(findings))
-
-
-# ------------------------------------------------------------------ the JSON text, edited in place
-
-
-def _skip(text: str, index: int) -> int:
-    return _WHITESPACE.match(text, index).end()
-
-
-def _members(text: str, start: int) -> Iterator[tuple[str, int, int]]:
-    """`(key, value_start, value_end)` of the JSON object whose `{` is at `start`."""
-    index = _skip(text, start + 1)
-    while text[index] == '"':
-        key, index = scanstring(text, index + 1)
-        index = _skip(text, _skip(text, index) + 1)  # past the colon
-        end = _DECODER.raw_decode(text, index)[1]
-        yield key, index, end
-        index = _skip(text, end)
-        index = _skip(text, index + 1) if text[index] == "," else index
-
-
-def _items(text: str, start: int) -> list[tuple[int, int]]:
-    """`(start, end)` of each item of the JSON array whose `[` is at `start`."""
-    spans = []
-    index = _skip(text, start + 1)
-    while text[index] != "]":
-        end = _DECODER.raw_decode(text, index)[1]
-        spans.append((index, end))
-        index = _skip(text, end)
-        index = _skip(text, index + 1) if text[index] == "," else index
-    return spans
-
-
-def _source_spans(text: str) -> list[tuple[int, int] | None]:
-    """Where each cell's `source` value lies in the notebook's JSON text."""
-    top = _skip(text, 0)
-    cells_start = next(start for key, start, _ in _members(text, top) if key == "cells")
-    spans = []
-    for cell_start, _ in _items(text, cells_start):
-        spans.append(next(((s, e) for key, s, e in _members(text, cell_start) if key == "source"), None))
-    return spans
-
-
-def _uses_ascii_escapes(text: str) -> bool:
-    """Whether the file escapes non-ASCII characters (`json.dumps(ensure_ascii=True)`)."""
-    return text.isascii() and _NON_ASCII_ESCAPE.search(text) is not None
-
-
-def _encode_lines(text: str, start: int, end: int, new_source: str, ascii_only: bool) -> str:
-    """A new list-of-lines `source` value laid out like the one at `text[start:end]`."""
-    items = _items(text, start)
-    old_lines = [json.loads(text[s:e]) for s, e in items]
-    opening = text[start + 1 : items[0][0]]
-    closing = text[items[-1][1] : end - 1]
-    separator = text[items[0][1] : items[1][0]] if len(items) > 1 else "," + opening
-    new_lines = _LINE.findall(new_source)  # at "\n" only, as nbformat splits (not at U+2028 or \f)
-    tokens: list[str] = []
-    matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
-    for tag, old_from, old_to, new_from, new_to in matcher.get_opcodes():
-        if tag == "equal":  # unchanged lines are copied, escapes and all
-            tokens.extend(text[s:e] for s, e in items[old_from:old_to])
-        else:
-            tokens.extend(json.dumps(line, ensure_ascii=ascii_only) for line in new_lines[new_from:new_to])
-    return "[" + opening + separator.join(tokens) + closing + "]"
-
-
-def _replace_sources(text: str, new_sources: dict[int, str]) -> str:
-    """`text` with the `source` of each cell in `new_sources` (by index) replaced."""
-    spans = _source_spans(text)
-    ascii_only = _uses_ascii_escapes(text)
-    pieces, done = [], 0
-    for index in sorted(new_sources):
-        start, end = spans[index]
-        if text[start] == "[":
-            value = _encode_lines(text, start, end, new_sources[index], ascii_only)
-        else:
-            value = json.dumps(new_sources[index], ensure_ascii=ascii_only)
-        pieces += [text[done:start], value]
-        done = end
-    return "".join([*pieces, text[done:]])
 
 
 def notebook_diff(path: str, before: str, after: str) -> str:
