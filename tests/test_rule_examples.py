@@ -29,11 +29,7 @@ from tf24migrate.rules.selection import all_rules
 from tf24migrate.sources.c_sources import scan_c_source
 
 # Examples known not to hold, each with the reason; an entry whose example passes fails the test.
-KNOWN_WRONG = {
-    ("TF24502", "Write instead"): "the rule reports `tf.reduce_max(tf.abs(z))` for a complex `z`: it looks "
-    "for complex values inside `tf.abs(...)` / `tf.math.real(...)`, whose results are real, so the rewrite "
-    "its own message suggests is reported again (a rule bug, left to its owner).",
-}
+KNOWN_WRONG: dict[tuple[str, str], str] = {}
 PAIRS = {"Before": "After", "Reported": "Write instead"}
 _MARKER = re.compile(r"^(?P<indent> *)(?P<marker>Before|After|Reported|Write instead):(?P<rest>.*)$")
 # `code`, or ``code`` (one space inside each end is padding, as in Markdown)

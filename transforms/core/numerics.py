@@ -26,14 +26,19 @@ _COMPLEX = {
     for module in ("tensorflow", "tensorflow.dtypes", "numpy")
     for name in ("complex64", "complex128")
 } | {"tensorflow.complex", "numpy.complex_", "numpy.csingle", "numpy.cdouble"}
+# Functions whose result is real whatever their input: what is inside them does not make a value complex.
+_REAL_VALUED = {f"tensorflow.{name}" for name in ("abs", "math.abs", "math.real", "math.imag", "math.angle")}
 
 
 def _visibly_complex(ctx, expression: cst.CSTNode, depth: int = 0) -> bool:
     """Whether the file shows `expression` to be complex: a `1j` literal, a complex dtype or
-    `tf.complex(...)` in it, or a name assigned such a value."""
+    `tf.complex(...)` in it, or a name assigned such a value; not inside a function whose result is
+    real (`tf.abs`, `tf.math.real`, ...)."""
     stack = [expression]
     while stack:
         node = stack.pop()
+        if isinstance(node, cst.Call) and ctx.qualified_name(node.func) in _REAL_VALUED:
+            continue
         if isinstance(node, cst.Imaginary):
             return True
         if isinstance(node, (cst.Name, cst.Attribute)) and ctx.qualified_name(node) in _COMPLEX:
