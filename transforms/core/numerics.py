@@ -11,6 +11,7 @@ from tf24migrate.model.findings import Fix, Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import UnboundArguments, bind_arguments, code_for
 from tf24migrate.rules.names import import_bindings, is_import_line, is_tensorflow
+from tf24migrate.rules.needles import Pattern
 
 from .._text import assigned_value, literal_value
 
@@ -73,7 +74,10 @@ class ComplexMaxMin(Rule):
     severity = Severity.WARNING
     # "complex": the lines that make a value complex must be seen too, not only the reductions.
     triggers = ("raw_ops", "reduce_max", "reduce_min", "complex")
-    requires = (*IMPORTS_TENSORFLOW, re.compile(r"raw_ops|reduce_m(?:ax|in)"))  # what it reports
+    requires = (
+        *IMPORTS_TENSORFLOW,
+        Pattern(r"raw_ops|reduce_m(?:ax|in)", "raw_ops", "reduce_max", "reduce_min"),
+    )  # what it reports
 
     def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
         qualified = ctx.qualified_name(original.func) or ""
