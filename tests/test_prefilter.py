@@ -7,6 +7,7 @@ import pathlib
 import pytest
 
 import tf24migrate
+from tf24migrate.engine.pipeline import migrate_source
 from tf24migrate.engine.pruning import trigger_lines
 from tf24migrate.rules.needles import Pattern
 from tf24migrate.rules.prefilter import (
@@ -135,3 +136,25 @@ def test_triggers_are_as_narrow_as_the_rules():
     for code, case in cases.items():
         fired = rules_that_could_fire(looks_alike + "import tensorflow as tf\n" + case, select_rules())
         assert code in {rule.code for rule in fired}, code
+
+
+def test_a_reduction_is_parsed_only_where_its_input_can_be_complex():
+    """TF24502 reports `raw_ops.Max`/`Min`, or a reduction of what the file shows complex: a file
+    holding neither `raw_ops` nor a complex name, dtype string or imaginary literal is turned away."""
+    (rule,) = select_rules("TF24502")
+    header = "import tensorflow as tf\nimport numpy as np\n"
+    assert rules_that_could_fire(header + "peak = tf.reduce_max(x)\n", [rule]) == []
+    for case in (
+        "tf.raw_ops.Max(input=x, axis=0)",
+        "tf.reduce_max(tf.complex(a, b))",
+        "tf.reduce_min(tf.zeros(3, dtype=tf.complex64))",
+        "tf.reduce_min(tf.zeros(3, dtype='complex128'))",
+        "tf.reduce_max(np.zeros(3, dtype=np.csingle))",
+        "tf.reduce_max(np.zeros(3, dtype=np.cdouble))",
+        "tf.reduce_max(tf.constant([1.J]))",
+        "tf.reduce_max(tf.constant([1e3j]))",
+        "tf.reduce_max(tf.constant([1_0j]))",
+    ):
+        source = header + case + "\n"
+        assert rules_that_could_fire(source, [rule]) == [rule], case
+        assert [f.code for f in migrate_source(source, select="TF24502").findings] == ["TF24502"], case

@@ -49,7 +49,7 @@ ROWS = (
     Row("TF24403", "data-autotune", False, ("tensorflow",), ("AUTOTUNE",)),
     Row("TF24404", "from-generator-signature", False, ("tensorflow",), ("from_generator",)),
     Row("TF24501", "hidden-internal-modules", True, ("tensorflow",), (Pattern(r"(?<![.\w])(?<!from )(?<!import )\w+\.(?:python|core|compiler)\b", ".python", ".core", ".compiler"),)),
-    Row("TF24502", "complex-max-min", True, ("tensorflow", Pattern(r"raw_ops|reduce_m(?:ax|in)", "raw_ops", "reduce_max", "reduce_min")), ("raw_ops", "reduce_max", "reduce_min", "complex")),
+    Row("TF24502", "complex-max-min", True, ("tensorflow", Pattern(r"raw_ops|reduce_m(?:ax|in)", "raw_ops", "reduce_max", "reduce_min"), Pattern(r"raw_ops|complex|csingle|cdouble|[\d.][jJ]", "raw_ops", "complex", "csingle", "cdouble", "0j", "0J", "1j", "1J", "2j", "2J", "3j", "3J", "4j", "4J", "5j", "5J", "6j", "6J", "7j", "7J", "8j", "8J", "9j", "9J", ".j", ".J")), ("raw_ops", "reduce_max", "reduce_min", "complex")),
     Row("TF24503", "tensor-float-32", False, ("tensorflow",), ("__main__",)),
     Row("TF24504", "xla-devices", True, ("tensorflow",), ("XLA_CPU", "XLA_GPU")),
     Row("TF24505", "quantize-and-dequantize", True, ("tensorflow",), ("quantize_and_dequantize",)),

@@ -27,6 +27,7 @@ _COMPLEX = {
     for module in ("tensorflow", "tensorflow.dtypes", "numpy")
     for name in ("complex64", "complex128")
 } | {"tensorflow.complex", "numpy.complex_", "numpy.csingle", "numpy.cdouble"}
+_IMAGINARY_ENDS = tuple(digit + j for digit in "0123456789." for j in "jJ")  # how an imaginary literal ends
 
 
 def _visibly_complex(ctx, expression: cst.CSTNode, depth: int = 0) -> bool:
@@ -74,10 +75,20 @@ class ComplexMaxMin(Rule):
     severity = Severity.WARNING
     # "complex": the lines that make a value complex must be seen too, not only the reductions.
     triggers = ("raw_ops", "reduce_max", "reduce_min", "complex")
+    # What it reports (`raw_ops`, or a reduction), and for a reduction what makes its input complex
+    # (`_COMPLEX`'s names, a complex dtype's string, an imaginary literal: `1j`, `1.J`, `1e3j`).
     requires = (
         *IMPORTS_TENSORFLOW,
         Pattern(r"raw_ops|reduce_m(?:ax|in)", "raw_ops", "reduce_max", "reduce_min"),
-    )  # what it reports
+        Pattern(
+            r"raw_ops|complex|csingle|cdouble|[\d.][jJ]",
+            "raw_ops",
+            "complex",
+            "csingle",
+            "cdouble",
+            *_IMAGINARY_ENDS,
+        ),
+    )
 
     def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
         qualified = ctx.qualified_name(original.func) or ""
