@@ -9,11 +9,13 @@ about 200 MB to download; `--tf-sources` names an unpacked one instead), fetched
 files unpacked there. Each measure is a fresh process, as a user or CI runs it; the measures
 take turns in each of `--rounds` rounds and the best time of each is kept:
 - `tf24migrate --check TREE` cold (`--no-cache` when the command has it), with the default jobs
-  and with `-j 1`, and warm (a second run with the cache; skipped when there is no `--no-cache`);
+  and with `-j 1`, and warm: again with the cache, in a temporary `--cache-dir` filled by one run
+  before the rounds (nothing is written into the tree; skipped when there is no `--no-cache`);
 - `ast.parse` over the same `.py` files (`python -c`, reading each file);
 - `ruff check --select NPY201 --no-cache TREE` (skipped, with a note, when ruff is not installed);
 - `tf24migrate --version`, the floor of a Python command.
-The tf24migrate timed is the one installed next to the running Python.
+The tf24migrate timed is the one installed next to the running Python, its bytecode compiled first
+(as `speed.py` does).
 """
 
 from __future__ import annotations
@@ -23,9 +25,12 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import zipfile
 from pathlib import Path
+
+from speed import cache_bytecode
 
 DATA = Path(__file__).resolve().parent / ".data"
 BIN = Path(sys.executable).parent
@@ -87,8 +92,8 @@ def run(command: list[str]) -> float:
     return elapsed
 
 
-def measures(tree: Path, listing: Path) -> dict[str, list[str] | None]:
-    """The commands timed over `tree`, by name (None: skipped)."""
+def measures(tree: Path, listing: Path, cache: Path) -> dict[str, list[str] | None]:
+    """The commands timed over `tree`, by name (None: skipped); the warm runs keep their cache in `cache`."""
     tool = str(BIN / "tf24migrate")
     has_cache = "--no-cache" in subprocess.run([tool, "--help"], capture_output=True, text=True).stdout
     cold = [tool, "--check", "--quiet", *(["--no-cache"] if has_cache else []), str(tree)]
@@ -97,7 +102,7 @@ def measures(tree: Path, listing: Path) -> dict[str, list[str] | None]:
         "ast.parse": [sys.executable, "-c", AST_PARSE, str(listing)],
         "cold": cold,
         "cold -j 1": [*cold, "-j", "1"],
-        "warm": [tool, "--check", "--quiet", str(tree)] if has_cache else None,
+        "warm": [tool, "--check", "--quiet", "--cache-dir", str(cache), str(tree)] if has_cache else None,
         "ruff NPY201": [ruff, "check", "--select", "NPY201", "--no-cache", "--quiet", str(tree)]
         if ruff
         else None,
@@ -110,22 +115,28 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="rounds of each measure (best kept)")
     parser.add_argument("--tf-sources", type=Path, help="an unpacked tensorflow/python folder of TF 2.15")
     args = parser.parse_args()
-    print(f"{os.cpu_count()} cores, Python {sys.version.split()[0]}, {BIN / 'tf24migrate'}")
+    cache_bytecode()
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(
+        f"{os.cpu_count()} cores, load average {load}, Python {sys.version.split()[0]}, {BIN / 'tf24migrate'}"
+    )
     rows = []
     for name, tree in trees(args.tf_sources).items():
         files = sorted(tree.rglob("*.py"))
         listing = DATA / f"files-{name.replace(' ', '-').replace('/', '-')}.txt"
         listing.write_text("".join(f"{p}\n" for p in files))
-        commands = measures(tree, listing)
-        if commands["warm"]:
-            run(commands["warm"])  # fills the cache the warm runs use
         best: dict[str, float] = {}
-        for _ in range(args.rounds):
-            for label, command in commands.items():
-                if command is not None:
-                    best[label] = min(best.get(label, float("inf")), run(command))
+        with tempfile.TemporaryDirectory(prefix="tf24migrate-cache-") as cache:
+            commands = measures(tree, listing, Path(cache))
+            if commands["warm"]:
+                run(commands["warm"])  # fills the cache the warm runs use
+            for _ in range(args.rounds):
+                for label, command in commands.items():
+                    if command is not None:
+                        best[label] = min(best.get(label, float("inf")), run(command))
         size = sum(p.stat().st_size for p in files) / 1e6
         rows.append((f"{name} ({len(files)} files, {size:.1f} MB)", best))
+    print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     for name, best in rows:
         base, version = best["ast.parse"], best["--version"]
         print(f"\n{name}: ast.parse in a fresh process {base:.2f}s, tf24migrate --version {version:.3f}s")

@@ -4,8 +4,9 @@
 
 For each rule (all of them, `--select all`) and each tree: the `.py` files its needles let
 through (`Rule.requires` and `Rule.triggers`, as `tf24migrate.rules.prefilter` decides), the lines
-holding one of its triggers in those files (the statements the engine visits for it), and the
-files it actually reports in. Then the files that LibCST parses under the default selection.
+holding one of its triggers in those files (the statements the engine visits for it), the
+files it actually reports in, and what its needles cost over the tree (each file probed afresh for
+that rule alone, in milliseconds: a run probes a needle shared by rules once). Then the files that LibCST parses under the default selection.
 The trees default to those of `repos.py` (the Model Garden 2.3.0 and 2.4.0 and TensorFlow 2.15's
 `tensorflow/python`), fetched into `benchmarks/.data/` when missing. Prints a Markdown table.
 """
@@ -13,6 +14,7 @@ The trees default to those of `repos.py` (the Model Garden 2.3.0 and 2.4.0 and T
 from __future__ import annotations
 
 import argparse
+import time
 from pathlib import Path
 
 from repos import trees
@@ -24,16 +26,20 @@ from tf24migrate.rules.prefilter import Probe
 from tf24migrate.rules.selection import all_rules, select_rules
 
 
-def measure(folder: Path) -> tuple[dict[str, tuple[int, int, int]], int, int]:
-    """`{code: (files let through, trigger lines in them, files it fires in)}`, the number of
-    files, and how many of them the default selection parses."""
+def measure(folder: Path) -> tuple[dict[str, tuple[int, int, int, float]], int, int]:
+    """`{code: (files let through, trigger lines in them, files it fires in, needles' cost in ms)}`,
+    the number of files, and how many of them the default selection parses."""
     rules = all_rules()
     every, default = select_rules("all"), select_rules()
-    through = {rule.code: [0, 0, 0] for rule in rules}
+    through = {rule.code: [0, 0, 0, 0.0] for rule in rules}
     files = sorted(folder.rglob("*.py"))
     parsed = 0
     for path in files:
         text = path.read_text(encoding="utf-8", errors="replace")
+        for rule in rules:
+            start = time.perf_counter()
+            Probe(text).could_fire(rule.requires, rule.triggers)
+            through[rule.code][3] += (time.perf_counter() - start) * 1000
         probe = Probe(text)
         passing = [rule for rule in rules if probe.could_fire(rule.requires, rule.triggers)]
         parsed += any(rule in default for rule in passing)
@@ -59,13 +65,17 @@ def main() -> None:
     args = parser.parse_args()
     named = {folder.name: folder for folder in args.folders} or trees(args.tf_sources)
     results = {name: measure(folder) for name, folder in named.items()}
-    print("| rule | " + " | ".join(f"{name}: files / lines let through, fires in" for name in results) + " |")
+    print(
+        "| rule | "
+        + " | ".join(f"{name}: files / lines let through, fires in; ms" for name in results)
+        + " |"
+    )
     print("| --- |" + " --- |" * len(results))
     for rule in all_rules():
         cells = []
         for counts, _, _ in results.values():
-            files, lines, fires = counts[rule.code]
-            cells.append(f"{files} / {lines}, {fires}")
+            files, lines, fires, cost = counts[rule.code]
+            cells.append(f"{files} / {lines}, {fires}; {cost:.0f}")
         default = "" if rule.default else " (not default)"
         print(f"| {rule.code} {rule.name}{default} | " + " | ".join(cells) + " |")
     print(

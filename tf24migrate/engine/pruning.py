@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from tf24migrate.rules.prefilter import Needle, pattern_of
+from tf24migrate.rules.prefilter import Needle, matches, pattern_of
 from tf24migrate.rules.text import line_starts, parse_with_python
 
 _MAX_FOLLOW_ROUNDS = 3
@@ -66,9 +66,9 @@ class Entry:
 def trigger_lines(source: str, triggers: Iterable[Needle], *, words: bool = False) -> set[int]:
     """1-based numbers of the lines on which any of `triggers` occurs (literals as whole words if
     `words`)."""
-    pattern = pattern_of(triggers, words=words)
     starts = line_starts(source)
-    return {bisect.bisect_right(starts, match.start()) for match in pattern.finditer(source)}
+    found = pattern_of(triggers, words=True).finditer(source) if words else matches(source, triggers)
+    return {bisect.bisect_right(starts, match.start()) for match in found}
 
 
 class StatementPlan:

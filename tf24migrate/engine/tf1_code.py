@@ -7,12 +7,14 @@ TF 1.15), and such a file needs `tf_upgrade_v2` first anyway. A file is TF 1 cod
 alone is a straggler in TF 2 code (a `tf.logging.info` on an error path of the Model Garden's TF 2
 training loop), not evidence enough to leave the whole file unmigrated. Names reached through
 `tf.compat.v1` are TF 2 API and do not count. A text prefilter keeps this cheap: Python's `ast` reads only a file that
-mentions one of the names.
+mentions one of the names, and the walk enters only the statements whose lines hold one of them
+or `import` (no other statement can hold a use or bind a name to `tensorflow`).
 """
 
 from __future__ import annotations
 
 import ast
+import bisect
 import re
 from dataclasses import dataclass
 
@@ -20,7 +22,8 @@ from tf24migrate.engine.shims import SHIM_EXCEPTIONS, VERSION_CONSTANT, VERSION_
 from tf24migrate.model.findings import Finding
 from tf24migrate.model.notes import TF1_FILE, note_finding
 from tf24migrate.rules.names import normalize
-from tf24migrate.rules.text import parse_with_python
+from tf24migrate.rules.needles import Pattern
+from tf24migrate.rules.text import line_starts, parse_with_python
 
 # Top-level names of TF 1's `tf` that TF 2 does not have: each is absent from the `tf` namespace of
 # TF 2.0 to 2.15 (checked against TF 2.15.1's `tensorflow/__init__.py`) and present in
@@ -68,7 +71,8 @@ TF1_ONLY_NAMES = frozenset(
 )
 # How many uses of TF 1-only names make a file TF 1 code (an import of `tensorflow.contrib` alone does).
 TF1_SITES = 2
-_PREFILTER = re.compile(r"\b(?:" + "|".join(sorted(TF1_ONLY_NAMES)) + r")\b")
+_PREFILTER = Pattern(r"\b(?:" + "|".join(sorted(TF1_ONLY_NAMES)) + r")\b", *sorted(TF1_ONLY_NAMES))
+_IMPORT = re.compile("import")
 _TENSORFLOW = "tensorflow"
 
 
@@ -87,7 +91,9 @@ def tf1_evidence(source: str) -> TF1Evidence | None:
         tree = parse_with_python(source)
     except (SyntaxError, ValueError, RecursionError):
         return None
-    return _Finder().first(tree)
+    starts = line_starts(source)
+    found = [*_PREFILTER.finditer(source), *_IMPORT.finditer(source)]
+    return _Finder(sorted({bisect.bisect_right(starts, match.start()) for match in found})).first(tree)
 
 
 def _is_contrib(module: str) -> bool:
@@ -95,7 +101,8 @@ def _is_contrib(module: str) -> bool:
 
 
 class _Finder:
-    def __init__(self) -> None:
+    def __init__(self, lines: list[int]) -> None:
+        self.lines = lines  # the lines holding a TF 1-only name or `import`, in order
         self.tensorflow_names: set[str] = set()  # local names bound to the `tensorflow` module
         self.found: list[TF1Evidence] = []
         self.contrib = False
@@ -112,7 +119,7 @@ class _Finder:
 
     def _visit(self, nodes) -> None:
         for node in nodes:
-            if _is_shim(node):
+            if (isinstance(node, ast.stmt) and not self._holds_a_line(node)) or _is_shim(node):
                 continue
             if isinstance(node, ast.Import):
                 self._import(node)
@@ -121,6 +128,11 @@ class _Finder:
             elif isinstance(node, ast.Attribute):
                 self._attribute(node)
             self._visit(ast.iter_child_nodes(node))
+
+    def _holds_a_line(self, node: ast.stmt) -> bool:
+        start = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))])
+        index = bisect.bisect_left(self.lines, start)
+        return index < len(self.lines) and self.lines[index] <= (node.end_lineno or node.lineno)
 
     def _import(self, node: ast.Import) -> None:
         for alias in node.names:

@@ -18,7 +18,7 @@ from tf24migrate.model.findings import Finding, Fix, Severity, Span
 from tf24migrate.model.target import Target, severity_for
 
 if TYPE_CHECKING:
-    from tf24migrate.rules.prefilter import Needle
+    from tf24migrate.rules.needles import Needle
 
 # `Rule.requires` of rules that only match names reached through an import of TensorFlow.
 IMPORTS_TENSORFLOW = ("tensorflow",)
@@ -32,8 +32,8 @@ class Rule:
     fix: ClassVar[Fix | None] = None  # the rule's usual fix kind, as listed in the catalogue
     severity: ClassVar[Severity] = Severity.WARNING
     default: ClassVar[bool] = True
-    # One of these must occur in a file, and on every line the rule must see (`prefilter.Needle`s:
-    # literal strings or compiled patterns); after changing them, run `python -m tf24migrate.rules.prefilter`.
+    # One of these must occur in a file, and on every line the rule must see (`needles.Needle`s:
+    # literal strings or `Pattern`s); after changing them, run `python -m tf24migrate.rules.prefilter`.
     triggers: ClassVar[tuple[Needle, ...]] = ()
     # Needles that must all occur in a file for the rule to run at all: a rule that matches only
     # names reached through TensorFlow imports requires "tensorflow" (see IMPORTS_TENSORFLOW).

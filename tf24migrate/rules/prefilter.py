@@ -7,9 +7,12 @@ A rule declares what must occur in a text for it to possibly fire:
   a trigger of an active rule, or using a name bound on such a line (`pruning`): every line a
   rule must look at has to hold one of its triggers.
 
-Each is a `Needle`: a literal string, or a compiled regular expression (`re.compile(r"\\bInput\\b")`)
-where a literal would let through much more than the rule can match. A rule's `requires` and
-`triggers` are the only inputs: nothing else decides whether a text is parsed.
+Each is a `Needle`: a literal string, or a `Pattern` (`Pattern(r"\\bInput\\b", "Input")`) where a
+literal would let through much more than the rule can match. A pattern names the literals every
+match of it holds, and is looked for only on the lines holding one of them: `str.find` over a TF
+source costs a hundredth of a regular expression that starts with `\\b` or a lookbehind, which
+Python's `re` tries at every position. A rule's `requires` and `triggers` are the only inputs:
+nothing else decides whether a text is parsed.
 
 A run must turn away a file no rule can fire in without importing the rules, which import LibCST
 (about 0.15 s of start-up). So the rules' needles are also kept as data, in the generated module
@@ -24,13 +27,13 @@ and over reading the rules' modules without importing them (fragile, and as slow
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Union
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING
+
+from tf24migrate.rules.needles import Needle, quoted
 
 if TYPE_CHECKING:
     from tf24migrate.rules.base import Rule
-
-Needle = Union[str, "re.Pattern[str]"]
 
 
 class Probe:
@@ -43,7 +46,7 @@ class Probe:
     def has(self, needle: Needle) -> bool:
         found = self._found.get(needle)
         if found is None:
-            found = needle in self.text if isinstance(needle, str) else needle.search(self.text) is not None
+            found = needle in self.text if isinstance(needle, str) else needle.search(self.text)
             self._found[needle] = found
         return found
 
@@ -87,26 +90,27 @@ def _rows_of(selection) -> Sequence:
         return ROWS
 
 
-def pattern_of(needles: Iterable[Needle], *, words: bool = False) -> re.Pattern[str]:
-    """One pattern matching where any of `needles` occurs (literals as whole words if `words`)."""
-    literals = sorted({n for n in needles if isinstance(n, str)}, key=len, reverse=True)
-    patterns = sorted({n.pattern for n in needles if not isinstance(n, str)})
-    alternatives = "|".join(re.escape(literal) for literal in literals)
+def pattern_of(literals: Iterable[str], *, words: bool = False) -> re.Pattern[str]:
+    """One pattern matching where any of `literals` occurs (as whole words if `words`)."""
+    alternatives = "|".join(re.escape(literal) for literal in sorted(set(literals), key=len, reverse=True))
     if words and alternatives:
         alternatives = rf"\b(?:{alternatives})\b"
-    return re.compile("|".join(filter(None, [alternatives, *(f"(?:{p})" for p in patterns)])) or r"(?!)")
+    return re.compile(alternatives or r"(?!)")
 
 
-def _quoted(text: str) -> str:  # as ruff formats it: double quotes unless the text holds one
-    code = repr(text)
-    return f'"{code[1:-1]}"' if '"' not in text and code.startswith("'") else code
+def matches(text: str, needles: Iterable[Needle]) -> Iterator[re.Match[str]]:
+    """Where any of `needles` occurs in `text` (in no order)."""
+    needles = list(needles)
+    literals = [needle for needle in needles if isinstance(needle, str)]
+    if literals:
+        yield from pattern_of(literals).finditer(text)
+    for needle in needles:
+        if not isinstance(needle, str):
+            yield from needle.finditer(text)
 
 
 def _needle_code(needle: Needle) -> str:
-    if isinstance(needle, str):
-        return _quoted(needle)
-    raw = '"' not in needle.pattern and not needle.pattern.endswith("\\")
-    return f're.compile(r"{needle.pattern}")' if raw else f"re.compile({_quoted(needle.pattern)})"
+    return quoted(needle) if isinstance(needle, str) else repr(needle)
 
 
 def _tuple_code(needles: Sequence[Needle]) -> str:
@@ -123,11 +127,10 @@ def table_source() -> str:
         '"""',
         "",
         *(
-            ["import re"]
+            ["from typing import NamedTuple", "", "from tf24migrate.rules.needles import Pattern"]
             if any(not isinstance(n, str) for r in all_rules() for n in (*r.requires, *r.triggers))
-            else []
+            else ["from typing import NamedTuple"]
         ),
-        "from typing import NamedTuple",
         "",
         "",
         "class Row(NamedTuple):",
@@ -144,7 +147,7 @@ def table_source() -> str:
     for rule in all_rules():
         requires, triggers = map(_tuple_code, (rule.requires, rule.triggers))
         lines.append(
-            f"    Row({_quoted(rule.code)}, {_quoted(rule.name)}, {rule.default}, {requires}, {triggers}),"
+            f"    Row({quoted(rule.code)}, {quoted(rule.name)}, {rule.default}, {requires}, {triggers}),"
         )
     lines += [")", "# fmt: on"]
     return "\n".join(lines) + "\n"

@@ -2,8 +2,9 @@
 do not edit (see `tf24migrate.rules.prefilter`; tests/test_prefilter.py fails when it is stale).
 """
 
-import re
 from typing import NamedTuple
+
+from tf24migrate.rules.needles import Pattern
 
 
 class Row(NamedTuple):
@@ -28,12 +29,12 @@ ROWS = (
     Row("TF24201", "steps-per-execution", True, (), ("experimental_steps_per_execution",)),
     Row("TF24202", "removed-keras-utils", True, ("tensorflow",), ("HDF5Matrix", "convert_all_kernels_in_model", "multi_gpu_model", "terminate_keras_multiprocessing_pools")),
     Row("TF24203", "plot-model-positional", True, ("tensorflow",), ("plot_model", "model_to_dot")),
-    Row("TF24210", "keras-symbolic-isinstance", True, ("isinstance", "tensorflow"), (re.compile(r"\bInput\b"), re.compile(r"\.(?:in|out)puts?\b"))),
-    Row("TF24211", "tensor-name-suffix", True, (".name", ":0", "tensorflow"), (':0"', ":0'", re.compile(r"\bInput\b"), re.compile(r"\.(?:in|out)puts?\b"))),
+    Row("TF24210", "keras-symbolic-isinstance", True, ("isinstance", "tensorflow"), (Pattern(r"\bInput\b", "Input"), Pattern(r"\.(?:in|out)puts?\b", ".input", ".output"))),
+    Row("TF24211", "tensor-name-suffix", True, (".name", ":0", "tensorflow"), (':0"', ":0'", Pattern(r"\bInput\b", "Input"), Pattern(r"\.(?:in|out)puts?\b", ".input", ".output"))),
     Row("TF24212", "keras-get-graph", True, ("tensorflow",), ("get_graph",)),
-    Row("TF24213", "symbolic-gradients", True, ("tensorflow", re.compile(r"\bgradients?\b")), (re.compile(r"\bInput\b"), re.compile(r"\.(?:in|out)puts?\b"))),
-    Row("TF24214", "control-flow-on-symbolic", True, ("tensorflow", re.compile(r"\b(?:cond|while_loop|map_fn)\b")), (re.compile(r"\bInput\b"),)),
-    Row("TF24215", "concrete-function-on-symbolic", True, ("tensorflow", "get_concrete_function"), (re.compile(r"\bInput\b"),)),
+    Row("TF24213", "symbolic-gradients", True, ("tensorflow", Pattern(r"\bgradients?\b", "gradient")), (Pattern(r"\bInput\b", "Input"), Pattern(r"\.(?:in|out)puts?\b", ".input", ".output"))),
+    Row("TF24214", "control-flow-on-symbolic", True, ("tensorflow", Pattern(r"\b(?:cond|while_loop|map_fn)\b", "cond", "while_loop", "map_fn")), (Pattern(r"\bInput\b", "Input"),)),
+    Row("TF24215", "concrete-function-on-symbolic", True, ("tensorflow", "get_concrete_function"), (Pattern(r"\bInput\b", "Input"),)),
     Row("TF24301", "mixed-precision-policy", True, ("tensorflow", "experimental"), ("mixed_precision",)),
     Row("TF24302", "set-policy", True, ("tensorflow",), ("set_policy",)),
     Row("TF24303", "global-policy", True, ("tensorflow",), ("global_policy",)),
@@ -47,12 +48,12 @@ ROWS = (
     Row("TF24402", "worker-server-config", True, ("tensorflow",), ("WorkerServer",)),
     Row("TF24403", "data-autotune", False, ("tensorflow",), ("AUTOTUNE",)),
     Row("TF24404", "from-generator-signature", False, ("tensorflow",), ("from_generator",)),
-    Row("TF24501", "hidden-internal-modules", True, ("tensorflow",), (re.compile(r"(?<![.\w])(?<!from )(?<!import )\w+\.(?:python|core|compiler)\b"),)),
-    Row("TF24502", "complex-max-min", True, ("tensorflow", re.compile(r"raw_ops|reduce_m(?:ax|in)")), ("raw_ops", "reduce_max", "reduce_min", "complex")),
+    Row("TF24501", "hidden-internal-modules", True, ("tensorflow",), (Pattern(r"(?<![.\w])(?<!from )(?<!import )\w+\.(?:python|core|compiler)\b", ".python", ".core", ".compiler"),)),
+    Row("TF24502", "complex-max-min", True, ("tensorflow", Pattern(r"raw_ops|reduce_m(?:ax|in)", "raw_ops", "reduce_max", "reduce_min"), Pattern(r"raw_ops|complex|csingle|cdouble|[\d.][jJ]", "raw_ops", "complex", "csingle", "cdouble", "0j", "0J", "1j", "1J", "2j", "2J", "3j", "3J", "4j", "4J", "5j", "5J", "6j", "6J", "7j", "7J", "8j", "8J", "9j", "9J", ".j", ".J")), ("raw_ops", "reduce_max", "reduce_min", "complex")),
     Row("TF24503", "tensor-float-32", False, ("tensorflow",), ("__main__",)),
     Row("TF24504", "xla-devices", True, ("tensorflow",), ("XLA_CPU", "XLA_GPU")),
     Row("TF24505", "quantize-and-dequantize", True, ("tensorflow",), ("quantize_and_dequantize",)),
-    Row("TF24506", "xla-experimental-compile", True, ("tensorflow", "experimental", "compile"), (re.compile(r"\bxla\b"),)),
+    Row("TF24506", "xla-experimental-compile", True, ("tensorflow", "experimental", "compile"), (Pattern(r"\bxla\b", "xla"),)),
     Row("TF24601", "trt-nodes-denylist", True, (), ("nodes_blacklist",)),
     Row("TF24602", "amp-env-lists", True, (), ("TF_AUTO_MIXED_PRECISION_GRAPH_REWRITE_",)),
     Row("TF24603", "tpu-embedding-batch-size", True, ("tensorflow",), ("TPUEmbedding",)),

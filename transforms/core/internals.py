@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import re
-
 import libcst as cst
 
 from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import code_for
+from tf24migrate.rules.needles import Pattern
 
 _HIDDEN = {"tensorflow.python": "python", "tensorflow.core": "core", "tensorflow.compiler": "compiler"}
 
@@ -35,7 +34,14 @@ class HiddenInternalModules(Rule):
     severity = Severity.ERROR
     # `name.python` (`.core`, `.compiler`) outside an import: `from tensorflow.python...` lines and
     # dotted paths (`tf2xla.python`) are not attribute access on the `tensorflow` module.
-    triggers = (re.compile(r"(?<![.\w])(?<!from )(?<!import )\w+\.(?:python|core|compiler)\b"),)
+    triggers = (
+        Pattern(
+            r"(?<![.\w])(?<!from )(?<!import )\w+\.(?:python|core|compiler)\b",
+            ".python",
+            ".core",
+            ".compiler",
+        ),
+    )
     requires = IMPORTS_TENSORFLOW
 
     def leave_Attribute(self, ctx, original: cst.Attribute, updated: cst.Attribute):

@@ -11,6 +11,7 @@ from tf24migrate.model.findings import Fix, Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import UnboundArguments, bind_arguments, code_for
 from tf24migrate.rules.names import import_bindings, is_import_line, is_tensorflow
+from tf24migrate.rules.needles import Pattern
 
 from .._text import assigned_value, literal_value
 
@@ -28,6 +29,7 @@ _COMPLEX = {
 } | {"tensorflow.complex", "numpy.complex_", "numpy.csingle", "numpy.cdouble"}
 # Functions whose result is real whatever their input: what is inside them does not make a value complex.
 _REAL_VALUED = {f"tensorflow.{name}" for name in ("abs", "math.abs", "math.real", "math.imag", "math.angle")}
+_IMAGINARY_ENDS = tuple(digit + j for digit in "0123456789." for j in "jJ")  # how an imaginary literal ends
 
 
 def _visibly_complex(ctx, expression: cst.CSTNode, depth: int = 0) -> bool:
@@ -78,7 +80,20 @@ class ComplexMaxMin(Rule):
     severity = Severity.WARNING
     # "complex": the lines that make a value complex must be seen too, not only the reductions.
     triggers = ("raw_ops", "reduce_max", "reduce_min", "complex")
-    requires = (*IMPORTS_TENSORFLOW, re.compile(r"raw_ops|reduce_m(?:ax|in)"))  # what it reports
+    # What it reports (`raw_ops`, or a reduction), and for a reduction what makes its input complex
+    # (`_COMPLEX`'s names, a complex dtype's string, an imaginary literal: `1j`, `1.J`, `1e3j`).
+    requires = (
+        *IMPORTS_TENSORFLOW,
+        Pattern(r"raw_ops|reduce_m(?:ax|in)", "raw_ops", "reduce_max", "reduce_min"),
+        Pattern(
+            r"raw_ops|complex|csingle|cdouble|[\d.][jJ]",
+            "raw_ops",
+            "complex",
+            "csingle",
+            "cdouble",
+            *_IMAGINARY_ENDS,
+        ),
+    )
 
     def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
         qualified = ctx.qualified_name(original.func) or ""

@@ -9,6 +9,7 @@ import libcst as cst
 from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import UnboundArguments, bind_arguments, code_for
+from tf24migrate.rules.needles import Pattern
 
 from .._text import assigned_value, literal_value
 
@@ -101,7 +102,7 @@ class XlaExperimentalCompile(Rule):
     fix = None
     severity = Severity.WARNING
     # the name is only reachable through an import that spells `xla`, and the file spells the rest
-    triggers = (re.compile(r"\bxla\b"),)
+    triggers = (Pattern(r"\bxla\b", "xla"),)
     requires = (*IMPORTS_TENSORFLOW, "experimental", "compile")
 
     def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):

@@ -26,6 +26,7 @@ import libcst as cst
 
 from tf24migrate.rules.calls import abbreviated
 from tf24migrate.rules.names import dotted_parts
+from tf24migrate.rules.needles import Pattern
 
 from .._text import assigned_value
 
@@ -33,8 +34,8 @@ INPUTS = frozenset({"tensorflow.keras.Input", "tensorflow.keras.layers.Input"})
 SYMBOLIC_ATTRIBUTES = frozenset({"input", "inputs", "output", "outputs"})
 # What every line that can hold evidence holds (`Input` as a word, `.input(s)` / `.output(s)` as
 # attributes): rules of this family add them to their triggers.
-INPUT_WORD = re.compile(r"\bInput\b")
-EVIDENCE_TRIGGERS = (INPUT_WORD, re.compile(r"\.(?:in|out)puts?\b"))
+INPUT_WORD = Pattern(r"\bInput\b", "Input")
+EVIDENCE_TRIGGERS = (INPUT_WORD, Pattern(r"\.(?:in|out)puts?\b", ".input", ".output"))
 _DEPTH = 3
 _KERAS_NAME = re.compile(r"model|layer", re.IGNORECASE)
 

@@ -17,6 +17,7 @@ from tf24migrate.model.findings import Fix, Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import abbreviated, code_for
 from tf24migrate.rules.kinds import ReportUse
+from tf24migrate.rules.needles import Pattern
 
 from .._text import literal_value
 from ._symbolic import EVIDENCE_TRIGGERS, INPUT_WORD, expression_evidence, symbolic_evidence, symbolic_names
@@ -264,7 +265,7 @@ class SymbolicGradients(Rule):
     fix = None
     severity = Severity.WARNING
     triggers = EVIDENCE_TRIGGERS
-    requires = (*IMPORTS_TENSORFLOW, re.compile(r"\bgradients?\b"))  # `.gradient(`, `gradients(`
+    requires = (*IMPORTS_TENSORFLOW, Pattern(r"\bgradients?\b", "gradient"))  # `.gradient(`, `gradients(`
 
     def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
         func = original.func
@@ -322,7 +323,10 @@ class ControlFlowOnSymbolic(Rule):
     fix = None
     severity = Severity.ERROR
     triggers = (INPUT_WORD,)
-    requires = (*IMPORTS_TENSORFLOW, re.compile(r"\b(?:cond|while_loop|map_fn)\b"))  # `_CONTROL_FLOW`
+    requires = (
+        *IMPORTS_TENSORFLOW,
+        Pattern(r"\b(?:cond|while_loop|map_fn)\b", "cond", "while_loop", "map_fn"),
+    )  # `_CONTROL_FLOW`
 
     def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
         qualified = ctx.qualified_name(original.func)
