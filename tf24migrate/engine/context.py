@@ -126,7 +126,8 @@ class FileContext:
         self.blocked: dict[object, str] = dict(blocked or {})
         self.newly_blocked: dict[object, str] = {}
         self._linked = Linked()
-        self._brings: dict[int, AddImport | ImportAlongside] = {}  # id(new Name) -> its import
+        # id(new Name) -> (the Name, its import): holding the Name keeps its id from being reused
+        self._brings: dict[int, tuple[cst.Name, AddImport | ImportAlongside]] = {}
         self._module_imports: dict[str, str] = {}  # local name -> module, for applied AddImports
         self._names_to_import: dict[int, list[str]] = {}  # id(original ImportFrom) -> names to add
         self._left_imports: dict[int, cst.ImportFrom] = {}  # id(original) -> the node left in the tree
@@ -206,7 +207,7 @@ class FileContext:
             local = self._free_name_for_tensorflow()
             if local is not None:
                 name = cst.Name(local)
-                self._brings[id(name)] = AddImport(local, TENSORFLOW)
+                self._brings[id(name)] = (name, AddImport(local, TENSORFLOW))
                 rest = qualified_name[len(TENSORFLOW) + 1 :].split(".")
                 return _attribute_chain(name, rest if qualified_name != TENSORFLOW else [])
         return None
@@ -226,7 +227,7 @@ class FileContext:
         if scope.ever_bound(new_name) or re.search(rf"\b{new_name}\b", self.source):
             return None
         alongside = cst.Name(new_name)
-        self._brings[id(alongside)] = ImportAlongside(statement, new_name)
+        self._brings[id(alongside)] = (alongside, ImportAlongside(statement, new_name))
         return alongside
 
     # ----------------------------------------------------------------- reporting
@@ -282,15 +283,15 @@ class FileContext:
         return replacement
 
     def _brought_by(self, replacement: cst.CSTNode) -> list[AddImport | ImportAlongside]:
-        """The imports that the names `spell` and `import_alongside` made, inside `replacement`, need."""
+        """The imports that the names `spell` and `import_alongside` made, inside `replacement`,
+        need; each is handed out once (once carried out, it is in place for every later use)."""
         if not self._brings:
             return []
         found, stack = [], [replacement]
         while stack:
             node = stack.pop()
-            edit = self._brings.get(id(node))
-            if edit is not None:
-                found.append(edit)
+            if id(node) in self._brings:
+                found.append(self._brings.pop(id(node))[1])
             stack.extend(node.children)
         return found
 

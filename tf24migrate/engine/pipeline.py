@@ -255,6 +255,7 @@ class _Parsed:
         A pass that finds fixes which are only right together with others that were not applied
         (`linked`) blocks them, and the rules run again without them."""
         blocked: dict[object, str] = {}
+        suppressions = line_suppressions(source)
         for _ in range(_MAX_PASSES):
             if self.plan is not None:
                 self.plan.reset()
@@ -264,7 +265,7 @@ class _Parsed:
                 target=target,
                 blocked=blocked,
                 statements=self.statements,
-                suppressions=line_suppressions(source),
+                suppressions=suppressions,
                 declined=declined,
                 locate=self.locate,
             )
