@@ -186,7 +186,7 @@ def test_classify(source, kind):
 @pytest.mark.parametrize(
     ("cell", "reason"),
     [
-        ("%%bash\necho experimental_run_v2\n", "cell 2 is a %%bash cell: not migrated"),
+        ("%%bash\npython -c 'strategy.experimental_run_v2(f)'\n", "cell 2 is a %%bash cell: not migrated"),
         (
             "%%html\n<p>tf.distribute.experimental.CollectiveHints</p>\n",
             "cell 2 is a %%html cell: not migrated",
@@ -217,7 +217,9 @@ def test_cells_that_name_nothing_or_are_not_code_get_no_note():
 
 
 def test_skipped_cell_note_through_the_command(tmp_path):
-    (tmp_path / "n.ipynb").write_text(notebook(IMPORT, "%%bash\necho experimental_run_v2\n"))
+    (tmp_path / "n.ipynb").write_text(
+        notebook(IMPORT, "%%bash\npython -c 'strategy.experimental_run_v2(f)'\n")
+    )
     done = subprocess.run(
         [sys.executable, "-m", "tf24migrate", "--output-format", "github", "n.ipynb"],
         capture_output=True,
@@ -233,7 +235,11 @@ def test_skipped_cell_note_through_the_command(tmp_path):
 
 def test_sarif_log_describes_the_notes_its_results_name(tmp_path):
     (tmp_path / "n.ipynb").write_text(
-        notebook(IMPORT, "def f(:\n    s.experimental_run_v2(x)\n", "%%bash\necho experimental_run_v2\n")
+        notebook(
+            IMPORT,
+            "def f(:\n    s.experimental_run_v2(x)\n",
+            "%%bash\npython -c 'strategy.experimental_run_v2(f)'\n",
+        )
     )
     (tmp_path / "r.ipynb").write_text(notebook(HINTS, language="R"))
     done = subprocess.run(

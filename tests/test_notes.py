@@ -20,7 +20,7 @@ def project(tmp_path):
         notebook(
             "import tensorflow as tf\n",
             "def f(:\n    tf.distribute.experimental_run_v2(f)\n",
-            "%%bash\necho experimental_run_v2\n",
+            "%%bash\npython -c 'strategy.experimental_run_v2(f)'\n",
         )
     )
     (tmp_path / "r.ipynb").write_text(notebook("library(tensorflow)\n", language="R"))

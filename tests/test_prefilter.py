@@ -158,3 +158,109 @@ def test_a_reduction_is_parsed_only_where_its_input_can_be_complex():
         source = header + case + "\n"
         assert rules_that_could_fire(source, [rule]) == [rule], case
         assert [f.code for f in migrate_source(source, select="TF24502").findings] == ["TF24502"], case
+
+
+def _unfiltered(monkeypatch):
+    """Run the engine with every selected rule on every statement: no prefilter (only a rule's
+    demand that the file mention TensorFlow at all), no import check, no plan."""
+    from tf24migrate.engine import pipeline as engine
+    from tf24migrate.engine.syntax import parse
+
+    def mentions(rule):  # what a rule asks of a file by design: that it mentions TensorFlow
+        return any("tensorflow" in (n.literals if isinstance(n, Pattern) else (n,)) for n in rule.requires)
+
+    monkeypatch.setattr(
+        engine,
+        "rules_that_could_fire",
+        lambda text, rules, **_: [r for r in rules if "tensorflow" in text or not mentions(r)],
+    )
+    monkeypatch.setattr(engine, "_imports_allow", lambda source, rules: rules)
+    monkeypatch.setattr(
+        engine._Parsed, "of", classmethod(lambda cls, source, rules, path: cls(parse(source, path)))
+    )
+
+
+def _outcome(source: str, **options):
+    result = migrate_source(source, **options)
+    # Notes are not rule findings: a TF 1 file no rule can fire in gets none when prefiltered.
+    return result.code, [f for f in result.findings if not f.code.startswith("TF240")]
+
+
+# What the needles must let through though it looks unusual (and each case is reported or fixed).
+NEEDLE_EDGES = {
+    "continued import": "from \\\n    tensorflow.keras.mixed_precision import experimental as mp\nmp.set_policy('mixed_float16')\n",
+    "import of an internal module binds tensorflow": (
+        "import tensorflow.python.ops\ns = tensorflow.distribute.experimental.MultiWorkerMirroredStrategy()\n"
+    ),
+    "import among others": "import os, tensorflow as tf\ntf.keras.mixed_precision.experimental.set_policy('x')\n",
+    "import in a function": "def f():\n    import tensorflow as tf\n    tf.keras.mixed_precision.experimental.set_policy('x')\n",
+    "doctest import only": (
+        'def f():\n    """Example.\n\n    >>> import tensorflow as tf\n'
+        "    >>> tf.keras.mixed_precision.experimental.set_policy('mixed_float16')\n"
+        '    """\n'
+    ),
+    "method continued over lines": "s.\\\n    experimental_run_v2(f)\n",
+    "method in brackets": "(s.\n    experimental_run_v2)(f)\n",
+    "keyword before its =": "import tensorflow as tf\ns.reduce('sum', v, experimental_hints  # hints\n    = h)\n",
+    "keras internals, a model's output": (
+        "from tensorflow.python.keras import models\nif model.output.name == 'dense/BiasAdd:0':\n    pass\n"
+    ),
+    "keras internals, a receiver over lines": (
+        "from tensorflow.python.keras import models\n"
+        "x = (base\n   ).get_layer('a').output\nif x.name == 'a:0':\n    pass\n"
+    ),
+}
+# What only looks like a rule's case: TensorFlow's own sources, prose, definitions.
+NEEDLE_LOOK_ALIKES = {
+    "internal imports": (
+        "from tensorflow.python.distribute import distribute_lib\n"
+        "s = distribute_lib.MultiWorkerMirroredStrategy()\n"
+        "from tensorflow.python.keras.mixed_precision import experimental as mp\nmp.set_policy('x')\n"
+    ),
+    "an import in a docstring's code block": (
+        '"""Use it as\n\n```python\nimport tensorflow as tf\n```\n"""\n'
+        "from tensorflow.python.ops import math_ops\nx = math_ops.reduce_max(y)\ninputs = x.inputs\n"
+        "def f(self, inputs):\n    if isinstance(inputs, tf.Tensor):\n        return inputs\n"
+    ),
+    "a definition of the old method": "class S:\n    def experimental_run_v2(self, f):\n        return self._experimental_run_v2(f)\n",
+    "a graph op's outputs": "from tensorflow.python.framework import ops\nt = op.outputs[0]\nif t.name == 'a:0':\n    pass\n",
+}
+
+
+@pytest.mark.parametrize(
+    "source",
+    [c.input for c in __import__("fixture_cases").all_cases()]
+    + list(NEEDLE_EDGES.values())
+    + list(NEEDLE_LOOK_ALIKES.values()),
+    ids=lambda s: (
+        s.name
+        if isinstance(s, pathlib.Path)
+        else next(k for k, v in {**NEEDLE_EDGES, **NEEDLE_LOOK_ALIKES}.items() if v == s)
+    ),
+)
+def test_the_prefilter_changes_speed_never_results(source, monkeypatch):
+    """Every fixture, and each case above: the same code and findings with every rule run on every
+    statement as with the needles, the import check and the plan."""
+    options = {}
+    if isinstance(source, pathlib.Path):
+        case = next(c for c in __import__("fixture_cases").all_cases() if c.input == source)
+        options, source = case.options(), source.read_text(encoding="utf-8")
+    filtered = _outcome(source, **options)
+    _unfiltered(monkeypatch)
+    assert filtered == _outcome(source, **options)
+
+
+@pytest.mark.parametrize("name", NEEDLE_EDGES)
+def test_unusual_spellings_are_still_migrated(name):
+    assert migrate_source(NEEDLE_EDGES[name]).findings
+
+
+@pytest.mark.parametrize("name", NEEDLE_LOOK_ALIKES)
+def test_look_alikes_are_not_even_parsed(name, monkeypatch):
+    from tf24migrate.engine import pipeline as engine
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("parsed by LibCST")
+
+    monkeypatch.setattr(engine._Parsed, "of", classmethod(refuse))
+    assert migrate_source(NEEDLE_LOOK_ALIKES[name]).findings == ()

@@ -17,6 +17,7 @@ from tf24migrate.rules.calls import (
 )
 from tf24migrate.rules.edits import DropUse
 from tf24migrate.rules.kinds import RenameKeyword, RenameMethod, RenameSymbol
+from tf24migrate.rules.needles import attribute
 
 EXPERIMENTAL = "tensorflow.distribute.experimental"
 
@@ -266,7 +267,7 @@ class MakeNumpyDataset(Rule):
     old_removed = "2.4"
     fix = Fix.SAFE
     severity = Severity.ERROR
-    triggers = ("experimental_make_numpy_dataset",)
+    triggers = (attribute("experimental_make_numpy_dataset"),)
 
     def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
         func = original.func

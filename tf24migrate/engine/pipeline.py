@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from tf24migrate.engine.context import FileContext, Report
+from tf24migrate.engine.context import FileContext, Report, imports_public_tensorflow
 from tf24migrate.engine.doctests import migrate_doctests
 from tf24migrate.engine.nesting import too_deep
 from tf24migrate.engine.outside_edits import changed_lines
@@ -44,7 +44,7 @@ from tf24migrate.model.findings import Finding, MigrationResult, Span
 from tf24migrate.model.notes import without_notes
 from tf24migrate.model.target import DEFAULT_TARGET, Target, target_of
 from tf24migrate.rules.base import Rule
-from tf24migrate.rules.prefilter import rules_that_could_fire
+from tf24migrate.rules.prefilter import needs_public_imports, rules_that_could_fire, without_public_imports
 from tf24migrate.rules.selection import RuleSelection
 from tf24migrate.rules.text import line_starts, parse_with_python
 
@@ -110,7 +110,8 @@ def run_rules(
         return dataclasses.replace(result, source=source, code=_BOM + result.code)  # the same lines
     target = getattr(rules, "target", None) or DEFAULT_TARGET
     active = rules_that_could_fire(source, rules)
-    if not active:
+    main = _imports_allow(source, active)
+    if not main and not (">>>" in source and any(not rule.reads_text for rule in active)):
         return MigrationResult(source=source, code=source)
     tf1 = tf1_evidence(source)
     if tf1 is not None:  # TF 1 code: rewrites would break it, rules do not run (see `tf1_code`)
@@ -140,7 +141,7 @@ def run_rules(
     if tree_rules and ">>>" in code:
 
         def run_examples(text: str, *, path, unsafe_fixes, declined=()) -> MigrationResult:
-            rules_here = rules_that_could_fire(text, tree_rules)
+            rules_here = _imports_allow(text, rules_that_could_fire(text, tree_rules))
             if not rules_here or tf1_evidence(text) is not None:
                 return MigrationResult(source=text, code=text)
             return _run_tree(text, rules_here, path, unsafe_fixes, declined, target)
@@ -151,11 +152,21 @@ def run_rules(
         )
         findings += found
         edited += changed_lines(before, code) if code != before else ()
+    tree_rules = [rule for rule in main if not rule.reads_text]
     if tree_rules:  # the stages before kept every line where it was: their lines are the source's
         done = _run_tree(code, tree_rules, path, unsafe_fixes, declined, target)
         code, findings, edited = done.code, [*findings, *done.findings], edited + (done.edited or ())
     findings.sort(key=lambda f: (f.line, f.column, f.code))
     return MigrationResult(source=source, code=code, findings=tuple(findings), edited=edited)
+
+
+def _imports_allow(source: str, rules: list[Rule]) -> list[Rule]:
+    """`rules` less those that need an import of TensorFlow's public API when `source`'s code has
+    none (`prefilter.without_public_imports`): the prefilter's pattern also finds an `import
+    tensorflow as tf` in prose, Python's `ast` only the imports. The `ast` is the one the plan reuses."""
+    if not any(map(needs_public_imports, rules)) or imports_public_tensorflow(source):
+        return rules
+    return without_public_imports(source, rules)
 
 
 # 3-8. the LibCST stages

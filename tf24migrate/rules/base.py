@@ -16,12 +16,17 @@ from typing import TYPE_CHECKING, ClassVar
 
 from tf24migrate.model.findings import Finding, Fix, Severity, Span
 from tf24migrate.model.target import Target, severity_for
+from tf24migrate.rules.needles import IMPORTS_PUBLIC_TENSORFLOW
 
 if TYPE_CHECKING:
     from tf24migrate.rules.needles import Needle
 
-# `Rule.requires` of rules that only match names reached through an import of TensorFlow.
-IMPORTS_TENSORFLOW = ("tensorflow",)
+# `Rule.requires` of rules that only match names of TensorFlow's public API (`tensorflow.X`), which
+# only an import of that API binds: TensorFlow's own sources, which import its internals, are not parsed.
+IMPORTS_TENSORFLOW = (IMPORTS_PUBLIC_TENSORFLOW,)
+# `Rule.requires` of rules whose evidence needs no name of the public API (a `model.output`, a
+# layer's `.dtype_policy`), only a file that mentions TensorFlow.
+MENTIONS_TENSORFLOW = ("tensorflow",)
 
 
 class Rule:

@@ -15,6 +15,7 @@ from tf24migrate.rules.base import IMPORTS_TENSORFLOW, DataRule
 from tf24migrate.rules.calls import code_for
 from tf24migrate.rules.edits import AddStatementAfter, Edit, MoveBinding, RenameBinding, TrackUses
 from tf24migrate.rules.names import dotted_name_of_module, normalize, tf_spelling
+from tf24migrate.rules.needles import attribute, keyword
 
 
 def callee_name(call: cst.Call) -> str | None:
@@ -167,7 +168,7 @@ class RenameMethod(DataRule):
     """A method of TensorFlow objects that was renamed, matched by name on any receiver."""
 
     def __init__(self, *, old: str, new: str, message: str, **kwargs) -> None:
-        kwargs.setdefault("triggers", (old,))
+        kwargs.setdefault("triggers", (attribute(old),))
         super().__init__(**kwargs)
         self.old = old
         self.new = new
@@ -184,7 +185,7 @@ class RenameKeyword(DataRule):
     """A keyword argument that was renamed, in calls of the named methods or functions."""
 
     def __init__(self, *, callees: tuple[str, ...], old: str, new: str, message: str, **kwargs) -> None:
-        kwargs.setdefault("triggers", (old,))
+        kwargs.setdefault("triggers", (keyword(old),))
         super().__init__(**kwargs)
         self.callees = frozenset(callees)
         self.old = old

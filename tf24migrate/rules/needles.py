@@ -58,6 +58,56 @@ class Pattern:
 Needle = str | Pattern
 
 
+class AnyOf(Pattern):
+    """A needle found where any of `alternatives` is (`any_of`)."""
+
+    __slots__ = ("alternatives",)
+
+    def __init__(self, *alternatives: Needle) -> None:
+        regexes = [n.regex.pattern if isinstance(n, Pattern) else re.escape(n) for n in alternatives]
+        literals = [
+            literal for n in alternatives for literal in (n.literals if isinstance(n, Pattern) else (n,))
+        ]
+        super().__init__("|".join(f"(?:{regex})" for regex in regexes), *dict.fromkeys(literals))
+        self.alternatives = alternatives
+
+
+def any_of(*needles: Needle) -> AnyOf:
+    """One needle found where any of `needles` is: a rule's `requires` holds each of its entries,
+    and this is how one entry can be satisfied in more than one way."""
+    return AnyOf(*needles)
+
+
+def attribute(name: str) -> Pattern:
+    """Where `name` can be an attribute: after a `.`, or first on a line (`x.\\` then `name`, or
+    within brackets), not in `def name(` nor in `self._name`."""
+    return Pattern(rf"(?:\.|(?m:^))[ \t]*{re.escape(name)}\b", name)
+
+
+def keyword(name: str) -> Pattern:
+    """Where `name` can be a keyword argument (`name=`, or `name` ending a line or before a
+    comment, the `=` on the next), not in `x.name` nor in `name == y`."""
+    return Pattern(rf"(?<![\w.]){re.escape(name)}[ \t]*(?:=(?!=)|#|\\?$)", name)
+
+
+# TensorFlow's own packages, not its public API: a file whose only TensorFlow imports are of these
+# (`from tensorflow.python.ops import math_ops`) is TensorFlow's implementation, and no name it
+# binds is one a rule matches by its public name (`tensorflow.distribute...`).
+TENSORFLOW_INTERNALS = ("python", "core", "compiler", "tools", "security", "tsl", "dtensor")
+_NOT_INTERNAL = rf"(?![ \t]*\.[ \t]*(?:{'|'.join(TENSORFLOW_INTERNALS)})\b)"
+
+# Where a text can import TensorFlow's public API: `import tensorflow` (`as tf`, `.compat.v1`, in a
+# list of modules, any `import tensorflow.x`), `from tensorflow(.keras) import ...`, a line that starts with `tensorflow` (a
+# statement continued by a backslash); in code, a doctest or a notebook's JSON alike. A superset of
+# the imports `imports_public_tensorflow` counts, as a prefilter must be.
+IMPORTS_PUBLIC_TENSORFLOW = Pattern(
+    r"\bimport\b[^#\n]*(?<![\w.])tensorflow\b"  # `import tensorflow.python.ops` binds `tensorflow`
+    rf"|\bfrom[ \t]+tensorflow\b{_NOT_INTERNAL}"
+    rf"|(?m:^)[ \t]*tensorflow\b{_NOT_INTERNAL}",
+    "tensorflow",
+)
+
+
 def quoted(text: str) -> str:  # as ruff formats it: double quotes unless the text holds one
     code = repr(text)
     return f'"{code[1:-1]}"' if '"' not in text and code.startswith("'") else code

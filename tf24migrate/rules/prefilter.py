@@ -30,7 +30,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
-from tf24migrate.rules.needles import Needle, quoted
+from tf24migrate.rules.needles import IMPORTS_PUBLIC_TENSORFLOW, AnyOf, Needle, quoted
 
 if TYPE_CHECKING:
     from tf24migrate.rules.base import Rule
@@ -64,6 +64,33 @@ def rules_that_could_fire(text: str, rules: Iterable[Rule], *, requires_in: str 
     probe = Probe(text)
     within = Probe(requires_in) if requires_in is not None else probe
     return [rule for rule in rules if probe.could_fire(rule.requires, rule.triggers, within)]
+
+
+def without_public_imports(text: str, rules: Iterable[Rule]) -> list[Rule]:
+    """The `rules` that could still fire in `text` once it is known to import nothing of
+    TensorFlow's public API (`IMPORTS_PUBLIC_TENSORFLOW` found only in prose or a docstring's
+    example, which Python's `ast` tells): those that require no such import, or for which another
+    alternative of an `any_of` occurs."""
+    probe = Probe(text)
+
+    def satisfied(needle: Needle) -> bool:
+        if needle == IMPORTS_PUBLIC_TENSORFLOW:
+            return False
+        if isinstance(needle, AnyOf) and IMPORTS_PUBLIC_TENSORFLOW in needle.alternatives:
+            return any(satisfied(n) and probe.has(n) for n in needle.alternatives)
+        return True  # found already: the rule passed the prefilter
+
+    return [rule for rule in rules if all(map(satisfied, rule.requires))]
+
+
+def needs_public_imports(rule: Rule) -> bool:
+    """Whether `rule`'s `requires` can only be met, or also be met, by an import of TensorFlow's
+    public API (`without_public_imports` may drop it)."""
+    return any(
+        needle == IMPORTS_PUBLIC_TENSORFLOW
+        or (isinstance(needle, AnyOf) and IMPORTS_PUBLIC_TENSORFLOW in needle.alternatives)
+        for needle in rule.requires
+    )
 
 
 def could_fire(text: str, rules: Sequence[Rule]) -> bool:

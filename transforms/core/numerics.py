@@ -8,7 +8,7 @@ import re
 import libcst as cst
 
 from tf24migrate.model.findings import Fix, Severity
-from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
+from tf24migrate.rules.base import IMPORTS_TENSORFLOW, MENTIONS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import UnboundArguments, bind_arguments, code_for
 from tf24migrate.rules.names import import_bindings, is_import_line, is_tensorflow
 from tf24migrate.rules.needles import Pattern
@@ -168,7 +168,7 @@ class TensorFloat32(Rule):
     severity = Severity.INFO
     default = False
     triggers = ("__main__",)
-    requires = IMPORTS_TENSORFLOW
+    requires = MENTIONS_TENSORFLOW  # any TensorFlow import counts (`_imports_tensorflow`)
 
     def leave_Module(self, ctx, original: cst.Module, updated: cst.Module):
         if "enable_tensor_float_32_execution" in ctx.source:

@@ -14,7 +14,7 @@ What counts (each cheap, and each visible to the rule because its lines hold a t
   lambda bodies do not count;
 - `.input`, `.inputs`, `.output` or `.outputs` of a Keras model or layer: a receiver bound to a
   `tf.keras.*` construction, a `.get_layer(...)` / `.layers[...]` result, or a receiver named as
-  one (`model`, `base_model`, `self.model`, `layer`, `encoder_layer`). Graph operations
+  one (`model`, `base_model`, `self.model`, `layer`, `encoder_layer`, `Model`, `LAYER`). Graph operations
   (`op.outputs[0]`) are not models: their tensors keep their `:0` names and gradients.
 """
 
@@ -24,9 +24,10 @@ import re
 
 import libcst as cst
 
+from tf24migrate.rules.base import IMPORTS_TENSORFLOW
 from tf24migrate.rules.calls import abbreviated
 from tf24migrate.rules.names import dotted_parts
-from tf24migrate.rules.needles import Pattern
+from tf24migrate.rules.needles import Pattern, any_of
 
 from .._text import assigned_value
 
@@ -37,7 +38,21 @@ SYMBOLIC_ATTRIBUTES = frozenset({"input", "inputs", "output", "outputs"})
 INPUT_WORD = Pattern(r"\bInput\b", "Input")
 EVIDENCE_TRIGGERS = (INPUT_WORD, Pattern(r"\.(?:in|out)puts?\b", ".input", ".output"))
 _DEPTH = 3
-_KERAS_NAME = re.compile(r"model|layer", re.IGNORECASE)
+_KERAS_NAMES = ("model", "Model", "MODEL", "layer", "Layer", "LAYER")  # `base_model`, `self.encoderLayer`
+_KERAS_NAME = re.compile("|".join(_KERAS_NAMES))
+# What a file holds where this module can find evidence, which a rule of this family requires: every
+# `tensorflow.keras` name and `Input` needs an import of TensorFlow's public API; without one, only a
+# `.input(s)` / `.output(s)` whose receiver is named as a model or layer (`base_model.output`), is
+# indexed or called (`model.layers[0].output`, `self.get_layer("x").output`), or stands on a line
+# before (a receiver continued over lines: `).output`, a line starting with `.output`, a `.` ending
+# one with a backslash) can be.
+_KERAS_IO = Pattern(
+    rf"(?:(?:{'|'.join(_KERAS_NAMES)})\w*|[)\]]|(?m:^))[ \t]*\.(?:in|out)puts?\b|\.\\$",
+    ".input",
+    ".output",
+    ".\\",
+)
+EVIDENCE_IN_FILE = any_of(*IMPORTS_TENSORFLOW, _KERAS_IO)
 
 
 def walk(node: cst.CSTNode, hidden: frozenset[str] = frozenset()):

@@ -14,13 +14,20 @@ import re
 import libcst as cst
 
 from tf24migrate.model.findings import Fix, Severity
-from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
+from tf24migrate.rules.base import IMPORTS_TENSORFLOW, MENTIONS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import abbreviated, code_for
 from tf24migrate.rules.kinds import ReportUse
 from tf24migrate.rules.needles import Pattern
 
 from .._text import literal_value
-from ._symbolic import EVIDENCE_TRIGGERS, INPUT_WORD, expression_evidence, symbolic_evidence, symbolic_names
+from ._symbolic import (
+    EVIDENCE_IN_FILE,
+    EVIDENCE_TRIGGERS,
+    INPUT_WORD,
+    expression_evidence,
+    symbolic_evidence,
+    symbolic_names,
+)
 
 
 def _is_builtin_call(ctx, call: cst.Call, name: str) -> bool:
@@ -137,7 +144,7 @@ class TensorNameSuffix(Rule):
     fix = None
     severity = Severity.WARNING
     triggers = (':0"', ":0'", *EVIDENCE_TRIGGERS)  # a string literal ending in `:0`; the evidence
-    requires = (".name", ":0", *IMPORTS_TENSORFLOW)  # only files that mention TensorFlow
+    requires = (".name", ":0", *MENTIONS_TENSORFLOW, EVIDENCE_IN_FILE)
 
     def _report(self, ctx, node: cst.CSTNode) -> None:
         value = literal_value(node)
@@ -265,7 +272,11 @@ class SymbolicGradients(Rule):
     fix = None
     severity = Severity.WARNING
     triggers = EVIDENCE_TRIGGERS
-    requires = (*IMPORTS_TENSORFLOW, Pattern(r"\bgradients?\b", "gradient"))  # `.gradient(`, `gradients(`
+    requires = (
+        *MENTIONS_TENSORFLOW,
+        EVIDENCE_IN_FILE,
+        Pattern(r"\bgradients?\b", "gradient"),
+    )  # `.gradient(`, `gradients(`
 
     def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
         func = original.func
@@ -367,7 +378,7 @@ class ConcreteFunctionOnSymbolic(Rule):
     fix = None
     severity = Severity.ERROR
     triggers = (INPUT_WORD,)
-    requires = (*IMPORTS_TENSORFLOW, "get_concrete_function")
+    requires = (*MENTIONS_TENSORFLOW, EVIDENCE_IN_FILE, "get_concrete_function")
 
     def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
         func = original.func
