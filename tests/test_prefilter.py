@@ -199,11 +199,18 @@ NEEDLE_EDGES = {
         "    >>> tf.keras.mixed_precision.experimental.set_policy('mixed_float16')\n"
         '    """\n'
     ),
+    "doctest right after the quotes": 'def f():\n    """>>> s.experimental_run_v2(g)"""\n',
+    "doctest continuation line": (
+        'def f():\n    """Run.\n\n    >>> y = (s.\n    ...      experimental_run_v2(g))\n    """\n'
+    ),
     "method continued over lines": "s.\\\n    experimental_run_v2(f)\n",
     "method in brackets": "(s.\n    experimental_run_v2)(f)\n",
     "keyword before its =": "import tensorflow as tf\ns.reduce('sum', v, experimental_hints  # hints\n    = h)\n",
     "keras internals, a model's output": (
         "from tensorflow.python.keras import models\nif model.output.name == 'dense/BiasAdd:0':\n    pass\n"
+    ),
+    "keras internals, an attribute continued": (
+        "from tensorflow.python.keras import models\nif model.\\\n        output.name == 'a:0':\n    pass\n"
     ),
     "keras internals, a receiver over lines": (
         "from tensorflow.python.keras import models\n"
@@ -264,3 +271,39 @@ def test_look_alikes_are_not_even_parsed(name, monkeypatch):
 
     monkeypatch.setattr(engine._Parsed, "of", classmethod(refuse))
     assert migrate_source(NEEDLE_LOOK_ALIKES[name]).findings == ()
+
+
+TRICKY_IMPORTS = [
+    'x = "import"; import tensorflow as tf\n',
+    'import tensorflow as tf; s = "tensorflow"\n',
+    "from \\\n  tensorflow.keras import layers\n",
+    "x = '''\n'''\nimport os, tensorflow\n",
+    "r'\\''\nimport tensorflow\n",
+    'f"{x}" ; import tensorflow.compat.v1 as tf\r',
+    "x = 1\rimport tensorflow as tf\r",
+    's = "a\\\nb"\nimport tensorflow.python.ops\n',
+    "if x:  # 'unclosed\n    from tensorflow import keras\n",
+]
+
+
+@pytest.mark.parametrize(
+    "source",
+    TRICKY_IMPORTS + [p.read_text(encoding="utf-8") for p in sorted(FIXTURES.rglob("*.py"))],
+)
+def test_the_quick_import_check_never_misses_an_import(source, monkeypatch):
+    """`imports_public_tensorflow` first looks for `tensorflow` outside strings and comments; where
+    that says no, Python's `ast` finds no import of the public API either."""
+    from tf24migrate.engine import public_api as context
+
+    quick = context._may_import_public_tensorflow(source)
+    monkeypatch.setattr(context, "_may_import_public_tensorflow", lambda source: True)
+    assert quick or not context.imports_public_tensorflow(source)
+
+
+def test_an_import_in_a_docstring_or_comment_is_not_an_import():
+    from tf24migrate.engine.public_api import _may_import_public_tensorflow
+
+    assert not _may_import_public_tensorflow(
+        '"""Use:\n\n    import tensorflow as tf\n"""\n# import tensorflow\n'
+    )
+    assert all(map(_may_import_public_tensorflow, TRICKY_IMPORTS))

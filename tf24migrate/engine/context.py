@@ -9,17 +9,17 @@ moved, a statement to put after the current one) at once, the import edits after
 
 from __future__ import annotations
 
-import ast
 import functools
 import re
-from collections.abc import Callable, Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 
 import libcst as cst
 
-from tf24migrate.engine import import_edits, pruning
+from tf24migrate.engine import import_edits
 from tf24migrate.engine.linked import Linked
 from tf24migrate.engine.positions import StatementMap, node_spans
+from tf24migrate.engine.public_api import imports_public_tensorflow
 from tf24migrate.engine.scopes import ScopeTracker
 from tf24migrate.engine.suppressions import is_suppressed
 from tf24migrate.model.findings import Fix, Span
@@ -37,48 +37,8 @@ from tf24migrate.rules.edits import (
     TrackUses,
 )
 from tf24migrate.rules.names import TENSORFLOW, Binding, dotted_parts, head_name, is_tensorflow, normalize
-from tf24migrate.rules.needles import TENSORFLOW_INTERNALS
 
 _ONE_LINE = re.compile(r"\s*\n\s*")
-
-
-def _is_public_tensorflow(module: str) -> bool:
-    top, _, rest = module.partition(".")
-    return top == TENSORFLOW and rest.partition(".")[0] not in TENSORFLOW_INTERNALS
-
-
-def _statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
-    """Every statement of `body`, nested ones included (imports are statements: expressions are
-    not entered)."""
-    stack = list(body)
-    while stack:
-        statement = stack.pop()
-        yield statement
-        for name in ("body", "orelse", "finalbody", "handlers", "cases"):
-            stack.extend(getattr(statement, name, None) or ())
-
-
-def imports_public_tensorflow(source: str) -> bool:
-    """Whether `source` imports TensorFlow's public API (`import tensorflow`, `from tensorflow
-    import ...`, `tensorflow.keras`, ...), not only its internals (`rules.needles.TENSORFLOW_INTERNALS`:
-    `from tensorflow.python.ops import math_ops`): a file importing only internals is TensorFlow's
-    own implementation, and binds no name a rule knows by its public name. `import
-    tensorflow.python.ops` counts (it binds `tensorflow`). Imports are read with Python's `ast`, so
-    an example in a docstring does not count."""
-    try:
-        tree = pruning.parse_with_python(source)
-    except (SyntaxError, ValueError, RecursionError):
-        return True  # unknown: as before this check
-    for node in _statements(tree.body):
-        if isinstance(node, ast.Import) and any(
-            _is_public_tensorflow(alias.name)
-            or (alias.asname is None and alias.name.startswith("tensorflow."))
-            for alias in node.names
-        ):
-            return True
-        if isinstance(node, ast.ImportFrom) and not node.level and _is_public_tensorflow(node.module or ""):
-            return True
-    return False
 
 
 @dataclass

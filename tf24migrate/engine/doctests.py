@@ -30,7 +30,7 @@ from tf24migrate.model.findings import Finding, MigrationResult
 from tf24migrate.rules.docstrings import Docstring, docstrings, examples
 from tf24migrate.rules.text import parse_with_python
 
-_TF_IMPORT = "import tensorflow as tf"
+TF_IMPORT = "import tensorflow as tf"  # put before the examples of a file that binds `tf` by it
 
 
 def binds_tf(tree: ast.Module) -> bool:
@@ -94,7 +94,7 @@ def _migrate_one(docstring, run, tf_bound, path, unsafe_fixes, declined, suppres
         return None, []
     prelude = 0
     if tf_bound and not any(name == "tf" for s in parse_with_python(text).body for name, _, _ in bindings(s)):
-        text, prelude = _TF_IMPORT + "\n" + text, 1
+        text, prelude = TF_IMPORT + "\n" + text, 1
 
     def place(finding: Finding) -> Finding | None:
         first, last = finding.line - 1 - prelude, finding.end_line - 1 - prelude
@@ -136,7 +136,7 @@ def _spliced(docstring: Docstring, code_lines, new_code: str, prelude: int) -> l
     new = new_code.split("\n")
     if new and new[-1] == "":
         new.pop()
-    if prelude and (not new or new[0] != _TF_IMPORT):
+    if prelude and (not new or new[0] != TF_IMPORT):
         return None
     new = new[prelude:]
     if len(new) != len(code_lines):

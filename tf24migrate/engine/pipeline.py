@@ -23,18 +23,20 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 import sys
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 import libcst as cst
 
-from tf24migrate.engine.context import FileContext, Report, imports_public_tensorflow
-from tf24migrate.engine.doctests import migrate_doctests
+from tf24migrate.engine.context import FileContext, Report
+from tf24migrate.engine.doctests import TF_IMPORT, migrate_doctests
 from tf24migrate.engine.nesting import too_deep
 from tf24migrate.engine.outside_edits import changed_lines
 from tf24migrate.engine.positions import StatementMap, module_code, node_spans
 from tf24migrate.engine.pruning import Sparse, StatementPlan
+from tf24migrate.engine.public_api import imports_public_tensorflow
 from tf24migrate.engine.suppressions import is_suppressed, line_suppressions
 from tf24migrate.engine.syntax import TOO_DEEP, parse, python_syntax_error
 from tf24migrate.engine.tf1_code import tf1_evidence, tf1_note
@@ -48,6 +50,7 @@ from tf24migrate.rules.prefilter import needs_public_imports, rules_that_could_f
 from tf24migrate.rules.selection import RuleSelection
 from tf24migrate.rules.text import line_starts, parse_with_python
 
+_PROMPTED = re.compile(r"(?:>>>|\.\.\.)(?: (.*)|$)", re.MULTILINE)  # what follows a doctest prompt
 _MAX_PASSES = 4  # each pass only blocks more fixes; chains are short (a subclass, then its import)
 
 
@@ -110,14 +113,13 @@ def run_rules(
         return dataclasses.replace(result, source=source, code=_BOM + result.code)  # the same lines
     target = getattr(rules, "target", None) or DEFAULT_TARGET
     active = rules_that_could_fire(source, rules)
-    main = _imports_allow(source, active)
-    if not main and not (">>>" in source and any(not rule.reads_text for rule in active)):
+    main, in_examples = _imports_allow(source, active), _example_rules(source, active)
+    if not main and not in_examples:
         return MigrationResult(source=source, code=source)
     tf1 = tf1_evidence(source)
     if tf1 is not None:  # TF 1 code: rewrites would break it, rules do not run (see `tf1_code`)
         return MigrationResult(source=source, code=source, findings=(tf1_note(tf1, path),))
     text_rules = [rule for rule in active if rule.reads_text]
-    tree_rules = [rule for rule in active if not rule.reads_text]
     code, findings, edited = source, [], ()
     suppressions = line_suppressions(source)
 
@@ -138,10 +140,10 @@ def run_rules(
         )
         findings += found
         edited += changed_lines(before, code) if code != before else ()
-    if tree_rules and ">>>" in code:
+    if in_examples:
 
         def run_examples(text: str, *, path, unsafe_fixes, declined=()) -> MigrationResult:
-            rules_here = _imports_allow(text, rules_that_could_fire(text, tree_rules))
+            rules_here = _imports_allow(text, rules_that_could_fire(text, in_examples))
             if not rules_here or tf1_evidence(text) is not None:
                 return MigrationResult(source=text, code=text)
             return _run_tree(text, rules_here, path, unsafe_fixes, declined, target)
@@ -167,6 +169,19 @@ def _imports_allow(source: str, rules: list[Rule]) -> list[Rule]:
     if not any(map(needs_public_imports, rules)) or imports_public_tensorflow(source):
         return rules
     return without_public_imports(source, rules)
+
+
+def _example_rules(source: str, rules: list[Rule]) -> list[Rule]:
+    """The tree rules of `rules` that could fire in `source`'s doctest examples: whose needles occur
+    in the text after its `>>> ` and `... ` prompts (a superset of the examples), with the `import
+    tensorflow as tf` put before them when the file has one (`doctests`)."""
+    tree_rules = [rule for rule in rules if not rule.reads_text]
+    if not tree_rules or ">>>" not in source:
+        return []
+    text = "\n".join(match.group(1) or "" for match in _PROMPTED.finditer(source))
+    if TF_IMPORT in source:
+        text += "\n" + TF_IMPORT
+    return rules_that_could_fire(text, tree_rules)
 
 
 # 3-8. the LibCST stages

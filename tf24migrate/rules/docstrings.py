@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from tf24migrate.rules.text import line_starts
+from tf24migrate.rules.text import line_starts, statements
 
 _PROMPT = re.compile(r"([ \t]*)>>>(?: |$)")
 _LINE = re.compile(r"([^\r\n]*)(\r\n?|\n|$)")
@@ -46,7 +46,7 @@ class Example:
 
 def docstring_nodes(tree: ast.Module) -> Iterator[ast.Constant]:
     """The docstring constants of the module and of every class and function in it."""
-    for node in ast.walk(tree):
+    for node in (tree, *statements(tree.body)):
         if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
             first = node.body[0] if node.body else None
             if isinstance(first, ast.Expr) and isinstance(first.value, (ast.Constant, ast.JoinedStr)):

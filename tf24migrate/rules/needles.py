@@ -78,10 +78,15 @@ def any_of(*needles: Needle) -> AnyOf:
     return AnyOf(*needles)
 
 
+# The start of a line, whatever its ending (`\n`, `\r\n`, `\r`): a pattern may look behind where its
+# search starts.
+LINE_START = r"(?:\A|(?<=[\n\r]))"
+
+
 def attribute(name: str) -> Pattern:
     """Where `name` can be an attribute: after a `.`, or first on a line (`x.\\` then `name`, or
     within brackets), not in `def name(` nor in `self._name`."""
-    return Pattern(rf"(?:\.|(?m:^))[ \t]*{re.escape(name)}\b", name)
+    return Pattern(rf"(?:\.|{LINE_START})[ \t]*{re.escape(name)}\b", name)
 
 
 def keyword(name: str) -> Pattern:
@@ -103,7 +108,7 @@ _NOT_INTERNAL = rf"(?![ \t]*\.[ \t]*(?:{'|'.join(TENSORFLOW_INTERNALS)})\b)"
 IMPORTS_PUBLIC_TENSORFLOW = Pattern(
     r"\bimport\b[^#\n]*(?<![\w.])tensorflow\b"  # `import tensorflow.python.ops` binds `tensorflow`
     rf"|\bfrom[ \t]+tensorflow\b{_NOT_INTERNAL}"
-    rf"|(?m:^)[ \t]*tensorflow\b{_NOT_INTERNAL}",
+    rf"|{LINE_START}[ \t]*tensorflow\b{_NOT_INTERNAL}",
     "tensorflow",
 )
 

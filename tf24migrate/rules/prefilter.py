@@ -46,7 +46,12 @@ class Probe:
     def has(self, needle: Needle) -> bool:
         found = self._found.get(needle)
         if found is None:
-            found = needle in self.text if isinstance(needle, str) else needle.search(self.text)
+            if isinstance(needle, str):
+                found = needle in self.text
+            elif isinstance(needle, AnyOf):  # each alternative once per text (most are shared)
+                found = any(map(self.has, needle.alternatives))
+            else:
+                found = needle.search(self.text)
             self._found[needle] = found
         return found
 
@@ -54,8 +59,13 @@ class Probe:
         self, requires: Iterable[Needle], triggers: Iterable[Needle], within: Probe | None = None
     ) -> bool:
         """Whether each of `requires` occurs in `within` (default: this text) and one of
-        `triggers` in this text."""
-        return all(map((within or self).has, requires)) and any(map(self.has, triggers))
+        `triggers` in this text. The cheap and rare go first: the triggers (a rule's own names),
+        then the literals required, then the patterns."""
+        return any(map(self.has, triggers)) and all(map((within or self).has, _cheap_first(requires)))
+
+
+def _cheap_first(needles: Iterable[Needle]) -> list[Needle]:
+    return sorted(needles, key=lambda needle: not isinstance(needle, str))  # stable: patterns as declared
 
 
 def rules_that_could_fire(text: str, rules: Iterable[Rule], *, requires_in: str | None = None) -> list[Rule]:

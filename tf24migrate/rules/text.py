@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import re
 import warnings
+from collections.abc import Iterator
 
 # The last source of some size parsed, and its tree: the engine's stages (TF 1 evidence, doctests,
 # the plan) read the same source, which is parsed once. Trees are never modified.
@@ -32,3 +33,14 @@ _NEWLINE = re.compile(r"\r\n?|\n")  # the line ends of Python's tokenizer (not s
 def line_starts(text: str) -> list[int]:
     """The offset of each line of `text`, and `len(text)` last when it ends with a line end."""
     return [0, *(match.end() for match in _NEWLINE.finditer(text))]
+
+
+def statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """Every statement of `body`, nested ones included, in no order: what holds imports, classes,
+    functions and docstrings, without visiting the expressions (most of a tree)."""
+    stack = list(body)
+    while stack:
+        statement = stack.pop()
+        yield statement
+        for name in ("body", "orelse", "finalbody", "handlers", "cases"):
+            stack.extend(getattr(statement, name, None) or ())

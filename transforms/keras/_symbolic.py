@@ -27,7 +27,7 @@ import libcst as cst
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW
 from tf24migrate.rules.calls import abbreviated
 from tf24migrate.rules.names import dotted_parts
-from tf24migrate.rules.needles import Pattern, any_of
+from tf24migrate.rules.needles import LINE_START, Pattern, any_of
 
 from .._text import assigned_value
 
@@ -42,12 +42,14 @@ _KERAS_NAMES = ("model", "Model", "MODEL", "layer", "Layer", "LAYER")  # `base_m
 _KERAS_NAME = re.compile("|".join(_KERAS_NAMES))
 # What a file holds where this module can find evidence, which a rule of this family requires: every
 # `tensorflow.keras` name and `Input` needs an import of TensorFlow's public API; without one, only a
-# `.input(s)` / `.output(s)` whose receiver is named as a model or layer (`base_model.output`), is
-# indexed or called (`model.layers[0].output`, `self.get_layer("x").output`), or stands on a line
-# before (a receiver continued over lines: `).output`, a line starting with `.output`, a `.` ending
-# one with a backslash) can be.
+# `.input(s)` / `.output(s)` whose receiver is named as a model or layer (`base_model.output`),
+# indexes or calls one (`model.layers[0].output`, `self.get_layer("x").output`), or is continued from
+# a line before (`).output`, `].output` or `.output` first on a line; `model.\` then `output`).
+_IO = r"[ \t]*\.(?:in|out)puts?\b"
+_NAMED = "|".join(_KERAS_NAMES)
 _KERAS_IO = Pattern(
-    rf"(?:(?:{'|'.join(_KERAS_NAMES)})\w*|[)\]]|(?m:^))[ \t]*\.(?:in|out)puts?\b|\.\\$",
+    rf"(?:{_NAMED})\w*{_IO}|(?:{_NAMED})[^\n\r]*[)\]]{_IO}|{LINE_START}[ \t]*[)\]]?{_IO}"
+    rf"|(?:(?:{_NAMED})\w*|[)\]])[ \t]*\.\\$",
     ".input",
     ".output",
     ".\\",

@@ -274,9 +274,9 @@ class SymbolicGradients(Rule):
     triggers = EVIDENCE_TRIGGERS
     requires = (
         *MENTIONS_TENSORFLOW,
+        Pattern(r"\bgradients?\b", "gradient"),  # `.gradient(`, `gradients(`
         EVIDENCE_IN_FILE,
-        Pattern(r"\bgradients?\b", "gradient"),
-    )  # `.gradient(`, `gradients(`
+    )
 
     def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
         func = original.func

@@ -1,0 +1,75 @@
+"""Whether a source imports TensorFlow's public API (`import tensorflow as tf`), not only its
+internals (`from tensorflow.python.ops import math_ops`): rules that match only public names
+(`rules.needles.IMPORTS_PUBLIC_TENSORFLOW` in their `requires`) have nothing to match in a file that
+does not, and `ReportUse` reports an internal symbol only in a file that does."""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from tf24migrate.rules.names import TENSORFLOW
+from tf24migrate.rules.needles import IMPORTS_PUBLIC_TENSORFLOW, TENSORFLOW_INTERNALS
+from tf24migrate.rules.text import parse_with_python, statements
+
+
+def _is_public_tensorflow(module: str) -> bool:
+    top, _, rest = module.partition(".")
+    return top == TENSORFLOW and rest.partition(".")[0] not in TENSORFLOW_INTERNALS
+
+
+# A string literal or a comment, whichever starts first (a `#` in a string is the string's, a quote
+# in a comment the comment's); prefixes (`r`, `b`, `f`) do not move where the text inside starts.
+_STRING_OR_COMMENT = re.compile(
+    r"#[^\r\n]*"
+    r'|"""[^"\\]*(?:(?:\\.|"(?!""))[^"\\]*)*"""'
+    r"|'''[^'\\]*(?:(?:\\.|'(?!''))[^'\\]*)*'''"
+    r'|"[^"\\\r\n]*(?:\\.[^"\\\r\n]*)*"'
+    r"|'[^'\\\r\n]*(?:\\.[^'\\\r\n]*)*'",
+    re.DOTALL,
+)
+
+
+def _may_import_public_tensorflow(source: str) -> bool:
+    """Whether some `tensorflow` of `source` outside its strings and comments is on a line where
+    `IMPORTS_PUBLIC_TENSORFLOW` matches: False proves there is no such import (every import
+    statement has its `tensorflow` in code, on a line the pattern matches), in a hundredth of the
+    time of Python's `ast` (most TF sources name `import tensorflow as tf` only in docstrings)."""
+    spans = _STRING_OR_COMMENT.finditer(source)
+    span = next(spans, None)
+    at = source.find(TENSORFLOW)
+    while at >= 0:
+        while span is not None and span.end() <= at:
+            span = next(spans, None)
+        if span is None or at < span.start():  # in code
+            start = max(source.rfind("\n", 0, at), source.rfind("\r", 0, at)) + 1
+            ends = [i for i in (source.find("\n", at), source.find("\r", at)) if i >= 0]
+            if IMPORTS_PUBLIC_TENSORFLOW.regex.search(source, start, min(ends, default=len(source))):
+                return True
+        at = source.find(TENSORFLOW, at + len(TENSORFLOW))
+    return False
+
+
+def imports_public_tensorflow(source: str) -> bool:
+    """Whether `source` imports TensorFlow's public API (`import tensorflow`, `from tensorflow
+    import ...`, `tensorflow.keras`, ...), not only its internals (`rules.needles.TENSORFLOW_INTERNALS`:
+    `from tensorflow.python.ops import math_ops`): a file importing only internals is TensorFlow's
+    own implementation, and binds no name a rule knows by its public name. `import
+    tensorflow.python.ops` counts (it binds `tensorflow`). Imports are read with Python's `ast`, so
+    an example in a docstring does not count."""
+    if not _may_import_public_tensorflow(source):
+        return False
+    try:
+        tree = parse_with_python(source)
+    except (SyntaxError, ValueError, RecursionError):
+        return True  # unknown: as before this check
+    for node in statements(tree.body):
+        if isinstance(node, ast.Import) and any(
+            _is_public_tensorflow(alias.name)
+            or (alias.asname is None and alias.name.startswith("tensorflow."))
+            for alias in node.names
+        ):
+            return True
+        if isinstance(node, ast.ImportFrom) and not node.level and _is_public_tensorflow(node.module or ""):
+            return True
+    return False
