@@ -249,3 +249,69 @@ def test_a_warm_run_loads_neither_libcst_nor_a_rule_nor_workers(tree, tmp_path):
     warm = subprocess.run([sys.executable, "-c", WARM_RUN], cwd=tree, capture_output=True, text=True)
     assert warm.stderr.splitlines()[-1] == "loaded: [] False", warm.stderr
     assert warm.stdout == cold.stdout and "would change: ./pkg/due0.py" in warm.stdout
+
+
+def _in_process(tree, cache_folder):
+    from tf24migrate.run.migrate import migrate_files
+
+    files = sorted(str(p) for p in tree.rglob("*") if p.suffix in (".py", ".ipynb"))
+    cache = ResultCache.open(str(cache_folder), run_key(RuleSelection(), False))
+    return [
+        (r.path, r.status, r.findings)
+        for r in migrate_files(files, RuleSelection(), texts=False, cache=cache)
+    ]
+
+
+def test_a_file_the_index_shows_unchanged_is_not_even_read(tree, tmp_path, monkeypatch):
+    from tf24migrate.run import cache as cache_module
+    from tf24migrate.run import migrate
+
+    monkeypatch.setattr(cache_module, "RACY_NS", 0)  # the files were written a moment ago
+    cold = _in_process(tree, tmp_path / "cache")
+    assert _in_process(tree, tmp_path / "cache") == cold  # indexes what the entries hold
+    read = []
+    monkeypatch.setattr(
+        migrate, "read_bytes", lambda path: read.append(path) or cache_module.read_bytes(path)
+    )
+    assert _in_process(tree, tmp_path / "cache") == cold
+    assert read == []
+
+
+def test_the_index_never_serves_a_file_written_since(tree, tmp_path, monkeypatch):
+    """Same size, modification time set back: the change time tells the write."""
+    from tf24migrate.run import cache as cache_module
+
+    monkeypatch.setattr(cache_module, "RACY_NS", 0)
+    _in_process(tree, tmp_path / "cache")
+    before = dict((path, findings) for path, _, findings in _in_process(tree, tmp_path / "cache"))
+    path = tree / "pkg" / "due0.py"
+    status = path.stat()
+    path.write_text(path.read_text().replace("experimental_run_v2", "r" * len("experimental_run_v2")))
+    os.utime(path, ns=(status.st_atime_ns, status.st_mtime_ns))
+    after = dict((path, findings) for path, _, findings in _in_process(tree, tmp_path / "cache"))
+    assert before[str(path)] and not after[str(path)]
+
+
+def test_a_file_written_just_now_is_not_indexed(tree, tmp_path):
+    """Within the file system's time granularity a later write could keep its times (racy git)."""
+    _in_process(tree, tmp_path / "cache")
+    _in_process(tree, tmp_path / "cache")
+    assert not [p for p in (tmp_path / "cache").iterdir() if p.name.startswith("index-")]
+
+
+@pytest.mark.parametrize("damage", [b"\x80not json", b"[1, 2]", b'{"x": 7}', b""])
+def test_a_damaged_index_is_ignored(tree, tmp_path, monkeypatch, damage):
+    from tf24migrate.run import cache as cache_module
+
+    monkeypatch.setattr(cache_module, "RACY_NS", 0)
+    cold = _in_process(tree, tmp_path / "cache")
+    _in_process(tree, tmp_path / "cache")
+    (index,) = [p for p in (tmp_path / "cache").iterdir() if p.name.startswith("index-")]
+    data = json.loads(index.read_text())
+    assert data["files"]
+    index.write_bytes(damage)
+    assert _in_process(tree, tmp_path / "cache") == cold
+    other_files = {path: [[0, 0, 0, 0, 0], "x", None] for path in data["files"]}
+    for changes in ({"key": "another run's"}, {"files": other_files}):
+        index.write_text(json.dumps({**data, **changes}))
+        assert _in_process(tree, tmp_path / "cache") == cold

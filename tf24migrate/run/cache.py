@@ -17,6 +17,14 @@ that stored entries finds it over `MAX_BYTES`, the least recently used entries (
 an entry's modification time, at most once an hour) are removed until it is under three quarters
 of that. Stored: every result but a failure to read the file or an internal error (neither is a
 function of the content); results to write are stored as they were before the write.
+
+So that a warm run need not read and hash every file, one index per run key (`index-<key>`, one
+JSON file) remembers, for each path found in the cache, its device, inode, size, modification and
+change times, its digest and (unless it is a change, whose texts stay in the entry) its result. A
+file whose five values are unchanged is not read: its bytes are the ones hashed, since any write
+sets the change time, which no program can set back (`touch -d`, `cp -p` and `git checkout`
+cannot). A file is indexed only once its times are `RACY_NS` old (git's rule for racy entries: a
+write within the clock's granularity could keep them), and a damaged or foreign index is ignored.
 """
 
 from __future__ import annotations
@@ -39,6 +47,10 @@ FORMAT = 1
 MAX_BYTES = 256 * 1024 * 1024
 _TOUCH_AFTER = 3600.0  # seconds: how stale an entry's mtime may get before a hit refreshes it
 _TEMPORARY_PREFIX = ".tmp-"
+# A file whose modification or change time is this recent when indexed is not indexed: a write
+# within the file system's time granularity could leave both times as they were.
+RACY_NS = 2_000_000_000
+_INDEX_MAX = 200_000  # paths
 _FINDING_FIELDS = tuple(field.name for field in dataclasses.fields(Finding))
 # A result with one of these keys in `extra` is not stored (see `runner.migrate_loaded`).
 NOT_CACHED = "not_cached"
@@ -147,6 +159,12 @@ class ResultCache:
         self.max_bytes = max_bytes
         self.writable = True
         self.stored = 0
+        # `index-<key>`: per path, its `_fingerprint`, digest and (but for a change) result head.
+        self._index_path = os.path.join(
+            folder, f"index-{blake2b(run_key.encode(), digest_size=10).hexdigest()}"
+        )
+        self._index: dict | None = None
+        self._index_updates: dict[str, list] = {}
 
     @classmethod
     def open(cls, folder: str, run_key: str, max_bytes: int = MAX_BYTES) -> ResultCache:
@@ -160,6 +178,62 @@ class ResultCache:
         if not os.access(results, os.W_OK):
             raise PermissionError(f"{results} is not writable")
         return cls(folder, run_key, max_bytes)
+
+    def known(self, path: str, status: os.stat_result) -> tuple[str, FileResult | None] | None:
+        """From the index: the digest of `path`'s bytes when the file is provably the one seen (same
+        device, inode, size, modification and change times; a write changes the change time, which
+        no program can set back), and its result unless it is a change; else None."""
+        if self._index is None:
+            self._index = self._read_index()
+        seen = self._index.get(path)
+        if not isinstance(seen, list) or len(seen) != 3 or seen[0] != _fingerprint(status):
+            return None
+        content_digest, head = seen[1], seen[2]
+        if head is None:
+            return content_digest, None
+        try:  # the index is this run key's (`_read_index`): its heads need no entry key computed
+            return content_digest, _decode(head, None, head["key"], path, content_digest)
+        except Exception:  # a damaged index is a miss
+            return None
+
+    def remember(self, path: str, status: os.stat_result, content_digest: str, result: FileResult) -> None:
+        """Index `path` as seen with these bytes (a change without its result: its texts stay in the
+        entry), unless it changed too recently for its times to tell a later write (racy-git's rule)."""
+        newest = max(status.st_mtime_ns, status.st_ctime_ns)
+        if time.time_ns() - newest < RACY_NS:
+            return
+        head = None
+        if result.status is not Status.CHANGED:
+            head = json.loads(
+                _encode(result, self._entry(path, content_digest)[0], content_digest).partition(b"\n")[0]
+            )
+        self._index_updates[path] = [_fingerprint(status), content_digest, head]
+
+    def save_index(self) -> None:
+        """Write what this run indexed, merged with the index on disk now (another run's), atomically."""
+        if not self._index_updates or not self.writable:
+            return
+        index = {**self._read_index(), **self._index_updates}
+        if len(index) > _INDEX_MAX:  # bounded: the oldest entries first out (dicts keep their order)
+            index = dict(list(index.items())[-_INDEX_MAX:])
+        data = json.dumps({"format": FORMAT, "key": self.run_key, "files": index}, separators=(",", ":"))
+        with contextlib.suppress(OSError):
+            _write_atomically(self._index_path, data.encode("utf-8", "surrogatepass"))
+        self._index_updates = {}
+
+    def _read_index(self) -> dict:
+        """The paths indexed for this run key; nothing from a damaged or foreign index."""
+        try:
+            index = json.loads(read_bytes(self._index_path)[0])
+            if (
+                index["format"] == FORMAT
+                and index["key"] == self.run_key
+                and isinstance(index["files"], dict)
+            ):
+                return index["files"]
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
+        return {}
 
     def _entry(self, path: str, content_digest: str) -> tuple[str, str]:
         kind = os.path.splitext(path)[1].lower()
@@ -228,6 +302,10 @@ class ResultCache:
             with contextlib.suppress(OSError):
                 os.unlink(entry)
                 total -= size
+
+
+def _fingerprint(status: os.stat_result) -> list[int]:
+    return [status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns]
 
 
 def _write_atomically(path: str, data: bytes) -> None:

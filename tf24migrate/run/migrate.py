@@ -79,12 +79,20 @@ def migrate_files(
 
 def _look_up(path: str, cache: ResultCache) -> FileResult | str | None:
     """A file's cached result (a changed one as its digest, to be loaded again when its turn
-    comes, so that its texts are not all held at once), or None: not cached, or not readable."""
+    comes, so that its texts are not all held at once), or None: not cached, or not readable. A
+    file the cache's index shows unchanged is not even read."""
     try:
+        status = os.stat(path)
+        known = cache.known(path, status)
+        if known is not None:
+            content, result = known
+            return content if result is None else result
         content = digest(read_bytes(path)[0])
     except OSError:
         return None
     result = cache.load(path, content, texts=False)
+    if result is not None:
+        cache.remember(path, status, content, result)
     if result is not None and result.status is Status.CHANGED:
         return content
     return result
@@ -113,6 +121,7 @@ def _results_with_cache(
             yield slim(result, False)
     finally:
         migrated.close()
+    cache.save_index()
     if misses:
         cache.prune()
 
