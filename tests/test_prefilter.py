@@ -212,6 +212,9 @@ NEEDLE_EDGES = {
     "keras internals, an attribute continued": (
         "from tensorflow.python.keras import models\nif model.\\\n        output.name == 'a:0':\n    pass\n"
     ),
+    "keras internals, a layer's policy": (
+        "from tensorflow.python.keras import backend\nprint(layer.dtype_policy.loss_scale)\n"
+    ),
     "keras internals, a receiver over lines": (
         "from tensorflow.python.keras import models\n"
         "x = (base\n   ).get_layer('a').output\nif x.name == 'a:0':\n    pass\n"
@@ -230,6 +233,9 @@ NEEDLE_LOOK_ALIKES = {
         "def f(self, inputs):\n    if isinstance(inputs, tf.Tensor):\n        return inputs\n"
     ),
     "a definition of the old method": "class S:\n    def experimental_run_v2(self, f):\n        return self._experimental_run_v2(f)\n",
+    "Keras's own policy attribute": (
+        "from tensorflow.python.keras import backend\nscale = self._dtype_policy.loss_scale\n"
+    ),
     "a graph op's outputs": "from tensorflow.python.framework import ops\nt = op.outputs[0]\nif t.name == 'a:0':\n    pass\n",
 }
 

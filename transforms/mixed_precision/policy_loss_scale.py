@@ -11,7 +11,7 @@ import libcst as cst
 from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, MENTIONS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import code_for
-from tf24migrate.rules.needles import any_of
+from tf24migrate.rules.needles import any_of, attribute
 
 from .._text import assigned_value
 
@@ -85,8 +85,9 @@ class PolicyLossScale(Rule):
     fix = None
     severity = Severity.ERROR
     triggers = ("loss_scale", "Policy", "global_policy", "dtype_policy", "get_layer_policy")
-    # `Policy(...)` and the rest need an import of the public API, a layer's `.dtype_policy` none.
-    requires = ("loss_scale", *MENTIONS_TENSORFLOW, any_of(*IMPORTS_TENSORFLOW, _POLICY_ATTRIBUTE))
+    # `Policy(...)` and the rest need an import of the public API, a layer's `.dtype_policy` none
+    # (`._dtype_policy` is Keras's own).
+    requires = ("loss_scale", *MENTIONS_TENSORFLOW, any_of(*IMPORTS_TENSORFLOW, attribute(_POLICY_ATTRIBUTE)))
 
     def leave_Attribute(self, ctx, original: cst.Attribute, updated: cst.Attribute):
         evidence = policy_loss_scale_read(ctx, original)
