@@ -58,8 +58,6 @@ class Group:
 
     @property
     def describe(self) -> str:
-        from tf24migrate.cli.output import printable
-
         config = (
             printable(shown(self.config_path)) if self.config_path else "the defaults (no pyproject.toml)"
         )
