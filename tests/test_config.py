@@ -7,7 +7,7 @@ import textwrap
 import pytest
 from test_cli import OLD, run
 
-from tf24migrate.run.config import Config, ConfigError, discover_config, load_config
+from tf24migrate.run.config import Config, ConfigError, find_pyproject, load_config
 
 HINTS = "strategy.reduce('SUM', x, axis=None, experimental_hints=h)\n"
 
@@ -33,13 +33,13 @@ def project(tmp_path):
     return tmp_path
 
 
-def test_found_from_the_first_path_upwards(project):
-    config = discover_config(str(project / "src" / "train.py"))
+def test_found_from_a_path_upwards(project):
+    config = load_config(find_pyproject(str(project / "src" / "train.py")))
     assert config == Config(
         path=str(project / "pyproject.toml"), select=("TF24103",), extend_exclude=("legacy",), jobs=1
     )
     assert config.root == str(project)
-    assert discover_config(str(project.parent)) == Config()
+    assert find_pyproject(str(project.parent)) is None
 
 
 def test_unknown_keys_and_wrong_types_are_errors_naming_them(tmp_path):
@@ -75,16 +75,19 @@ def test_unsafe_fixes_and_jobs_from_config_and_from_the_command_line(tmp_path, m
     from tf24migrate.cli import session as batch
 
     seen = []
-    monkeypatch.setattr(
-        batch, "run_files", lambda run, paths, path_filter, jobs: seen.append((run, jobs)) or 0
-    )
+
+    def migrate_files(files, rules, *, unsafe_fixes, jobs, **options):
+        seen.append((unsafe_fixes, jobs))
+        yield from ()
+
+    monkeypatch.setattr(batch, "migrate_files", migrate_files)
     monkeypatch.chdir(tmp_path)
     (tmp_path / "pyproject.toml").write_text("[tool.tf24migrate]\nunsafe-fixes = true\njobs = 3\n")
     (tmp_path / "m.py").write_text(OLD)
     app = cli._app()
     for args in (["m.py"], ["--no-unsafe-fixes", "-j", "1", "m.py"]):
         assert CliRunner().invoke(app, args).exit_code == 0
-    assert [(run.unsafe_fixes, jobs) for run, jobs in seen] == [(True, 3), (False, 1)]
+    assert seen == [(True, 3), (False, 1)]
 
 
 def test_an_unknown_rule_in_the_config_names_the_file_and_the_key(tmp_path):

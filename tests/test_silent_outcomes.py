@@ -91,19 +91,17 @@ def test_an_unreadable_folder_fails_the_run_through_the_command(tmp_path):
     assert "./locked: skipped: cannot read this folder (Permission denied)" in result.stderr
 
 
-def test_the_run_says_which_config_it_used_and_which_paths_have_another(tmp_path):
+def test_the_run_says_which_config_it_used_for_each_path(tmp_path):
     from test_cli import run
 
     for project in ("a", "b"):
         (tmp_path / project).mkdir()
         (tmp_path / project / "pyproject.toml").write_text("[tool.tf24migrate]\nignore = []\n")
         (tmp_path / project / "m.py").write_text(OLD)
+    assert "; config a/pyproject.toml in " in run("--check", "a", cwd=tmp_path).stderr
     result = run("--check", "a", "b", cwd=tmp_path)
-    assert "; config a/pyproject.toml in " in result.stderr
-    assert (
-        "tf24migrate: b: note: has its own settings in b/pyproject.toml, but this run applies "
-        "a/pyproject.toml (the first path's) to every path: run tf24migrate once per project\n"
-    ) in result.stderr
-    assert "tf24migrate: a:" not in result.stderr
+    assert "; 2 configs: a/pyproject.toml with target " in result.stderr
+    assert ", b/pyproject.toml with target " in result.stderr
+    assert "note:" not in result.stderr
     document = json.loads(run("--output-format", "json", "a", cwd=tmp_path).stdout)
     assert document["config"] == "a/pyproject.toml"

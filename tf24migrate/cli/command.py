@@ -20,7 +20,7 @@ import typer
 
 from tf24migrate import __version__
 from tf24migrate.cli.exit_codes import EXIT_ERROR, EXIT_OK
-from tf24migrate.model.target import TargetVersionError, versions_line
+from tf24migrate.model.target import TargetVersionError, target_of, versions_line
 from tf24migrate.rules.selection import RuleSelection, UnknownRuleError, all_rules, find_rule
 
 
@@ -91,49 +91,10 @@ def _explain(selector: str) -> None:
     typer.echo(rule.doc)
 
 
-def _target(flag: str | None, config, first: str | None):
-    """The run's target: the flag's, pyproject.toml's, or the project metadata's (read only then)."""
-    from tf24migrate.model.target import target_of
-
-    if flag is not None:
-        return target_of(flag, "--target-version")
-    if config.target_version is not None:
-        where = f"{os.path.relpath(config.path)} [tool.tf24migrate]"
-        return target_of(config.target_version, where)
-    from tf24migrate.run.project_metadata import project_target
-
-    return project_target(first if first and first != "-" else ".")
-
-
-def _check_from_config(config, key: str, selection: RuleSelection) -> None:
-    """Check selectors read from pyproject.toml; an unknown one names the file and the key."""
-    try:
-        selection.check()
-    except UnknownRuleError as error:
-        raise UnknownRuleError(
-            f"{os.path.relpath(config.path)}: [tool.tf24migrate] `{key}`: {error}"
-        ) from None
-
-
-def _cache_folder(flag: str | None, config, first: str | None) -> str:
-    """The result cache's folder: the flag's, the environment's, pyproject.toml's, or the default."""
-    from tf24migrate.run.cache import ENVIRONMENT_VARIABLE, default_folder
-
-    for folder in (flag, os.environ.get(ENVIRONMENT_VARIABLE) or None, config.cache_dir):
-        if folder is not None:
-            return os.path.expanduser(folder)
-    return default_folder(first, config.path)
-
-
 def _split_globs(value: list[str] | None) -> tuple[str, ...] | None:
     if value is None:
         return None
     return tuple(part.strip() for item in value for part in item.split(",") if part.strip())
-
-
-def _first_set(*values):
-    """The first value that is not None: the command line's, then pyproject.toml's, then the default."""
-    return next(value for value in values if value is not None)
 
 
 def _read_files_from(source: str) -> list[str]:
@@ -300,7 +261,7 @@ def main_command(
     Settings may also live in pyproject.toml, in the tool.tf24migrate table; the command line wins.
     """
     from tf24migrate.cli.output import printable
-    from tf24migrate.run.config import ConfigError, discover_config
+    from tf24migrate.run.config import ConfigError
     from tf24migrate.run.discovery import path_problem
 
     paths = list(paths or [])
@@ -311,19 +272,8 @@ def main_command(
         if explain:
             _explain(explain)
             return
-        first = stdin_filename if paths == ["-"] and stdin_filename else paths[0] if paths else None
-        config = discover_config(first)
-        rules = RuleSelection(
-            select if select is not None else config.select,
-            ignore if ignore is not None else config.ignore,
-            _target(target_version, config, first),
-        )
-        if select is None:
-            _check_from_config(config, "select", RuleSelection(config.select))
-        if ignore is None:
-            _check_from_config(config, "ignore", RuleSelection(None, config.ignore))
-        rules.check()
-    except (UnknownRuleError, ConfigError, TargetVersionError) as error:
+        RuleSelection(select, ignore, target_of(target_version, "--target-version")).check()
+    except (UnknownRuleError, TargetVersionError) as error:
         raise _fail(str(error)) from None
     if sum((diff, write, check, interactive)) > 1:
         raise _fail("--diff, --write, --check and --interactive exclude each other: choose one")
@@ -352,9 +302,27 @@ def main_command(
     if not paths:
         raise typer.Exit(EXIT_ERROR if missing else EXIT_OK)
 
+    from tf24migrate.cli.groups import Options, groups_of
     from tf24migrate.cli.session import Run, migrate_stdin, run_files
-    from tf24migrate.run.discovery import DEFAULT_EXCLUDE, MissingPathError, PathFilter
+    from tf24migrate.run.discovery import MissingPathError
 
+    options = Options(
+        select=select,
+        ignore=ignore,
+        target_version=target_version,
+        unsafe_fixes=unsafe_fixes,
+        exclude=_split_globs(exclude),
+        extend_exclude=_split_globs(extend_exclude),
+        no_ignore=no_ignore,
+        force_exclude=force_exclude,
+        jobs=jobs,
+        cache_dir=cache_dir,
+        no_cache=no_cache,
+    )
+    try:  # each path's own pyproject.toml; a source on stdin: its name's, else the current folder's
+        groups = groups_of([stdin_filename or "."] if paths == ["-"] else paths, options)
+    except (UnknownRuleError, ConfigError, TargetVersionError) as error:
+        raise _fail(str(error)) from None
     run = Run(
         # `-` alone prints the migrated source (editors pipe through it); `--diff -` its diff.
         mode="write"
@@ -364,8 +332,7 @@ def main_command(
         else "interactive"
         if interactive
         else "diff",
-        rules=rules,
-        unsafe_fixes=unsafe_fixes if unsafe_fixes is not None else bool(config.unsafe_fixes),
+        groups=groups,
         output_format=output_format.value,
         color=color if color is not None else (sys.stdout.isatty() and "NO_COLOR" not in os.environ),
         quiet=quiet,
@@ -373,24 +340,12 @@ def main_command(
         exit_zero=exit_zero,
         paths_missing=len(missing),
         exit_non_zero_on_fix=exit_non_zero_on_fix,
-        cache_dir=None if no_cache else _cache_folder(cache_dir, config, first),
-        config_path=config.path,
     )
     if paths == ["-"]:
         exit_code = migrate_stdin(run, stdin_filename or "<stdin>")
     else:
-        exclude_globs, extend_globs = _split_globs(exclude), _split_globs(extend_exclude)
-        path_filter = PathFilter(
-            exclude=_first_set(exclude_globs, config.exclude, DEFAULT_EXCLUDE),
-            extend_exclude=_first_set(extend_globs, config.extend_exclude, ()),
-            respect_ignore_files=not no_ignore,
-            force_exclude=force_exclude if force_exclude is not None else bool(config.force_exclude),
-            root="." if exclude_globs is not None or extend_globs is not None else config.root,
-        )
         try:
-            exit_code = run_files(
-                run, paths, path_filter, jobs=jobs if jobs is not None else config.jobs or 0
-            )
+            exit_code = run_files(run)
         except MissingPathError as error:
             raise _fail(str(error)) from None
     raise typer.Exit(exit_code)

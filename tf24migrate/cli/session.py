@@ -21,11 +21,11 @@ import typer
 
 from tf24migrate import __version__
 from tf24migrate.cli.exit_codes import EXIT_DUE, EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK
+from tf24migrate.cli.groups import Group, describe, shown
 from tf24migrate.cli.output import Summary, finding_line, github_annotations, json_document, printable
 from tf24migrate.cli.statistics import RuleStatistics
 from tf24migrate.model.findings import FileResult, Finding, MigrationResult, Status
-from tf24migrate.rules.base import Rule
-from tf24migrate.run.discovery import PathFilter, iter_source_files
+from tf24migrate.run.discovery import iter_source_files
 from tf24migrate.run.file import migrate_declining, migrate_loaded, write_result
 from tf24migrate.run.files import STOP_SIGNALS, UnreadableFile, decode_source
 from tf24migrate.run.migrate import migrate_files
@@ -38,8 +38,7 @@ class Run:
     """What the command line asked for, settled (pyproject.toml merged in)."""
 
     mode: str  # "diff", "write", "check" or "interactive"; with `stdin`, "write" prints the source
-    rules: Sequence[Rule]
-    unsafe_fixes: bool
+    groups: Sequence[Group]  # the paths, each group with its settings (`cli.groups`); stdin: one
     output_format: str  # "text", "json", "github" or "sarif"
     color: bool
     quiet: bool
@@ -48,8 +47,6 @@ class Run:
     exit_non_zero_on_fix: bool = False  # exit 1 when a fix was written, even with nothing left
     paths_missing: int = 0  # paths named that do not exist, folders unreadable (left out: exit 2)
     stdin: bool = False  # one source from stdin: its migrated source, or its diff, to stdout
-    cache_dir: str | None = None  # the result cache's folder; None: no cache
-    config_path: str | None = None  # the pyproject.toml whose settings the run uses
 
     @property
     def writes(self) -> bool:
@@ -79,10 +76,12 @@ def color_diff(diff: str, color: bool) -> str:
 
 
 class _Printer:
-    """Prints each result as it comes, and keeps the totals."""
+    """Prints each result as it comes, and keeps the totals over every group."""
 
     def __init__(self, run: Run, progress) -> None:
         self.run = run
+        self.group = run.groups[0]  # the settings of the results added now
+        self.config_of: dict[str, str | None] = {}  # each kept result's config, with several groups
         self.progress = progress
         self.summary = Summary.of([])
         self.statistics = RuleStatistics()
@@ -134,7 +133,7 @@ class _Printer:
 
     def _migrated(self, result: FileResult, declined: list[Finding]) -> MigrationResult:
         return migrate_declining(
-            result, self.run.rules, unsafe_fixes=self.run.unsafe_fixes, declined=declined
+            result, self.group.rules, unsafe_fixes=self.group.unsafe_fixes, declined=declined
         )
 
     def _accepts_alone(self, result: FileResult, fix: Finding, fixes: list[Finding]) -> bool:
@@ -158,6 +157,8 @@ class _Printer:
                 result.status is Status.CHANGED and (not run.writes or run.output_format == "sarif")
             )
             self.kept.append(result if with_texts else dataclasses.replace(result, source=None, code=None))
+            if len(run.groups) > 1:
+                self.config_of[result.path] = shown(self.group.config_path)
             return
         if result.status is Status.FAILED:
             self.echo(printable(f"{result.path}: error: {result.error}"), err=True)
@@ -170,34 +171,42 @@ class _Printer:
                 self.echo(finding_line(finding, written=result.written), err=run.findings_to_stderr)
 
     def finish(self, elapsed: float) -> int:
-        run = self.run
+        run, groups = self.run, self.run.groups
         self.progress.clear()
         if run.output_format == "json":
             document = json_document(
                 self.kept,
                 __version__,
                 with_diffs=not run.writes,
-                target=getattr(run.rules, "target", None),
+                target=groups[0].target if len(groups) == 1 else None,
                 statistics=self.statistics.json(written=run.writes) if run.statistics else None,
                 with_code=run.stdin,
             )
-            document["config"] = _shown(run.config_path)
+            if len(groups) == 1:
+                document["config"] = shown(groups[0].config_path)
+            else:  # each file names its config; the list says each config's target
+                for entry in document["files"]:
+                    entry["config"] = self.config_of[entry["path"]]
+                document["config"] = [group.json() for group in groups]
             typer.echo(json.dumps(document, indent=2))
         elif run.output_format == "github":
             typer.echo(github_annotations(self.kept), nl=False)
         elif run.output_format == "sarif":
             from tf24migrate.cli.sarif import sarif_log
 
-            typer.echo(json.dumps(sarif_log(self.kept, run.rules, __version__), indent=2))
+            rules = list({rule.code: rule for group in groups for rule in group.rules}.values())
+            log = sarif_log(self.kept, rules, __version__)
+            if len(groups) > 1:
+                log["runs"][0]["invocations"][0]["properties"] = {"config": [g.json() for g in groups]}
+            typer.echo(json.dumps(log, indent=2))
         if run.statistics:  # with a structured format, stdout holds the document alone
             to_stderr = run.findings_to_stderr or run.output_format != "text"
             for line in self.statistics.lines(written=run.writes):
                 typer.echo(line, err=to_stderr)
         if not run.quiet:
-            target = getattr(run.rules, "target", None)
-            aimed = f"; target {target.describe}" if target is not None else ""
-            aimed += f"; config {printable(_shown(run.config_path))}" if run.config_path else ""
-            typer.echo(f"{self.summary.line(written=run.writes)}{aimed} in {elapsed:.2f}s", err=True)
+            typer.echo(
+                f"{self.summary.line(written=run.writes)}{describe(groups)} in {elapsed:.2f}s", err=True
+            )
         return exit_code(self.summary, run)
 
 
@@ -226,52 +235,30 @@ def exit_code(summary: Summary, run: Run) -> int:
     return EXIT_OK
 
 
-def _shown(path: str | None) -> str | None:
-    return os.path.relpath(path) if path else None
-
-
-def _note_other_configs(run: Run, paths: Sequence[str]) -> None:
-    """One note per path whose own pyproject.toml is not the one the run uses."""
-    from tf24migrate.run.config import find_pyproject
-
-    nearest: dict[str, str | None] = {}
-    for path in paths:
-        folder = path if os.path.isdir(path) else os.path.dirname(path) or "."
-        if folder not in nearest:
-            nearest[folder] = find_pyproject(folder)
-            theirs = nearest[folder]
-            if theirs is not None and theirs != run.config_path:
-                used = _shown(run.config_path) or "no pyproject.toml (the defaults)"
-                _note_skipped(
-                    path,
-                    f"note: has its own settings in {_shown(theirs)}, but this run applies {used} "
-                    "(the first path's) to every path: run tf24migrate once per project",
-                )
-
-
 def _note_skipped(path: str, why: str) -> None:
     typer.echo(printable(f"tf24migrate: {path}: {why}"), err=True)
 
 
-def _open_cache(run: Run):
-    """The run's result cache, or None (none asked for, or its folder cannot be used: one note)."""
-    if run.cache_dir is None:
+def _open_cache(group: Group):
+    """The group's result cache, or None (none asked for, or its folder cannot be used: one note)."""
+    if group.cache_dir is None:
         return None
     from tf24migrate.run.cache import ResultCache, run_key
 
     try:
-        return ResultCache.open(run.cache_dir, run_key(run.rules, run.unsafe_fixes))
+        return ResultCache.open(group.cache_dir, run_key(group.rules, group.unsafe_fixes))
     except OSError as error:
         typer.echo(
-            f"tf24migrate: note: the cache folder {run.cache_dir} cannot be used "
+            f"tf24migrate: note: the cache folder {group.cache_dir} cannot be used "
             f"({error.strerror or error}); running without a cache (--no-cache hides this note)",
             err=True,
         )
         return None
 
 
-def run_files(run: Run, paths: Sequence[str], path_filter: PathFilter, *, jobs: int) -> int:
-    """Migrate the files under `paths` as `run` says; returns the exit code."""
+def run_files(run: Run) -> int:
+    """Migrate the files under each group's paths with its settings, as `run` says; one stream of
+    results, one summary; returns the exit code."""
     from tf24migrate.cli.progress import ProgressBar
 
     started = time.monotonic()
@@ -282,41 +269,88 @@ def run_files(run: Run, paths: Sequence[str], path_filter: PathFilter, *, jobs: 
         if failed:
             unreadable.append(path)
 
-    _note_other_configs(run, paths)
-    files = list(iter_source_files(paths, SUFFIXES, path_filter, on_skip=on_skip))
+    files = _files_of(run.groups, on_skip)
     run = dataclasses.replace(run, paths_missing=run.paths_missing + len(unreadable))
+    total = sum(map(len, files))
     progress = ProgressBar(
-        len(files), sys.stderr, enabled=not run.quiet and run.mode != "interactive" and sys.stderr.isatty()
+        total, sys.stderr, enabled=not run.quiet and run.mode != "interactive" and sys.stderr.isatty()
     )
     printer = _Printer(run, progress)
-    results = migrate_files(
-        files,
-        run.rules,
-        unsafe_fixes=run.unsafe_fixes,
-        write=run.mode == "write",
-        jobs=jobs,
-        texts=False,
-        cache=_open_cache(run) if files else None,
-    )
     try:
         stop_signals_interrupt()
-        for result in results:
-            progress.advance()
-            printer.add(result)
-            if printer.review is not None and printer.review.quit:
+        for group, group_files in zip(run.groups, files, strict=True):
+            printer.group = group
+            if not _run_group(group, group_files, printer):
                 break
     except KeyboardInterrupt:
-        results.close()  # lets the workers finish the file at hand, and starts no other
         progress.clear()
         typer.echo(
-            f"tf24migrate: interrupted before all {len(files)} files were done; each file is either "
+            f"tf24migrate: interrupted before all {total} files were done; each file is either "
             f"as it was or completely migrated: run the command again to finish",
             err=True,
         )
         return EXIT_INTERRUPTED
-    finally:
-        results.close()
     return printer.finish(time.monotonic() - started)
+
+
+def _files_of(groups: Sequence[Group], on_skip) -> list[list[str]]:
+    """Each group's files. With several groups, a file is migrated once: a file under a path
+    named in another group, deeper than the path that found it, is that group's (a nested
+    project named keeps its own config); a file reached otherwise from two groups is the first's."""
+    named = [path for group in groups for path in group.paths]
+    files = [
+        list(iter_source_files(group.paths, SUFFIXES, group.path_filter, on_skip, roots=named))
+        for group in groups
+    ]
+    if len(groups) == 1:
+        return files
+    seen: set[str] = set()
+    kept = []
+    for group, found in zip(groups, files, strict=True):
+        own = [os.path.abspath(path) for path in group.paths]
+        inner = [
+            os.path.abspath(path)
+            for other in groups
+            if other is not group
+            for path in other.paths
+            if any(_within(os.path.abspath(path), mine) for mine in own)
+        ]
+        kept.append([])
+        for file in found:
+            absolute = os.path.abspath(file)
+            if any(_within(absolute, path) for path in inner):
+                continue
+            real = os.path.realpath(file)
+            if real not in seen:
+                seen.add(real)
+                kept[-1].append(file)
+    return kept
+
+
+def _within(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+def _run_group(group: Group, files: list[str], printer: _Printer) -> bool:
+    """Migrate and print one group's `files`; False when the review was quit."""
+    results = migrate_files(
+        files,
+        group.rules,
+        unsafe_fixes=group.unsafe_fixes,
+        write=printer.run.mode == "write",
+        jobs=group.jobs,
+        texts=False,
+        cache=_open_cache(group) if files else None,
+    )
+    try:
+        for result in results:
+            printer.progress.advance()
+            printer.add(result)
+            if printer.review is not None and printer.review.quit:
+                return False
+    finally:
+        results.close()  # lets the workers finish the file at hand, and starts no other
+    return True
 
 
 def _interrupt(signum, frame) -> None:
@@ -346,7 +380,8 @@ def migrate_stdin(run: Run, name: str) -> int:
         result = FileResult(path=name, status=Status.FAILED, error=f"cannot read: {error}")
         output = raw
     else:
-        result = migrate_loaded(name, source, run.rules, unsafe_fixes=run.unsafe_fixes)
+        (group,) = run.groups
+        result = migrate_loaded(name, source, group.rules, unsafe_fixes=group.unsafe_fixes)
         output = raw
         if result.status is Status.CHANGED and run.writes:
             output = (result.code or "").encode(source.encoding)

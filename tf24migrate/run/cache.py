@@ -70,13 +70,13 @@ def read_bytes(path: str) -> tuple[bytes, float]:
         os.close(fd)
 
 
-def default_folder(first_path: str | None, config_path: str | None) -> str:
-    """Where the cache lives unless a flag, the environment or pyproject.toml says: in the folder
-    of the pyproject.toml that configures the run, else the nearest folder from the first path
-    upwards that holds `.git`, else the current folder."""
+def default_folder(path: str | None, config_path: str | None) -> str:
+    """Where the cache of the files under `path` lives unless a flag, the environment or
+    pyproject.toml says: in the folder of the pyproject.toml that configures them, else the
+    nearest folder from `path` upwards that holds `.git`, else the current folder."""
     if config_path:
         return os.path.join(os.path.dirname(os.path.abspath(config_path)), FOLDER_NAME)
-    start = first_path if first_path and first_path != "-" else "."
+    start = path if path and path != "-" else "."
     folder = os.path.abspath(start if os.path.isdir(start) else os.path.dirname(start) or ".")
     while True:
         if os.path.exists(os.path.join(folder, ".git")):

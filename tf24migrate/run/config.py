@@ -1,5 +1,5 @@
-"""`[tool.tf24migrate]` in pyproject.toml: found from the first path upwards (up to the project's
-root, the folder holding `.git`), checked strictly.
+"""`[tool.tf24migrate]` in pyproject.toml: found from each path upwards (up to the project's
+root, the folder holding `.git`), checked strictly; `cli.groups` runs each path with its own.
 
 The keys are those of the command line: `select`, `ignore`, `exclude`, `extend-exclude`,
 `unsafe-fixes`, `force-exclude`, `jobs`, `target-version`, `cache-dir` (relative to the file's folder).
@@ -137,9 +137,3 @@ def load_config(path: str) -> Config:
             raise ConfigError(f"{where}: `cache-dir` must be a folder's path as a string, not {folder!r}")
         values["cache_dir"] = os.path.join(os.path.dirname(path), os.path.expanduser(folder))
     return Config(path=path, **values)
-
-
-def discover_config(first_path: str | None) -> Config:
-    """The configuration for a run whose first path is `first_path` (the current folder if None)."""
-    found = find_pyproject(first_path if first_path and first_path != "-" else ".")
-    return load_config(found) if found else Config()

@@ -301,24 +301,28 @@ def iter_source_files(
     suffixes: tuple[str, ...] = SOURCE_SUFFIXES,
     path_filter: PathFilter | None = None,
     on_skip: OnSkip = _ignore_skip,
+    *,
+    roots: Sequence[str] | None = None,
 ) -> Iterator[str]:
     """Every file named in `paths`, and every file with one of `suffixes` under the folders named
     that `path_filter` keeps; sorted within each folder. A named file or folder is always taken,
     even if ignored or excluded, unless `path_filter.force_exclude`: then the excludes apply to it
     too. Raises `MissingPathError` for a path that does not exist.
-    `on_skip` hears of each symlink left out (see the module docstring)."""
+    `on_skip` hears of each symlink left out (see the module docstring); a symlink is followed
+    only to a file inside `roots` (default: `paths`)."""
     paths = list(paths)
+    roots = paths if roots is None else roots
     walker = None
     seen: set[str] = set()
     real_folders: dict[str, str] = {}
     for path in paths:
         if path_filter is not None and path_filter.force_exclude:
-            walker = walker or _Walker(suffixes, path_filter, paths, on_skip)
+            walker = walker or _Walker(suffixes, path_filter, roots, on_skip)
             name = os.path.basename(os.path.abspath(path))
             if walker._is_excluded(os.path.abspath(path), name, os.path.isdir(path)):
                 continue
         if os.path.isdir(path):
-            walker = walker or _Walker(suffixes, path_filter or PathFilter(), paths, on_skip)
+            walker = walker or _Walker(suffixes, path_filter or PathFilter(), roots, on_skip)
             found: Iterable[str] = walker.walk_named(path)
         elif os.path.isfile(path):
             found = (path,)

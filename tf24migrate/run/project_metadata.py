@@ -53,20 +53,28 @@ def tensorflow_specifier(requirement: str) -> str | None:
     return str(parsed.specifier) if _canonical(parsed.name) in TENSORFLOW_DISTRIBUTIONS else None
 
 
-def project_folder(path: str) -> str | None:
-    """The nearest folder from `path` upwards that holds project metadata."""
+def project_folder(path: str, known: dict[str, str | None] | None = None) -> str | None:
+    """The nearest folder from `path` upwards that holds project metadata. `known` holds the
+    answers for folders already looked at (for many paths: each folder is listed once)."""
     folder = os.path.abspath(path if os.path.isdir(path) else os.path.dirname(path) or ".")
-    while True:
+    known = {} if known is None else known
+    visited = []
+    while folder not in known:
+        visited.append(folder)
         try:
             names = os.listdir(folder)
         except OSError:
             names = []
-        if any(name in _MARKERS or _REQUIREMENTS.match(name) for name in names):
-            return folder
         parent = os.path.dirname(folder)
-        if parent == folder:
-            return None
-        folder = parent
+        if any(name in _MARKERS or _REQUIREMENTS.match(name) for name in names):
+            known[folder] = folder
+        elif parent == folder:
+            known[folder] = None
+        else:
+            folder = parent
+    for folder_seen in visited:
+        known[folder_seen] = known[folder]
+    return known[folder]
 
 
 def _read(path: str) -> str:

@@ -1,0 +1,181 @@
+"""Which settings apply to which paths: each path named is run with its own nearest pyproject.toml
+(`run.config.find_pyproject`), merged with the command line (which wins over every config).
+
+Paths that end up with the same config and the same target form one `Group`; a run is one group
+after the other, in the order of each group's first path on the command line (a group's paths
+keep their order). The target is part of the key because without `--target-version` or
+`target-version` it is read from the metadata of the project each path belongs to.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from tf24migrate.cli.output import printable, target_json
+from tf24migrate.model.target import Target, target_of
+from tf24migrate.rules.selection import RuleSelection, UnknownRuleError
+from tf24migrate.run.config import Config, find_pyproject, load_config
+from tf24migrate.run.discovery import DEFAULT_EXCLUDE, PathFilter
+
+
+@dataclass(frozen=True)
+class Options:
+    """What the command line says about the settings a config may also set; None: not said."""
+
+    select: str | None = None
+    ignore: str | None = None
+    target_version: str | None = None
+    unsafe_fixes: bool | None = None
+    exclude: tuple[str, ...] | None = None
+    extend_exclude: tuple[str, ...] | None = None
+    no_ignore: bool = False
+    force_exclude: bool | None = None
+    jobs: int | None = None
+    cache_dir: str | None = None
+    no_cache: bool = False
+
+
+@dataclass(frozen=True)
+class Group:
+    """Paths run with the same settings: those of their config, the command line's first."""
+
+    paths: tuple[str, ...]
+    config_path: str | None  # the pyproject.toml the settings came from; None: the defaults
+    rules: RuleSelection
+    unsafe_fixes: bool
+    path_filter: PathFilter
+    jobs: int
+    cache_dir: str | None  # None: no cache
+
+    @property
+    def target(self) -> Target:
+        return self.rules.target
+
+    def json(self) -> dict:
+        return {"path": shown(self.config_path), "target": target_json(self.target)}
+
+    @property
+    def describe(self) -> str:
+        config = (
+            printable(shown(self.config_path)) if self.config_path else "the defaults (no pyproject.toml)"
+        )
+        return f"{config} with target {self.target.describe}"
+
+
+def shown(path: str | None) -> str | None:
+    return os.path.relpath(path) if path else None
+
+
+def groups_of(paths: Sequence[str], options: Options) -> list[Group]:
+    """The groups `paths` (files or folders; for a source on stdin, the name it is given) fall
+    into. Raises `ConfigError`, `UnknownRuleError` or `TargetVersionError` for a config, or an
+    option, that cannot be used."""
+    configs: dict[str | None, Config] = {}
+    targets: dict[str | None, Target] = {}  # by project folder: its metadata is read once
+    projects: dict[str, str | None] = {}  # each folder's project folder: each folder listed once
+    by_folder: dict[str, tuple[str | None, Target]] = {}
+    keyed: dict[tuple[str | None, Target], list[str]] = {}
+    for path in paths:
+        folder = path if os.path.isdir(path) else os.path.dirname(path) or "."
+        if folder not in by_folder:
+            found = find_pyproject(folder)
+            if found not in configs:
+                configs[found] = _checked(load_config(found), options) if found else Config()
+            by_folder[folder] = (
+                found,
+                _target(options.target_version, configs[found], folder, targets, projects),
+            )
+        keyed.setdefault(by_folder[folder], []).append(path)
+    return [
+        _group(tuple(group_paths), configs[found], target, options)
+        for (found, target), group_paths in keyed.items()
+    ]
+
+
+def _group(paths: tuple[str, ...], config: Config, target: Target, options: Options) -> Group:
+    rules = RuleSelection(
+        options.select if options.select is not None else config.select,
+        options.ignore if options.ignore is not None else config.ignore,
+        target,
+    )
+    rules.check()
+    exclude, extend = options.exclude, options.extend_exclude
+    return Group(
+        paths=paths,
+        config_path=config.path,
+        rules=rules,
+        unsafe_fixes=_first_set(options.unsafe_fixes, config.unsafe_fixes, False),
+        path_filter=PathFilter(
+            exclude=_first_set(exclude, config.exclude, DEFAULT_EXCLUDE),
+            extend_exclude=_first_set(extend, config.extend_exclude, ()),
+            respect_ignore_files=not options.no_ignore,
+            force_exclude=_first_set(options.force_exclude, config.force_exclude, False),
+            root="." if exclude is not None or extend is not None else config.root,
+        ),
+        jobs=_first_set(options.jobs, config.jobs, 0),
+        cache_dir=None if options.no_cache else _cache_folder(options.cache_dir, config, paths[0]),
+    )
+
+
+def _first_set(*values):
+    """The first value that is not None: the command line's, then pyproject.toml's, then the default."""
+    return next(value for value in values if value is not None)
+
+
+def _target(
+    flag: str | None,
+    config: Config,
+    folder: str,
+    targets: dict[str | None, Target],
+    folders: dict[str, str | None],
+) -> Target:
+    """The target: the flag's, the config's, or the metadata's of the project `folder` is in
+    (`targets`: by project folder; `folders`: each folder's project folder, see `project_folder`)."""
+    if flag is not None:
+        return target_of(flag, "--target-version")
+    if config.target_version is not None:
+        return target_of(config.target_version, f"{shown(config.path)} [tool.tf24migrate]")
+    from tf24migrate.run.project_metadata import project_folder, project_target
+
+    project = project_folder(folder, folders)
+    if project not in targets:
+        targets[project] = project_target(project or folder)
+    return targets[project]
+
+
+def _checked(config: Config, options: Options) -> Config:
+    """`config`, its selectors that the command line does not override checked; an unknown one
+    names the file and the key."""
+    for key, selection in (
+        ("select", None if options.select is not None else RuleSelection(config.select)),
+        ("ignore", None if options.ignore is not None else RuleSelection(None, config.ignore)),
+    ):
+        if selection is None:
+            continue
+        try:
+            selection.check()
+        except UnknownRuleError as error:
+            raise UnknownRuleError(f"{shown(config.path)}: [tool.tf24migrate] `{key}`: {error}") from None
+    return config
+
+
+def _cache_folder(flag: str | None, config: Config, first: str) -> str:
+    """The result cache's folder: the flag's, the environment's, pyproject.toml's, or the default."""
+    from tf24migrate.run.cache import ENVIRONMENT_VARIABLE, default_folder
+
+    for folder in (flag, os.environ.get(ENVIRONMENT_VARIABLE) or None, config.cache_dir):
+        if folder is not None:
+            return os.path.expanduser(folder)
+    return default_folder(first, config.path)
+
+
+def describe(groups: Sequence[Group]) -> str:
+    """What the summary line says of the settings: `; target T; config C` for one group (`config`
+    left out without a pyproject.toml), else `; N configs: C with target T, ...`."""
+    if len(groups) == 1:
+        (group,) = groups
+        config = f"; config {printable(shown(group.config_path))}" if group.config_path else ""
+        return f"; target {group.target.describe}{config}"
+    return f"; {len(groups)} configs: " + ", ".join(group.describe for group in groups)
