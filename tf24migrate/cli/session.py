@@ -14,7 +14,7 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import typer
@@ -306,19 +306,19 @@ def _files_of(groups: Sequence[Group], on_skip) -> list[list[str]]:
         return files
     seen: set[str] = set()
     kept = []
+    absolute = {path: os.path.abspath(path) for path in named}
     for group, found in zip(groups, files, strict=True):
-        own = [os.path.abspath(path) for path in group.paths]
-        inner = [
-            os.path.abspath(path)
+        own = {absolute[path] for path in group.paths if os.path.isdir(path)}  # a file holds no other
+        inner = {  # the other groups' paths under one of this group's folders
+            absolute[path]
             for other in groups
-            if other is not group
+            if other is not group and own
             for path in other.paths
-            if any(_within(os.path.abspath(path), mine) for mine in own)
-        ]
+            if not own.isdisjoint(_self_and_folders(absolute[path]))
+        }
         kept.append([])
         for file in found:
-            absolute = os.path.abspath(file)
-            if any(_within(absolute, path) for path in inner):
+            if inner and not inner.isdisjoint(_self_and_folders(os.path.abspath(file))):
                 continue
             real = os.path.realpath(file)
             if real not in seen:
@@ -327,8 +327,15 @@ def _files_of(groups: Sequence[Group], on_skip) -> list[list[str]]:
     return kept
 
 
-def _within(path: str, folder: str) -> bool:
-    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+def _self_and_folders(path: str) -> Iterator[str]:
+    """An absolute path, then each folder it is in (the paths it is `==` or under): looked up in a
+    set, so that many paths named (`--files-from`) cost their depth, not their number squared."""
+    while True:
+        yield path
+        parent = os.path.dirname(path)
+        if parent == path:
+            return
+        path = parent
 
 
 def _run_group(group: Group, files: list[str], printer: _Printer) -> bool:

@@ -17,19 +17,20 @@ class Pattern:
     """A regular expression (`regex`, text) that matches within one line only, each match holding
     one of `literals`: it is searched for only on the lines where one of them occurs."""
 
-    __slots__ = ("literals", "regex")
+    __slots__ = ("_hash", "literals", "regex")
 
     def __init__(self, regex: str, *literals: str) -> None:
         if not literals:
             raise ValueError(f"Pattern({regex!r}) names no literal its matches hold")
         self.regex = re.compile(regex)
         self.literals = literals
+        self._hash = hash((self.regex, literals))  # a needle is a key of every text's probe
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Pattern) and (self.regex, self.literals) == (other.regex, other.literals)
 
     def __hash__(self) -> int:
-        return hash((self.regex, self.literals))
+        return self._hash
 
     def __repr__(self) -> str:  # as Python code (the trigger table is generated from it)
         regex = self.regex.pattern

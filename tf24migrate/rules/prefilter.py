@@ -30,7 +30,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
-from tf24migrate.rules.needles import IMPORTS_PUBLIC_TENSORFLOW, AnyOf, Needle, quoted
+from tf24migrate.rules.needles import IMPORTS_PUBLIC_TENSORFLOW, AnyOf, Needle, Pattern, quoted
 
 if TYPE_CHECKING:
     from tf24migrate.rules.base import Rule
@@ -59,13 +59,39 @@ class Probe:
         self, requires: Iterable[Needle], triggers: Iterable[Needle], within: Probe | None = None
     ) -> bool:
         """Whether each of `requires` occurs in `within` (default: this text) and one of
-        `triggers` in this text. The cheap and rare go first: the triggers (a rule's own names),
-        then the literals required, then the patterns."""
-        return any(map(self.has, triggers)) and all(map((within or self).has, _cheap_first(requires)))
+        `triggers` in this text. The cheap and the shared go first: the literals required (most
+        rules share `tensorflow`, looked for once), then the triggers (a rule's own names, rare),
+        then the patterns required."""
+        within = within or self
+        literals, gates, patterns = _split(requires)
+        return (
+            all(map(within.has, literals))
+            and all(within.has_literal_of(pattern) for pattern in gates)
+            and any(map(self.has, triggers))
+            and all(map(within.has, patterns))
+        )
+
+    def has_literal_of(self, pattern: Pattern) -> bool:
+        """Whether one of the literals every match of `pattern` holds occurs (each looked for once
+        per text: `tensorflow` is the literal of most rules' `requires`)."""
+        return any(map(self.has, pattern.literals))
 
 
-def _cheap_first(needles: Iterable[Needle]) -> list[Needle]:
-    return sorted(needles, key=lambda needle: not isinstance(needle, str))  # stable: patterns as declared
+_SPLITS: dict[int, tuple] = {}  # by the id of a rule's `requires` (which the entry keeps alive)
+
+
+def _split(requires: Sequence[Needle]) -> tuple[tuple[str, ...], tuple[Pattern, ...], tuple[Pattern, ...]]:
+    """A rule's `requires` as it is best checked (once per rule): the literals that must occur
+    (its own, and the only literal of a pattern), the patterns of several literals one of which
+    must, then the patterns."""
+    entry = _SPLITS.get(id(requires))
+    if entry is None or entry[0] is not requires:
+        patterns = tuple(needle for needle in requires if not isinstance(needle, str))
+        literals = [needle for needle in requires if isinstance(needle, str)]
+        literals += [pattern.literals[0] for pattern in patterns if len(pattern.literals) == 1]
+        gates = tuple(pattern for pattern in patterns if len(pattern.literals) > 1)
+        entry = _SPLITS[id(requires)] = (requires, tuple(dict.fromkeys(literals)), gates, patterns)
+    return entry[1:]
 
 
 def rules_that_could_fire(text: str, rules: Iterable[Rule], *, requires_in: str | None = None) -> list[Rule]:
