@@ -363,3 +363,17 @@ def test_every_rule_records_its_versions_and_where_they_were_read(rule):
     for version in versions:
         assert f" {version}" in paragraph
     assert "wheel" in paragraph or "release notes" in paragraph
+
+
+def test_requirements_of_other_distributions_need_no_packaging():
+    """Reading a project's requirements imports `packaging` (tens of milliseconds of start-up)
+    only for a requirement of TensorFlow."""
+    code = (
+        "import sys\n"
+        "from tf24migrate.run.project_metadata import tensorflow_specifier as of\n"
+        "assert [of('numpy>=1.19'), of('tensorflow-addons'), of('-e .')] == [None, None, None]\n"
+        "assert 'packaging' not in sys.modules\n"
+        "assert of('TensorFlow_CPU>=2.3 ; python_version > \"3\"') == '>=2.3'\n"
+        "assert 'packaging' in sys.modules\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

@@ -35,6 +35,7 @@ from tf24migrate.model.target import (
 
 _MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", "environment.yml", "environment.yaml")
 _REQUIREMENTS = re.compile(r"^requirements.*\.txt$")
+_NAME = re.compile(r"\s*([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)")  # PEP 508's, first in a requirement
 
 
 def _canonical(name: str) -> str:
@@ -44,6 +45,9 @@ def _canonical(name: str) -> str:
 def tensorflow_specifier(requirement: str) -> str | None:
     """The version specifier of a PEP 508 requirement of TensorFlow (`""` for none), or None
     when the requirement is of another distribution (or not a requirement at all)."""
+    name = _NAME.match(requirement)
+    if name is None or _canonical(name.group(1)) not in TENSORFLOW_DISTRIBUTIONS:
+        return None  # not TensorFlow's, whatever follows its name: `packaging` is not even imported
     from packaging.requirements import InvalidRequirement, Requirement
 
     try:
