@@ -45,7 +45,11 @@ def outcome(parse) -> object:
     try:
         return [ast.dump(statement, include_attributes=True) for statement in parse()]
     except SyntaxError as error:
-        return (type(error).__name__, error.msg, error.lineno, error.offset, error.end_lineno, error.end_offset)
+        return (
+            type(error).__name__,
+            error.msg,
+            (error.lineno, error.offset, error.end_lineno, error.end_offset),
+        )
     except ValueError as error:
         return ("ValueError", str(error))
 
@@ -55,8 +59,9 @@ def test_chunks_hold_the_statements_and_the_error_of_the_whole_parse(monkeypatch
     monkeypatch.setattr(text, "_CHUNK", 1)  # every line that can start a statement starts a chunk
     monkeypatch.setattr(text, "_last_chunks", None)
     whole = outcome(lambda: ast.parse(source).body)
-    assert outcome(lambda: [s for tree in python_chunks(source) for s in tree.body]) == whole
-    assert outcome(lambda: [s for tree in python_chunks(source) for s in tree.body]) == whole  # the chunks kept
+    chunked = lambda: [s for tree in python_chunks(source) for s in tree.body]  # noqa: E731
+    assert outcome(chunked) == whole
+    assert outcome(chunked) == whole  # again, from the chunks kept
 
 
 def test_a_source_is_cut_where_top_level_statements_start(monkeypatch):
