@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from tf24migrate.engine import import_edits, pruning
+from tf24migrate.engine import import_edits
 from tf24migrate.engine.linked import Linked
 from tf24migrate.engine.positions import StatementMap, node_spans
 from tf24migrate.engine.scopes import ScopeTracker
@@ -38,6 +38,7 @@ from tf24migrate.rules.edits import (
 )
 from tf24migrate.rules.names import TENSORFLOW, Binding, dotted_parts, head_name, is_tensorflow, normalize
 from tf24migrate.rules.needles import TENSORFLOW_INTERNALS
+from tf24migrate.rules.text import python_chunks
 
 _ONE_LINE = re.compile(r"\s*\n\s*")
 
@@ -66,18 +67,22 @@ def imports_public_tensorflow(source: str) -> bool:
     tensorflow.python.ops` counts (it binds `tensorflow`). Imports are read with Python's `ast`, so
     an example in a docstring does not count."""
     try:
-        tree = pruning.parse_with_python(source)
+        for tree in python_chunks(source):
+            for node in _statements(tree.body):
+                if isinstance(node, ast.Import) and any(
+                    _is_public_tensorflow(alias.name)
+                    or (alias.asname is None and alias.name.startswith("tensorflow."))
+                    for alias in node.names
+                ):
+                    return True
+                if (
+                    isinstance(node, ast.ImportFrom)
+                    and not node.level
+                    and _is_public_tensorflow(node.module or "")
+                ):
+                    return True
     except (SyntaxError, ValueError, RecursionError):
         return True  # unknown: as before this check
-    for node in _statements(tree.body):
-        if isinstance(node, ast.Import) and any(
-            _is_public_tensorflow(alias.name)
-            or (alias.asname is None and alias.name.startswith("tensorflow."))
-            for alias in node.names
-        ):
-            return True
-        if isinstance(node, ast.ImportFrom) and not node.level and _is_public_tensorflow(node.module or ""):
-            return True
     return False
 
 
@@ -125,7 +130,7 @@ class FileContext:
         locate: Callable[[cst.CSTNode, cst.CSTNode | None], Span] | None = None,
     ) -> None:
         self.source = source
-        self.scopes = ScopeTracker(walrus=":=" in source)
+        self.scopes = ScopeTracker()
         self.cursor = Cursor()
         self.module: cst.Module | None = None  # the original module, once the pass entered it
         self.reports: list[Report] = []

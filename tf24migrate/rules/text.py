@@ -13,8 +13,8 @@ from collections.abc import Iterator
 # the plan) read the same source, which is parsed once. Trees are never modified.
 _last_parsed: tuple[str, ast.Module] | None = None
 _MEMO_FROM = 2000  # characters: below this, parsing costs about what comparing costs
-_CHUNK = 1 << 18  # characters: a source of two chunks or more is parsed in chunks of this size
-_MAX_CHUNKS = 32  # at most about this many: each chunk's text is preceded by a newline per line before it
+_CHUNK = 1 << 16  # characters: a source of two chunks or more is parsed in chunks of this size
+_MAX_CHUNKS = 64  # at most about this many: each chunk's text is preceded by a newline per line before it
 # Where a top-level statement can start: a line at column 0 opening with a character that can start
 # one, not with a clause of the statement before it.
 _STATEMENT_START = re.compile(r"(?<=[\r\n])(?!(?:else|elif|except|finally)\b)[\w'\"(\[{+\-~*.@]")
