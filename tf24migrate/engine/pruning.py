@@ -143,10 +143,11 @@ class StatementPlan:
     def _add(self, statements: Iterable[ast.AST], top_level: bool = False) -> None:
         for statement in statements:
             start = min([statement.lineno, *(d.lineno for d in getattr(statement, "decorator_list", ()))])
+            end = statement.end_lineno or statement.lineno
             entry = Entry(
                 _shape(statement),
                 start,
-                statement.end_lineno or statement.lineno,
+                start if end == start else end,  # one int object for a one-line statement
                 top_level,
                 _binds(statement, self._walrus),
                 statement.col_offset,

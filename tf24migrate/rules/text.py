@@ -18,6 +18,8 @@ _MAX_CHUNKS = 64  # at most about this many: each chunk's text is preceded by a 
 # Where a top-level statement can start: a line at column 0 opening with a character that can start
 # one, not with a clause of the statement before it.
 _STATEMENT_START = re.compile(r"(?<=[\r\n])(?!(?:else|elif|except|finally)\b)[\w'\"(\[{+\-~*.@]")
+# Those less likely to be inside a string (where a chunk would not parse): definitions.
+_DEFINITION_START = re.compile(r"(?<=[\r\n])(?:(?:async[ \t]+)?def[ \t]|class[ \t]|@)")
 _LOOK_BACK = 4096  # characters: how far back the line before a candidate is looked for
 # The last long source parsed in chunks, and its chunks: (start, end, first line).
 _last_chunks: tuple[str, list[tuple[int, int, int]]] | None = None
@@ -46,7 +48,8 @@ def python_chunks(source: str) -> Iterator[ast.Module]:
     the module's docstring. A source shorter than two chunks is one module (`parse_with_python`'s).
     Raises what `ast.parse(source)` raises, at the same place.
 
-    A chunk ends before a line that can start a top-level statement; one that does not parse alone
+    A chunk ends before a line that can start a top-level statement (a definition's, if there is one
+    within half a chunk, since such a line is seldom inside a string); one that does not parse alone
     (the line was inside a string or brackets, or after a decorator) is grown to twice its size,
     until it parses or reaches the end, where its error is the source's: a chunk that parses
     starts and ends at top-level statements, so Python's tokenizer and parser are in the same
@@ -63,7 +66,7 @@ def python_chunks(source: str) -> Iterator[ast.Module]:
     chunks: list[tuple[int, int, int]] = []
     start, line = 0, 1
     while start < len(source):
-        end = _statement_start(source, start + size)
+        end = _statement_start(source, start + size, size // 2)
         while True:
             try:
                 tree = _parse("\n" * (line - 1) + source[start:end])
@@ -71,7 +74,7 @@ def python_chunks(source: str) -> Iterator[ast.Module]:
             except (SyntaxError, ValueError, RecursionError):
                 if end == len(source):
                     raise
-                end = _statement_start(source, start + 2 * (end - start))
+                end = _statement_start(source, start + 2 * (end - start), end - start)
         chunks.append((start, end, line))
         yield tree
         del tree
@@ -81,17 +84,19 @@ def python_chunks(source: str) -> Iterator[ast.Module]:
     _last_chunks = (source, chunks)
 
 
-def _statement_start(source: str, offset: int) -> int:
+def _statement_start(source: str, offset: int, reach: int) -> int:
     """The first line from `offset` on that can start a top-level statement and does not follow
-    a decorator's line, or the end of `source`."""
-    for match in _STATEMENT_START.finditer(source, offset):
-        end = match.start() - 1  # the line before ends here, before its line end
-        if end > 0 and source[end] == "\n" and source[end - 1] == "\r":
-            end -= 1
-        window = max(0, end - _LOOK_BACK)
-        before = max(source.rfind("\n", window, end), source.rfind("\r", window, end))
-        if (before < 0 and window > 0) or not source.startswith("@", before + 1):
-            return match.start()
+    a decorator's line (the first starting a definition, if one does within `reach` characters),
+    or the end of `source`."""
+    for pattern, until in ((_DEFINITION_START, offset + reach), (_STATEMENT_START, len(source))):
+        for match in pattern.finditer(source, offset, until):
+            end = match.start() - 1  # the line before ends here, before its line end
+            if end > 0 and source[end] == "\n" and source[end - 1] == "\r":
+                end -= 1
+            window = max(0, end - _LOOK_BACK)
+            before = max(source.rfind("\n", window, end), source.rfind("\r", window, end))
+            if (before < 0 and window > 0) or not source.startswith("@", before + 1):
+                return match.start()
     return len(source)
 
 
