@@ -20,7 +20,7 @@ from tf24migrate.rules.base import Rule
 from tf24migrate.rules.docstrings import docstrings, example_and_output_lines
 from tf24migrate.rules.kinds import RenameKeyword, RenameMethod, RenameSymbol
 from tf24migrate.rules.selection import all_rules
-from tf24migrate.rules.text import line_starts, parse_with_python
+from tf24migrate.rules.text import line_starts, python_chunks
 
 _CODE_SPAN = re.compile(r"(?<!`)`([^`\r\n]+)`(?!`)")
 
@@ -214,16 +214,15 @@ class OldNamesInProse(Rule):
 def _prose(source: str) -> list[_Text]:
     """The lines of comments and of docstrings (outside doctest examples and their output)."""
     try:
-        tree = parse_with_python(source)
-        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+        found = docstrings(source, python_chunks(source), marker="")
+        pieces = [
+            _Text(token.start[0], token.start[1], token.string, True)
+            for token in tokenize.generate_tokens(io.StringIO(source).readline)
+            if token.type == tokenize.COMMENT
+        ]
     except (SyntaxError, ValueError, RecursionError, tokenize.TokenError):
         return []
-    pieces = [
-        _Text(token.start[0], token.start[1], token.string, True)
-        for token in tokens
-        if token.type == tokenize.COMMENT
-    ]
-    for docstring in docstrings(source, tree, marker=""):
+    for docstring in found:
         skipped = example_and_output_lines(docstring.lines)
         for index, (text, _) in enumerate(docstring.lines):
             if index not in skipped:

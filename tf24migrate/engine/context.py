@@ -85,7 +85,7 @@ class FileContext:
         locate: Callable[[cst.CSTNode, cst.CSTNode | None], Span] | None = None,
     ) -> None:
         self.source = source
-        self.scopes = ScopeTracker(walrus=":=" in source)
+        self.scopes = ScopeTracker()
         self.cursor = Cursor()
         self.module: cst.Module | None = None  # the original module, once the pass entered it
         self.reports: list[Report] = []

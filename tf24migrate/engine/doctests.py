@@ -23,18 +23,19 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterable, Iterator
 
 from tf24migrate.engine.pruning import bindings
 from tf24migrate.model.findings import Finding, MigrationResult
 from tf24migrate.rules.docstrings import Docstring, docstrings, examples
-from tf24migrate.rules.text import parse_with_python
+from tf24migrate.rules.text import parse_with_python, python_chunks
 
 TF_IMPORT = "import tensorflow as tf"  # put before the examples of a file that binds `tf` by it
 
 
 def binds_tf(tree: ast.Module) -> bool:
-    """Whether the module binds `tf` by `import tensorflow as tf` at its top level."""
+    """Whether the module (or chunk of it, `python_chunks`) binds `tf` by `import tensorflow as tf`
+    at its top level."""
     return any(
         isinstance(s, ast.Import) and any(a.name == "tensorflow" and a.asname == "tf" for a in s.names)
         for s in tree.body
@@ -43,7 +44,11 @@ def binds_tf(tree: ast.Module) -> bool:
 
 def _compiles(code: str, mode: str = "exec") -> bool:
     try:
-        parse_with_python(code) if mode == "exec" else ast.parse(code, mode=mode)
+        if mode == "exec":
+            for _ in python_chunks(code):
+                pass
+        else:
+            ast.parse(code, mode=mode)
     except (SyntaxError, ValueError, RecursionError):
         return False
     return True
@@ -63,13 +68,20 @@ def migrate_doctests(
 ) -> tuple[str, list[Finding]]:
     """`source` with its doctest examples migrated by `run` (the engine's pass over a module:
     `run(text, path=, unsafe_fixes=, declined=)`), and the findings at the file's lines."""
+    tf_bound = False
+
+    def read(trees: Iterable[ast.Module]) -> Iterator[ast.Module]:
+        nonlocal tf_bound
+        for tree in trees:
+            tf_bound = tf_bound or binds_tf(tree)
+            yield tree
+
     try:
-        tree = parse_with_python(source)
+        found = docstrings(source, read(python_chunks(source)))
     except (SyntaxError, ValueError, RecursionError):
         return source, []
-    tf_bound = binds_tf(tree)
     pieces, copied, findings = [], 0, []
-    for docstring in docstrings(source, tree):
+    for docstring in found:
         if not docstring.spliceable:
             continue
         new_text, found = _migrate_one(docstring, run, tf_bound, path, unsafe_fixes, declined, suppressed)

@@ -32,7 +32,6 @@ import libcst as cst
 
 from tf24migrate.engine.context import FileContext, Report
 from tf24migrate.engine.doctests import TF_IMPORT, migrate_doctests
-from tf24migrate.engine.nesting import too_deep
 from tf24migrate.engine.outside_edits import changed_lines
 from tf24migrate.engine.positions import StatementMap, module_code, node_spans
 from tf24migrate.engine.pruning import Sparse, StatementPlan
@@ -48,7 +47,7 @@ from tf24migrate.model.target import DEFAULT_TARGET, Target, target_of
 from tf24migrate.rules.base import Rule
 from tf24migrate.rules.prefilter import needs_public_imports, rules_that_could_fire, without_public_imports
 from tf24migrate.rules.selection import RuleSelection
-from tf24migrate.rules.text import line_starts, parse_with_python
+from tf24migrate.rules.text import python_chunks
 
 _PROMPTED = re.compile(r"(?:>>>|\.\.\.)(?: (.*)|$)", re.MULTILINE)  # what follows a doctest prompt
 _MAX_PASSES = 4  # each pass only blocks more fixes; chains are short (a subclass, then its import)
@@ -247,9 +246,8 @@ class _Parsed:
         plan = StatementPlan.build(source, [t for r in rules for t in r.triggers])
         if plan is None:  # Python's parser rejects it: so would LibCST, or it would crash
             raise python_syntax_error(source, path)
-        deep = too_deep(plan.tree, line_starts(source))
-        if deep is not None:
-            raise SourceSyntaxError(TOO_DEEP, (path, deep, 1, None))
+        if plan.deep is not None:
+            raise SourceSyntaxError(TOO_DEEP, (path, plan.deep, 1, None))
         sparse = plan.sparse(source)
         module = None
         if sparse is not None:
@@ -261,8 +259,10 @@ class _Parsed:
             plan.drop_markers()
             module = parse(source, path)
         if sparse is None:
-            return cls(module, plan, StatementMap.build(module, plan.tree, source), sparse)
-        statements = StatementMap.build(module, plan.tree, sparse.text, sparse.sparse_line, sparse.sizes)
+            return cls(module, plan, StatementMap.at_lines(module, plan.top_lines, source), sparse)
+        statements = StatementMap.at_lines(
+            module, plan.top_lines, sparse.text, sparse.sparse_line, sparse.sizes
+        )
         return cls(module, plan, statements, sparse)
 
     def whole(self, source: str, path: str | None) -> _Parsed:
@@ -271,7 +271,7 @@ class _Parsed:
             return _Parsed(self.module, statements=self.statements)
         assert self.plan is not None
         module = parse(source, path)
-        return _Parsed(module, statements=StatementMap.build(module, self.plan.tree, source))
+        return _Parsed(module, statements=StatementMap.at_lines(module, self.plan.top_lines, source))
 
     def transform(self, source, rules, unsafe_fixes, target=DEFAULT_TARGET, declined=()):
         """The rules applied: (new module, reports), or None if the plan went astray. A finding
@@ -353,7 +353,8 @@ _ALL_LINES = ((1, sys.maxsize),)
 
 def _check_parses(code: str) -> str | None:
     try:
-        parse_with_python(code)
+        for _ in python_chunks(code):
+            pass
     except (SyntaxError, ValueError, RecursionError) as error:
         return str(error)
     return None

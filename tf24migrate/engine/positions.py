@@ -152,16 +152,31 @@ class StatementMap:
         """The map of `module`, parsed from `source`; `tree` is Python's `ast` of `source`, or of
         an original whose line `n` is line `line_of(n)` of `source`, where a line holding only a
         name in `sizes` stands for that many statements (see `pruning.Sparse`)."""
+        first_lines = [
+            min([s.lineno, *(d.lineno for d in getattr(s, "decorator_list", ()))]) for s in tree.body
+        ]
+        return cls.at_lines(module, first_lines, source, line_of, sizes)
+
+    @classmethod
+    def at_lines(
+        cls,
+        module: cst.Module,
+        first_lines: list[int],
+        source: str,
+        line_of: Callable[[int], int] | None = None,
+        sizes: Mapping[str, int] | None = None,
+    ) -> StatementMap | None:
+        """`build`, from the first line of each top-level statement of the `ast` (decorators
+        included) rather than from the `ast` itself."""
         if not module.body or not module.has_trailing_newline or _CONTINUATION_ONLY.search(source):
             return None
         lines = line_starts(source)
         starts: list[int] = []
         index = 0
         for statement in module.body:
-            if index >= len(tree.body):
+            if index >= len(first_lines):
                 return None
-            first = tree.body[index]
-            line = min([first.lineno, *(d.lineno for d in getattr(first, "decorator_list", ()))])
+            line = first_lines[index]
             index += _statements_in(statement, sizes or {})
             if line_of is not None:
                 line = line_of(line)
@@ -169,7 +184,7 @@ class StatementMap:
             if line < 1 or (starts and lines[line - 1] <= starts[-1]):
                 return None
             starts.append(lines[line - 1])
-        if index != len(tree.body) or len(module.footer) >= len(lines):
+        if index != len(first_lines) or len(module.footer) >= len(lines):
             return None
         return cls(module, source, starts, lines)
 

@@ -2,7 +2,9 @@
 
 A LibCST parse and traversal cost far more than Python's own parser. `ast` knows each statement's
 lines, so the engine lists the statements in document order with whether their lines hold a
-trigger string of an active rule (or a name bound on such a line). A statement with no trigger
+trigger string of an active rule (or a name bound on such a line). It keeps of each statement only
+its class, its position and the names it binds, so that a long source is read one chunk of its
+`ast` at a time (`rules.text.python_chunks`), each dropped before the next. A statement with no trigger
 that has its lines to itself is left out of the text LibCST parses, one marker line in its place
 (`Sparse`); the others without a trigger are parsed but not walked. The transformer walks LibCST's
 statements in the plan's order and binds the names of each skipped one from its `ast` node. If
@@ -17,12 +19,13 @@ import bisect
 import itertools
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import libcst as cst
 
+from tf24migrate.engine.nesting import too_deep
 from tf24migrate.rules.prefilter import Needle, matches, pattern_of
-from tf24migrate.rules.text import line_starts, parse_with_python
+from tf24migrate.rules.text import line_starts, python_chunks
 
 _MAX_FOLLOW_ROUNDS = 3
 _MARKER_PREFIX = "__tf24migrate_skipped_"
@@ -48,18 +51,26 @@ _KINDS = {
 _COMPOUND_AST = tuple(kind for kinds in _KINDS.values() for kind in kinds)
 
 
-@dataclass
+Bindings = tuple[tuple[str, str | None, bool], ...]  # what `bindings` yields
+
+
+@dataclass(slots=True)
 class Entry:
-    node: ast.stmt
+    node: ast.stmt  # an empty node of the statement's class, one for all of that class (`_shape`)
     start: int  # first line, decorators included
     end: int
     top_level: bool
+    binds: Bindings  # the names it binds in its scope, outside any except handler (`bindings`)
+    col_offset: int = 0  # of its first line that is not a decorator's, in UTF-8 bytes
+    end_col_offset: int = 0
+    decorated: bool = False
+    docstring: bool = False  # the module's
     interesting: bool = False
     descendants: int = 0
     marker: str | None = None  # the name standing for it in the source LibCST parses (`Sparse`)
-    # With a marker: the statements it stands for (it and the siblings after it), and how many
-    # entries they are with their descendants.
-    run: list[ast.stmt] = field(default_factory=list)
+    # With a marker: the bindings of the statements it stands for (it and the siblings after it),
+    # and how many entries they are with their descendants.
+    run: list[Bindings] | None = None
     covers: int = 0
 
 
@@ -74,11 +85,13 @@ def trigger_lines(source: str, triggers: Iterable[Needle], *, words: bool = Fals
 class StatementPlan:
     """The statements of a module in document order, each marked interesting or not."""
 
-    def __init__(self, tree: ast.Module, lines: set[int]) -> None:
-        self.tree = tree
+    def __init__(self, tree: ast.Module, lines: set[int], *, walrus: bool = True) -> None:
+        self.top_lines: list[int] = []  # the first line of each top-level statement
         self.entries: list[Entry] = []
         self.index = 0
         self.broken = False
+        self.deep: int | None = None  # the first line of a statement nesting too deep (`nesting`)
+        self._walrus = walrus  # whether the source holds `:=` (see `bindings`)
         self._add(tree.body, top_level=True)
         self.mark(lines)
 
@@ -88,22 +101,30 @@ class StatementPlan:
 
         A name bound by an interesting simple statement (`from ... import multi_gpu_model as par`,
         `device = "/device:XLA_GPU:0"`, `x = tf.keras.Input(...)`) makes the lines that use it
-        interesting too, so rules that follow a value through a name see both ends."""
+        interesting too, so rules that follow a value through a name see both ends.
+
+        `deep` is set, and no statement is listed after it, when a statement nests too deep."""
+        plan = cls(ast.Module(body=[], type_ignores=[]), set(), walrus=":=" in source)
+        starts = line_starts(source)
         try:
-            tree = parse_with_python(source)
+            for tree in python_chunks(source):  # each chunk is read to the end: its syntax errors first
+                plan.deep = plan.deep or too_deep(tree, starts)
+                if plan.deep is None:
+                    plan._add(tree.body, top_level=True)
         except (SyntaxError, ValueError, RecursionError):
             return None
+        if plan.deep is not None:
+            return plan
         lines = trigger_lines(source, triggers)
-        plan = cls(tree, lines)
+        plan.mark(lines)
         followed: set[str] = set()
         harvested: set[int] = set()  # entries whose bindings were followed already
-        walrus = ":=" in source
         for _ in range(_MAX_FOLLOW_ROUNDS):
             names: set[str] = set()
             for index, entry in enumerate(plan.entries):
                 if entry.interesting and index not in harvested and not isinstance(entry.node, _COMPOUND_AST):
                     harvested.add(index)
-                    names.update(name for name, _, _ in bindings(entry.node, walrus=walrus))
+                    names.update(name for name, _, _ in entry.binds)
             names -= followed
             if not names:
                 break
@@ -122,7 +143,20 @@ class StatementPlan:
     def _add(self, statements: Iterable[ast.AST], top_level: bool = False) -> None:
         for statement in statements:
             start = min([statement.lineno, *(d.lineno for d in getattr(statement, "decorator_list", ()))])
-            entry = Entry(statement, start, statement.end_lineno or statement.lineno, top_level)
+            end = statement.end_lineno or statement.lineno
+            entry = Entry(
+                _shape(statement),
+                start,
+                start if end == start else end,  # one int object for a one-line statement
+                top_level,
+                _binds(statement, self._walrus),
+                statement.col_offset,
+                statement.end_col_offset or 0,
+                bool(getattr(statement, "decorator_list", None)),
+                docstring=not self.entries and _is_docstring(statement),
+            )
+            if top_level:
+                self.top_lines.append(start)
             self.entries.append(entry)
             start = len(self.entries)
             for attribute in ("body", "handlers", "orelse", "finalbody", "cases"):
@@ -130,8 +164,8 @@ class StatementPlan:
                     self._add([child] if isinstance(child, ast.stmt) else child.body)
             entry.descendants = len(self.entries) - start
 
-    def take_simple(self, count: int, name: str | None = None) -> list[ast.stmt] | None:
-        """The ast statements of a line of `count` small statements, or None to visit it. `name`:
+    def take_simple(self, count: int, name: str | None = None) -> list[Bindings] | None:
+        """The bindings of a line of `count` small statements, or None to visit it. `name`:
         the line's name when it is only a name, which may be a marker standing for a statement
         left out of the source LibCST parsed (and for its descendants)."""
         entry = self.entries[self.index] if self.index < len(self.entries) else None
@@ -146,10 +180,10 @@ class StatementPlan:
         if len(taken) != count or any(isinstance(e.node, _COMPOUND_AST) for e in taken):
             self.broken = True
             return None
-        return None if any(e.interesting for e in taken) else [e.node for e in taken]
+        return None if any(e.interesting for e in taken) else [e.binds for e in taken]
 
-    def take_compound(self, node: cst.BaseCompoundStatement) -> ast.stmt | None:
-        """The ast statement of a compound statement when it can be skipped, else None."""
+    def take_compound(self, node: cst.BaseCompoundStatement) -> Bindings | None:
+        """The bindings of a compound statement when it can be skipped, else None."""
         if self.index >= len(self.entries):
             self.broken = True
             return None
@@ -161,7 +195,7 @@ class StatementPlan:
             self.index += 1
             return None
         self.index += 1 + entry.descendants
-        return entry.node
+        return entry.binds
 
     def sparse(self, source: str) -> Sparse | None:
         """`source` with each uninteresting statement (at any depth) that has lines of its own
@@ -187,7 +221,7 @@ class StatementPlan:
             # One marker for the statement and the uninteresting siblings that follow it (with only
             # blank and comment lines between): LibCST parses and the transformer walks one line.
             begin, end = starts[entry.start - 1], entry.end
-            entry.run, entry.covers = [entry.node], 1 + entry.descendants
+            entry.run, entry.covers = [entry.binds], 1 + entry.descendants
             while index + entry.covers < len(self.entries):
                 other = self.entries[index + entry.covers]
                 if (
@@ -197,12 +231,12 @@ class StatementPlan:
                     or self._indent_if_own_lines(other, source, starts) != indent
                 ):
                     break
-                entry.run.append(other.node)
+                entry.run.append(other.binds)
                 entry.covers += 1 + other.descendants
                 end = other.end
             finish = starts[end]
             if finish - begin < _WORTH_SKIPPING:
-                entry.run, entry.covers = [], 0
+                entry.run, entry.covers = None, 0
                 index += 1
                 continue
             last = source[starts[end - 1] : finish]
@@ -221,16 +255,7 @@ class StatementPlan:
     def _indent_if_own_lines(self, entry: Entry, source: str, starts: list[int]) -> str | None:
         """The indentation of a statement that may be left out (it has its lines to itself, and
         it is neither a top-level import nor the module docstring), else None."""
-        node = entry.node
-        if entry.top_level and (
-            isinstance(node, (ast.Import, ast.ImportFrom))
-            or (
-                node is self.tree.body[0]
-                and isinstance(node, ast.Expr)
-                and isinstance(node.value, ast.Constant)
-                and isinstance(node.value.value, str)
-            )
-        ):
+        if entry.top_level and (isinstance(entry.node, (ast.Import, ast.ImportFrom)) or entry.docstring):
             return None
         if entry.start > 1:
             line_before = source[starts[entry.start - 2] : starts[entry.start - 1]]
@@ -238,13 +263,13 @@ class StatementPlan:
                 return None  # its first line continues the one before (`if x: \`)
         first = source[starts[entry.start - 1] : starts[entry.start]]
         indent = first[: len(first) - len(first.lstrip(" \t\f"))]
-        if getattr(node, "decorator_list", None):
+        if entry.decorated:
             if not first.startswith("@", len(indent)):
                 return None
-        elif node.col_offset != len(indent):
+        elif entry.col_offset != len(indent):
             return None
         last = source[starts[entry.end - 1] : starts[entry.end]].encode()
-        return indent if _REST_OF_LAST_LINE.fullmatch(last, node.end_col_offset or 0) else None
+        return indent if _REST_OF_LAST_LINE.fullmatch(last, entry.end_col_offset) else None
 
     def drop_markers(self) -> None:
         """Forget `sparse`: the whole source is parsed after all."""
@@ -258,6 +283,58 @@ class StatementPlan:
     @property
     def consistent(self) -> bool:
         return not self.broken and self.index == len(self.entries)
+
+
+_SHAPES: dict[type, ast.stmt] = {}
+
+
+def _shape(statement: ast.stmt) -> ast.stmt:
+    """An empty `ast` node of the statement's class, shared by all the statements of that class."""
+    kind = type(statement)
+    shape = _SHAPES.get(kind)
+    return shape if shape is not None else _SHAPES.setdefault(kind, kind())
+
+
+# Statements that bind no name, unless an expression of theirs holds `:=`.
+_BINDS_NOTHING = frozenset(
+    {
+        ast.Expr,
+        ast.Return,
+        ast.Raise,
+        ast.Assert,
+        ast.Pass,
+        ast.Break,
+        ast.Continue,
+        ast.Delete,
+        ast.Global,
+        ast.Nonlocal,
+    }
+)
+_DEFINITIONS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
+_ASSIGNMENTS = frozenset({ast.Assign, ast.AnnAssign, ast.AugAssign})
+
+
+def _binds(statement: ast.stmt, walrus: bool) -> Bindings:
+    """`bindings` of a statement outside any except handler, with shortcuts for the common ones."""
+    kind = type(statement)
+    if kind in _DEFINITIONS:
+        return ((statement.name, None, False),)  # type: ignore[attr-defined]
+    if not walrus and kind in _BINDS_NOTHING:
+        return ()
+    if not walrus and kind in _ASSIGNMENTS:
+        targets = statement.targets if kind is ast.Assign else [statement.target]  # type: ignore[attr-defined]
+        if all(type(target) is ast.Name for target in targets):
+            return tuple((target.id, None, False) for target in targets)
+    return tuple(bindings(statement, walrus=walrus))
+
+
+def _is_docstring(statement: ast.stmt) -> bool:
+    """Whether a module's first statement is its docstring."""
+    return (
+        isinstance(statement, ast.Expr)
+        and isinstance(statement.value, ast.Constant)
+        and isinstance(statement.value.value, str)
+    )
 
 
 def bindings(

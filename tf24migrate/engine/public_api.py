@@ -10,7 +10,7 @@ import re
 
 from tf24migrate.rules.names import TENSORFLOW
 from tf24migrate.rules.needles import IMPORTS_PUBLIC_TENSORFLOW, TENSORFLOW_INTERNALS
-from tf24migrate.rules.text import parse_with_python, statements
+from tf24migrate.rules.text import python_chunks, statements
 
 
 def _is_public_tensorflow(module: str) -> bool:
@@ -60,16 +60,20 @@ def imports_public_tensorflow(source: str) -> bool:
     if not _may_import_public_tensorflow(source):
         return False
     try:
-        tree = parse_with_python(source)
+        for tree in python_chunks(source):  # a long source a chunk at a time (`rules.text`)
+            for node in statements(tree.body):
+                if isinstance(node, ast.Import) and any(
+                    _is_public_tensorflow(alias.name)
+                    or (alias.asname is None and alias.name.startswith("tensorflow."))
+                    for alias in node.names
+                ):
+                    return True
+                if (
+                    isinstance(node, ast.ImportFrom)
+                    and not node.level
+                    and _is_public_tensorflow(node.module or "")
+                ):
+                    return True
     except (SyntaxError, ValueError, RecursionError):
         return True  # unknown: as before this check
-    for node in statements(tree.body):
-        if isinstance(node, ast.Import) and any(
-            _is_public_tensorflow(alias.name)
-            or (alias.asname is None and alias.name.startswith("tensorflow."))
-            for alias in node.names
-        ):
-            return True
-        if isinstance(node, ast.ImportFrom) and not node.level and _is_public_tensorflow(node.module or ""):
-            return True
     return False

@@ -3,13 +3,12 @@
 
 `ScopeTracker` follows the transformer's walk: `VISIT[type]` runs when a node is entered,
 `LEAVE[type]` when it is left (looked up by exact type: `isinstance` on LibCST's abstract classes
-is slow, and this runs for every node). A statement the pruning plan skips binds its names from
-its `ast` node instead (`bind_skipped`).
+is slow, and this runs for every node). A statement the pruning plan skips binds the names its
+`ast` node binds instead (`bind_skipped`).
 """
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Callable
 
 import libcst as cst
@@ -23,13 +22,12 @@ COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 class ScopeTracker:
     """The scope of the node being visited, and what each import alias binds."""
 
-    def __init__(self, *, walrus: bool) -> None:
+    def __init__(self) -> None:
         self.scope = Scope("module")
         self.handler_depth = 0  # how many `except` handlers enclose the node
         self.not_references: set[int] = set()  # ids of Names that are not expressions
         self.alias_bindings: dict[int, Binding] = {}  # id(ImportAlias) -> what it binds
         self.import_of_alias: dict[int, cst.ImportFrom] = {}  # id(ImportAlias) -> its statement
-        self._walrus = walrus  # only then can an expression of a skipped statement bind a name
 
     def is_reference(self, node: cst.Name) -> bool:
         return id(node) not in self.not_references
@@ -39,12 +37,12 @@ class ScopeTracker:
         self.scope.bind(binding)
         return binding
 
-    def bind_skipped(self, statement: ast.stmt) -> None:
-        """Bind the names of a statement the transformer does not walk."""
-        for name, qualified_name, in_handler in pruning.bindings(
-            statement, self.handler_depth > 0, walrus=self._walrus
-        ):
-            self.scope.bind(Binding(name, qualified_name, None, in_handler=in_handler))
+    def bind_skipped(self, binds: pruning.Bindings) -> None:
+        """Bind the names of a statement the transformer does not walk (`pruning.bindings`)."""
+        for name, qualified_name, in_handler in binds:
+            self.scope.bind(
+                Binding(name, qualified_name, None, in_handler=in_handler or self.handler_depth > 0)
+            )
 
     # ----------------------------------------------------------------- entering nodes
 

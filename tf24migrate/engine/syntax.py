@@ -11,7 +11,7 @@ import libcst as cst
 
 from tf24migrate.engine.nesting import NESTING_LIMIT
 from tf24migrate.model.errors import SourceSyntaxError
-from tf24migrate.rules.text import parse_with_python
+from tf24migrate.rules.text import python_chunks
 
 TOO_DEEP = (
     f"cannot parse: nesting too deep (more than {NESTING_LIMIT} levels): split the expression into "
@@ -39,7 +39,8 @@ def parse(source: str, path: str | None = None) -> cst.Module:
 def python_syntax_error(source: str, path: str | None) -> SourceSyntaxError:
     """Why Python's own parser rejects `source` (its messages are the best worded and placed)."""
     try:
-        parse_with_python(source)
+        for _ in python_chunks(source):
+            pass
     except SyntaxError as error:
         line = source.splitlines()[error.lineno - 1] if error.lineno else ""
         newer = (

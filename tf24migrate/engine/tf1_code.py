@@ -23,7 +23,7 @@ from tf24migrate.model.findings import Finding
 from tf24migrate.model.notes import TF1_FILE, note_finding
 from tf24migrate.rules.names import normalize
 from tf24migrate.rules.needles import Pattern
-from tf24migrate.rules.text import line_starts, parse_with_python
+from tf24migrate.rules.text import line_starts, python_chunks
 
 # Top-level names of TF 1's `tf` that TF 2 does not have: each is absent from the `tf` namespace of
 # TF 2.0 to 2.15 (checked against TF 2.15.1's `tensorflow/__init__.py`) and present in
@@ -87,13 +87,15 @@ def tf1_evidence(source: str) -> TF1Evidence | None:
     """The first sign in `source` that it is TensorFlow 1 code, or None."""
     if _TENSORFLOW not in source or not _PREFILTER.search(source):
         return None
-    try:
-        tree = parse_with_python(source)
-    except (SyntaxError, ValueError, RecursionError):
-        return None
     starts = line_starts(source)
     found = [*_PREFILTER.finditer(source), *_IMPORT.finditer(source)]
-    return _Finder(sorted({bisect.bisect_right(starts, match.start()) for match in found})).first(tree)
+    finder = _Finder(sorted({bisect.bisect_right(starts, match.start()) for match in found}))
+    try:
+        for tree in python_chunks(source):
+            finder.visit(tree)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    return finder.first()
 
 
 def _is_contrib(module: str) -> bool:
@@ -107,8 +109,14 @@ class _Finder:
         self.found: list[TF1Evidence] = []
         self.contrib = False
 
-    def first(self, tree: ast.Module) -> TF1Evidence | None:
+    def visit(self, tree: ast.Module) -> None:
+        """Read the statements of `tree`, the next of the module's (`python_chunks`)."""
         self._visit(tree.body)
+
+    def first(self, *trees: ast.Module) -> TF1Evidence | None:
+        """The first evidence in the statements read (`visit`, then `trees`), if they are TF 1 code."""
+        for tree in trees:
+            self.visit(tree)
         if not self.contrib and len(self.found) < TF1_SITES:
             return None
         return min(self.found, key=lambda e: (e.line, e.column))

@@ -128,11 +128,11 @@ class MigrationTransformer(cst.CSTTransformer):
         return result
 
     def _prune(self, node: cst.CSTNode) -> bool:
-        """Skip a statement the plan marks uninteresting, binding its names from its ast node."""
+        """Skip a statement the plan marks uninteresting, binding the names its ast node binds."""
         assert self.plan is not None
         if type(node) in _COMPOUND_TYPES:
             skipped = self.plan.take_compound(node)
-            statements = [skipped] if skipped is not None else None
+            skipped_binds = [skipped] if skipped is not None else None
         else:
             body = node.body
             only_name = (
@@ -140,13 +140,13 @@ class MigrationTransformer(cst.CSTTransformer):
                 if len(body) == 1 and type(body[0]) is cst.Expr and type(body[0].value) is cst.Name
                 else None
             )
-            statements = self.plan.take_simple(len(body), only_name)
+            skipped_binds = self.plan.take_simple(len(body), only_name)
             if type(node) is cst.SimpleStatementSuite:
                 return False  # one line of a statement being visited: never skipped alone
-        if statements is None:
+        if skipped_binds is None:
             return False
-        for statement in statements:
-            self._scopes.bind_skipped(statement)
+        for binds in skipped_binds:
+            self._scopes.bind_skipped(binds)
         self._pruned.add(id(node))
         return True
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from tf24migrate.rules.text import line_starts, statements
@@ -44,20 +44,25 @@ class Example:
     lines: tuple[tuple[int, str], ...]
 
 
-def docstring_nodes(tree: ast.Module) -> Iterator[ast.Constant]:
-    """The docstring constants of the module and of every class and function in it."""
-    for node in (tree, *statements(tree.body)):
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+def docstring_nodes(tree: ast.Module, *, module: bool = True) -> Iterator[ast.Constant]:
+    """The docstring constants of the module (if `module`: `tree` is not a later chunk of it) and
+    of every class and function in it."""
+    for node in (*((tree,) if module else ()), *statements(tree.body)):
+        if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) or (
+            module and isinstance(node, ast.Module)
+        ):
             first = node.body[0] if node.body else None
             if isinstance(first, ast.Expr) and isinstance(first.value, (ast.Constant, ast.JoinedStr)):
                 yield first.value  # type: ignore[misc]
 
 
-def docstrings(source: str, tree: ast.Module, marker: str = ">>>") -> list[Docstring]:
-    """The plain-string docstrings of `source` holding `marker`, in file order."""
+def docstrings(source: str, trees: Iterable[ast.Module], marker: str = ">>>") -> list[Docstring]:
+    """The plain-string docstrings of `source` holding `marker`, in file order. `trees`: Python's
+    `ast` of `source`, in one module or in chunks (`text.python_chunks`)."""
     starts = line_starts(source)
     found = []
-    for node in docstring_nodes(tree):
+    nodes = (node for index, tree in enumerate(trees) for node in docstring_nodes(tree, module=index == 0))
+    for node in nodes:
         if not isinstance(node, ast.Constant) or not isinstance(node.value, str) or marker not in node.value:
             continue  # f-strings and bytes are never spliced
         start = _offset(source, starts, node.lineno, node.col_offset)

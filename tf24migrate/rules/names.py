@@ -54,7 +54,7 @@ def dotted_name_of_module(node: cst.BaseExpression | None) -> str | None:
     return ".".join(parts) if parts else None
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)  # one per name bound, skipped statements' included: kept small
 class Binding:
     """A name bound in a scope. `qualified_name` is set for imports only."""
 

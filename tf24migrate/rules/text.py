@@ -1,5 +1,6 @@
 """A source's text as rules and the engine read it: where its lines start, and Python's own
-parse of it."""
+parse of it, whole (`parse_with_python`) or, for a long source, in chunks of top-level statements
+(`python_chunks`), so that no more than one chunk's `ast` (about 100 times its text) is alive."""
 
 from __future__ import annotations
 
@@ -12,6 +13,16 @@ from collections.abc import Iterator
 # the plan) read the same source, which is parsed once. Trees are never modified.
 _last_parsed: tuple[str, ast.Module] | None = None
 _MEMO_FROM = 2000  # characters: below this, parsing costs about what comparing costs
+_CHUNK = 1 << 16  # characters: a source of two chunks or more is parsed in chunks of this size
+_MAX_CHUNKS = 64  # at most about this many: each chunk's text is preceded by a newline per line before it
+# Where a top-level statement can start: a line at column 0 opening with a character that can start
+# one, not with a clause of the statement before it.
+_STATEMENT_START = re.compile(r"(?<=[\r\n])(?!(?:else|elif|except|finally)\b)[\w'\"(\[{+\-~*.@]")
+# Those less likely to be inside a string (where a chunk would not parse): definitions.
+_DEFINITION_START = re.compile(r"(?<=[\r\n])(?:(?:async[ \t]+)?def[ \t]|class[ \t]|@)")
+_LOOK_BACK = 4096  # characters: how far back the line before a candidate is looked for
+# The last long source parsed in chunks, and its chunks: (start, end, first line).
+_last_chunks: tuple[str, list[tuple[int, int, int]]] | None = None
 
 
 def parse_with_python(source: str) -> ast.Module:
@@ -19,12 +30,74 @@ def parse_with_python(source: str) -> ast.Module:
     global _last_parsed
     if _last_parsed is not None and _last_parsed[0] == source:
         return _last_parsed[1]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        tree = ast.parse(source)
-    if len(source) >= _MEMO_FROM:
+    tree = _parse(source)
+    if _MEMO_FROM <= len(source) < 2 * _CHUNK:  # a longer one's tree is not kept alive
         _last_parsed = (source, tree)
     return tree
+
+
+def _parse(text: str) -> ast.Module:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return ast.parse(text)
+
+
+def python_chunks(source: str) -> Iterator[ast.Module]:
+    """Python's `ast` of `source` as consecutive modules whose statements are, together, the
+    module's, with the lines and columns of `source`; only the first one's first statement can be
+    the module's docstring. A source shorter than two chunks is one module (`parse_with_python`'s).
+    Raises what `ast.parse(source)` raises, at the same place.
+
+    A chunk ends before a line that can start a top-level statement (a definition's, if there is one
+    within half a chunk, since such a line is seldom inside a string); one that does not parse alone
+    (the line was inside a string or brackets, or after a decorator) is grown to twice its size,
+    until it parses or reaches the end, where its error is the source's: a chunk that parses
+    starts and ends at top-level statements, so Python's tokenizer and parser are in the same
+    state at its start as at the start of the source (no open bracket, string or block)."""
+    global _last_chunks
+    if len(source) < 2 * _CHUNK:
+        yield parse_with_python(source)
+        return
+    if _last_chunks is not None and _last_chunks[0] == source:
+        for start, end, line in _last_chunks[1]:
+            yield _parse("\n" * (line - 1) + source[start:end])
+        return
+    size = max(_CHUNK, len(source) // _MAX_CHUNKS)
+    chunks: list[tuple[int, int, int]] = []
+    start, line = 0, 1
+    while start < len(source):
+        end = _statement_start(source, start + size, size // 2)
+        while True:
+            try:
+                tree = _parse("\n" * (line - 1) + source[start:end])
+                break
+            except (SyntaxError, ValueError, RecursionError):
+                if end == len(source):
+                    raise
+                end = _statement_start(source, start + 2 * (end - start), end - start)
+        chunks.append((start, end, line))
+        yield tree
+        del tree
+        text = source[start:end]
+        line += text.count("\n") + text.count("\r") - text.count("\r\n")
+        start = end
+    _last_chunks = (source, chunks)
+
+
+def _statement_start(source: str, offset: int, reach: int) -> int:
+    """The first line from `offset` on that can start a top-level statement and does not follow
+    a decorator's line (the first starting a definition, if one does within `reach` characters),
+    or the end of `source`."""
+    for pattern, until in ((_DEFINITION_START, offset + reach), (_STATEMENT_START, len(source))):
+        for match in pattern.finditer(source, offset, until):
+            end = match.start() - 1  # the line before ends here, before its line end
+            if end > 0 and source[end] == "\n" and source[end - 1] == "\r":
+                end -= 1
+            window = max(0, end - _LOOK_BACK)
+            before = max(source.rfind("\n", window, end), source.rfind("\r", window, end))
+            if (before < 0 and window > 0) or not source.startswith("@", before + 1):
+                return match.start()
+    return len(source)
 
 
 _NEWLINE = re.compile(r"\r\n?|\n")  # the line ends of Python's tokenizer (not str.splitlines's)
