@@ -11,6 +11,7 @@ import textwrap
 
 import pytest
 
+from tf24migrate.engine.pruning import StatementPlan, bindings
 from tf24migrate.rules import text
 from tf24migrate.rules.text import python_chunks
 
@@ -83,6 +84,67 @@ def test_a_source_is_cut_where_top_level_statements_start(monkeypatch):
 def test_a_short_source_is_one_module():
     source = "x = 1\ny = 2\n"
     assert [ast.dump(tree) for tree in python_chunks(source)] == [ast.dump(ast.parse(source))]
+
+
+BINDING = """\
+import a.b, c as d
+from e import f as g, h
+x = y = 1
+self.x, z[0] = 2, 3
+(p, *q), r.s = t
+n: int = 4
+m += 1
+if x:
+    i = 1
+elif y:
+    while j:
+        k = 2
+    else:
+        kk = 3
+else:
+    ll = 4
+for u, v in w:
+    uu = 5
+with open(o) as (fa, fb), ctx():
+    ww = 6
+try:
+    tt = 7
+except E as err:
+    ee = 8
+finally:
+    ff = 9
+def fn(arg):
+    local = 1
+class Cls:
+    attr = 1
+match command:
+    case [mx, my]:
+        mm = 1
+del x
+"""
+
+
+WALRUS = BINDING + "if (wal := 1):\n    pass\nprint(inner := 2)\n"
+
+
+@pytest.mark.parametrize(
+    ("source", "walrus"),
+    [(BINDING, False), (BINDING, True), (WALRUS, True)],
+    ids=["plain", "walrus off", "walrus"],
+)
+def test_the_plan_keeps_what_each_statement_binds(source, walrus):
+    tree = ast.parse(source)
+    expected = []
+
+    def visit(statements):
+        for statement in statements:
+            expected.append(tuple(bindings(statement, walrus=walrus)))
+            for attribute in ("body", "handlers", "orelse", "finalbody", "cases"):
+                for child in getattr(statement, attribute, ()):
+                    visit([child] if isinstance(child, ast.stmt) else child.body)
+
+    visit(tree.body)
+    assert [entry.binds for entry in StatementPlan(tree, set(), walrus=walrus).entries] == expected
 
 
 MEASURE = textwrap.dedent(

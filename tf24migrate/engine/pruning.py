@@ -144,12 +144,13 @@ class StatementPlan:
         for statement in statements:
             start = min([statement.lineno, *(d.lineno for d in getattr(statement, "decorator_list", ()))])
             end = statement.end_lineno or statement.lineno
+            binds = _binds(statement, self._walrus)
             entry = Entry(
                 _shape(statement),
                 start,
                 start if end == start else end,  # one int object for a one-line statement
                 top_level,
-                _binds(statement, self._walrus),
+                binds or (),
                 statement.col_offset,
                 statement.end_col_offset or 0,
                 bool(getattr(statement, "decorator_list", None)),
@@ -159,10 +160,14 @@ class StatementPlan:
                 self.top_lines.append(start)
             self.entries.append(entry)
             start = len(self.entries)
+            children = []  # the index of each child statement's entry (of an except clause's first)
             for attribute in ("body", "handlers", "orelse", "finalbody", "cases"):
                 for child in getattr(statement, attribute, ()):
+                    children.append(len(self.entries))
                     self._add([child] if isinstance(child, ast.stmt) else child.body)
             entry.descendants = len(self.entries) - start
+            if binds is None:
+                entry.binds = tuple(found for index in children for found in self.entries[index].binds)
 
     def take_simple(self, count: int, name: str | None = None) -> list[Bindings] | None:
         """The bindings of a line of `count` small statements, or None to visit it. `name`:
@@ -296,35 +301,26 @@ def _shape(statement: ast.stmt) -> ast.stmt:
 
 
 # Statements that bind no name, unless an expression of theirs holds `:=`.
-_BINDS_NOTHING = frozenset(
-    {
-        ast.Expr,
-        ast.Return,
-        ast.Raise,
-        ast.Assert,
-        ast.Pass,
-        ast.Break,
-        ast.Continue,
-        ast.Delete,
-        ast.Global,
-        ast.Nonlocal,
-    }
-)
+_BINDS_NOTHING = frozenset({ast.Expr, ast.Return, ast.Raise, ast.Assert, ast.Pass, ast.Break, ast.Continue})
 _DEFINITIONS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
 _ASSIGNMENTS = frozenset({ast.Assign, ast.AnnAssign, ast.AugAssign})
+_PLAIN_TARGETS = frozenset({ast.Name, ast.Attribute, ast.Subscript})  # `x`, `a.x`, `a[x]`: x is not bound
 
 
-def _binds(statement: ast.stmt, walrus: bool) -> Bindings:
-    """`bindings` of a statement outside any except handler, with shortcuts for the common ones."""
+def _binds(statement: ast.stmt, walrus: bool) -> Bindings | None:
+    """`bindings` of a statement outside any except handler, with shortcuts for the common ones;
+    None for an `if` or `while` whose test cannot bind (no `:=`): its bindings are its statements'."""
     kind = type(statement)
+    if not walrus and kind in (ast.If, ast.While):
+        return None
     if kind in _DEFINITIONS:
         return ((statement.name, None, False),)  # type: ignore[attr-defined]
     if not walrus and kind in _BINDS_NOTHING:
         return ()
     if not walrus and kind in _ASSIGNMENTS:
         targets = statement.targets if kind is ast.Assign else [statement.target]  # type: ignore[attr-defined]
-        if all(type(target) is ast.Name for target in targets):
-            return tuple((target.id, None, False) for target in targets)
+        if all(type(target) in _PLAIN_TARGETS for target in targets):
+            return tuple((target.id, None, False) for target in targets if type(target) is ast.Name)
     return tuple(bindings(statement, walrus=walrus))
 
 
