@@ -1,5 +1,5 @@
-"""No byte lost: the edges of a source that LibCST's round trip drops (a final lone CR, blank lines
-before a last whitespace-only line, a leading U+FEFF) survive a migration, through the library,
+"""No byte lost: what LibCST's round trip drops (a final lone CR, blank lines before a last
+whitespace-only line, a leading U+FEFF, a form feed in a statement's indentation) survives a migration, through the library,
 `--write` and stdin alike."""
 
 from __future__ import annotations
@@ -18,6 +18,12 @@ SOURCES = {
     "crlf, blank lines before a whitespace-only last line": b"import tensorflow as tf\r\ns.experimental_run_v2(f)\r\n\r\n  ",
     "form feed and tabs at the end": b"import tensorflow as tf\ns.experimental_run_v2(f)\n\f\n\t\n",
     "no final newline": b"import tensorflow as tf\ns.experimental_run_v2(f)",
+    # LibCST drops a form feed in the indentation of a line that starts a statement
+    "form feed before the fixed statement": b"import tensorflow as tf\n\fx = 1\n\fs.experimental_run_v2(f)\n",
+    "form feed before a fixed statement in a block": b"if x:\n    y = 1\n\f    s.experimental_run_v2(f)\n",
+    "form feed before an unchanged statement of a fixed block": (
+        b"def g():\n    s.experimental_run_v2(f)\n\f    return 1\n \f    z = 2\n"
+    ),
 }
 BOM = "\ufeffimport tensorflow as tf\ns.experimental_run_v2(f)\n"
 

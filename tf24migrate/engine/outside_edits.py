@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tf24migrate.rules.text import line_starts
+from tf24migrate.rules.text import line_starts, split_lines
 
 Lines = tuple[tuple[int, int], ...]  # (first, last) 1-based source lines, inclusive
 
@@ -36,7 +36,7 @@ def first_line_changed_outside(source: str, code: str, edited: Sequence[tuple[in
         piece = source[start:end]
         found = _place(piece, code, position, start == 0, last)
         if found < 0:
-            return line + _first_unkept(_lines(piece), code, position, start == 0, last)
+            return line + _first_unkept(split_lines(piece), code, position, start == 0, last)
         position = found + len(piece)
     return None
 
@@ -70,7 +70,7 @@ def _first_unkept(lines: list[str], code: str, position: int, first: bool, last:
 def changed_lines(before: str, after: str) -> Lines:
     """The line ranges of `before` that differ in `after`, for stages that keep every line where it
     is; when the number of lines differs, every line."""
-    old, new = _lines(before), _lines(after)
+    old, new = split_lines(before), split_lines(after)
     if len(old) != len(new):
         return ((1, max(len(old), 1)),)
     ranges: list[tuple[int, int]] = []
@@ -81,8 +81,3 @@ def changed_lines(before: str, after: str) -> Lines:
             else:
                 ranges.append((number, number))
     return tuple(ranges)
-
-
-def _lines(text: str) -> list[str]:
-    starts = line_starts(text)
-    return [text[a:b] for a, b in zip(starts, [*starts[1:], len(text)], strict=True) if a < len(text)]

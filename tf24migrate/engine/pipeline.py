@@ -32,6 +32,7 @@ import libcst as cst
 
 from tf24migrate.engine.context import FileContext, Report
 from tf24migrate.engine.doctests import TF_IMPORT, migrate_doctests
+from tf24migrate.engine.form_feeds import with_form_feeds
 from tf24migrate.engine.outside_edits import changed_lines
 from tf24migrate.engine.positions import StatementMap, module_code, node_spans
 from tf24migrate.engine.pruning import Sparse, StatementPlan
@@ -208,7 +209,9 @@ def _run_tree(
     # positions
     spans = parsed.spans(reports)
     # output: only the statements a fix changed are generated
-    code, generated, edited = parsed.code(new_module) if any(r.applied for r in reports) else (source, [], ())
+    code, generated, edited = (
+        parsed.code(new_module, source) if any(r.applied for r in reports) else (source, [], ())
+    )
     code = with_the_edges_of(source, code)
     # verify: only generated code is checked; every other statement is the source's, which
     # parsed, and top-level statements parse independently of each other
@@ -325,9 +328,9 @@ class _Parsed:
             k: dataclasses.replace(s, line=line(s.line), end_line=line(s.end_line)) for k, s in spans.items()
         }
 
-    def code(self, new_module: cst.Module) -> tuple[str, list[str], tuple[tuple[int, int], ...]]:
-        """The code of `new_module`, the parts of it that were generated, and the (first, last)
-        lines of the source they replace."""
+    def code(self, new_module: cst.Module, source: str) -> tuple[str, list[str], tuple[tuple[int, int], ...]]:
+        """The code of `new_module` (the module of `source`, transformed), the parts of it that
+        were generated, and the (first, last) lines of the source they replace."""
         edited = None
         if self.statements is not None:
             code, generated, edited = self.statements.code(new_module)
@@ -335,7 +338,8 @@ class _Parsed:
             code = module_code(new_module)
             generated = [code]
         if edited is None:
-            return self._restored(code), [self._restored(piece) for piece in generated], _ALL_LINES
+            code = with_form_feeds(source, self._restored(code))
+            return code, [self._restored(piece) for piece in generated], _ALL_LINES
         if self.sparse is not None:
             line = self.sparse.original_line  # a range ends before the next line of the sparse text
             edited = [(line(first), line(last + 1) - 1) for first, last in edited]

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 from libcst._nodes.internal import CodegenState
 
+from tf24migrate.engine.form_feeds import with_form_feeds
 from tf24migrate.model.findings import Span
 from tf24migrate.rules.text import line_starts
 
@@ -133,10 +134,12 @@ class StatementMap:
         self.source = source
         self._line_starts = lines  # offset of each source line, 0-based
         footer = len(source) if not module.footer else lines[len(lines) - 1 - len(module.footer)]
+        ends = [*starts[1:], footer]
         self._span: dict[int, tuple[int, int]] = {
             id(statement): (start, end)
-            for statement, start, end in zip(module.body, starts, [*starts[1:], footer], strict=True)
+            for statement, start, end in zip(module.body, starts, ends, strict=True)
         }
+        self._end = dict(zip(starts, ends, strict=True))  # a statement's start -> its end
         self._header_end = starts[0]
         self._footer_start = footer
 
@@ -229,8 +232,11 @@ class StatementMap:
             else:
                 state.tokens.clear()
                 statement._codegen(state)
-                generated.append("".join(state.tokens))
-                pieces.append(generated[-1])
+                code = "".join(state.tokens)
+                if cursor in self._end:  # it stands where the source's next statement was
+                    code = with_form_feeds(self.source[cursor : self._end[cursor]], code)
+                generated.append(code)
+                pieces.append(code)
             edited.append((line(cursor), line(cursor) - 1))
         pieces.append(self.source[self._footer_start :])
         kept = {id(statement) for statement in new.body}

@@ -108,6 +108,12 @@ def line_starts(text: str) -> list[int]:
     return [0, *(match.end() for match in _NEWLINE.finditer(text))]
 
 
+def split_lines(text: str) -> list[str]:
+    """The lines of `text`, each with its line end (as Python ends lines: LF, CRLF or CR)."""
+    starts = line_starts(text)
+    return [text[a:b] for a, b in zip(starts, [*starts[1:], len(text)], strict=True) if a < len(text)]
+
+
 def statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
     """Every statement of `body`, nested ones included, in no order: what holds imports, classes,
     functions and docstrings, without visiting the expressions (most of a tree)."""
