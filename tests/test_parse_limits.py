@@ -4,10 +4,13 @@ fails its own file with a message; the other files are migrated."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
 import pytest
+
+from tf24migrate import SourceSyntaxError, migrate_source
 
 OLD = "import tensorflow as tf\nstrategy.experimental_run_v2(step_fn)\n"
 DEEP = {
@@ -22,7 +25,14 @@ DEEP = {
     + "s.experimental_run_v2(f)"
     + ")" * 2000
     + "\n",
+    # Python's own parser gives up on these with a MemoryError (its stack, not the machine's memory)
+    "100,000 nested `not`": "import tensorflow as tf\nx = " + "not " * 100_000 + "y\n" + OLD,
+    "10,000 nested conditional expressions": "import tensorflow as tf\nx = "
+    + "a if b else " * 10_000
+    + "c\n"
+    + OLD,
 }
+TOO_DEEP_FOR_PYTHON = "x = " + "-" * 100_000 + "y\n"
 
 
 def run(*args, cwd):
@@ -58,3 +68,39 @@ def test_syntax_newer_than_the_running_python_says_so(tmp_path):
     assert result.returncode == 2
     assert "(the syntax of a newer Python than 3." in result.stderr
     assert "internal error" not in result.stderr
+
+
+def test_the_library_says_nesting_too_deep_for_python_s_parser():
+    with pytest.raises(SourceSyntaxError, match="nesting too deep"):
+        migrate_source("import tensorflow as tf\n" + TOO_DEEP_FOR_PYTHON + OLD)
+
+
+def test_stdin_echoes_a_source_too_deep_for_python_s_parser():
+    source = "import tensorflow as tf\n" + TOO_DEEP_FOR_PYTHON + OLD
+    command = [sys.executable, "-m", "tf24migrate", "-"]
+    result = subprocess.run(command, input=source, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2
+    assert result.stdout == source
+    assert "<stdin>: error: cannot parse: nesting too deep" in result.stderr
+    assert "internal error" not in result.stderr
+
+
+def test_a_doctest_example_too_deep_for_python_s_parser_is_left_alone():
+    example = ">>> " + TOO_DEEP_FOR_PYTHON
+    source = f'import tensorflow as tf\n\n\ndef f():\n    """Run.\n\n    {example}    """\n' + OLD
+    assert migrate_source(source).code == source.replace("strategy.experimental_run_v2", "strategy.run")
+
+
+def test_a_notebook_cell_too_deep_for_python_s_parser_is_reported(tmp_path):
+    cells = [OLD, TOO_DEEP_FOR_PYTHON]
+    notebook = {
+        "cells": [{"cell_type": "code", "metadata": {}, "source": [c], "outputs": []} for c in cells],
+        "metadata": {},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    (tmp_path / "nb.ipynb").write_text(json.dumps(notebook))
+    result = run("--check", "nb.ipynb", cwd=tmp_path)
+    assert "internal error" not in result.stderr and "Traceback" not in result.stderr
+    assert result.returncode == 1, result.stderr  # the first cell is due
+    assert "cell 2" in result.stdout + result.stderr

@@ -28,7 +28,7 @@ from collections.abc import Callable, Collection, Iterable, Iterator
 from tf24migrate.engine.pruning import bindings
 from tf24migrate.model.findings import Finding, MigrationResult
 from tf24migrate.rules.docstrings import Docstring, docstrings, examples
-from tf24migrate.rules.text import parse_with_python, python_chunks
+from tf24migrate.rules.text import parse_python, parse_with_python, python_chunks
 
 TF_IMPORT = "import tensorflow as tf"  # put before the examples of a file that binds `tf` by it
 
@@ -48,7 +48,7 @@ def _compiles(code: str, mode: str = "exec") -> bool:
             for _ in python_chunks(code):
                 pass
         else:
-            ast.parse(code, mode=mode)
+            parse_python(code, mode)
     except (SyntaxError, ValueError, RecursionError):
         return False
     return True

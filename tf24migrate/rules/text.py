@@ -36,10 +36,21 @@ def parse_with_python(source: str) -> ast.Module:
     return tree
 
 
-def _parse(text: str) -> ast.Module:
+def parse_python(text: str, mode: str = "exec") -> ast.AST:
+    """`ast.parse`, silent, and raising `RecursionError` for nesting too deep for Python's parser:
+    CPython 3.11 raises `MemoryError` there (its parser's stack is full, not the machine's memory)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return ast.parse(text)
+        try:
+            return ast.parse(text, mode=mode)
+        except MemoryError:
+            raise RecursionError("nesting too deep for Python's parser") from None
+
+
+def _parse(text: str) -> ast.Module:
+    tree = parse_python(text)
+    assert isinstance(tree, ast.Module)
+    return tree
 
 
 def python_chunks(source: str) -> Iterator[ast.Module]:

@@ -32,6 +32,7 @@ from tf24migrate.model.target import (
     lowest_and_newest,
     named,
 )
+from tf24migrate.rules.text import parse_python
 
 _MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", "environment.yml", "environment.yaml")
 _REQUIREMENTS = re.compile(r"^requirements.*\.txt$")
@@ -125,8 +126,8 @@ def _setup_cfg(path: str) -> Iterator[str]:
 
 def _setup_py(path: str) -> Iterator[str]:
     try:
-        tree = ast.parse(_read(path))
-    except (SyntaxError, ValueError):
+        tree = parse_python(_read(path))
+    except (SyntaxError, ValueError, RecursionError):
         return
     constants: dict[str, ast.expr] = {}
     for statement in tree.body:  # simple module-level constants: `REQUIRED = [...]`

@@ -27,7 +27,6 @@ source lines. The marker between cells is a name no cell holds (`__tf24m_cell_1_
 
 from __future__ import annotations
 
-import ast
 import bisect
 import json
 import re
@@ -44,6 +43,7 @@ from tf24migrate.model.notes import (
 )
 from tf24migrate.rules.base import Rule
 from tf24migrate.rules.prefilter import could_fire, rules_that_could_fire
+from tf24migrate.rules.text import parse_python
 from tf24migrate.sources.ipython_syntax import absent_name, unmask
 from tf24migrate.sources.notebook_cells import CellCode, SkippedCell, classify
 from tf24migrate.sources.notebook_json import load, replace_sources
@@ -87,7 +87,7 @@ def _skipped_note(cell: SkippedCell, path: str | None) -> Finding:
 
 def _python_syntax_error(cell: CellCode) -> SyntaxError | None:
     try:
-        ast.parse(cell.masked.code)
+        parse_python(cell.masked.code)
     except SyntaxError as error:
         return error
     except (ValueError, RecursionError) as error:
