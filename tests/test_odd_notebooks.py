@@ -71,6 +71,13 @@ def test_an_odd_notebook_is_refused_with_the_reason(text, why):
     assert raised.value.msg == f"not a notebook tf24migrate can edit: {why}"
 
 
+def test_json_nested_too_deep_for_python_s_reader_is_refused():
+    text = '{"cells": [], "metadata": ' + '{"a": ' * 100_000 + "1" + "}" * 100_001
+    with pytest.raises(SourceSyntaxError) as raised:
+        migrate(text)
+    assert raised.value.msg == "not a notebook tf24migrate can edit: its JSON is nested too deep to read"
+
+
 def test_an_odd_notebook_fails_as_a_file_through_the_command(tmp_path):
     (tmp_path / "odd.ipynb").write_text(_cells(CODE, {"cell_type": "code", "source": 3}))
     result = subprocess.run(

@@ -67,6 +67,10 @@ def load(text: str, path: str | None) -> dict:
         raise SourceSyntaxError(
             f"not a notebook: invalid JSON ({error.msg})", (path, error.lineno, error.colno, None)
         ) from None
+    except RecursionError:
+        raise SourceSyntaxError(
+            f"{_CANNOT_EDIT}its JSON is nested too deep to read", (path, 1, 1, None)
+        ) from None
     problem = _problem(notebook)
     if problem is not None:
         raise SourceSyntaxError(_CANNOT_EDIT + problem, (path, 1, 1, None))
