@@ -7,7 +7,6 @@ changed lines that cover the finding, from the file's diff).
 
 from __future__ import annotations
 
-import difflib
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -18,6 +17,7 @@ from tf24migrate.model.findings import FileResult, Finding, Severity, Status
 from tf24migrate.model.notes import NOTES, Note
 from tf24migrate.rules.base import Rule
 from tf24migrate.rules.selection import all_rules
+from tf24migrate.rules.text import line_opcodes
 
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 _LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
@@ -63,10 +63,9 @@ def _changed_hunks(source: str, code: str) -> list[_Hunk]:
     line_starts = [0]
     for line in before:
         line_starts.append(line_starts[-1] + len(line))
-    matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
     return [
         _Hunk(i1, i2, line_starts[i1], line_starts[i2] - line_starts[i1], "".join(after[j1:j2]))
-        for tag, i1, i2, j1, j2 in matcher.get_opcodes()
+        for tag, i1, i2, j1, j2 in line_opcodes(before, after)
         if tag != "equal"
     ]
 

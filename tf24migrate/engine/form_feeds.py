@@ -8,10 +8,9 @@ is nil elsewhere.
 
 from __future__ import annotations
 
-import difflib
 import re
 
-from tf24migrate.rules.text import split_lines
+from tf24migrate.rules.text import line_opcodes, split_lines
 
 _FORM_FEED_INDENT = re.compile(r"^[ \t]*\f", re.MULTILINE)
 _INDENT = re.compile(r"[ \t\f]*")
@@ -25,8 +24,7 @@ def with_form_feeds(original: str, generated: str) -> str:
     old, new = split_lines(original), split_lines(generated)
     without = [_without_form_feeds(line) for line in old]
     out = list(new)
-    matcher = difflib.SequenceMatcher(None, without, new, autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+    for tag, i1, i2, j1, j2 in line_opcodes(without, new):
         if tag == "equal" or (tag == "replace" and i2 - i1 == j2 - j1):
             for i, j in zip(range(i1, i2), range(j1, j2), strict=True):
                 before, after = _indent(old[i]), _indent(new[j])

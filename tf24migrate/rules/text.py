@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 import re
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 # The last source of some size parsed, and its tree: the engine's stages (TF 1 evidence, doctests,
 # the plan) read the same source, which is parsed once. Trees are never modified.
@@ -117,6 +117,41 @@ _NEWLINE = re.compile(r"\r\n?|\n")  # the line ends of Python's tokenizer (not s
 def line_starts(text: str) -> list[int]:
     """The offset of each line of `text`, and `len(text)` last when it ends with a line end."""
     return [0, *(match.end() for match in _NEWLINE.finditer(text))]
+
+
+Opcode = tuple[str, int, int, int, int]  # as difflib's: (tag, old from, old to, new from, new to)
+
+
+def line_opcodes(old: Sequence[str], new: Sequence[str]) -> list[Opcode]:
+    """How `new` differs from `old`, lines as items, as difflib's `get_opcodes` says it but in
+    linear time where a migration's changes allow: the common first and last lines match first,
+    and a middle of the same length on both sides (fixes that keep their lines' count) is paired
+    line by line; difflib (quadratic on repeated lines) aligns only a middle whose length changed."""
+    head, shortest = 0, min(len(old), len(new))
+    while head < shortest and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < shortest - head and old[-1 - tail] == new[-1 - tail]:
+        tail += 1
+    old_end, new_end = len(old) - tail, len(new) - tail
+    opcodes: list[Opcode] = [("equal", 0, head, 0, head)] if head else []
+    if old_end - head == new_end - head:
+        for index in range(head, old_end):
+            tag = "equal" if old[index] == new[index] else "replace"
+            if opcodes and opcodes[-1][0] == tag and opcodes[-1][2] == index:
+                opcodes[-1] = (tag, opcodes[-1][1], index + 1, opcodes[-1][3], index + 1)
+            else:
+                opcodes.append((tag, index, index + 1, index, index + 1))
+    else:
+        import difflib  # seldom needed: not imported at start-up
+
+        matcher = difflib.SequenceMatcher(None, old[head:old_end], new[head:new_end], autojunk=False)
+        opcodes += [
+            (tag, a + head, b + head, c + head, d + head) for tag, a, b, c, d in matcher.get_opcodes()
+        ]
+    if tail:
+        opcodes.append(("equal", old_end, len(old), new_end, len(new)))
+    return opcodes
 
 
 def split_lines(text: str) -> list[str]:

@@ -19,12 +19,12 @@ notes.txt`; see `ipython_syntax.is_python_cell`) make the cell skipped (`Skipped
 
 from __future__ import annotations
 
-import difflib
 import re
 import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from tf24migrate.rules.text import line_opcodes
 from tf24migrate.sources.ipython_syntax import MaskedCell, cell_magic, is_python_cell, mask
 
 _LINE = re.compile(r"[^\n]*\n|[^\n]+")  # as Python splits lines: not at \x0c or \u2028
@@ -83,8 +83,7 @@ class CellCode:
         old = [line.removeprefix(self.indent) for line in self.original_lines]
         new = _lines(code)
         kept: list[str] = []
-        matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
-        for tag, old_from, old_to, new_from, new_to in matcher.get_opcodes():
+        for tag, old_from, old_to, new_from, new_to in line_opcodes(old, new):
             if tag == "equal":
                 kept += self.original_lines[old_from:old_to]
             else:

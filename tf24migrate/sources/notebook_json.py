@@ -15,13 +15,13 @@ separators, indentation and `ensure_ascii` choice; unchanged lines are copied by
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 from collections.abc import Iterator
 from json.decoder import scanstring
 
 from tf24migrate.model.errors import SourceSyntaxError
+from tf24migrate.rules.text import line_opcodes
 
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
 _NON_ASCII_ESCAPE = re.compile(r"\\u(?!00[0-7])[0-9a-fA-F]{4}")  # `\u00e9`, not `\u001b`
@@ -157,8 +157,7 @@ def _encode_lines(text: str, start: int, end: int, new_source: str, ascii_only: 
     separator = text[items[0][1] : items[1][0]] if len(items) > 1 else "," + opening
     new_lines = _LINE.findall(new_source)  # at "\n" only, as nbformat splits (not at U+2028 or \f)
     tokens: list[str] = []
-    matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
-    for tag, old_from, old_to, new_from, new_to in matcher.get_opcodes():
+    for tag, old_from, old_to, new_from, new_to in line_opcodes(old_lines, new_lines):
         if tag == "equal":  # unchanged lines are copied, escapes and all
             tokens.extend(text[s:e] for s, e in items[old_from:old_to])
         else:
