@@ -26,8 +26,8 @@ from tf24migrate.cli.output import Summary, finding_line, github_annotations, js
 from tf24migrate.cli.statistics import RuleStatistics
 from tf24migrate.model.findings import FileResult, Finding, MigrationResult, Status
 from tf24migrate.run.discovery import iter_source_files
-from tf24migrate.run.file import migrate_declining, migrate_loaded, write_result
-from tf24migrate.run.files import STOP_SIGNALS, UnreadableFile, decode_source
+from tf24migrate.run.file import decode_file, migrate_declining, migrate_loaded, write_result
+from tf24migrate.run.files import STOP_SIGNALS, UnreadableFile
 from tf24migrate.run.migrate import migrate_files
 from tf24migrate.sources.diff import diff_bytes
 from tf24migrate.sources.kinds import SUFFIXES, kind_of
@@ -382,7 +382,7 @@ def migrate_stdin(run: Run, name: str) -> int:
     run = dataclasses.replace(run, stdin=True)
     raw = sys.stdin.buffer.read()
     try:
-        source = decode_source(raw)
+        source = decode_file(name, raw)
     except UnreadableFile as error:
         result = FileResult(path=name, status=Status.FAILED, error=f"cannot read: {error}")
         output = raw

@@ -15,6 +15,7 @@ from tf24migrate.run.files import (
     ChangedOnDisk,
     SourceFile,
     UnreadableFile,
+    decode_c_source,
     decode_source,
     digest,
     write_source,
@@ -70,7 +71,7 @@ def migrate_file(
     except OSError as error:
         return FileResult(path=path, status=Status.FAILED, error=f"cannot read: {error.strerror or error}")
     try:
-        source = decode_source(raw)
+        source = decode_file(path, raw)
     except UnreadableFile as error:
         result = FileResult(path=path, status=Status.FAILED, error=f"cannot read: {error}")
     else:
@@ -78,6 +79,11 @@ def migrate_file(
     if cache is not None:
         cache.store(path, result.extra.get("digest") or digest(raw), result)
     return write_result(result) if write and result.changed else result
+
+
+def decode_file(path: str, raw: bytes) -> SourceFile:
+    """The text of the file `path`, whose bytes are `raw`, as its kind reads it; `UnreadableFile`."""
+    return decode_c_source(raw) if kind_of(path).any_bytes else decode_source(raw)
 
 
 def migrate_loaded(

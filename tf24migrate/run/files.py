@@ -62,10 +62,7 @@ def decode_source(raw: bytes) -> SourceFile:
             "UTF-16 text (its byte order mark says so), which Python cannot run as source: "
             "convert it to UTF-8 (`iconv -f UTF-16 -t UTF-8`) to migrate it"
         )
-    if b"\x00" in raw:
-        zero = raw.index(b"\x00")
-        line = raw.count(b"\n", 0, zero) + 1
-        raise UnreadableFile(f"binary file (NUL byte at line {line})")
+    _refuse_binary(raw)
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
     except SyntaxError as error:
@@ -81,6 +78,20 @@ def decode_source(raw: bytes) -> SourceFile:
     except LookupError as error:
         raise UnreadableFile(f"unknown encoding: {error}") from None
     return SourceFile(text=text, encoding=encoding, raw=raw)
+
+
+def decode_c_source(raw: bytes) -> SourceFile:
+    """Decode C or C++ source bytes: as UTF-8, a byte that is not (a Latin-1 comment, which
+    compilers accept) kept as it is (`surrogateescape`). No rule rewrites C sources."""
+    _refuse_binary(raw)
+    return SourceFile(text=raw.decode("utf-8", "surrogateescape"), encoding="utf-8", raw=raw)
+
+
+def _refuse_binary(raw: bytes) -> None:
+    if b"\x00" in raw:
+        zero = raw.index(b"\x00")
+        line = raw.count(b"\n", 0, zero) + 1
+        raise UnreadableFile(f"binary file (NUL byte at line {line})")
 
 
 def digest(raw: bytes) -> str:

@@ -38,6 +38,7 @@ class SourceKind:
     suffixes: tuple[str, ...]
     migrate: MigrateText
     diff: Callable[[str, str, str], str]  # (path, before, after) -> the diff `--diff` prints
+    any_bytes: bool = False  # bytes that are not UTF-8 are read as they are, not refused (C, C++)
 
 
 def _migrate_python(text: str, rules: Sequence[Rule], **options) -> MigrationResult:
@@ -62,7 +63,9 @@ def _notebook_diff(path: str, before: str, after: str) -> str:
 
 PYTHON = SourceKind("Python", (".py",), _migrate_python, unified_diff)
 NOTEBOOK = SourceKind("notebook", (".ipynb",), _migrate_notebook, _notebook_diff)  # diff per cell
-C_SOURCE = SourceKind("C/C++", c_sources.SUFFIXES, c_sources.scan_c_source, unified_diff)  # report-only
+C_SOURCE = SourceKind(  # report-only
+    "C/C++", c_sources.SUFFIXES, c_sources.scan_c_source, unified_diff, any_bytes=True
+)
 KINDS = (PYTHON, NOTEBOOK, C_SOURCE)
 BY_SUFFIX = {suffix: kind for kind in KINDS for suffix in kind.suffixes}
 # The suffixes folders are walked for.
