@@ -350,7 +350,7 @@ def theme_configs(options):
             t.write(f"{project}/m.py", OLD)
         run = t.run("--check", "a", "b")
         t.code(run, 1)
-        t.message(run, says=("config a/pyproject.toml", "b/pyproject.toml"))
+        t.message(run, says=("2 configs: a/pyproject.toml", "b/pyproject.toml"))
 
     yield "cfg-two-projects", 13, two_projects
 

@@ -35,8 +35,9 @@ from tf24migrate.engine.doctests import TF_IMPORT, migrate_doctests
 from tf24migrate.engine.form_feeds import with_form_feeds
 from tf24migrate.engine.outside_edits import changed_lines
 from tf24migrate.engine.positions import StatementMap, module_code, node_spans
-from tf24migrate.engine.pruning import Sparse, StatementPlan
+from tf24migrate.engine.pruning import StatementPlan
 from tf24migrate.engine.public_api import imports_public_tensorflow
+from tf24migrate.engine.sparse import Sparse
 from tf24migrate.engine.suppressions import is_suppressed, line_suppressions
 from tf24migrate.engine.syntax import TOO_DEEP, parse, python_syntax_error
 from tf24migrate.engine.tf1_code import tf1_evidence, tf1_note
@@ -390,5 +391,14 @@ def with_the_edges_of(source: str, code: str) -> str:
     "x=1\\n   "`). Fixes never edit the trailing whitespace of a module, so it is the source's."""
     if code == source:
         return code
-    tail = source[len(source.rstrip(_TRAILING_WHITESPACE)) :]
-    return code.rstrip(_TRAILING_WHITESPACE) + tail
+    tail = source[_end_of_code(source) :]
+    end = _end_of_code(code)
+    return code if code[end:] == tail else code[:end] + tail
+
+
+def _end_of_code(text: str) -> int:
+    """Where the trailing whitespace of `text` starts (found without copying a long text)."""
+    end = len(text)
+    while end and text[end - 1] in _TRAILING_WHITESPACE:
+        end -= 1
+    return end

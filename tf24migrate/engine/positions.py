@@ -154,7 +154,7 @@ class StatementMap:
     ) -> StatementMap | None:
         """The map of `module`, parsed from `source`; `tree` is Python's `ast` of `source`, or of
         an original whose line `n` is line `line_of(n)` of `source`, where a line holding only a
-        name in `sizes` stands for that many statements (see `pruning.Sparse`)."""
+        name in `sizes` stands for that many statements (see `sparse.Sparse`)."""
         first_lines = [
             min([s.lineno, *(d.lineno for d in getattr(s, "decorator_list", ()))]) for s in tree.body
         ]

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import ast
 import bisect
-import itertools
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -24,11 +23,11 @@ from dataclasses import dataclass
 import libcst as cst
 
 from tf24migrate.engine.nesting import too_deep
+from tf24migrate.engine.sparse import MARKER_PREFIX, Sparse
 from tf24migrate.rules.prefilter import Needle, matches, pattern_of
 from tf24migrate.rules.text import line_starts, python_chunks
 
 _MAX_FOLLOW_ROUNDS = 3
-_MARKER_PREFIX = "__tf24migrate_skipped_"
 _WORTH_SKIPPING = 48  # characters: a shorter statement costs LibCST about what its marker does
 # What may follow a statement on its last line for the line to be its own.
 _REST_OF_LAST_LINE = re.compile(rb"[ \t\f]*;?[ \t\f]*(?:#[^\r\n]*)?(?:\r\n?|\n)?")
@@ -92,6 +91,7 @@ class StatementPlan:
         self.broken = False
         self.deep: int | None = None  # the first line of a statement nesting too deep (`nesting`)
         self._walrus = walrus  # whether the source holds `:=` (see `bindings`)
+        self._assigns: dict[str, Bindings] = {}  # name -> the bindings of `name = ...`, shared
         self._add(tree.body, top_level=True)
         self.mark(lines)
 
@@ -144,7 +144,7 @@ class StatementPlan:
         for statement in statements:
             start = min([statement.lineno, *(d.lineno for d in getattr(statement, "decorator_list", ()))])
             end = statement.end_lineno or statement.lineno
-            binds = _binds(statement, self._walrus)
+            binds = _binds(statement, self._walrus, self._assigns)
             entry = Entry(
                 _shape(statement),
                 start,
@@ -206,13 +206,13 @@ class StatementPlan:
         """`source` with each uninteresting statement (at any depth) that has lines of its own
         replaced by one marker line; None when nothing is worth leaving out. Top-level imports and
         the module docstring stay: new imports are placed after them."""
-        if _MARKER_PREFIX in source:
+        if MARKER_PREFIX in source:
             return None
         starts = line_starts(source)
         if starts[-1] != len(source):
             starts.append(len(source))
         pieces: list[str] = []
-        originals: dict[str, str] = {}
+        originals: dict[str, tuple[int, int]] = {}  # marker -> where its text is in `source`
         sizes: dict[str, int] = {}
         ranges: list[tuple[int, int]] = []
         copied = 0
@@ -245,9 +245,9 @@ class StatementPlan:
                 index += 1
                 continue
             last = source[starts[end - 1] : finish]
-            entry.marker = f"{_MARKER_PREFIX}{len(originals)}__"
+            entry.marker = f"{MARKER_PREFIX}{len(originals)}__"
             pieces += [source[copied:begin], indent, entry.marker, last[len(last.rstrip("\r\n")) :]]
-            originals[entry.marker] = source[begin:finish]
+            originals[entry.marker] = (begin, finish)
             sizes[entry.marker] = len(entry.run)
             ranges.append((entry.start, end))
             copied = finish
@@ -255,7 +255,7 @@ class StatementPlan:
         if not originals:
             return None
         pieces.append(source[copied:])
-        return Sparse("".join(pieces), originals, ranges, sizes)
+        return Sparse("".join(pieces), source, originals, ranges, sizes)
 
     def _indent_if_own_lines(self, entry: Entry, source: str, starts: list[int]) -> str | None:
         """The indentation of a statement that may be left out (it has its lines to itself, and
@@ -307,7 +307,7 @@ _ASSIGNMENTS = frozenset({ast.Assign, ast.AnnAssign, ast.AugAssign})
 _PLAIN_TARGETS = frozenset({ast.Name, ast.Attribute, ast.Subscript})  # `x`, `a.x`, `a[x]`: x is not bound
 
 
-def _binds(statement: ast.stmt, walrus: bool) -> Bindings | None:
+def _binds(statement: ast.stmt, walrus: bool, assigns: dict[str, Bindings]) -> Bindings | None:
     """`bindings` of a statement outside any except handler, with shortcuts for the common ones;
     None for an `if` or `while` whose test cannot bind (no `:=`): its bindings are its statements'."""
     kind = type(statement)
@@ -320,7 +320,10 @@ def _binds(statement: ast.stmt, walrus: bool) -> Bindings | None:
     if not walrus and kind in _ASSIGNMENTS:
         targets = statement.targets if kind is ast.Assign else [statement.target]  # type: ignore[attr-defined]
         if all(type(target) in _PLAIN_TARGETS for target in targets):
-            return tuple((target.id, None, False) for target in targets if type(target) is ast.Name)
+            names = [target.id for target in targets if type(target) is ast.Name]
+            if len(names) == 1:  # most: one tuple per name, shared by its assignments (`assigns`)
+                return assigns.get(names[0]) or assigns.setdefault(names[0], ((names[0], None, False),))
+            return tuple((name, None, False) for name in names)
     return tuple(bindings(statement, walrus=walrus))
 
 
@@ -375,37 +378,3 @@ def bindings(
         return
     for child in ast.iter_child_nodes(statement):
         yield from bindings(child, in_handler, walrus=walrus)
-
-
-class Sparse:
-    """A source with statements left out, each replaced by a marker line (its indentation and a
-    name): what LibCST parses when most of a file cannot matter. Maps its lines to the original's
-    and puts the original text back in place of the markers."""
-
-    _MARKER_LINE = re.compile(rf"^[ \t\f]*({_MARKER_PREFIX}\d+__)(?:\r\n?|\n|$)", re.MULTILINE)
-
-    def __init__(
-        self, text: str, originals: dict[str, str], ranges: list[tuple[int, int]], sizes: dict[str, int]
-    ) -> None:
-        self.text = text
-        self._originals = originals
-        self.sizes = sizes  # marker -> how many statements (siblings) it stands for
-        self._starts = [start for start, _ in ranges]  # original first line of each left-out statement
-        # lines removed by each marker and those before it
-        self._removed = list(itertools.accumulate(end - start for start, end in ranges))
-        before = [0, *self._removed[:-1]]
-        self._markers = [start - removed for start, removed in zip(self._starts, before, strict=True)]
-
-    def sparse_line(self, line: int) -> int:
-        """The line of `text` holding original line `line` (not inside a left-out statement)."""
-        before = bisect.bisect_left(self._starts, line)
-        return line - (self._removed[before - 1] if before else 0)
-
-    def original_line(self, line: int) -> int:
-        """The original line of line `line` of `text` (a marker line: its statement's first)."""
-        before = bisect.bisect_left(self._markers, line)
-        return line + (self._removed[before - 1] if before else 0)
-
-    def restore(self, text: str) -> str:
-        """`text` (generated from the parsed `text`) with the left-out statements put back."""
-        return self._MARKER_LINE.sub(lambda match: self._originals[match.group(1)], text)

@@ -82,10 +82,10 @@ class Scope:
     kind: str  # "module", "function", "class", "comprehension"
     parent: Scope | None = None
     bindings: dict[str, Binding] = field(default_factory=dict)
-    seen: dict[str, list[Binding]] = field(default_factory=dict)
+    seen: set[str] = field(default_factory=set)  # every name bound so far (`ever_bound`)
 
     def bind(self, binding: Binding) -> None:
-        self.seen.setdefault(binding.name, []).append(binding)
+        self.seen.add(binding.name)
         current = self.bindings.get(binding.name)
         # `try: import tensorflow as tf / except ImportError: tf = None` keeps `tf` a TF import.
         if binding.in_handler and not binding.is_import and current is not None and current.is_import:

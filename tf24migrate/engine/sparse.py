@@ -1,0 +1,56 @@
+"""The source LibCST parses when most of a file cannot matter: the statements left out (runs of
+siblings that no rule's trigger reaches, `pruning.StatementPlan.sparse`), each replaced by a marker
+line, and the way back to the original's lines and text."""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import re
+
+MARKER_PREFIX = "__tf24migrate_skipped_"
+
+
+class Sparse:
+    """A source with statements left out, each replaced by a marker line (its indentation and a
+    name): what LibCST parses when most of a file cannot matter. Maps its lines to the original's
+    and puts the original text back in place of the markers."""
+
+    _MARKER_LINE = re.compile(rf"^[ \t\f]*({MARKER_PREFIX}\d+__)(?:\r\n?|\n|$)", re.MULTILINE)
+
+    def __init__(
+        self,
+        text: str,
+        source: str,
+        originals: dict[str, tuple[int, int]],
+        ranges: list[tuple[int, int]],
+        sizes: dict[str, int],
+    ) -> None:
+        self.text = text
+        self._source = source
+        self._originals = originals  # marker -> (start, end) of its statements in `source`
+        self.sizes = sizes  # marker -> how many statements (siblings) it stands for
+        self._starts = [start for start, _ in ranges]  # original first line of each left-out statement
+        # lines removed by each marker and those before it
+        self._removed = list(itertools.accumulate(end - start for start, end in ranges))
+        before = [0, *self._removed[:-1]]
+        self._markers = [start - removed for start, removed in zip(self._starts, before, strict=True)]
+
+    def sparse_line(self, line: int) -> int:
+        """The line of `text` holding original line `line` (not inside a left-out statement)."""
+        before = bisect.bisect_left(self._starts, line)
+        return line - (self._removed[before - 1] if before else 0)
+
+    def original_line(self, line: int) -> int:
+        """The original line of line `line` of `text` (a marker line: its statement's first)."""
+        before = bisect.bisect_left(self._markers, line)
+        return line + (self._removed[before - 1] if before else 0)
+
+    def restore(self, text: str) -> str:
+        """`text` (generated from the parsed `text`) with the left-out statements put back."""
+
+        def original(match: re.Match[str]) -> str:
+            start, end = self._originals[match.group(1)]
+            return self._source[start:end]
+
+        return self._MARKER_LINE.sub(original, text)
