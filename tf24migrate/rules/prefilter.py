@@ -61,15 +61,20 @@ class Probe:
         """Whether each of `requires` occurs in `within` (default: this text) and one of
         `triggers` in this text. The cheap and the shared go first: the literals required (most
         rules share `tensorflow`, looked for once), then the triggers (a rule's own names, rare),
-        then the patterns required."""
+        then the patterns required; a pattern another rule found missing rules out the triggers."""
         within = within or self
         literals, gates, patterns = _split(requires)
         return (
             all(map(within.has, literals))
             and all(within.has_literal_of(pattern) for pattern in gates)
+            and not any(within.lacks(pattern) for pattern in patterns)  # known from another rule
             and any(map(self.has, triggers))
             and all(map(within.has, patterns))
         )
+
+    def lacks(self, needle: Needle) -> bool:
+        """Whether `needle` was looked for already, and does not occur."""
+        return self._found.get(needle) is False
 
     def has_literal_of(self, pattern: Pattern) -> bool:
         """Whether one of the literals every match of `pattern` holds occurs (each looked for once
