@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import pathlib
 
+from tf24migrate.engine.public_api import imports_public_tensorflow
 from tf24migrate.engine.tf1_code import _Finder, tf1_evidence
 
 FIXTURES = pathlib.Path(__file__).resolve().parents[1] / "fixtures"
@@ -62,3 +63,36 @@ def test_a_walk_of_the_lines_that_matter_finds_what_a_walk_of_every_line_finds()
         except SyntaxError:
             continue
         assert tf1_evidence(source) == expected
+
+
+INTERNALS_ONLY = """\
+from tensorflow.python.platform import tf_logging as logging
+from tensorflow.python.framework import ops
+
+
+def run(session):
+    logging.info("graph %s", ops.get_default_graph())
+    return session.run(ops.placeholder)
+"""
+
+
+def test_a_source_importing_only_tensorflow_internals_is_not_parsed_for_evidence(monkeypatch):
+    # TensorFlow's own sources name `logging`, `flags`, `Session` everywhere, and bind no name
+    # TF 1 code could be reached through: no parse is needed to tell they are not TF 1 code.
+    def parse(source):
+        raise AssertionError("parsed")
+
+    monkeypatch.setattr("tf24migrate.engine.tf1_code.python_chunks", parse)
+    assert tf1_evidence(INTERNALS_ONLY) is None
+
+
+def test_every_kind_of_evidence_comes_with_an_import_of_the_public_api():
+    for source in [
+        "import tensorflow as tf\ntf.Session()\ntf.placeholder()\n",
+        "import tensorflow.contrib.slim as slim\n",
+        "from tensorflow.contrib import slim\n",
+        "from tensorflow import Session, placeholder\n",
+        "import tensorflow.python.ops\ntensorflow.Session()\ntensorflow.placeholder()\n",
+    ]:
+        assert tf1_evidence(source) is not None, source
+        assert imports_public_tensorflow(source), source

@@ -56,7 +56,20 @@ def imports_public_tensorflow(source: str) -> bool:
     `from tensorflow.python.ops import math_ops`): a file importing only internals is TensorFlow's
     own implementation, and binds no name a rule knows by its public name. `import
     tensorflow.python.ops` counts (it binds `tensorflow`). Imports are read with Python's `ast`, so
-    an example in a docstring does not count."""
+    an example in a docstring does not count. The answer for the last source is kept (the TF 1
+    check and the pipeline both ask)."""
+    global _last
+    if _last is not None and _last[0] is source:
+        return _last[1]
+    answer = _imports_public_tensorflow(source)
+    _last = (source, answer)
+    return answer
+
+
+_last: tuple[str, bool] | None = None
+
+
+def _imports_public_tensorflow(source: str) -> bool:
     if not _may_import_public_tensorflow(source):
         return False
     try:

@@ -18,6 +18,7 @@ import bisect
 import re
 from dataclasses import dataclass
 
+from tf24migrate.engine.public_api import imports_public_tensorflow
 from tf24migrate.engine.shims import SHIM_EXCEPTIONS, VERSION_CONSTANT, VERSION_WORDS
 from tf24migrate.model.findings import Finding
 from tf24migrate.model.notes import TF1_FILE, note_finding
@@ -84,8 +85,10 @@ class TF1Evidence:
 
 
 def tf1_evidence(source: str) -> TF1Evidence | None:
-    """The first sign in `source` that it is TensorFlow 1 code, or None."""
-    if _TENSORFLOW not in source or not _PREFILTER.search(source):
+    """The first sign in `source` that it is TensorFlow 1 code, or None. Every sign comes with an
+    import of the public API (`tensorflow.contrib`, `import tensorflow as tf`): a file with none
+    (TensorFlow's own sources) is not parsed."""
+    if _TENSORFLOW not in source or not _PREFILTER.search(source) or not imports_public_tensorflow(source):
         return None
     starts = line_starts(source)
     found = [*_PREFILTER.finditer(source), *_IMPORT.finditer(source)]
