@@ -47,9 +47,12 @@ AST_PARSE = "import ast, sys\nfor path in open(sys.argv[1]).read().splitlines():
 
 
 def unpacked(requirement: str, wheel_glob: str, prefix: str) -> Path:
-    """The `.py` files of a wheel (those under `prefix`), unpacked into `.data/`."""
+    """The `.py` files of a wheel (those under `prefix`), unpacked into `.data/`, as a project of
+    their own (an empty `.git`, as a user's checkout has), so that this repository's pyproject.toml
+    is not theirs."""
     target = DATA / requirement.replace("==", "-")
     if target.is_dir():
+        (target / ".git").mkdir(exist_ok=True)
         return target / prefix if prefix else target
     DATA.mkdir(parents=True, exist_ok=True)
     if not list(DATA.glob(wheel_glob)):
@@ -69,6 +72,7 @@ def unpacked(requirement: str, wheel_glob: str, prefix: str) -> Path:
     with zipfile.ZipFile(sorted(DATA.glob(wheel_glob))[0]) as wheel:
         names = [n for n in wheel.namelist() if n.endswith(".py") and n.startswith(prefix)]
         wheel.extractall(target, names)
+    (target / ".git").mkdir()
     return target / prefix if prefix else target
 
 

@@ -211,6 +211,17 @@ def test_without_metadata_or_version_the_default_is_2_4(tmp_path):
     assert target.source.startswith("default: no TensorFlow version required in")
 
 
+def test_metadata_above_the_repository_root_is_not_the_project_s(tmp_path):
+    write(tmp_path, {"requirements.txt": "tensorflow>=2.11\n"})  # e.g. a folder of checkouts
+    (tmp_path / "repo" / ".git").mkdir(parents=True)
+    (tmp_path / "repo" / "train.py").write_text("")
+    target = project_target(str(tmp_path / "repo" / "train.py"))
+    assert target.version == (2, 4)
+    assert target.source == "default: no project metadata found"
+    write(tmp_path / "repo", {"requirements.txt": "tensorflow>=2.3\n"})
+    assert project_target(str(tmp_path / "repo" / "train.py")).version == (2, 3)
+
+
 def test_metadata_is_read_without_libcst(tmp_path):
     write(tmp_path, {"requirements.txt": "tensorflow>=2.3\n"})
     code = (

@@ -59,7 +59,8 @@ def tensorflow_specifier(requirement: str) -> str | None:
 
 
 def project_folder(path: str, known: dict[str, str | None] | None = None) -> str | None:
-    """The nearest folder from `path` upwards that holds project metadata. `known` holds the
+    """The nearest folder from `path` upwards that holds project metadata, up to the project root
+    (the folder holding `.git`: metadata above a repository is not its own). `known` holds the
     answers for folders already looked at (for many paths: each folder is listed once)."""
     folder = os.path.abspath(path if os.path.isdir(path) else os.path.dirname(path) or ".")
     known = {} if known is None else known
@@ -73,7 +74,7 @@ def project_folder(path: str, known: dict[str, str | None] | None = None) -> str
         parent = os.path.dirname(folder)
         if any(name in _MARKERS or _REQUIREMENTS.match(name) for name in names):
             known[folder] = folder
-        elif parent == folder:
+        elif parent == folder or ".git" in names:
             known[folder] = None
         else:
             folder = parent
