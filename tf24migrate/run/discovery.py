@@ -194,6 +194,7 @@ class _Walker:
         self.path_filter = path_filter
         self.roots = [os.path.realpath(root) for root in roots]
         self.on_skip = on_skip
+        self.links: set[str] = set()  # the symlinks walked to and taken
         self.root = os.path.abspath(path_filter.root)
         globs = [*path_filter.exclude, *path_filter.extend_exclude]
         # Bare names (the defaults) match a path with such a part, as in git: no pathspec needed.
@@ -283,12 +284,15 @@ class _Walker:
             if is_dir:
                 yield from self.walk(entry.path, ignore_files)
             else:
+                if entry.is_symlink():  # known from the listing: no system call
+                    self.links.add(entry.path)
                 yield entry.path
 
 
-def _real_path(file: str, real_folders: dict[str, str]) -> str:
-    """`os.path.realpath(file)`, resolving each folder once (`real_folders`) rather than per file."""
-    if os.path.islink(file):
+def _real_path(file: str, real_folders: dict[str, str], is_link: bool | None = None) -> str:
+    """`os.path.realpath(file)`, resolving each folder once (`real_folders`) rather than per file
+    (`is_link`: whether `file` is a symlink, when known)."""
+    if os.path.islink(file) if is_link is None else is_link:
         return os.path.realpath(file)
     folder, name = os.path.split(file)
     if folder not in real_folders:
@@ -321,15 +325,17 @@ def iter_source_files(
             name = os.path.basename(os.path.abspath(path))
             if walker._is_excluded(os.path.abspath(path), name, os.path.isdir(path)):
                 continue
+        links = None  # the symlinks among the files found, when a walk found them
         if os.path.isdir(path):
             walker = walker or _Walker(suffixes, path_filter or PathFilter(), roots, on_skip)
             found: Iterable[str] = walker.walk_named(path)
+            links = walker.links
         elif os.path.isfile(path):
             found = (path,)
         else:
             raise MissingPathError(f"{path}: {path_problem(path) or 'no such file or folder'}")
         for file in found:
-            real = _real_path(file, real_folders)
+            real = _real_path(file, real_folders, None if links is None else file in links)
             if real not in seen:
                 seen.add(real)
                 yield file
