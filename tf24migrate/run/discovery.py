@@ -290,13 +290,18 @@ class _Walker:
 
 
 def _real_path(file: str, real_folders: dict[str, str], is_link: bool | None = None) -> str:
-    """`os.path.realpath(file)`, resolving each folder once (`real_folders`) rather than per file
-    (`is_link`: whether `file` is a symlink, when known)."""
+    """`os.path.realpath(file)`, resolving each folder once (`real_folders`) rather than per file.
+    `is_link` is known for a file a walk found (whether it is a symlink): its folders below the
+    one named are no symlinks (a walk does not enter one), so each is its parent's, resolved."""
     if os.path.islink(file) if is_link is None else is_link:
         return os.path.realpath(file)
     folder, name = os.path.split(file)
     if folder not in real_folders:
-        real_folders[folder] = os.path.realpath(folder or ".")
+        parent, base = os.path.split(folder)
+        walked = is_link is not None and base and parent in real_folders
+        real_folders[folder] = (
+            os.path.join(real_folders[parent], base) if walked else os.path.realpath(folder or ".")
+        )
     return os.path.join(real_folders[folder], name)
 
 

@@ -133,7 +133,7 @@ def migrate_loaded(
 
 
 def slim(result: FileResult, texts: bool) -> FileResult:
-    if texts or result.status is Status.CHANGED:
+    if texts or result.status is Status.CHANGED or (result.source is None and result.code is None):
         return result
     return dataclasses.replace(result, source=None, code=None)
 

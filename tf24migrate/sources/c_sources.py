@@ -17,7 +17,6 @@ from tf24migrate.model.findings import MigrationResult, Span
 from tf24migrate.model.target import DEFAULT_TARGET
 from tf24migrate.rules.base import Rule
 
-SUFFIXES = (".c", ".cc", ".cpp", ".cxx", ".h", ".hpp")
 _RAW_STRING = re.compile(r'(?:u8|u|U|L)?R"([^()\\\s]{0,16})\(')
 _NEWLINE = re.compile(r"\r\n?|\n")
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 
@@ -14,6 +13,8 @@ def unified_diff(path: str, before: str, after: str) -> str:
     A notebook's diff is one diff of source code per changed cell instead (`sources.kinds`).
     A name holding a control character, `"` or `\\` is quoted in the headers as git quotes it.
     """
+    import difflib  # not at start-up: a run with nothing to show never needs it
+
     name = os.path.normpath(path).replace(os.sep, "/").lstrip("/")  # git refuses `a/./x.py`
     lines = []
     for line in difflib.unified_diff(

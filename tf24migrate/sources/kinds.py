@@ -16,7 +16,6 @@ from typing import Protocol
 from tf24migrate.model.findings import Finding, MigrationResult
 from tf24migrate.rules.base import Rule
 from tf24migrate.rules.prefilter import could_fire
-from tf24migrate.sources import c_sources
 from tf24migrate.sources.diff import unified_diff
 
 
@@ -55,6 +54,12 @@ def _migrate_notebook(text: str, rules: Sequence[Rule], **options) -> MigrationR
     return migrate_notebook(text, rules, **options)
 
 
+def _scan_c_source(text: str, rules: Sequence[Rule], **options) -> MigrationResult:
+    from tf24migrate.sources.c_sources import scan_c_source
+
+    return scan_c_source(text, rules, **options)
+
+
 def _notebook_diff(path: str, before: str, after: str) -> str:
     from tf24migrate.sources.notebook import notebook_diff
 
@@ -64,7 +69,7 @@ def _notebook_diff(path: str, before: str, after: str) -> str:
 PYTHON = SourceKind("Python", (".py",), _migrate_python, unified_diff)
 NOTEBOOK = SourceKind("notebook", (".ipynb",), _migrate_notebook, _notebook_diff)  # diff per cell
 C_SOURCE = SourceKind(  # report-only
-    "C/C++", c_sources.SUFFIXES, c_sources.scan_c_source, unified_diff, any_bytes=True
+    "C/C++", (".c", ".cc", ".cpp", ".cxx", ".h", ".hpp"), _scan_c_source, unified_diff, any_bytes=True
 )
 KINDS = (PYTHON, NOTEBOOK, C_SOURCE)
 BY_SUFFIX = {suffix: kind for kind in KINDS for suffix in kind.suffixes}
