@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 
 import pytest
@@ -144,3 +145,22 @@ def test_files_from_a_file_and_from_stdin(repository):
     assert changed(result) == ["a.py", "pkg/sub/c.py"]
     result = run("--check", "--files-from", "-", "scratch.py", cwd=repository, stdin="a.py\n")
     assert changed(result) == ["scratch.py", "a.py"]
+
+
+def test_an_unreadable_virtual_environment_is_left_out_without_a_note(tmp_path, monkeypatch):
+    (tmp_path / "train.py").write_text("x = 1\n")
+    venv = tmp_path / "env"
+    (venv / "lib").mkdir(parents=True)
+    (venv / "pyvenv.cfg").write_text("home = /usr\n")
+    scandir = os.scandir
+
+    def unreadable(path="."):  # as for a user who may not list it (root lists any folder)
+        if os.path.abspath(path) == str(venv):
+            raise PermissionError(13, "Permission denied", path)
+        return scandir(path)
+
+    monkeypatch.setattr(os, "scandir", unreadable)
+    skipped = []
+    found = list(iter_source_files([str(tmp_path)], on_skip=lambda *args, **kw: skipped.append(args)))
+    assert found == [str(tmp_path / "train.py")]
+    assert skipped == []

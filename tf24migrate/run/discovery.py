@@ -105,6 +105,12 @@ def _is_virtualenv(path: str) -> bool:
     return os.path.isfile(os.path.join(path, "pyvenv.cfg")) or os.path.isdir(os.path.join(path, "conda-meta"))
 
 
+def _holds_virtualenv(entries: dict[str, os.DirEntry]) -> bool:
+    """`_is_virtualenv` of a folder from its listing."""
+    config, conda = entries.get("pyvenv.cfg"), entries.get("conda-meta")
+    return (config is not None and config.is_file()) or (conda is not None and conda.is_dir())
+
+
 def _load(base: str, ignore_file: str) -> list[_IgnoreFile]:
     """The patterns of one ignore file; only a regular file is read (a FIFO would block), and a
     line git would ignore as invalid (a lone `\\`) is left out, as git does."""
@@ -259,21 +265,28 @@ class _Walker:
         self.base = absolute if self._is_excluded(absolute, name, True) else self.root
         yield from self.walk(folder, ignore_files)
 
-    def walk(self, folder: str, ignore_files: list[_IgnoreFile]) -> Iterator[str]:
+    def walk(self, folder: str, ignore_files: list[_IgnoreFile], *, named: bool = True) -> Iterator[str]:
+        """The files to take under `folder` (`named`: the user named it; a folder found by the
+        walk that holds a virtual environment is left out)."""
         absolute = os.path.abspath(folder)
-        if self.path_filter.respect_ignore_files:
-            ignore_files = ignore_files + _load(absolute, os.path.join(absolute, ".gitignore"))
         try:
             with os.scandir(folder) as listing:
                 entries = sorted(listing, key=lambda entry: entry.name)
         except OSError as error:
+            if not named and _is_virtualenv(folder):
+                return
             self.on_skip(folder, f"skipped: cannot read this folder ({error.strerror or error})", failed=True)
             return
+        names = {entry.name: entry for entry in entries}  # what is known without a system call
+        if not named and _holds_virtualenv(names):
+            return
+        if self.path_filter.respect_ignore_files and ".gitignore" in names:
+            ignore_files = ignore_files + _load(absolute, os.path.join(absolute, ".gitignore"))
         for entry in entries:
             is_dir = entry.is_dir(follow_symlinks=False)
             full = os.path.join(absolute, entry.name)
             if is_dir:
-                if entry.name.startswith(".") or _is_virtualenv(entry.path):
+                if entry.name.startswith("."):
                     continue
             elif not entry.name.endswith(self.suffixes) or not self._is_file_to_take(entry):
                 continue
@@ -282,7 +295,7 @@ class _Walker:
             ):
                 continue
             if is_dir:
-                yield from self.walk(entry.path, ignore_files)
+                yield from self.walk(entry.path, ignore_files, named=False)
             else:
                 if entry.is_symlink():  # known from the listing: no system call
                     self.links.add(entry.path)
