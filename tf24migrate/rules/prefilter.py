@@ -60,16 +60,19 @@ class Probe:
     ) -> bool:
         """Whether each of `requires` occurs in `within` (default: this text) and one of
         `triggers` in this text. The cheap and the shared go first: the literals required (most
-        rules share `tensorflow`, looked for once), then the triggers (a rule's own names, rare),
-        then the patterns required; a pattern another rule found missing rules out the triggers."""
+        rules share `tensorflow`, looked for once), the patterns required that hold one literal
+        (`IMPORTS_PUBLIC_TENSORFLOW`: searched on the lines holding `tensorflow` only, once per
+        text, it rules out most rules in TensorFlow's own sources), then the triggers (a rule's
+        own names, rare), then the other patterns required (on the lines of several literals)."""
         within = within or self
-        literals, gates, patterns = _split(requires)
+        literals, gates, narrow, broad = _split(requires)
         return (
             all(map(within.has, literals))
             and all(within.has_literal_of(pattern) for pattern in gates)
-            and not any(within.lacks(pattern) for pattern in patterns)  # known from another rule
+            and all(map(within.has, narrow))
+            and not any(map(within.lacks, broad))  # known from another rule
             and any(map(self.has, triggers))
-            and all(map(within.has, patterns))
+            and all(map(within.has, broad))
         )
 
     def lacks(self, needle: Needle) -> bool:
@@ -85,17 +88,18 @@ class Probe:
 _SPLITS: dict[int, tuple] = {}  # by the id of a rule's `requires` (which the entry keeps alive)
 
 
-def _split(requires: Sequence[Needle]) -> tuple[tuple[str, ...], tuple[Pattern, ...], tuple[Pattern, ...]]:
+def _split(requires: Sequence[Needle]) -> tuple[tuple[Needle, ...], ...]:
     """A rule's `requires` as it is best checked (once per rule): the literals that must occur
     (its own, and the only literal of a pattern), the patterns of several literals one of which
-    must, then the patterns."""
+    must, then the patterns of one literal and those of several."""
     entry = _SPLITS.get(id(requires))
     if entry is None or entry[0] is not requires:
-        patterns = tuple(needle for needle in requires if not isinstance(needle, str))
+        patterns = [needle for needle in requires if not isinstance(needle, str)]
+        narrow = tuple(pattern for pattern in patterns if len(pattern.literals) == 1)
+        broad = tuple(pattern for pattern in patterns if len(pattern.literals) > 1)
         literals = [needle for needle in requires if isinstance(needle, str)]
-        literals += [pattern.literals[0] for pattern in patterns if len(pattern.literals) == 1]
-        gates = tuple(pattern for pattern in patterns if len(pattern.literals) > 1)
-        entry = _SPLITS[id(requires)] = (requires, tuple(dict.fromkeys(literals)), gates, patterns)
+        literals += [pattern.literals[0] for pattern in narrow]
+        entry = _SPLITS[id(requires)] = (requires, tuple(dict.fromkeys(literals)), broad, narrow, broad)
     return entry[1:]
 
 
