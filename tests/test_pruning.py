@@ -189,6 +189,31 @@ def test_a_statement_on_a_continued_line_is_not_left_out(monkeypatch):
     assert migrate_source(source) == result
 
 
+FOLLOWING_SOURCE = textwrap.dedent(
+    """\
+    import tensorflow as tf
+    ds = strategy.experimental_make_numpy_dataset(features)
+    for batch in ds:
+        print(batch)
+    inputs = tf.keras.Input(shape=(3,))
+    grads = tf.gradients(loss, inputs)
+    """
+)
+
+
+def test_names_are_followed_only_from_the_lines_of_rules_that_follow_names(monkeypatch):
+    def interesting(followed):
+        plan = StatementPlan.build(FOLLOWING_SOURCE, ["experimental_make_numpy_dataset", "Input"], followed)
+        return [entry.start for entry in plan.entries if entry.interesting]
+
+    assert interesting(None) == [2, 3, 5, 6]  # every trigger line's names followed: `ds` too
+    assert interesting(["Input"]) == [2, 5, 6]  # not `ds`: its line holds a method rename only
+    result = migrate_source(FOLLOWING_SOURCE, select="TF24106,TF24213")
+    assert "tf.data.Dataset.from_tensor_slices(features)" in result.code
+    monkeypatch.setattr(StatementPlan, "sparse", lambda self, source: None)
+    assert migrate_source(FOLLOWING_SOURCE, select="TF24106,TF24213") == result
+
+
 def test_trigger_lines_count_lines_as_python_does():
     assert trigger_lines("a = 1\rb = 2\r\nc = s.experimental_run_v2(f)\n", ["experimental_run_v2"]) == {3}
     assert trigger_lines("x = 'a\x0cb'\nrun_v2\n", ["run_v2"]) == {2}  # a form feed ends no line

@@ -247,7 +247,9 @@ class _Parsed:
 
     @classmethod
     def of(cls, source: str, rules: Sequence[Rule], path: str | None) -> _Parsed:
-        plan = StatementPlan.build(source, [t for r in rules for t in r.triggers])
+        triggers = [t for r in rules for t in r.triggers]
+        followed = [t for r in rules if r.follows_names for t in r.triggers]
+        plan = StatementPlan.build(source, triggers, followed)
         if plan is None:  # Python's parser rejects it: so would LibCST, or it would crash
             raise python_syntax_error(source, path)
         if plan.deep is not None:

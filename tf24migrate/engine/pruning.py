@@ -96,12 +96,16 @@ class StatementPlan:
         self.mark(lines)
 
     @classmethod
-    def build(cls, source: str, triggers: Iterable[Needle]) -> StatementPlan | None:
+    def build(
+        cls, source: str, triggers: Iterable[Needle], followed: Iterable[Needle] | None = None
+    ) -> StatementPlan | None:
         """The plan for `source`, or None when Python's parser cannot read it.
 
-        A name bound by an interesting simple statement (`from ... import multi_gpu_model as par`,
-        `device = "/device:XLA_GPU:0"`, `x = tf.keras.Input(...)`) makes the lines that use it
-        interesting too, so rules that follow a value through a name see both ends.
+        A name bound by an interesting simple statement on a line holding one of `followed` (the
+        triggers of rules that follow names, `Rule.follows_names`; default: all of `triggers`),
+        as `from ... import multi_gpu_model as par`, `device = "/device:XLA_GPU:0"` or
+        `x = tf.keras.Input(...)`, makes the lines that use it interesting too (and so on), so
+        rules that follow a value through a name see both ends.
 
         `deep` is set, and no statement is listed after it, when a statement nests too deep."""
         plan = cls(ast.Module(body=[], type_ignores=[]), set(), walrus=":=" in source)
@@ -115,21 +119,31 @@ class StatementPlan:
             return None
         if plan.deep is not None:
             return plan
+        triggers = list(triggers)
         lines = trigger_lines(source, triggers)
         plan.mark(lines)
-        followed: set[str] = set()
+        # the lines whose bound names are followed: those of `followed`, then those using such a name
+        sources = sorted(lines if followed is None else trigger_lines(source, followed))
+        names_followed: set[str] = set()
         harvested: set[int] = set()  # entries whose bindings were followed already
         for _ in range(_MAX_FOLLOW_ROUNDS):
             names: set[str] = set()
             for index, entry in enumerate(plan.entries):
-                if entry.interesting and index not in harvested and not isinstance(entry.node, _COMPOUND_AST):
+                if (
+                    entry.interesting
+                    and index not in harvested
+                    and not isinstance(entry.node, _COMPOUND_AST)
+                    and _spans_any(entry, sources)
+                ):
                     harvested.add(index)
                     names.update(name for name, _, _ in entry.binds)
-            names -= followed
+            names -= names_followed
             if not names:
                 break
-            followed |= names
-            lines |= trigger_lines(source, names, words=True)
+            names_followed |= names
+            using = trigger_lines(source, names, words=True)
+            lines |= using
+            sources = sorted({*sources, *using})
             plan.mark(lines)
         return plan
 
@@ -137,8 +151,7 @@ class StatementPlan:
         """Mark interesting the statements that span any of `lines`."""
         ordered = sorted(lines)
         for entry in self.entries:
-            index = bisect.bisect_left(ordered, entry.start)
-            entry.interesting = index < len(ordered) and ordered[index] <= entry.end
+            entry.interesting = _spans_any(entry, ordered)
 
     def _add(self, statements: Iterable[ast.AST], top_level: bool = False) -> None:
         for statement in statements:
@@ -288,6 +301,12 @@ class StatementPlan:
     @property
     def consistent(self) -> bool:
         return not self.broken and self.index == len(self.entries)
+
+
+def _spans_any(entry: Entry, ordered: list[int]) -> bool:
+    """Whether the statement spans one of the `ordered` line numbers."""
+    index = bisect.bisect_left(ordered, entry.start)
+    return index < len(ordered) and ordered[index] <= entry.end
 
 
 _SHAPES: dict[type, ast.stmt] = {}
