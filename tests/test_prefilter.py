@@ -144,8 +144,13 @@ def test_a_reduction_is_parsed_only_where_its_input_can_be_complex():
     (rule,) = select_rules("TF24502")
     header = "import tensorflow as tf\nimport numpy as np\n"
     assert rules_that_could_fire(header + "peak = tf.reduce_max(x)\n", [rule]) == []
+    # other raw ops, even of complex values (as in the docstrings of TF's gen_math_ops.py)
+    other_raw_ops = "m = tf.raw_ops.ComplexAbs(x=tf.complex(a, b))\ns = tf.raw_ops.SegmentMaxV2(data=m)\n"
+    assert rules_that_could_fire(header + other_raw_ops, [rule]) == []
     for case in (
         "tf.raw_ops.Max(input=x, axis=0)",
+        "from tensorflow import raw_ops as r\nr.Min(input=x, axis=0)",
+        "from tensorflow.raw_ops import Max\nMax(input=x, axis=0)",
         "tf.reduce_max(tf.complex(a, b))",
         "tf.reduce_min(tf.zeros(3, dtype=tf.complex64))",
         "tf.reduce_min(tf.zeros(3, dtype='complex128'))",

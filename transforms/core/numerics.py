@@ -15,7 +15,7 @@ from tf24migrate.rules.needles import Pattern
 
 from .._text import assigned_value, literal_value
 
-_RAW_MAX_MIN = {"tensorflow.raw_ops.Max", "tensorflow.raw_ops.Min"}
+_MAX_MIN = {"tensorflow.raw_ops.Max", "tensorflow.raw_ops.Min"}
 _REDUCTIONS = {
     "tensorflow.reduce_max",
     "tensorflow.reduce_min",
@@ -30,6 +30,9 @@ _COMPLEX = {
 # Functions whose result is real whatever their input: what is inside them does not make a value complex.
 _REAL_VALUED = {f"tensorflow.{name}" for name in ("abs", "math.abs", "math.real", "math.imag", "math.angle")}
 _IMAGINARY_ENDS = tuple(digit + j for digit in "0123456789." for j in "jJ")  # how an imaginary literal ends
+# What can reach `tf.raw_ops.Max` / `Min`: the attribute itself, or an import of `raw_ops` or from it
+# (whose bound names the pruning follows); not the other raw ops (`tf.raw_ops.SegmentMaxV2`).
+_RAW_MAX_MIN = r"raw_ops(?:[ \t]*\.[ \t]*M(?:ax|in)\b|[ \t]+(?:as|import)\b)"
 
 
 def _visibly_complex(ctx, expression: cst.CSTNode, depth: int = 0) -> bool:
@@ -79,14 +82,14 @@ class ComplexMaxMin(Rule):
     fix = None
     severity = Severity.WARNING
     # "complex": the lines that make a value complex must be seen too, not only the reductions.
-    triggers = ("raw_ops", "reduce_max", "reduce_min", "complex")
+    triggers = (Pattern(_RAW_MAX_MIN, "raw_ops"), "reduce_max", "reduce_min", "complex")
     # What it reports (`raw_ops`, or a reduction), and for a reduction what makes its input complex
     # (`_COMPLEX`'s names, a complex dtype's string, an imaginary literal: `1j`, `1.J`, `1e3j`).
     requires = (
         *IMPORTS_TENSORFLOW,
-        Pattern(r"raw_ops|reduce_m(?:ax|in)", "raw_ops", "reduce_max", "reduce_min"),
+        Pattern(_RAW_MAX_MIN + r"|reduce_m(?:ax|in)", "raw_ops", "reduce_max", "reduce_min"),
         Pattern(
-            r"raw_ops|complex|csingle|cdouble|[\d.][jJ]",
+            _RAW_MAX_MIN + r"|complex|csingle|cdouble|[\d.][jJ]",
             "raw_ops",
             "complex",
             "csingle",
@@ -98,7 +101,7 @@ class ComplexMaxMin(Rule):
     def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
         qualified = ctx.qualified_name(original.func) or ""
         function = qualified.replace("tensorflow.", "tf.", 1)
-        if qualified in _RAW_MAX_MIN:
+        if qualified in _MAX_MIN:
             ctx.report(
                 original,
                 f"`{function}` rejects complex64/complex128 inputs from TF 2.4: if its input can be "
