@@ -14,6 +14,7 @@ from tf24migrate import migrate_source
 from tf24migrate.engine import pipeline as engine
 from tf24migrate.engine.pruning import StatementPlan, bindings, trigger_lines
 from tf24migrate.engine.syntax import parse
+from tf24migrate.rules.selection import all_rules, select_rules
 
 CASES = all_cases()
 
@@ -201,7 +202,7 @@ FOLLOWING_SOURCE = textwrap.dedent(
 )
 
 
-def test_names_are_followed_only_from_the_lines_of_rules_that_follow_names(monkeypatch):
+def test_names_are_followed_only_from_the_lines_of_the_triggers_rules_follow(monkeypatch):
     def interesting(followed):
         plan = StatementPlan.build(FOLLOWING_SOURCE, ["experimental_make_numpy_dataset", "Input"], followed)
         return [entry.start for entry in plan.entries if entry.interesting]
@@ -212,6 +213,34 @@ def test_names_are_followed_only_from_the_lines_of_rules_that_follow_names(monke
     assert "tf.data.Dataset.from_tensor_slices(features)" in result.code
     monkeypatch.setattr(StatementPlan, "sparse", lambda self, source: None)
     assert migrate_source(FOLLOWING_SOURCE, select="TF24106,TF24213") == result
+
+
+SUFFIX_SOURCE = textwrap.dedent(
+    """\
+    import tensorflow as tf
+    x = tf.keras.Input(shape=(3,), name="x")
+    y = tf.keras.layers.Dense(2)(x)
+    u_name = "u:0"
+    print(u_name)
+    if y.name == "dense/BiasAdd:0":
+        pass
+    """
+)
+
+
+def test_a_rule_follows_the_names_its_evidence_binds_not_those_its_literals_bind():
+    (rule,) = select_rules("TF24211")
+    assert rule.follows is not None and set(rule.follows) < set(rule.triggers)
+    plan = StatementPlan.build(SUFFIX_SOURCE, rule.triggers, rule.follows)
+    # `x` and then `y` are followed from the `Input` line; `u_name`, bound on a `:0"` line, is not
+    assert [entry.start for entry in plan.entries if entry.interesting] == [2, 3, 4, 6]
+    findings = migrate_source(SUFFIX_SOURCE, select="TF24211").findings
+    assert [(f.code, f.line) for f in findings] == [("TF24211", 6)]
+
+
+def test_every_rule_follows_names_from_its_own_triggers_only():
+    for rule in all_rules():
+        assert rule.follows is None or set(rule.follows) <= set(rule.triggers), rule.code
 
 
 def test_trigger_lines_count_lines_as_python_does():

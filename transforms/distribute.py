@@ -268,7 +268,7 @@ class MakeNumpyDataset(Rule):
     fix = Fix.SAFE
     severity = Severity.ERROR
     triggers = (attribute("experimental_make_numpy_dataset"),)
-    follows_names = False  # the call of the method is the whole match
+    follows = ()  # the call of the method is the whole match
 
     def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
         func = original.func

@@ -248,7 +248,7 @@ class _Parsed:
     @classmethod
     def of(cls, source: str, rules: Sequence[Rule], path: str | None) -> _Parsed:
         triggers = [t for r in rules for t in r.triggers]
-        followed = [t for r in rules if r.follows_names for t in r.triggers]
+        followed = [t for r in rules for t in (r.triggers if r.follows is None else r.follows)]
         plan = StatementPlan.build(source, triggers, followed)
         if plan is None:  # Python's parser rejects it: so would LibCST, or it would crash
             raise python_syntax_error(source, path)

@@ -102,7 +102,7 @@ class StatementPlan:
         """The plan for `source`, or None when Python's parser cannot read it.
 
         A name bound by an interesting simple statement on a line holding one of `followed` (the
-        triggers of rules that follow names, `Rule.follows_names`; default: all of `triggers`),
+        triggers whose names rules follow, `Rule.follows`; default: all of `triggers`),
         as `from ... import multi_gpu_model as par`, `device = "/device:XLA_GPU:0"` or
         `x = tf.keras.Input(...)`, makes the lines that use it interesting too (and so on), so
         rules that follow a value through a name see both ends.

@@ -43,11 +43,12 @@ class Rule:
     # Needles that must all occur in a file for the rule to run at all: a rule that matches only
     # names reached through TensorFlow imports requires "tensorflow" (see IMPORTS_TENSORFLOW).
     requires: ClassVar[tuple[Needle, ...]] = ()
-    # Whether the rule must also see the statements that use a name bound on a line holding one of
-    # its triggers (`pruning`): it follows a value or an import alias through names. A rule that
-    # only rewrites or reports what its trigger names (a method, a keyword argument) sets False, so
-    # `ds = s.experimental_make_numpy_dataset(x)` does not make every line using `ds` parsed.
-    follows_names: ClassVar[bool] = True
+    # The triggers on whose lines a bound name must be followed to the statements using it
+    # (`pruning`), for a rule that follows a value or an import alias through names; None: all of
+    # `triggers`. A rule that only rewrites or reports what its trigger names (a method, a keyword
+    # argument) has (), so `ds = s.experimental_make_numpy_dataset(x)` does not make every line
+    # using `ds` parsed.
+    follows: ClassVar[tuple[Needle, ...] | None] = None
     # Whether the rule also runs in code that guards the old API (try/except, hasattr, version).
     runs_in_shims: ClassVar[bool] = False
     # TensorFlow versions ("X.Y"), checked in the released wheels; the docstring says where. A fix

@@ -167,7 +167,7 @@ class ReportUse(DataRule):
 class RenameMethod(DataRule):
     """A method of TensorFlow objects that was renamed, matched by name on any receiver."""
 
-    follows_names = False  # the attribute is the whole match
+    follows = ()  # the attribute is the whole match
 
     def __init__(self, *, old: str, new: str, message: str, **kwargs) -> None:
         kwargs.setdefault("triggers", (attribute(old),))
@@ -186,7 +186,7 @@ class RenameMethod(DataRule):
 class RenameKeyword(DataRule):
     """A keyword argument that was renamed, in calls of the named methods or functions."""
 
-    follows_names = False  # the call holding the keyword is the whole match
+    follows = ()  # the call holding the keyword is the whole match
 
     def __init__(self, *, callees: tuple[str, ...], old: str, new: str, message: str, **kwargs) -> None:
         kwargs.setdefault("triggers", (keyword(old),))

@@ -145,6 +145,7 @@ class TensorNameSuffix(Rule):
     severity = Severity.WARNING
     triggers = (':0"', ":0'", *EVIDENCE_TRIGGERS)  # a string literal ending in `:0`; the evidence
     requires = (".name", ":0", *MENTIONS_TENSORFLOW, EVIDENCE_IN_FILE)
+    follows = EVIDENCE_TRIGGERS  # a value bound to `Input(...)`; the literals are matched where they are
 
     def _report(self, ctx, node: cst.CSTNode) -> None:
         value = literal_value(node)
