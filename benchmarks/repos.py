@@ -13,7 +13,11 @@ take turns in each of `--rounds` rounds and the best time of each is kept:
   before the rounds (nothing is written into the tree; skipped when there is no `--no-cache`);
 - `ast.parse` over the same `.py` files (`python -c`, reading each file);
 - `ruff check --select NPY201 --no-cache TREE` (skipped, with a note, when ruff is not installed);
-- `tf24migrate --version`, the floor of a Python command.
+- `tf24migrate --version`, the floor of a Python command;
+- the floor of the stack on the tree: `--version`, plus importing LibCST (each worker does) and
+  LibCST's parse of exactly the texts tf24migrate's engine gives it over the tree (recorded in this
+  process first), that parse shared by the default jobs; timed in a fresh process. No run of the
+  tool can be faster while it parses these files with LibCST.
 The tf24migrate timed is the one installed next to the running Python, its bytecode compiled first
 (as `speed.py` does).
 """
@@ -21,7 +25,9 @@ The tf24migrate timed is the one installed next to the running Python, its bytec
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import pickle
 import shutil
 import subprocess
 import sys
@@ -31,6 +37,8 @@ import zipfile
 from pathlib import Path
 
 from speed import cache_bytecode
+
+from tf24migrate.run.migrate import default_jobs
 
 DATA = Path(__file__).resolve().parent / ".data"
 BIN = Path(sys.executable).parent
@@ -43,6 +51,17 @@ RELEASES = {
         "tensorflow/python/",
     ),
 }
+# Prints the seconds of `import libcst`, then of parsing the pickled texts named.
+LIBCST_PARSE = (
+    "import pickle, sys, time\n"
+    "texts = pickle.load(open(sys.argv[1], 'rb'))\n"
+    "start = time.perf_counter()\n"
+    "import libcst\n"
+    "imported = time.perf_counter()\n"
+    "for text in texts:\n"
+    "    libcst.parse_module(text)\n"
+    "print(imported - start, time.perf_counter() - imported)\n"
+)
 AST_PARSE = "import ast, sys\nfor path in open(sys.argv[1]).read().splitlines():\n    ast.parse(open(path, 'rb').read())\n"
 
 
@@ -85,6 +104,42 @@ def trees(tf_sources: Path | None = None) -> dict[str, Path]:
         else:
             found[name] = unpacked(requirement, wheel_glob, prefix)
     return found
+
+
+def libcst_texts(tree: Path, into: Path) -> tuple[int, int]:
+    """Pickle into `into` the texts tf24migrate's engine gives LibCST's parser when it migrates
+    every `.py` file of `tree` with the default rules; their count and characters."""
+    import libcst
+
+    from tf24migrate import TF24MigrateError, migrate_source
+    from tf24migrate.run.files import UnreadableFile, read_source
+
+    texts: list[str] = []
+    parse = libcst.parse_module
+
+    def recorded(text, *args, **kwargs):
+        texts.append(text)
+        return parse(text, *args, **kwargs)
+
+    libcst.parse_module = recorded
+    try:
+        for path in sorted(tree.rglob("*.py")):
+            # the command reports these files' errors; what LibCST was given is recorded
+            with contextlib.suppress(SyntaxError, TF24MigrateError, UnreadableFile):
+                migrate_source(read_source(str(path)).text, path=str(path))
+    finally:
+        libcst.parse_module = parse
+    into.write_bytes(pickle.dumps(texts))
+    return len(texts), sum(map(len, texts))
+
+
+def libcst_seconds(texts: Path) -> tuple[float, float]:
+    """In a fresh process: the seconds of `import libcst`, and of parsing the texts in `texts`."""
+    done = subprocess.run(
+        [sys.executable, "-c", LIBCST_PARSE, str(texts)], capture_output=True, text=True, check=True
+    )
+    imported, parsed = map(float, done.stdout.split())
+    return imported, parsed
 
 
 def run(command: list[str]) -> float:
@@ -134,14 +189,21 @@ def main() -> None:
             commands = measures(tree, listing, Path(cache))
             if commands["warm"]:
                 run(commands["warm"])  # fills the cache the warm runs use
+            texts = Path(cache) / "libcst-texts.pickle"
+            count, characters = libcst_texts(tree, texts)
             for _ in range(args.rounds):
                 for label, command in commands.items():
                     if command is not None:
                         best[label] = min(best.get(label, float("inf")), run(command))
+                imported, parsed = libcst_seconds(texts)
+                best["import libcst"] = min(best.get("import libcst", float("inf")), imported)
+                best["LibCST parse"] = min(best.get("LibCST parse", float("inf")), parsed)
         size = sum(p.stat().st_size for p in files) / 1e6
-        rows.append((f"{name} ({len(files)} files, {size:.1f} MB)", best))
+        parsed = f"{count} texts, {characters / 1e3:.0f} kB, {characters / 1e4 / size:.0f}% of the tree"
+        rows.append((f"{name} ({len(files)} files, {size:.1f} MB)", best, parsed))
     print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    for name, best in rows:
+    jobs = default_jobs()
+    for name, best, parsed in rows:
         base, version = best["ast.parse"], best["--version"]
         print(f"\n{name}: ast.parse in a fresh process {base:.2f}s, tf24migrate --version {version:.3f}s")
         for label in ("cold", "cold -j 1", "warm", "ruff NPY201"):
@@ -151,6 +213,11 @@ def main() -> None:
                 continue
             extra = f", {best[label] / version:.1f}x --version" if label == "warm" else ""
             print(f"  {label:12} {best[label]:6.2f}s  {best[label] / base:5.2f}x ast.parse{extra}")
+        floor = version + best["import libcst"] + best["LibCST parse"] / jobs
+        print(
+            f"  {'floor':12} {floor:6.2f}s  {floor / base:5.2f}x ast.parse: --version + import libcst "
+            f"{best['import libcst']:.2f}s + LibCST parse {best['LibCST parse']:.2f}s / {jobs} jobs ({parsed})"
+        )
 
 
 if __name__ == "__main__":
