@@ -109,6 +109,44 @@ def test_each_rule_pattern_finds_what_its_regular_expression_finds(needle):
         assert not any("\n" in source[a:b] for a, b in everywhere)
 
 
+def _occurs(needle, text: str) -> bool:
+    return needle in text if isinstance(needle, str) else needle.regex.search(text) is not None
+
+
+def test_the_probe_answers_as_each_needle_looked_for_alone():
+    """The probe's shortcuts (each needle once per text, a literal absent where a shorter literal
+    it holds is, the order of the checks) never change its answer: over every fixture, and texts
+    holding each literal of the rules with and without an import of TensorFlow, a rule could fire
+    exactly where each of its `requires` and one of its triggers occur."""
+    literals = {
+        literal
+        for rule in all_rules()
+        for needle in (*rule.requires, *rule.triggers)
+        for literal in ((needle,) if isinstance(needle, str) else needle.literals)
+    }
+    texts = [p.read_text(encoding="utf-8") for p in FIXTURES.rglob("*.py")]
+    texts += [
+        f"{head}x = {literal}(1)\n"
+        for literal in sorted(literals)
+        for head in ("", "import tensorflow as tf\n")
+    ]
+    fired = 0
+    for text in texts:
+        for rule in all_rules():
+            expected = all(_occurs(n, text) for n in rule.requires) and any(
+                _occurs(n, text) for n in rule.triggers
+            )
+            assert Probe(text).could_fire(rule.requires, rule.triggers) == expected, (rule.code, text[:80])
+            fired += expected
+        probe = Probe(text)  # one probe for all rules, as a run asks it
+        assert [r for r in all_rules() if probe.could_fire(r.requires, r.triggers)] == [
+            r
+            for r in all_rules()
+            if all(_occurs(n, text) for n in r.requires) and any(_occurs(n, text) for n in r.triggers)
+        ]
+    assert fired > len(all_rules())  # the texts let every rule through somewhere
+
+
 def test_triggers_are_as_narrow_as_the_rules():
     """Text that only looks like a rule's case (imports of internal modules, `InputSpec`, words
     holding `gradient`) lets no default rule through; the rule's case does."""

@@ -46,12 +46,12 @@ class Probe:
     def has(self, needle: Needle) -> bool:
         found = self._found.get(needle)
         if found is None:
-            if isinstance(needle, str):
-                found = needle in self.text
+            if isinstance(needle, str):  # absent where a literal it holds is (`experimental`)
+                found = all(map(self.has, _shorter_literals().get(needle, ()))) and needle in self.text
             elif isinstance(needle, AnyOf):  # each alternative once per text (most are shared)
                 found = any(map(self.has, needle.alternatives))
-            else:
-                found = needle.search(self.text)
+            else:  # its literals once per text (shared with other needles), the regex if one is found
+                found = any(map(self.has, needle.literals)) and needle.search(self.text)
             self._found[needle] = found
         return found
 
@@ -59,17 +59,18 @@ class Probe:
         self, requires: Iterable[Needle], triggers: Iterable[Needle], within: Probe | None = None
     ) -> bool:
         """Whether each of `requires` occurs in `within` (default: this text) and one of
-        `triggers` in this text. The cheap and the shared go first: the literals required (most
-        rules share `tensorflow`, looked for once), the patterns required that hold one literal
-        (`IMPORTS_PUBLIC_TENSORFLOW`: searched on the lines holding `tensorflow` only, once per
-        text, it rules out most rules in TensorFlow's own sources), then the triggers (a rule's
-        own names, rare), then the other patterns required (on the lines of several literals)."""
+        `triggers` in this text. The shared go first, as each needle is looked for once per text:
+        the patterns required that hold one literal (`IMPORTS_PUBLIC_TENSORFLOW`, which most rules
+        require: its literal `tensorflow`, then the pattern on the lines holding it; it rules out
+        most rules in TensorFlow's own sources, whose imports are of `tensorflow.python`), then the
+        literals required, a literal of each other pattern required, the triggers (a rule's own
+        names, rare), and last those other patterns (on the lines of several literals)."""
         within = within or self
-        literals, gates, narrow, broad = _split(requires)
+        narrow, literals, broad = _split(requires)
         return (
-            all(map(within.has, literals))
-            and all(within.has_literal_of(pattern) for pattern in gates)
-            and all(map(within.has, narrow))
+            all(map(within.has, narrow))
+            and all(map(within.has, literals))
+            and all(within.has_literal_of(pattern) for pattern in broad)
             and not any(map(within.lacks, broad))  # known from another rule
             and any(map(self.has, triggers))
             and all(map(within.has, broad))
@@ -85,21 +86,44 @@ class Probe:
         return any(map(self.has, pattern.literals))
 
 
+_SHORTER: dict[str, tuple[str, ...]] | None = None
+
+
+def _shorter_literals() -> dict[str, tuple[str, ...]]:
+    """For each literal of the rules' needles, the other literals it holds (`experimental_hints`
+    holds `experimental`): a text lacking one of those lacks it too, known without a scan of the
+    text (most texts lack most triggers, and each absent one costs a scan of the whole text)."""
+    global _SHORTER
+    if _SHORTER is None:
+        from tf24migrate.rules.trigger_table import ROWS
+
+        literals = {
+            literal
+            for row in ROWS
+            for needle in (*row.requires, *row.triggers)
+            for literal in ((needle,) if isinstance(needle, str) else needle.literals)
+        }
+        shorter = {
+            literal: tuple(other for other in literals if other != literal and other in literal)
+            for literal in literals
+        }
+        _SHORTER = {literal: held for literal, held in shorter.items() if held}
+    return _SHORTER
+
+
 _SPLITS: dict[int, tuple] = {}  # by the id of a rule's `requires` (which the entry keeps alive)
 
 
 def _split(requires: Sequence[Needle]) -> tuple[tuple[Needle, ...], ...]:
-    """A rule's `requires` as it is best checked (once per rule): the literals that must occur
-    (its own, and the only literal of a pattern), the patterns of several literals one of which
-    must, then the patterns of one literal and those of several."""
+    """A rule's `requires` as it is best checked (once per rule): the patterns that hold one
+    literal, the literals, then the patterns of several literals."""
     entry = _SPLITS.get(id(requires))
     if entry is None or entry[0] is not requires:
         patterns = [needle for needle in requires if not isinstance(needle, str)]
         narrow = tuple(pattern for pattern in patterns if len(pattern.literals) == 1)
         broad = tuple(pattern for pattern in patterns if len(pattern.literals) > 1)
-        literals = [needle for needle in requires if isinstance(needle, str)]
-        literals += [pattern.literals[0] for pattern in narrow]
-        entry = _SPLITS[id(requires)] = (requires, tuple(dict.fromkeys(literals)), broad, narrow, broad)
+        literals = tuple(needle for needle in requires if isinstance(needle, str))
+        entry = _SPLITS[id(requires)] = (requires, narrow, literals, broad)
     return entry[1:]
 
 
