@@ -312,6 +312,11 @@ def test_a_damaged_index_is_ignored(tree, tmp_path, monkeypatch, damage):
     index.write_bytes(damage)
     assert _in_process(tree, tmp_path / "cache") == cold
     other_files = {path: [[0, 0, 0, 0, 0], "x", None] for path in data["files"]}
-    for changes in ({"key": "another run's"}, {"files": other_files}):
+    damaged_heads = {  # the files as seen, their results damaged: each is read again
+        path: [seen, digest, ["unchanged", None, [["not a finding"]]] if head else head]
+        for path, (seen, digest, head) in data["files"].items()
+    }
+    assert damaged_heads != data["files"]
+    for changes in ({"key": "another run's"}, {"files": other_files}, {"files": damaged_heads}):
         index.write_text(json.dumps({**data, **changes}))
         assert _in_process(tree, tmp_path / "cache") == cold

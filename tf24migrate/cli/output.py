@@ -9,7 +9,7 @@ escape sequence prints as one line, escaped, and never reaches the terminal raw.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from tf24migrate.model.findings import FileResult, Finding, Fix, Severity, Status
@@ -50,25 +50,29 @@ class Summary:
     unfixed_errors: int
 
     @classmethod
-    def of(cls, results: Sequence[FileResult]) -> Summary:
-        findings = [f for r in results for f in r.findings]
-        return cls(
-            files_scanned=len(results),
-            files_changed=sum(r.status is Status.CHANGED for r in results),
-            files_failed=sum(r.status is Status.FAILED for r in results),
-            findings=len(findings),
-            fixed=sum(f.applied for f in findings),
-            unfixed_errors=sum(not f.applied and f.severity is Severity.ERROR for f in findings),
-        )
+    def of(cls, results: Iterable[FileResult]) -> Summary:
+        summary = cls(0, 0, 0, 0, 0, 0)
+        for result in results:
+            summary = summary.plus(result)
+        return summary
 
-    def __add__(self, other: Summary) -> Summary:
-        return Summary(  # field by field: `dataclasses.astuple` deep-copies, once per file of a run
-            self.files_scanned + other.files_scanned,
-            self.files_changed + other.files_changed,
-            self.files_failed + other.files_failed,
-            self.findings + other.findings,
-            self.fixed + other.fixed,
-            self.unfixed_errors + other.unfixed_errors,
+    def plus(self, result: FileResult) -> Summary:
+        """This summary and one more file's result (a run adds each as it comes: most have no
+        finding, and cost four additions)."""
+        findings = result.findings
+        fixed = unfixed_errors = 0
+        for finding in findings:
+            if finding.applied:
+                fixed += 1
+            elif finding.severity is Severity.ERROR:
+                unfixed_errors += 1
+        return Summary(
+            self.files_scanned + 1,
+            self.files_changed + (result.status is Status.CHANGED),
+            self.files_failed + (result.status is Status.FAILED),
+            self.findings + len(findings),
+            self.fixed + fixed,
+            self.unfixed_errors + unfixed_errors,
         )
 
     def line(self, *, written: bool) -> str:

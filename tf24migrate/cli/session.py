@@ -148,7 +148,7 @@ class _Printer:
         run = self.run
         if self.review is not None and result.status is Status.CHANGED:
             result = self.reviewed(result)
-        self.summary = self.summary + Summary.of([result])
+        self.summary = self.summary.plus(result)
         self.statistics.add(result.findings)
         if run.output_format != "text":
             # JSON shows the diffs due; SARIF describes every applied fix as a replacement.

@@ -43,7 +43,7 @@ from tf24migrate.run.files import blake2b
 
 FOLDER_NAME = ".tf24migrate_cache"
 ENVIRONMENT_VARIABLE = "TF24MIGRATE_CACHE_DIR"
-FORMAT = 1
+FORMAT = 2
 MAX_BYTES = 256 * 1024 * 1024
 _TOUCH_AFTER = 3600.0  # seconds: how stale an entry's mtime may get before a hit refreshes it
 _TEMPORARY_PREFIX = ".tmp-"
@@ -191,8 +191,11 @@ class ResultCache:
         content_digest, head = seen[1], seen[2]
         if head is None:
             return content_digest, None
-        try:  # the index is this run key's (`_read_index`): its heads need no entry key computed
-            return content_digest, _decode(head, None, head["key"], path, content_digest)
+        try:  # the index is this run key's (`_read_index`): its heads need no entry key checked
+            status, error, findings = head
+            return content_digest, FileResult(
+                path=path, status=Status(status), findings=_findings(findings), error=error
+            )
         except Exception:  # a damaged index is a miss
             return None
 
@@ -203,10 +206,8 @@ class ResultCache:
         if time.time_ns() - newest < RACY_NS:
             return
         head = None
-        if result.status is not Status.CHANGED:
-            head = json.loads(
-                _encode(result, self._entry(path, content_digest)[0], content_digest).partition(b"\n")[0]
-            )
+        if result.status is not Status.CHANGED:  # what `known` needs: the path and key are the index's
+            head = [result.status.value, result.error, _finding_rows(result)]
         self._index_updates[path] = [_fingerprint(status), content_digest, head]
 
     def save_index(self) -> None:
@@ -334,21 +335,30 @@ def _encode(result: FileResult, key: str, content_digest: str) -> bytes:
         "status": result.status.value,
         "error": result.error,
         "encoding": result.extra.get("encoding"),
-        "findings": [[getattr(finding, name) for name in _FINDING_FIELDS] for finding in result.findings],
+        "findings": _finding_rows(result),
     }
     texts = [result.source, result.code] if changed else None
     return f"{json.dumps(head)}\n{json.dumps(texts)}".encode()
 
 
-def _decode(head: dict, texts: list | None, key: str, path: str, content_digest: str) -> FileResult:
-    if (head["format"], head["key"], head["path"], head["digest"]) != (FORMAT, key, path, content_digest):
-        raise ValueError("an entry for something else")
+def _finding_rows(result: FileResult) -> list[list]:
+    return [[getattr(finding, name) for name in _FINDING_FIELDS] for finding in result.findings]
+
+
+def _findings(rows: list[list]) -> tuple[Finding, ...]:
     findings = []
-    for values in head["findings"]:
+    for values in rows:
         values = list(values)
         values[7] = Severity(values[7])
         values[8] = None if values[8] is None else Fix(values[8])
         findings.append(Finding(*values))
+    return tuple(findings)
+
+
+def _decode(head: dict, texts: list | None, key: str, path: str, content_digest: str) -> FileResult:
+    if (head["format"], head["key"], head["path"], head["digest"]) != (FORMAT, key, path, content_digest):
+        raise ValueError("an entry for something else")
+    findings = _findings(head["findings"])
     status = Status(head["status"])
     source = code = None
     if status is Status.CHANGED and texts is not None:
@@ -360,7 +370,7 @@ def _decode(head: dict, texts: list | None, key: str, path: str, content_digest:
         status=status,
         source=source,
         code=code,
-        findings=tuple(findings),
+        findings=findings,
         error=head["error"],
         extra={"encoding": head["encoding"], "digest": content_digest} if status is Status.CHANGED else {},
     )
