@@ -9,7 +9,7 @@ import pytest
 import tf24migrate
 from tf24migrate.engine.pipeline import migrate_source
 from tf24migrate.engine.pruning import trigger_lines
-from tf24migrate.rules.needles import Pattern
+from tf24migrate.rules.needles import Pattern, literals_of
 from tf24migrate.rules.prefilter import (
     Probe,
     could_fire,
@@ -122,7 +122,7 @@ def test_the_probe_answers_as_each_needle_looked_for_alone():
         literal
         for rule in all_rules()
         for needle in (*rule.requires, *rule.triggers)
-        for literal in ((needle,) if isinstance(needle, str) else needle.literals)
+        for literal in literals_of(needle)
     }
     texts = [p.read_text(encoding="utf-8") for p in FIXTURES.rglob("*.py")]
     texts += [
@@ -210,7 +210,7 @@ def _unfiltered(monkeypatch):
     from tf24migrate.engine.syntax import parse
 
     def mentions(rule):  # what a rule asks of a file by design: that it mentions TensorFlow
-        return any("tensorflow" in (n.literals if isinstance(n, Pattern) else (n,)) for n in rule.requires)
+        return any("tensorflow" in literals_of(n) for n in rule.requires)
 
     monkeypatch.setattr(
         engine,

@@ -59,6 +59,11 @@ class Pattern:
 Needle = str | Pattern
 
 
+def literals_of(needle: Needle) -> tuple[str, ...]:
+    """The literals every occurrence of `needle` holds one of: itself, or a pattern's."""
+    return (needle,) if isinstance(needle, str) else needle.literals
+
+
 class AnyOf(Pattern):
     """A needle found where any of `alternatives` is (`any_of`)."""
 
@@ -66,9 +71,7 @@ class AnyOf(Pattern):
 
     def __init__(self, *alternatives: Needle) -> None:
         regexes = [n.regex.pattern if isinstance(n, Pattern) else re.escape(n) for n in alternatives]
-        literals = [
-            literal for n in alternatives for literal in (n.literals if isinstance(n, Pattern) else (n,))
-        ]
+        literals = [literal for n in alternatives for literal in literals_of(n)]
         super().__init__("|".join(f"(?:{regex})" for regex in regexes), *dict.fromkeys(literals))
         self.alternatives = alternatives
 

@@ -30,7 +30,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
-from tf24migrate.rules.needles import IMPORTS_PUBLIC_TENSORFLOW, AnyOf, Needle, Pattern, quoted
+from tf24migrate.rules.needles import IMPORTS_PUBLIC_TENSORFLOW, AnyOf, Needle, Pattern, literals_of, quoted
 
 if TYPE_CHECKING:
     from tf24migrate.rules.base import Rule
@@ -101,7 +101,7 @@ def _shorter_literals() -> dict[str, tuple[str, ...]]:
             literal
             for row in ROWS
             for needle in (*row.requires, *row.triggers)
-            for literal in ((needle,) if isinstance(needle, str) else needle.literals)
+            for literal in literals_of(needle)
         }
         shorter = {
             literal: tuple(other for other in literals if other != literal and other in literal)
