@@ -1,4 +1,5 @@
-"""The tf.data service servers, which take config tuples from TF 2.4 (TF24401, TF24402)."""
+"""What the tf.data service server rules share: the `DispatchServer(port)` /
+`WorkerServer(port, dispatcher_address)` to config-tuple rewrite, and call-building helpers."""
 
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ from tf24migrate.rules.calls import (
 from tf24migrate.rules.names import dotted_parts
 
 SERVICE = "tensorflow.data.experimental.service"
+
+
 _SPACED_COMMA = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
 
 
@@ -149,84 +152,3 @@ class _ServerConfig(Rule):
                 return name
             return ctx.spell(f"{SERVICE}.{self.config}")
         return ctx.spell(f"{SERVICE}.{self.config}", like=func)
-
-
-class DispatchServerConfig(_ServerConfig):
-    """`tf.data.experimental.service.DispatchServer(port, protocol, start)` takes a
-    `DispatcherConfig` from TF 2.4.
-
-    The TF 2.4 constructor is `DispatchServer(config=None, start=True)`. The old arguments move
-    into `tf.data.experimental.service.DispatcherConfig`, always as keywords (its positional
-    layout grew between releases), in the order `port`, `protocol`; `None` arguments are dropped
-    so the defaults apply; `start` stays on the server, as a keyword. The config class is named
-    the way the file named the server: through the same module path or alias, or added to the
-    same `from ... import` statement. A new call that would make its line longer than the file's
-    longest line (at least 79 characters) is split over several lines; a call the user wrote over
-    several lines keeps its layout and comments.
-
-    Before: `tf.data.experimental.service.DispatchServer(5050, "grpc", start=False)`
-    After:  `tf.data.experimental.service.DispatchServer(tf.data.experimental.service.DispatcherConfig(port=5050, protocol="grpc"), start=False)`
-
-    Not rewritten: calls passing `*args` / `**kwargs` (reported: their values cannot be matched),
-    and calls that already look like TF 2.4 (`config=`, a config built in the call, no arguments,
-    or a non-literal first argument in a file that already uses `DispatcherConfig`).
-    `DispatchServer(0)` happens to run on TF 2.4 (`0` counts as no config) but is rewritten too.
-
-    Versions: `DispatcherConfig` is exported since TF 2.4 and `DispatchServer` takes it instead of `port`
-    there (tensorflow/_api/v2/data/experimental/service/__init__.py and
-    tensorflow/python/data/experimental/service/server_lib.py of the tensorflow-cpu 2.3.0 and 2.4.0 wheels).
-    """
-
-    code = "TF24401"
-    name = "dispatch-server-config"
-    new_since = "2.4"
-    old_removed = "2.4"
-    triggers = ("DispatchServer",)
-    server = "DispatchServer"
-    config = "DispatcherConfig"
-    old_params = ("port", "protocol", "start")
-    config_order = ("port", "protocol")
-    required = ("port",)
-
-
-class WorkerServerConfig(_ServerConfig):
-    """`tf.data.experimental.service.WorkerServer(port, dispatcher_address, worker_address,
-    protocol, start)` takes a `WorkerConfig` from TF 2.4.
-
-    The TF 2.4 constructor is `WorkerServer(config, start=True)`. The old arguments move into
-    `tf.data.experimental.service.WorkerConfig`, always as keywords, because its positional order
-    differs from the old server's (`dispatcher_address` comes first). They are written in the
-    order `dispatcher_address`, `port`, `worker_address`, `protocol` (the required address first);
-    `None` arguments are dropped so the defaults apply; `start` stays on the server, as a
-    keyword. The config class is named the way the file named the server (same module path or
-    alias, or added to the same `from ... import` statement). Long lines are split as for TF24401.
-
-    Before: `tf.data.experimental.service.WorkerServer(0, dispatcher_address, start=True)`
-    After:  `tf.data.experimental.service.WorkerServer(tf.data.experimental.service.WorkerConfig(dispatcher_address=dispatcher_address, port=0), start=True)`
-
-    Not rewritten: calls passing `*args` / `**kwargs` or no dispatcher address (reported), and
-    calls that already look like TF 2.4 (`config=`, a config built in the call, a single argument,
-    or `(config, True/False)`).
-
-    Versions: `WorkerConfig` is exported since TF 2.4 and `WorkerServer` takes it instead of `port` there
-    (tensorflow/_api/v2/data/experimental/service/__init__.py and
-    tensorflow/python/data/experimental/service/server_lib.py of the tensorflow-cpu 2.3.0 and 2.4.0 wheels).
-    """
-
-    code = "TF24402"
-    name = "worker-server-config"
-    new_since = "2.4"
-    old_removed = "2.4"
-    triggers = ("WorkerServer",)
-    server = "WorkerServer"
-    config = "WorkerConfig"
-    old_params = ("port", "dispatcher_address", "worker_address", "protocol", "start")
-    config_order = ("dispatcher_address", "port", "worker_address", "protocol")
-    required = ("port", "dispatcher_address")
-
-    def _already_migrated(self, ctx, call: cst.Call) -> bool:
-        positional = [arg for arg in call.args if arg.keyword is None and not arg.star]
-        keywords = {arg.keyword.value for arg in call.args if arg.keyword is not None}
-        if len(positional) == 1 and not keywords - {"start"} and not any(arg.star for arg in call.args):
-            return True  # WorkerServer(config[, start=S])
-        return super()._already_migrated(ctx, call)

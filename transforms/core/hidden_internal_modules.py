@@ -1,4 +1,4 @@
-"""`tensorflow.python`, `tensorflow.core` and `tensorflow.compiler` are no longer attributes of `tf` (TF24501)."""
+"""TF24501 `hidden-internal-modules`: `tf.python`, `tf.core` and `tf.compiler` are no longer attributes of `tensorflow` from TF 2.4."""
 
 from __future__ import annotations
 
@@ -56,3 +56,6 @@ class HiddenInternalModules(Rule):
             f"`{spelled}.<module>.<name>` becomes `from tensorflow.{part}.<module> import <name>`.",
         )
         return updated
+
+
+RULES = (HiddenInternalModules(),)

@@ -1,8 +1,5 @@
-"""Text for people (TF248xx): old TensorFlow names mentioned in comments and docstrings.
-
-The old -> new pairs are the rename rules' own data (`RenameSymbol`, `RenameMethod`,
-`RenameKeyword` rows and the renames structural rules hold), so this rule follows them.
-"""
+"""TF24801 `old-names-in-prose`: Comments and docstrings that still name the TF 2.3 spelling of a renamed
+API (opt-in rule)."""
 
 from __future__ import annotations
 

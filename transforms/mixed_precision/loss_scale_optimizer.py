@@ -1,29 +1,23 @@
-"""The loss-scale side of mixed precision: the `LossScaleOptimizer` constructor (TF24305), the TF 2
-loss-scale classes (TF24306) and calls on them (TF24307)."""
+"""TF24305 `loss-scale-optimizer`: `tf.keras.mixed_precision.experimental.LossScaleOptimizer(opt,
+loss_scale)` is `tf.keras.mixed_precision.LossScaleOptimizer(opt, ...)` from TF 2.4, with new arguments."""
 
 from __future__ import annotations
 
 import libcst as cst
 
-from tf24migrate.model.findings import Fix, Severity
-from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
+from tf24migrate.model.findings import Severity
 from tf24migrate.rules.calls import (
     UnboundArguments,
     bind_arguments,
     bind_or_report,
-    code_for,
     lone_argument_on_one_line,
     rebuild_args,
     updated_values,
 )
-from tf24migrate.rules.kinds import RenameSymbol
-from tf24migrate.rules.names import tf_spelling
 
-from .._text import assigned_value
 from ._common import (
     _LOSS_SCALE_CLASSES,
     _LOSS_SCALE_MODULES,
-    _V1_MIXED_PRECISION,
     EXPERIMENTAL,
     STABLE,
     UNTIL_2_9,
@@ -34,7 +28,11 @@ from ._common import (
 from ._loss_scale_subclasses import class_of_base, subclass_report
 
 _DEFAULT_INITIAL_SCALE = 2.0**15
+
+
 _DEFAULT_GROWTH_STEPS = 2000.0
+
+
 _BY_HAND = (
     "`'dynamic'` → `LossScaleOptimizer(opt)`; a number N or `FixedLossScale(N)` → "
     "`LossScaleOptimizer(opt, dynamic=False, initial_scale=N)`; `DynamicLossScale(initial_loss_scale=A, "
@@ -183,157 +181,4 @@ class LossScaleOptimizer(_ExperimentalCallee):
         return ctx.report(original, f"{message}.", replacement=replacement) or updated
 
 
-class LossScaleClasses(Rule):
-    """The TF 2 loss-scale classes `tf.mixed_precision.experimental.{LossScale, FixedLossScale,
-    DynamicLossScale}` (also exported as `tf.train.experimental.*`) are
-    `tf.compat.v1.mixed_precision.*` from TF 2.4.
-
-    TF 2.4 deprecated the TF 2 names and TF 2.9 removed them; the `tf.compat.v1.mixed_precision`
-    classes are the same and still exist. A loss scale passed to an experimental
-    `LossScaleOptimizer` is folded into the stable optimizer's arguments by TF24305 instead, so it
-    is left to that rule. Imported names move to the `tf.compat.v1.mixed_precision` import.
-
-    Before: `loss_scale = tf.mixed_precision.experimental.DynamicLossScale(initial_loss_scale=1024)`
-    After:  `loss_scale = tf.compat.v1.mixed_precision.DynamicLossScale(initial_loss_scale=1024)`
-
-    Prefer the Keras optimizer's own loss scaling where you can: the TF 1 classes serve TF 1
-    optimizers and graph rewrites.
-
-    Versions: `tf.compat.v1.mixed_precision.{LossScale,FixedLossScale,DynamicLossScale}` are exported since TF
-    2.4 (tensorflow/_api/v2/compat/v1/mixed_precision/__init__.py of the tensorflow-cpu 2.4.0 wheel; absent in
-    2.3.0); the TF2 names are exported in 2.8.0 and gone in 2.9.0 (tensorflow/_api/v2/mixed_precision/ and
-    train/experimental/__init__.py).
-    """
-
-    code = "TF24306"
-    name = "loss-scale-classes"
-    new_since = "2.4"
-    old_removed = "2.9"
-    fix = Fix.SAFE
-    severity = Severity.ERROR
-    triggers = _LOSS_SCALE_CLASSES
-    requires = IMPORTS_TENSORFLOW
-
-    def __init__(self) -> None:
-        self._renames = [
-            RenameSymbol(
-                code=self.code,
-                name=self.name,
-                old=f"{module}.{cls}",
-                new=f"{_V1_MIXED_PRECISION}.{cls}",
-                severity=self.severity,
-                doc="",
-                message=f"`{tf_spelling(module)}.{cls}` is deprecated in TF 2.4 and removed in TF 2.9: use "
-                f"`tf.compat.v1.mixed_precision.{cls}`.",
-            )
-            for module in _LOSS_SCALE_MODULES
-            for cls in _LOSS_SCALE_CLASSES
-        ]
-        self._by_old = {rename.old: rename for rename in self._renames}
-
-    def leave_Attribute(self, ctx, original: cst.Attribute, updated: cst.Attribute):
-        rename = self._by_old.get(ctx.qualified_name(original) or "")
-        if rename is None or _folded_by_loss_scale_optimizer(ctx, original):
-            return updated
-        return rename.leave_Attribute(ctx, original, updated)
-
-    def leave_ImportFrom(self, ctx, original: cst.ImportFrom, updated: cst.ImportFrom):
-        result = updated
-        for rename in self._renames:
-            if not isinstance(result, cst.ImportFrom):
-                break
-            result = rename.leave_ImportFrom(ctx, original, result)
-        return result
-
-
-def _folded_by_loss_scale_optimizer(ctx, node: cst.CSTNode) -> bool:
-    """Whether `node` is the class of a loss scale that TF24305 folds into a stable
-    `LossScaleOptimizer` call: `LossScaleOptimizer(opt, <node>(...))`."""
-    ancestors = ctx.ancestors
-    if len(ancestors) < 3:
-        return False
-    call, arg, outer = ancestors[:3]
-    if not (isinstance(call, cst.Call) and call.func is node and isinstance(arg, cst.Arg)):
-        return False
-    if (
-        not isinstance(outer, cst.Call)
-        or ctx.qualified_name(outer.func) != f"{EXPERIMENTAL}.LossScaleOptimizer"
-    ):
-        return False
-    try:
-        bound = bind_arguments(outer.args, ("optimizer", "loss_scale"))
-    except UnboundArguments:
-        return False
-    return bound.get("loss_scale") is arg and not isinstance(stable_loss_scale_arguments(ctx, call), str)
-
-
-_LOSS_SCALE_OPTIMIZERS = (f"{EXPERIMENTAL}.LossScaleOptimizer", f"{STABLE}.LossScaleOptimizer")
-
-
-def loss_scale_optimizer_evidence(ctx, receiver: cst.BaseExpression) -> str | None:
-    """Why `receiver` is a `LossScaleOptimizer`, or None when the file does not show it: a
-    construction (`LossScaleOptimizer(...)`, or a name bound to one in the same scope), or an
-    enclosing `if isinstance(receiver, ...LossScaleOptimizer):`."""
-    value = assigned_value(ctx, receiver) if isinstance(receiver, cst.Name) else receiver
-    if isinstance(value, cst.Call) and ctx.qualified_name(value.func) in _LOSS_SCALE_OPTIMIZERS:
-        return f"`{code_for(receiver)}` is built by `LossScaleOptimizer(...)`"
-    text = code_for(receiver)
-    for ancestor in ctx.ancestors:
-        if not isinstance(ancestor, cst.If):
-            continue
-        test = ancestor.test
-        if (
-            isinstance(test, cst.Call)
-            and isinstance(test.func, cst.Name)
-            and test.func.value == "isinstance"
-            and len(test.args) == 2
-            and code_for(test.args[0].value) == text
-            and ctx.qualified_name(test.args[1].value) in _LOSS_SCALE_OPTIMIZERS
-        ):
-            return f"`{text}` is checked to be a `LossScaleOptimizer`"
-    return None
-
-
-class LossScaleCall(Rule):
-    """`opt.loss_scale()` raises on a `LossScaleOptimizer` from TF 2.4: read `opt.loss_scale`.
-
-    The 2.3 optimizer's `loss_scale` was a `LossScale` object, called to get the current scale;
-    from TF 2.4 the `loss_scale` of both the stable and the experimental `LossScaleOptimizer` is
-    the scale itself, a float32 tensor (Keras 2: TF 2.4–2.15 and tf_keras), and calling it raises
-    `TypeError` (hence the severity). Keras 3 has neither: read `opt.dynamic_scale` there.
-
-    Reported only where the receiver is visibly a `LossScaleOptimizer`: built by
-    `LossScaleOptimizer(...)` (stable or experimental, a name bound to one in the same scope), or
-    checked by an enclosing `if isinstance(opt, ...LossScaleOptimizer):`. Other `loss_scale()`
-    calls (a `LossScale` object, the loss scalers of other libraries) are left alone, and so are
-    files that do not import TensorFlow. Not rewritten: `loss_scale` may be a method of some
-    other object bound to the same name.
-
-    Reported: `opt = tf.keras.mixed_precision.experimental.LossScaleOptimizer(sgd, "dynamic")` then `scale = opt.loss_scale()`
-    Write instead: `scale = opt.loss_scale`
-
-    Versions: `LossScaleOptimizer.loss_scale` is a property from TF 2.4 (TF 2.4's release notes).
-    """
-
-    code = "TF24307"
-    name = "loss-scale-call"
-    changed_in = "2.4"
-    old_removed = "2.4"  # calling the tensor raises
-    fix = None
-    severity = Severity.ERROR
-    triggers = ("loss_scale(", "LossScaleOptimizer")
-    requires = ("loss_scale(", *IMPORTS_TENSORFLOW)
-
-    def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
-        func = original.func
-        if not isinstance(func, cst.Attribute) or func.attr.value != "loss_scale" or original.args:
-            return updated
-        evidence = loss_scale_optimizer_evidence(ctx, func.value)
-        if evidence is not None:
-            ctx.report(
-                original,
-                f"A `LossScaleOptimizer`'s `loss_scale` is a tensor from TF 2.4, and calling it raises "
-                f"TypeError ({evidence}): read `{code_for(func)}` without calling it (Keras 3: "
-                f"`{code_for(func.value)}.dynamic_scale`).",
-            )
-        return updated
+RULES = (LossScaleOptimizer(),)

@@ -1,8 +1,4 @@
-"""C API (TF247xx): the string helpers removed from the TensorFlow C API in 2.4.
-
-The same rule reads C and C++ sources (through `tf24migrate.sources.c_sources`, which looks for
-`c_identifiers` on a rule) and Python files that reach the C API through ctypes or cffi.
-"""
+"""TF24701 `c-api-string-functions`: `TF_StringEncode`, `TF_StringDecode` and `TF_StringEncodedSize` were removed from the C API in TF 2.4."""
 
 from __future__ import annotations
 
@@ -13,12 +9,14 @@ import libcst as cst
 from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import Rule
 
-from ._text import is_prose, literal_value
+from .._text import is_prose, literal_value
 
 _LAYOUT = (
     "was removed from the TensorFlow C API in 2.4: a TF_STRING tensor now holds an array of "
     "`TF_TString` (`tensorflow/core/platform/ctstring.h`)"
 )
+
+
 REMOVED_STRING_FUNCTIONS = {
     "TF_StringEncode": f"`TF_StringEncode` {_LAYOUT}; write element i with `TF_TString_Init(&s[i])` then "
     "`TF_TString_Copy(&s[i], src, src_len)`, and free it with `TF_TString_Dealloc(&s[i])`.",
@@ -27,6 +25,8 @@ REMOVED_STRING_FUNCTIONS = {
     "TF_StringEncodedSize": f"`TF_StringEncodedSize` {_LAYOUT}; each element takes `sizeof(TF_TString)`, "
     "so allocate `n * sizeof(TF_TString)` bytes for `n` strings in `TF_AllocateTensor`.",
 }
+
+
 _IDENTIFIER = re.compile(r"\b(" + "|".join(REMOVED_STRING_FUNCTIONS) + r")\b")
 
 
