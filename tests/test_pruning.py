@@ -8,7 +8,7 @@ import ast
 import textwrap
 
 import pytest
-from fixture_cases import all_cases
+from tf24migrate.dev.fixtures import all_cases
 
 from tf24migrate import migrate_source
 from tf24migrate.catalogue.selection import all_rules, select_rules

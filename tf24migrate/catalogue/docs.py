@@ -1,6 +1,6 @@
 """The rule reference (docs/rules.md), rendered from the rules themselves.
 
-Regenerate with `python -m tf24migrate.catalogue.docs > docs/rules.md`; a test fails when it is stale.
+Regenerate with `python -m tf24migrate.dev regen`; a test fails when it is stale.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ def render_reference(rules: Iterable[Rule]) -> str:
     lines = [
         "# Rule reference",
         "",
-        "<!-- Generated from the rules' docstrings by `python -m tf24migrate.catalogue.docs > docs/rules.md`. "
+        "<!-- Generated from the rules' docstrings by `python -m tf24migrate.dev regen`. "
         "Do not edit by hand. -->",
         "",
         "Fix kinds: **safe** fixes are applied by default; **unsafe** ones only with `--unsafe-fixes` "
@@ -53,7 +53,3 @@ def render_reference(rules: Iterable[Rule]) -> str:
             rule.doc,
         ]
     return "\n".join(lines) + "\n"
-
-
-if __name__ == "__main__":
-    print(render_reference(all_rules()), end="")
