@@ -6,10 +6,10 @@ import ast
 from collections import Counter
 
 import pytest
-from tf24migrate.dev.fixtures import all_cases, render_findings, snapshot_diff
 
 from tf24migrate import migrate_source
 from tf24migrate.catalogue.selection import all_rules
+from tf24migrate.dev.fixtures import all_cases, render_findings, snapshot_diff
 from tf24migrate.engine.outside_edits import first_line_changed_outside
 
 CASES = all_cases()

@@ -303,9 +303,7 @@ NEEDLE_LOOK_ALIKES = {
 
 @pytest.mark.parametrize(
     "source",
-    [c.input for c in all_cases()]
-    + list(NEEDLE_EDGES.values())
-    + list(NEEDLE_LOOK_ALIKES.values()),
+    [c.input for c in all_cases()] + list(NEEDLE_EDGES.values()) + list(NEEDLE_LOOK_ALIKES.values()),
     ids=lambda s: (
         s.name
         if isinstance(s, pathlib.Path)

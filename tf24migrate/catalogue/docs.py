@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from tf24migrate.catalogue.selection import all_rules
 from tf24migrate.model.target import versions_line
 from tf24migrate.rules.base import Rule
 

@@ -181,7 +181,7 @@ def table_is_current() -> bool:
     """Whether the trigger table was generated from the rules' sources as they are now."""
     from tf24migrate.catalogue.trigger_table import SOURCES_DIGEST
 
-    return SOURCES_DIGEST == sources_digest()
+    return sources_digest() == SOURCES_DIGEST
 
 
 def sources_digest() -> str:
@@ -255,7 +255,6 @@ def table_source() -> str:
             if any(not isinstance(n, str) for r in all_rules() for n in (*r.requires, *r.triggers))
             else ["from typing import NamedTuple"]
         ),
-        "",
         "",
         "# The digest of the sources this table was generated from: see `prefilter.table_is_current`.",
         f"SOURCES_DIGEST = {quoted(sources_digest())}",
