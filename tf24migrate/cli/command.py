@@ -359,8 +359,9 @@ def server_command(
     try:
         from tf24migrate.server.protocol import serve
     except ImportError as error:
+        missing = (error.name or "pygls").split(".")[0]
         raise _fail(
-            f"the language server needs the `server` extra ({error.name} is missing): "
+            f"the language server needs the `server` extra ({missing} is missing): "
             'pip install "tf24migrate[server]"'
         ) from None
     serve()

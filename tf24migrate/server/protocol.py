@@ -11,12 +11,15 @@ editor) and when the editor's settings change (`workspace/didChangeConfiguration
 from __future__ import annotations
 
 import contextlib
+import copy
 import os
 import shutil
 import tempfile
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.language_server import lsp_method
 from pygls.uris import to_fs_path
 
 from tf24migrate import __version__
@@ -34,6 +37,22 @@ SECTION = "tf24migrate"  # the section of the editor's configuration the setting
 _WARM_UP = "import tensorflow as tf\nstrategy.experimental_run_v2(step)\n"
 
 
+class _Protocol(LanguageServerProtocol):
+    """pygls's protocol, with the client's changes handed to the server as they were sent: pygls
+    applies them to a copy of its own first, and where its line splitting disagrees with the
+    client's (`documents`), it clamps their positions in place."""
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams):
+        for handler, _, kwargs in super().lsp_text_document__did_change(copy.deepcopy(params)):
+            yield handler, (params,), kwargs
+
+    @lsp_method(types.NOTEBOOK_DOCUMENT_DID_CHANGE)
+    def lsp_notebook_document__did_change(self, params: types.DidChangeNotebookDocumentParams):
+        for handler, _, kwargs in super().lsp_notebook_document__did_change(copy.deepcopy(params)):
+            yield handler, (params,), kwargs
+
+
 class MigrationServer(LanguageServer):
     """The server's state: the texts of the open documents (`documents.apply_change` keeps them),
     the notebooks open, the editor's settings and the configuration's generation."""
@@ -44,6 +63,7 @@ class MigrationServer(LanguageServer):
             __version__,
             text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
             notebook_document_sync=NOTEBOOK_SYNC,
+            protocol_cls=_Protocol,
         )
         self.texts: dict[str, str] = {}  # uri: text, of the documents and notebook cells open
         self.languages: dict[str, str] = {}
