@@ -38,7 +38,11 @@ def project(tmp_path_factory) -> Path:
 @pytest_lsp.fixture(scope="module", config=ClientServerConfig(server_command=SERVER, server_env=ENVIRONMENT))
 async def client(lsp_client: LanguageClient, project: Path):
     await lsp_client.initialize_session(
-        types.InitializeParams(capabilities=types.ClientCapabilities(), root_uri=project.as_uri())
+        types.InitializeParams(
+            capabilities=types.ClientCapabilities(),
+            root_uri=project.as_uri(),
+            initialization_options={"target-version": "2.1"},  # settings given later come on top
+        )
     )
     yield
     await lsp_client.shutdown_session()
@@ -113,7 +117,7 @@ async def test_a_text_that_changed_meanwhile_is_not_published(client: LanguageCl
         await diagnostics_of(client, uri)
     finally:
         features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = show
-    assert published == [(uri, 5, 304)]  # the newest text's findings, once
+    assert [p for p in published if p[0] == uri] == [(uri, 5, 304)]  # the newest text's findings, once
     close(client, uri)
 
 
@@ -122,6 +126,7 @@ async def test_positions_in_utf16_and_lines_as_lsp_splits_them(client: LanguageC
     uri = open_document(client, project / "odd_lines.py", text)
     (found,) = await diagnostics_of(client, uri)
     assert found.range == span(2, 10, 31)  # the emoji is two UTF-16 units
+    assert "the target is TensorFlow 2.1" in found.message  # the initialization options
     change(client, uri, 2, (span(2, 12, 31), "run"))  # an incremental change after the odd characters
     assert await diagnostics_of(client, uri) == []
     change(client, uri, 3, (span(2, 12, 15), "experimental_run_v2"))
@@ -132,6 +137,7 @@ async def test_positions_in_utf16_and_lines_as_lsp_splits_them(client: LanguageC
 
 async def test_unsafe_fixes_only_when_the_settings_allow_them(client: LanguageClient, project: Path):
     text = (ROOT / "fixtures" / "TF24108-parameter-server-strategy" / "basic.py").read_text()
+    text += "strategy.experimental_run_v2(f)\n"
     uri = open_document(client, project / "ps.py", text)
     first = (await diagnostics_of(client, uri))[0]
     assert "[unsafe fix: --unsafe-fixes]" in first.message
@@ -139,8 +145,11 @@ async def test_unsafe_fixes_only_when_the_settings_allow_them(client: LanguageCl
     assert titles == ["tf24migrate: suppress TF24108 on this line"]
     forget(client, uri)
     settings(client, {"unsafe-fixes": True})
-    first = (await diagnostics_of(client, uri))[0]
+    shown = await diagnostics_of(client, uri)
+    first = shown[0]
     assert "[fixable]" in first.message
+    (run,) = [d for d in shown if d.code == "TF24101"]
+    assert "the target is TensorFlow 2.1" in run.message  # the initialization options still apply
     actions = await actions_at(client, uri, first.range)
     fix = actions["tf24migrate: fix TF24108 (parameter-server-strategy) - unsafe fix: may change behaviour"]
     assert not fix.is_preferred
@@ -170,7 +179,11 @@ async def test_the_command_cache_is_shared_for_saved_texts_only(client: Language
     (entry,) = set(results.iterdir()) - before
     # The command finds it (and stores nothing new) for the path spelled as the editor spells it.
     check = subprocess.run(
-        [*command, str(train)], env=ENVIRONMENT, cwd=project, capture_output=True, check=False
+        [*command, "--target-version", "2.1", str(train)],  # as the initialization options say
+        env=ENVIRONMENT,
+        cwd=project,
+        capture_output=True,
+        check=False,
     )
     assert check.returncode == 1
     assert set(results.iterdir()) == {*before, entry}

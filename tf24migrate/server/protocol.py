@@ -70,6 +70,7 @@ class MigrationServer(LanguageServer):
         self.versions: dict[str, int] = {}
         self.notebooks: set[str] = set()
         self.settings = EditorSettings()
+        self.initial_settings: object = None  # the client's `initializationOptions`
         self.generation = 0
         self.pages = tempfile.mkdtemp(prefix="tf24migrate-rules-")
         self.worker = Worker()
@@ -129,8 +130,12 @@ class MigrationServer(LanguageServer):
             self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
     def use_settings(self, value: object) -> None:
-        """Take the editor's settings `value`, say what is wrong in it, and check everything again."""
-        self.settings, problems = read_settings(value)
+        """Take the editor's settings `value` over its `initializationOptions`, say what is wrong
+        in them, and check everything again. (A client answers with an empty object, or nothing,
+        for a section it does not know: the initialization options stay.)"""
+        if isinstance(value, dict) and isinstance(self.initial_settings, dict):
+            value = {**self.initial_settings, **value}
+        self.settings, problems = read_settings(value if value is not None else self.initial_settings)
         for problem in problems:
             self.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=problem))
         self.reload()
@@ -165,8 +170,8 @@ def build_server() -> MigrationServer:
 
     @server.feature(types.INITIALIZE)
     def initialize(ls: MigrationServer, params: types.InitializeParams) -> None:
-        if params.initialization_options is not None:
-            ls.use_settings(params.initialization_options)
+        ls.initial_settings = params.initialization_options
+        ls.use_settings(None)
 
     @server.feature(types.INITIALIZED)
     async def initialized(ls: MigrationServer, params: types.InitializedParams) -> None:
@@ -195,20 +200,19 @@ def build_server() -> MigrationServer:
             (value,) = await ls.workspace_configuration_async(params)
         except Exception:  # a client that cannot answer: the settings stay as they are
             return
-        if value is not None:
-            ls.use_settings(value)
+        ls.use_settings(value)
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     async def did_change_configuration(
         ls: MigrationServer, params: types.DidChangeConfigurationParams
     ) -> None:
+        workspace = ls.client_capabilities.workspace
         if isinstance(params.settings, dict) and SECTION in params.settings:
             ls.use_settings(params.settings[SECTION])
-            return
-        workspace = ls.client_capabilities.workspace
-        if workspace and workspace.configuration:
+        elif workspace and workspace.configuration:
             await _pull_settings(ls)
-        ls.reload()
+        else:
+            ls.reload()
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     def did_change_watched_files(ls: MigrationServer, params: types.DidChangeWatchedFilesParams) -> None:
