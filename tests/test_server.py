@@ -26,7 +26,7 @@ class Ops:
     def reduce_implementation(self, op, value, destinations, experimental_hints):
         return value
 """
-SERVER = [sys.executable, "-c", "from tf24migrate.cli.command import main; main()", "server"]
+SERVER = [sys.executable, "-m", "tf24migrate", "server"]
 
 
 @pytest.fixture(scope="module")
