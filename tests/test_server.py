@@ -5,6 +5,7 @@ configuration and shuts the server down. One server serves every test of this mo
 from __future__ import annotations
 
 import asyncio
+import re
 import sys
 from pathlib import Path
 
@@ -197,8 +198,9 @@ async def test_notebook_cells_numbered_as_the_command_numbers_them(client: Langu
             "import tensorflow as tf\n%matplotlib inline\ns.experimental_run_v2(f)\n",
         ),
         ("python", types.NotebookCellKind.Code, "h = tf.distribute.experimental.CollectiveHints()\n"),
+        ("python", types.NotebookCellKind.Code, "def f(:\n"),
     ]
-    cells = [f"{notebook_uri}#cell{n}" for n in range(1, 4)]
+    cells = [f"{notebook_uri}#cell{n}" for n in range(1, 5)]
     forget(client, *cells)
     client.notebook_document_did_open(
         types.DidOpenNotebookDocumentParams(
@@ -222,9 +224,11 @@ async def test_notebook_cells_numbered_as_the_command_numbers_them(client: Langu
     (hints,) = await diagnostics_of(client, cells[2])
     assert (run.code, run.range) == ("TF24101", span(2, 0, 21))
     assert (hints.code, hints.range.start) == ("TF24104", types.Position(0, 4))
+    (broken,) = await diagnostics_of(client, cells[3])  # a note: a hint
+    assert (broken.code, broken.severity) == ("TF24001", types.DiagnosticSeverity.Hint)
     (fix_all,) = (await actions_at(client, cells[2], span(0, 0, 0), only=["source.fixAll"])).values()
     edits = fix_all.edit.changes
-    assert sorted(edits) == cells[1:]
+    assert sorted(edits) == cells[1:3]
     assert applied(sources[1][2], edits[cells[1]]) == sources[1][2].replace("experimental_run_v2", "run")
     assert applied(sources[2][2], edits[cells[2]]) == sources[2][2].replace(
         "CollectiveHints", "CommunicationOptions"
@@ -257,7 +261,7 @@ async def test_notebook_cells_numbered_as_the_command_numbers_them(client: Langu
             cell_text_documents=[types.TextDocumentIdentifier(uri=uri) for uri in cells],
         )
     )
-    assert await diagnostics_of(client, cells[2]) == []
+    assert await diagnostics_of(client, cells[3]) == []
 
 
 async def test_configuration_files_and_settings_reload(client: LanguageClient, project: Path):
@@ -287,6 +291,15 @@ async def test_configuration_files_and_settings_reload(client: LanguageClient, p
     (problem,) = await diagnostics_of(client, uri)
     assert "unknown key 'selec'" in problem.message and problem.range.start.line == 0
     pyproject.unlink()
+    requirements = project / "requirements.txt"
+    requirements.write_text("tensorflow>=2.1,<2.5\n")  # saved in the editor: the target is read again
+    forget(client, uri)
+    client.text_document_did_save(
+        types.DidSaveTextDocumentParams(types.TextDocumentIdentifier(requirements.as_uri()))
+    )
+    (run,) = await diagnostics_of(client, uri)
+    assert re.search(r"the target is TensorFlow 2\.1 \(from \S*requirements\.txt\)", run.message)
+    requirements.unlink()
     client.set_configuration({}, section="tf24migrate")
     forget(client, uri)
     client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))

@@ -183,7 +183,10 @@ class Worker:
     async def run(self, job: Job) -> Outcome:
         import asyncio
 
-        return await asyncio.get_running_loop().run_in_executor(self._threads, self._run, job)
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._threads, self._run, job)
+        except RuntimeError:  # the server is shutting down: no job runs any more
+            return Outcome(failure="not checked: the server is shutting down")
 
     def _start(self) -> None:
         ours, theirs = self._context.Pipe()
