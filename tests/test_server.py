@@ -176,6 +176,26 @@ async def test_change_then_fix_one_finding_then_all(client: LanguageClient, proj
     assert applied(fixed, fix_all.edit.changes[uri]) == migrate_source(text).code
 
 
+async def test_a_range_with_many_fixes_offers_them_all_at_once(client: LanguageClient, project: Path):
+    text = "import tensorflow as tf\n" + "s.experimental_run_v2(f)\n" * 11
+    uri = open_document(client, project / "many.py", text)
+    assert len(await diagnostics_of(client, uri)) == 11
+    everything = types.Range(start=types.Position(0, 0), end=types.Position(12, 0))
+    found = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=everything,
+            context=types.CodeActionContext(diagnostics=[]),
+        )
+    )
+    titles = sorted(action.title for action in found)
+    assert titles == ["tf24migrate: apply all safe fixes in this file"] + 11 * [
+        "tf24migrate: suppress TF24101 on this line"
+    ]
+    ten = await actions_at(client, uri, types.Range(start=types.Position(2, 0), end=types.Position(11, 0)))
+    assert "tf24migrate: fix TF24101 (experimental-run-v2)" in ten
+
+
 async def test_suppress_on_this_line(client: LanguageClient, project: Path):
     text = 'import tensorflow as tf\nx = """a\nb""" + s.experimental_run_v2(f)  # why\n'
     uri = open_document(client, project / "quiet.py", text)

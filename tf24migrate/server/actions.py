@@ -20,6 +20,9 @@ from tf24migrate.model.findings import Finding, Fix
 from tf24migrate.server.documents import Lines
 
 FIX_ALL = "source.fixAll.tf24migrate"
+# A quick fix costs a migration of its own: over a range with more fixes than this (a whole file
+# selected), each finding gets its suppression only, and the fix-all action does the rest.
+MOST_QUICK_FIXES = 10
 Edits = dict[str, list[types.TextEdit]]  # by document uri
 
 _SUPPRESSION_CODES = re.compile(r"tf24migrate:\s*ignore\[([^\]]*)\]", re.IGNORECASE)

@@ -102,7 +102,8 @@ class Checks:
         while key in self._changes:
             count = self._changes[key]
             subject = self._subject(key)
-            if subject is None:
+            if subject is None:  # no longer open
+                self.closed(key)
                 return
             outcome = await self.worker.run(self._job(subject))
             if self._changes.get(key) != count:

@@ -323,8 +323,9 @@ def build_server() -> MigrationServer:
                         found.append((finding, shown))
         result = []
         applied = [finding for finding in outcome.findings if finding.applied]
+        one_by_one = sum(finding.applied for finding, _ in found) <= actions.MOST_QUICK_FIXES
         for finding, shown in found:
-            if finding.applied:
+            if finding.applied and one_by_one:
                 code = outcome.code
                 if len(applied) > 1:  # this fix alone: the others declined
                     others = tuple(other for other in applied if other is not finding)
