@@ -5,8 +5,9 @@ on a typical TensorFlow file, each round in a fresh `tf24migrate server` process
 
 Two files of about 280 lines (written to `benchmarks/.data/server/`): "due", the TF 2.3 templates
 of `due_files.py` eight times and the programs of `tests/integration/programs/` (findings of several
-rule families on most statements: the worst case), and "migrated", the same code once migrated
-(only the report-only findings left), as a file looks while its owner works through them. Each round starts the server over stdio as an editor does (a minimal
+rule families on most statements: the worst case), "migrated", the same code once migrated (no
+finding left, but TensorFlow on every line, so the engine still reads it); and
+"plain", as long with nothing any rule looks for, whose time is what the server adds to the engine. Each round starts the server over stdio as an editor does (a minimal
 JSON-RPC client, standard library only), opens the file, makes 5 changes to warm up, then times
 `--changes` changes: each inserts a line at the top (an incremental change, as editors send them)
 and waits for the `publishDiagnostics` of that version. Printed per round and over all rounds:
@@ -43,6 +44,11 @@ def migrated_file() -> str:
     from tf24migrate import migrate_source
 
     return migrate_source(due_file(), path="train.py").code
+
+
+def plain_file() -> str:
+    """As long, with nothing any rule looks for: what the server costs besides the engine."""
+    return "".join(f"def f{n}(x):\n    return x + {n}\n\n" for n in range(95))
 
 
 class Client:
@@ -166,7 +172,7 @@ def main() -> None:
     shutil.rmtree(folder, ignore_errors=True)
     (folder / ".git").mkdir(parents=True)
     print(f"goal: diagnostics within {GOAL_MS} ms of a change")
-    for name, text in (("due", due_file()), ("migrated", migrated_file())):
+    for name, text in (("due", due_file()), ("migrated", migrated_file()), ("plain", plain_file())):
         (folder / "train.py").write_text(text)
         everything = []
         for number in range(1, options.rounds + 1):

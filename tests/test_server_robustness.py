@@ -19,7 +19,7 @@ from test_server import SERVER, actions_at, change, diagnostics_of, forget, open
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from torture_inputs import BROKEN, DEEP, ENCODED, NEWER  # noqa: E402
+from torture_inputs import BROKEN, CELL_CODE, DEEP, ENCODED, NEWER  # noqa: E402
 from torture_lib import CALL, HEAD  # noqa: E402
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -84,6 +84,65 @@ async def test_torture_inputs_each_get_findings_or_one_clear_diagnostic(
             assert "TF24101" in {d.code for d in shown}, name
     assert client.messages == []  # no "Error in server"
     close(client, *uris.values())
+
+
+def open_notebook(client: LanguageClient, uri: str, sources: list[str]) -> list[str]:
+    cells = [f"{uri}#cell{n}" for n in range(1, len(sources) + 1)]
+    forget(client, *cells)
+    client.notebook_document_did_open(
+        types.DidOpenNotebookDocumentParams(
+            notebook_document=types.NotebookDocument(
+                uri=uri,
+                notebook_type="jupyter-notebook",
+                version=1,
+                cells=[types.NotebookCell(kind=types.NotebookCellKind.Code, document=cell) for cell in cells],
+            ),
+            cell_text_documents=[
+                types.TextDocumentItem(uri=cell, language_id="python", version=1, text=text)
+                for cell, text in zip(cells, sources, strict=True)
+            ],
+        )
+    )
+    return cells
+
+
+async def test_torture_notebooks_findings_in_their_cells(client: LanguageClient, project: Path):
+    code = "".join(CELL_CODE)
+    notebooks = {
+        "magics": ["%matplotlib inline\n!ls\n" + code + "x = !pwd\n"],
+        "crlf-in-source": ["import tensorflow as tf\r\ns.experimental_run_v2(f)\r\n"],
+        "broken-cell": ["def f(:\n", code],
+        "many-cells": [code] * 300,
+    }
+    for held in ("__tf24m_cell_1__\n", "x = 1\n__tf24m_cell_7__ = 2\n", "%time x\n__tf24m_ipython_0__\n"):
+        notebooks[f"marker-{held[:8]}"] = [code, held, "s.experimental_run_v2(g)\n"]
+    for odd in ("\u2028", "\f", "\x1c", "\x85"):
+        notebooks[f"odd-{odd!r}"] = [
+            f"import tensorflow as tf\nlabel = 'a{odd}b'\ns.experimental_run_v2(f)\n"
+        ]
+    opened = {
+        name: open_notebook(client, (project / f"nb{n}.ipynb").as_uri(), sources)
+        for n, (name, sources) in enumerate(notebooks.items())
+    }
+    for name, cells in opened.items():
+        for cell, source in zip(cells, notebooks[name], strict=True):
+            shown = await diagnostics_of(client, cell)
+            expected = [
+                ("TF24101", number)
+                for number, line in enumerate(source.replace("\r\n", "\n").split("\n"))
+                if "experimental_run_v2" in line
+            ]
+            if source.startswith("def f(:"):
+                expected = [("TF24001", 0)]
+            assert [(d.code, d.range.start.line) for d in shown] == expected, (name, source)
+    assert client.messages == []
+    for n, cells in enumerate(opened.values()):
+        client.notebook_document_did_close(
+            types.DidCloseNotebookDocumentParams(
+                notebook_document=types.NotebookDocumentIdentifier(uri=(project / f"nb{n}.ipynb").as_uri()),
+                cell_text_documents=[types.TextDocumentIdentifier(uri=cell) for cell in cells],
+            )
+        )
 
 
 async def test_a_migration_over_the_time_limit_gives_one_diagnostic(client: LanguageClient, project: Path):
