@@ -85,6 +85,32 @@ def open_document(client: LanguageClient, path: Path, text: str, language: str =
     return uri
 
 
+def open_notebook(
+    client: LanguageClient, uri: str, sources: list[tuple[str, types.NotebookCellKind, str]]
+) -> list[str]:
+    """Open a notebook of cells `(language, kind, text)`; the cells' uris."""
+    cells = [f"{uri}#cell{n}" for n in range(1, len(sources) + 1)]
+    forget(client, *cells)
+    client.notebook_document_did_open(
+        types.DidOpenNotebookDocumentParams(
+            notebook_document=types.NotebookDocument(
+                uri=uri,
+                notebook_type="jupyter-notebook",
+                version=1,
+                cells=[
+                    types.NotebookCell(kind=kind, document=cell)
+                    for cell, (_, kind, _) in zip(cells, sources, strict=True)
+                ],
+            ),
+            cell_text_documents=[
+                types.TextDocumentItem(uri=cell, language_id=language, version=1, text=text)
+                for cell, (language, _, text) in zip(cells, sources, strict=True)
+            ],
+        )
+    )
+    return cells
+
+
 async def test_open_publishes_each_finding(client: LanguageClient, project: Path):
     uri = open_document(client, project / "train.py", SOURCE)
     diagnostics = await diagnostics_of(client, uri)
@@ -220,25 +246,7 @@ async def test_notebook_cells_numbered_as_the_command_numbers_them(client: Langu
         ("python", types.NotebookCellKind.Code, "h = tf.distribute.experimental.CollectiveHints()\n"),
         ("python", types.NotebookCellKind.Code, "def f(:\n"),
     ]
-    cells = [f"{notebook_uri}#cell{n}" for n in range(1, 5)]
-    forget(client, *cells)
-    client.notebook_document_did_open(
-        types.DidOpenNotebookDocumentParams(
-            notebook_document=types.NotebookDocument(
-                uri=notebook_uri,
-                notebook_type="jupyter-notebook",
-                version=1,
-                cells=[
-                    types.NotebookCell(kind=kind, document=uri)
-                    for uri, (_, kind, _) in zip(cells, sources, strict=True)
-                ],
-            ),
-            cell_text_documents=[
-                types.TextDocumentItem(uri=uri, language_id=language, version=1, text=text)
-                for uri, (language, _, text) in zip(cells, sources, strict=True)
-            ],
-        )
-    )
+    cells = open_notebook(client, notebook_uri, sources)
     assert await diagnostics_of(client, cells[0]) == []
     (run,) = await diagnostics_of(client, cells[1])
     (hints,) = await diagnostics_of(client, cells[2])

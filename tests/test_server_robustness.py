@@ -14,7 +14,7 @@ import pytest
 import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
-from test_server import SERVER, actions_at, change, diagnostics_of, forget, open_document, span
+from test_server import SERVER, actions_at, change, diagnostics_of, forget, open_document, open_notebook, span
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -86,26 +86,6 @@ async def test_torture_inputs_each_get_findings_or_one_clear_diagnostic(
     close(client, *uris.values())
 
 
-def open_notebook(client: LanguageClient, uri: str, sources: list[str]) -> list[str]:
-    cells = [f"{uri}#cell{n}" for n in range(1, len(sources) + 1)]
-    forget(client, *cells)
-    client.notebook_document_did_open(
-        types.DidOpenNotebookDocumentParams(
-            notebook_document=types.NotebookDocument(
-                uri=uri,
-                notebook_type="jupyter-notebook",
-                version=1,
-                cells=[types.NotebookCell(kind=types.NotebookCellKind.Code, document=cell) for cell in cells],
-            ),
-            cell_text_documents=[
-                types.TextDocumentItem(uri=cell, language_id="python", version=1, text=text)
-                for cell, text in zip(cells, sources, strict=True)
-            ],
-        )
-    )
-    return cells
-
-
 async def test_torture_notebooks_findings_in_their_cells(client: LanguageClient, project: Path):
     code = "".join(CELL_CODE)
     notebooks = {
@@ -121,7 +101,11 @@ async def test_torture_notebooks_findings_in_their_cells(client: LanguageClient,
             f"import tensorflow as tf\nlabel = 'a{odd}b'\ns.experimental_run_v2(f)\n"
         ]
     opened = {
-        name: open_notebook(client, (project / f"nb{n}.ipynb").as_uri(), sources)
+        name: open_notebook(
+            client,
+            (project / f"nb{n}.ipynb").as_uri(),
+            [("python", types.NotebookCellKind.Code, t) for t in sources],
+        )
         for n, (name, sources) in enumerate(notebooks.items())
     }
     for name, cells in opened.items():
