@@ -15,6 +15,7 @@ import copy
 import os
 import shutil
 import tempfile
+from collections.abc import Sequence
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -159,7 +160,7 @@ class MigrationServer(LanguageServer):
         shutil.rmtree(self.pages, ignore_errors=True)
 
 
-def _wanted(kind: str, only: list[str] | None) -> bool:
+def _wanted(kind: str, only: Sequence[str] | None) -> bool:
     """Whether the client asks for actions of `kind` (a kind matches itself and its parents)."""
     return only is None or any(kind == wanted or kind.startswith(wanted + ".") for wanted in only)
 
@@ -326,7 +327,7 @@ def build_server() -> MigrationServer:
         one_by_one = sum(finding.applied for finding, _ in found) <= actions.MOST_QUICK_FIXES
         for finding, shown in found:
             if finding.applied and one_by_one:
-                code = outcome.code
+                code: str | None = outcome.code
                 if len(applied) > 1:  # this fix alone: the others declined
                     others = tuple(other for other in applied if other is not finding)
                     code = (await ls.worker.run(ls.job(subject, others))).code

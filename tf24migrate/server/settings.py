@@ -9,6 +9,7 @@ import fnmatch
 import os
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from tf24migrate.cli.groups import Options
 
@@ -64,7 +65,7 @@ def read_settings(value: object) -> tuple[EditorSettings, list[str]]:
         return EditorSettings(), []
     if not isinstance(value, dict):
         return EditorSettings(), [f"the tf24migrate settings must be an object, not {value!r}"]
-    found: dict[str, object] = {}
+    found: dict[str, Any] = {}
     problems = []
     for key, item in value.items():
         name = _kebab(str(key))

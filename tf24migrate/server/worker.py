@@ -20,6 +20,8 @@ import sys
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
 
 from tf24migrate.model.findings import FileResult, Finding, Status
 from tf24migrate.server.settings import EditorSettings
@@ -177,8 +179,8 @@ class Worker:
     def __init__(self) -> None:
         self._threads = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tf24migrate-worker")
         self._context = multiprocessing.get_context("spawn")
-        self._process = None
-        self._connection = None
+        self._process: BaseProcess | None = None
+        self._connection: Connection | None = None
 
     async def run(self, job: Job) -> Outcome:
         import asyncio
@@ -188,7 +190,7 @@ class Worker:
         except RuntimeError:  # the server is shutting down: no job runs any more
             return Outcome(failure="not checked: the server is shutting down")
 
-    def _start(self) -> None:
+    def _start(self) -> Connection:
         ours, theirs = self._context.Pipe()
         self._process = self._context.Process(
             target=_serve, args=(theirs,), daemon=True, name="tf24migrate-worker"
@@ -196,14 +198,15 @@ class Worker:
         self._process.start()
         theirs.close()
         self._connection = ours
+        return ours
 
     def _run(self, job: Job) -> Outcome:
-        if self._process is None or not self._process.is_alive():
-            self._start()
+        alive = self._process is not None and self._process.is_alive()
+        connection = self._connection if alive and self._connection is not None else self._start()
         try:
-            self._connection.send(job)
-            if self._connection.poll(job.settings.timeout):
-                return self._connection.recv()
+            connection.send(job)
+            if connection.poll(job.settings.timeout):
+                return connection.recv()
             failure = (
                 f"not checked: migrating this file took longer than {job.settings.timeout:g} s "
                 "(the `timeout` setting); run `tf24migrate --diff` on it to see its findings"
