@@ -24,7 +24,7 @@ from tf24migrate.engine.pipeline import run_rules
 
 
 class TF24Migrate(CodemodCommand):
-    DESCRIPTION: ClassVar[str] = "Migrate TensorFlow 2.0-2.3 code to the TensorFlow 2.4 API."
+    DESCRIPTION: str = "Migrate TensorFlow 2.0-2.3 code to the TensorFlow 2.4 API."
     SELECT: ClassVar[tuple[str, ...] | None] = None
 
     def __init__(

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import overload
 
 from tf24migrate.catalogue.selection import RuleSelection, UnknownRuleError
 from tf24migrate.cli.output import printable, target_json
@@ -51,6 +52,7 @@ class Group:
 
     @property
     def target(self) -> Target:
+        assert self.rules.target is not None  # `_group` sets it
         return self.rules.target
 
     def json(self) -> dict:
@@ -64,6 +66,10 @@ class Group:
         return f"{config} with target {self.target.describe}"
 
 
+@overload
+def shown(path: str) -> str: ...
+@overload
+def shown(path: str | None) -> str | None: ...
 def shown(path: str | None) -> str | None:
     return os.path.relpath(path) if path else None
 

@@ -115,6 +115,7 @@ class _Printer:
     def reviewed(self, result: FileResult) -> FileResult:
         """The result after asking about each of its fixes (interactive mode only); only the
         accepted ones are written."""
+        assert self.review is not None
         self.progress.clear()
         fixes = [f for f in result.findings if f.applied]
         if len(fixes) <= 1:  # one question, about the file's whole change
@@ -142,6 +143,7 @@ class _Printer:
         if alone.code == result.source:  # nothing to show: it goes with the others
             return True
         diff = self.diff_of(dataclasses.replace(result, code=alone.code))
+        assert self.review is not None
         return self.review.accepts(printable(result.path), diff, _which(fix))
 
     def add(self, result: FileResult) -> None:
@@ -305,7 +307,7 @@ def _files_of(groups: Sequence[Group], on_skip) -> list[list[str]]:
     if len(groups) == 1:
         return files
     seen: set[str] = set()
-    kept = []
+    kept: list[list[str]] = []
     absolute = {path: os.path.abspath(path) for path in named}
     for group, found in zip(groups, files, strict=True):
         own = {absolute[path] for path in group.paths if os.path.isdir(path)}  # a file holds no other

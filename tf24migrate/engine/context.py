@@ -22,13 +22,16 @@ from tf24migrate.engine.positions import StatementMap, node_spans
 from tf24migrate.engine.public_api import imports_public_tensorflow
 from tf24migrate.engine.scopes import ScopeTracker
 from tf24migrate.engine.suppressions import is_suppressed
+from tf24migrate.model.exhaustive import assert_never
 from tf24migrate.model.findings import Fix, Span
 from tf24migrate.model.target import DEFAULT_TARGET, Target, too_new_note
 from tf24migrate.rules.base import Rule
 from tf24migrate.rules.calls import code_for
+from tf24migrate.rules.context import Replacement, RuleContext
 from tf24migrate.rules.edits import (
     AddImport,
     AddStatementAfter,
+    AnyEdit,
     DropUse,
     Edit,
     ImportAlongside,
@@ -69,7 +72,7 @@ class Cursor:
         return self.leaving if self.ancestors else None
 
 
-class FileContext:
+class FileContext(RuleContext):
     """The `tf24migrate.rules.context.RuleContext` of one pass. See the module docstring."""
 
     def __init__(
@@ -146,11 +149,11 @@ class FileContext:
     def qualified_name(self, node: cst.CSTNode) -> str | None:
         """None too for the dotted names of import statements (`import tensorflow.python.x`),
         which are module paths, not uses."""
-        parts = dotted_parts(node)
-        if not parts or not self.scopes.is_reference(head_name(node)):
+        parts, head = dotted_parts(node), head_name(node)
+        if not parts or head is None or not self.scopes.is_reference(head):
             return None
         binding = self.scopes.scope.lookup(parts[0])
-        if binding is None or not binding.is_import:
+        if binding is None or binding.qualified_name is None:
             return None
         return normalize(".".join([binding.qualified_name, *parts[1:]]))
 
@@ -159,7 +162,11 @@ class FileContext:
         if head is None:
             return False
         binding = self.scopes.scope.lookup(head.value)
-        return binding is not None and binding.is_import and not is_tensorflow(binding.qualified_name)
+        return (
+            binding is not None
+            and binding.qualified_name is not None
+            and not is_tensorflow(binding.qualified_name)
+        )
 
     def spell(self, qualified_name: str, like: cst.CSTNode | None = None) -> cst.BaseExpression | None:
         scope = self.scopes.scope
@@ -168,7 +175,7 @@ class FileContext:
         if head is not None:
             binding = scope.lookup(head.value)
             if binding is not None and binding.is_import:
-                base = cst.Name(binding.renamed_to) if binding.renamed_to else head
+                base: cst.Name | str = cst.Name(binding.renamed_to) if binding.renamed_to else head
                 candidates.append((base, normalize(binding.spelled_name)))
         others = sorted(
             (b for b in scope.visible_imports() if b.renamed_to is None), key=lambda b: -len(b.spelled_name)
@@ -191,7 +198,7 @@ class FileContext:
     def import_alongside(self, name: cst.Name, new_name: str) -> cst.Name | None:
         scope = self.scopes.scope
         binding = scope.lookup(name.value)
-        if binding is None or not binding.is_import or binding.node is None:
+        if binding is None or binding.qualified_name is None or binding.node is None:
             return None
         statement = self.scopes.import_of_alias.get(id(binding.node))
         if statement is None:
@@ -221,10 +228,10 @@ class FileContext:
         node: cst.CSTNode,
         message: str,
         *,
-        replacement: cst.CSTNode | cst.RemovalSentinel | None = None,
+        replacement: Replacement | None = None,
         fix: Fix | None = None,
         edits: Iterable[Edit] = (),
-    ):
+    ) -> Replacement | None:
         rule = self.cursor.rule
         assert rule is not None, "report() outside a rule handler"
         if self.cursor.shims and not rule.runs_in_shims:
@@ -251,10 +258,11 @@ class FileContext:
         self.reports.append(Report(rule, node, message, fix, applied, self.cursor.top_statement()))
         if not applied:
             return None
+        carried: list[AnyEdit] = list(edits)
         if isinstance(replacement, cst.CSTNode):
             self._linked.migrated(node)
-            edits = [*edits, *self._brought_by(replacement)]
-        for edit in edits:
+            carried += self._brought_by(replacement)
+        for edit in carried:
             self._carry_out(edit)
         return replacement
 
@@ -271,30 +279,31 @@ class FileContext:
             stack.extend(node.children)
         return found
 
-    def _carry_out(self, edit: Edit | AddImport | ImportAlongside) -> None:
-        kind = type(edit)
-        if kind is AddStatementAfter:
-            self._statements_after.append(edit.statement)
-        elif kind is AddImport:
-            self._module_imports[edit.local] = edit.module
-        elif kind is ImportAlongside:
-            names = self._names_to_import.setdefault(id(edit.statement), [])
-            if edit.new_name not in names:
-                names.append(edit.new_name)
-        elif kind is DropUse:
-            binding = self.scopes.scope.lookup(edit.name.value)
-            if binding is not None and binding.is_import and self.scopes.is_reference(edit.name):
-                binding.uses_dropped += 1
-        else:
-            binding = self.scopes.alias_bindings.get(id(edit.alias))
-            if binding is None:
-                return
-            if kind is RenameBinding:
-                binding.renamed_to = edit.new_name
-            elif kind is MoveBinding:
-                binding.moved_to = edit.new_qualified_name
-            elif kind is TrackUses:
-                self._linked.track(binding)
+    def _carry_out(self, edit: AnyEdit) -> None:
+        match edit:
+            case AddStatementAfter(statement):
+                self._statements_after.append(statement)
+            case AddImport(local, module):
+                self._module_imports[local] = module
+            case ImportAlongside(statement, new_name):
+                names = self._names_to_import.setdefault(id(statement), [])
+                if new_name not in names:
+                    names.append(new_name)
+            case DropUse(name):
+                binding = self.scopes.scope.lookup(name.value)
+                if binding is not None and binding.is_import and self.scopes.is_reference(name):
+                    binding.uses_dropped += 1
+            case RenameBinding(alias, new_name):
+                if (binding := self.scopes.alias_bindings.get(id(alias))) is not None:
+                    binding.renamed_to = new_name
+            case MoveBinding(alias, new_qualified_name):
+                if (binding := self.scopes.alias_bindings.get(id(alias))) is not None:
+                    binding.moved_to = new_qualified_name
+            case TrackUses(alias):
+                if (binding := self.scopes.alias_bindings.get(id(alias))) is not None:
+                    self._linked.track(binding)
+            case _:
+                assert_never(edit)
 
     # ----------------------------------------------------------------- hooks of the pass
 

@@ -31,7 +31,7 @@ def add_imports(module: cst.Module, imports: dict[str, str]) -> cst.Module:
         cst.parse_statement(f"import {mod} as {local}\n" if mod != local else f"import {mod}\n")
         for local, mod in sorted(imports.items())
     ]
-    body = list(module.body)
+    body: list[cst.BaseStatement] = list(module.body)
     index = import_insertion_index(body)
     return module.with_changes(body=[*body[:index], *new, *body[index:]])
 
@@ -98,7 +98,12 @@ def merge_from_imports(statements: list[cst.BaseStatement]) -> list[cst.BaseStat
     by_module: dict[str, int] = {}
     for statement in statements:
         body = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) else None
-        if not isinstance(body, cst.ImportFrom) or isinstance(body.names, cst.ImportStar) or body.relative:
+        if (
+            not isinstance(body, cst.ImportFrom)
+            or isinstance(body.names, cst.ImportStar)
+            or body.relative
+            or body.module is None
+        ):
             merged.append(statement)
             continue
         module = code_for(body.module)
@@ -107,7 +112,9 @@ def merge_from_imports(statements: list[cst.BaseStatement]) -> list[cst.BaseStat
             merged.append(statement)
             continue
         first = merged[by_module[module]]
-        first_import = first.body[0]
+        first_import = first.body[0] if isinstance(first, cst.SimpleStatementLine) else None
+        # the statement this loop kept for the module
+        assert isinstance(first_import, cst.ImportFrom) and not isinstance(first_import.names, cst.ImportStar)
         names = [
             *first_import.names[:-1],
             first_import.names[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),

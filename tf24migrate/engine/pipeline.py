@@ -46,6 +46,7 @@ from tf24migrate.engine.public_api import imports_public_tensorflow
 from tf24migrate.engine.sparse import Sparse
 from tf24migrate.engine.suppressions import is_suppressed, line_suppressions
 from tf24migrate.engine.syntax import TOO_DEEP, parse, python_syntax_error
+from tf24migrate.engine.text_reports import TextReports
 from tf24migrate.engine.tf1_code import tf1_evidence, tf1_note
 from tf24migrate.engine.transformer import run_pass
 from tf24migrate.model.errors import RuleError, SourceSyntaxError
@@ -125,7 +126,8 @@ def run_rules(
     if tf1 is not None:  # TF 1 code: rewrites would break it, rules do not run (see `tf1_code`)
         return MigrationResult(source=source, code=source, findings=(tf1_note(tf1, path),))
     text_rules = [rule for rule in active if rule.reads_text]
-    code, findings, edited = source, [], ()
+    code, findings = source, []
+    edited: tuple[tuple[int, int], ...] = ()
     suppressions = line_suppressions(source)
 
     def suppressed(finding: Finding) -> bool:
@@ -135,15 +137,16 @@ def run_rules(
     # The stages that keep every line where it is come first, so all findings are at source lines.
     for rule in text_rules:  # comments and docstrings (`Rule.reads_text`)
         before = code
-        code, found = rule.scan_text(
-            code,
+        reports = TextReports(
+            rule,
             path=path,
+            target=target,
             unsafe_fixes=unsafe_fixes,
             declined=declined,
             suppressed=suppressed,
-            target=target,
         )
-        findings += found
+        code = rule.scan_text(reports, code)
+        findings += reports.findings
         edited += changed_lines(before, code) if code != before else ()
     if in_examples:
 
@@ -259,16 +262,15 @@ class _Parsed:
         if plan.deep is not None:
             raise SourceSyntaxError(TOO_DEEP, (path, plan.deep, 1, None))
         sparse = plan.sparse(source)
-        module = None
+        module: cst.Module | None = None
         if sparse is not None:
             try:
                 module = cst.parse_module(sparse.text)
             except (cst.ParserSyntaxError, RecursionError):
                 sparse = None  # parse the whole source, for its own error (if any)
-        if sparse is None:
+        if sparse is None or module is None:
             plan.drop_markers()
             module = parse(source, path)
-        if sparse is None:
             return cls(module, plan, StatementMap.at_lines(module, plan.top_lines, source), sparse)
         statements = StatementMap.at_lines(
             module, plan.top_lines, sparse.text, sparse.sparse_line, sparse.sizes

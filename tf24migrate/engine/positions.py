@@ -58,7 +58,7 @@ class _OffsetState(CodegenState):
             if len(self.found) == len(self.targets) and not self.starts:
                 raise _AllFound  # the rest of the module is not needed
 
-    def record_syntactic_position(self, node: cst.CSTNode, **_: object):  # type: ignore[override]
+    def record_syntactic_position(self, node: cst.CSTNode, **_: object):
         if id(node) not in self.targets:
             return _NO_RECORD
         return self._record(node)

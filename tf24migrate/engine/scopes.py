@@ -10,6 +10,7 @@ is slow, and this runs for every node). A statement the pruning plan skips binds
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import libcst as cst
 
@@ -119,8 +120,9 @@ class ScopeTracker:
             for name in target_names(target):
                 self.bind(name.value, original)
 
-    VISIT: dict[type, Callable[[ScopeTracker, cst.CSTNode], None]]
-    LEAVE: dict[type, Callable[[ScopeTracker, cst.CSTNode], None]]
+    # By node type, so each takes the node of its key's type.
+    VISIT: dict[type, Callable[[ScopeTracker, Any], None]]
+    LEAVE: dict[type, Callable[[ScopeTracker, Any], None]]
 
 
 ScopeTracker.VISIT = {

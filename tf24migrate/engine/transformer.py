@@ -87,7 +87,7 @@ class MigrationTransformer(cst.CSTTransformer):
         kind = type(node)
         if self.plan is not None and kind in _STATEMENT_TYPES and self._prune(node):
             return False
-        if kind is cst.Module:
+        if isinstance(node, cst.Module):
             self.ctx.visit_module(node)
         visit = ScopeTracker.VISIT.get(kind)
         if visit is not None:
@@ -121,7 +121,7 @@ class MigrationTransformer(cst.CSTTransformer):
         leave = ScopeTracker.LEAVE.get(kind)
         if leave is not None:
             leave(self._scopes, original)
-        if kind is cst.Call:
+        if isinstance(original, cst.Call):
             result = layout.lay_out_call(self.ctx, original, result)
         if cursor.shims and id(original) in cursor.shims:
             cursor.shims.discard(id(original))
@@ -130,10 +130,11 @@ class MigrationTransformer(cst.CSTTransformer):
     def _prune(self, node: cst.CSTNode) -> bool:
         """Skip a statement the plan marks uninteresting, binding the names its ast node binds."""
         assert self.plan is not None
-        if type(node) in _COMPOUND_TYPES:
+        if isinstance(node, cst.BaseCompoundStatement):
             skipped = self.plan.take_compound(node)
             skipped_binds = [skipped] if skipped is not None else None
         else:
+            assert isinstance(node, cst.SimpleStatementLine | cst.SimpleStatementSuite)
             body = node.body
             only_name = (
                 body[0].value.value

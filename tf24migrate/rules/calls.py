@@ -7,6 +7,8 @@ from collections.abc import Sequence
 
 import libcst as cst
 
+from tf24migrate.rules.context import RuleContext
+
 _NO_SPACE = cst.SimpleWhitespace("")
 
 
@@ -290,16 +292,18 @@ def _without_line(
     """The whitespace left where an argument between `before` and `after` was removed; `closing`
     when `)` follows it."""
     own_line_before = isinstance(before, cst.ParenthesizedWhitespace)
-    own_line_after = isinstance(after, cst.ParenthesizedWhitespace)
-    if own_line_before and own_line_after:  # its line goes, with the comment on it
+    if isinstance(before, cst.ParenthesizedWhitespace) and isinstance(after, cst.ParenthesizedWhitespace):
+        # its line goes, with the comment on it
         return before.with_changes(
             empty_lines=[*before.empty_lines, *after.empty_lines],
             indent=after.indent,
             last_line=after.last_line,
         )
-    if own_line_after or (closing and not own_line_before):
+    if isinstance(after, cst.ParenthesizedWhitespace) or (closing and not own_line_before):
         return after  # the line stays with what was before the argument, and keeps its comment
-    if own_line_before and closing:  # `)` was on the argument's line: it moves up, or to the left
+    if (
+        isinstance(before, cst.ParenthesizedWhitespace) and closing
+    ):  # `)` was on the argument's line: it moves up, or to the left
         if before.first_line.comment is None and not before.empty_lines:
             return _NO_SPACE
         return before.with_changes(indent=True, last_line=_NO_SPACE)
@@ -315,7 +319,9 @@ def _bare(call: cst.Call) -> cst.Call:
     return call.with_changes(func=cst.Name("f"))
 
 
-def bind_or_report(ctx, call: cst.Call, params: Sequence[str], message: str) -> dict[str, cst.Arg] | None:
+def bind_or_report(
+    ctx: RuleContext, call: cst.Call, params: Sequence[str], message: str
+) -> dict[str, cst.Arg] | None:
     """`bind_arguments` of `call`, or None after reporting `message` with the reason at the call
     (a report-only finding: the handler leaves the call as it is)."""
     try:

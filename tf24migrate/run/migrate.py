@@ -5,8 +5,9 @@ files given (one writer, so every write is reported).
 
 from __future__ import annotations
 
+import functools
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Generator, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from tf24migrate.catalogue.selection import RuleSelection
@@ -45,7 +46,7 @@ def migrate_files(
     jobs: int = 1,
     texts: bool = True,
     cache: ResultCache | None = None,
-) -> Iterator[FileResult]:
+) -> Generator[FileResult, None, None]:
     """Migrate `files` with `jobs` processes (0: all cores), yielding results in the order given.
 
     With `texts` false, only changed files' results carry `source` and `code` (less to hold and
@@ -71,7 +72,7 @@ def migrate_files(
             with interrupts_deferred():
                 yield write_result(
                     result,
-                    again=lambda path=result.path: migrate_file(path, rules, unsafe_fixes=unsafe_fixes),
+                    again=functools.partial(migrate_file, result.path, rules, unsafe_fixes=unsafe_fixes),
                 )
     finally:
         results.close()  # the workers finish the file at hand, and start no other
@@ -100,7 +101,7 @@ def _look_up(path: str, cache: ResultCache) -> FileResult | str | None:
 
 def _results_with_cache(
     files: Sequence[str], rules: Sequence[Rule], unsafe_fixes: bool, jobs: int, cache: ResultCache
-) -> Iterator[FileResult]:
+) -> Generator[FileResult, None, None]:
     """The files' results (never written): those in `cache`, and the others migrated (and stored)."""
     found = [_look_up(path, cache) for path in files]
     misses = [path for path, hit in zip(files, found, strict=True) if hit is None]

@@ -15,7 +15,7 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Sequence
 from typing import TYPE_CHECKING
 
 from tf24migrate.catalogue.selection import RuleSelection, select_rules
@@ -44,9 +44,7 @@ def _start_worker(
     if hasattr(signal, "SIGHUP"):
         signal.signal(signal.SIGHUP, signal.SIG_IGN)
     _die_with(parent)
-    if not isinstance(rules, RuleSelection):
-        rules = select_rules(rules) if rules else ()
-    _worker_rules = rules
+    _worker_rules = rules if isinstance(rules, RuleSelection) else select_rules(rules) if rules else ()
     _worker_stop = stop
     _worker_cache = cache
 
@@ -109,7 +107,7 @@ def migrate_in_workers(
     jobs: int,
     texts: bool,
     cache: ResultCache | None = None,
-) -> Iterator[FileResult]:
+) -> Generator[FileResult, None, None]:
     """The files' results (never written), from worker processes; when a worker dies, the files
     of the chunks in flight are failed results and the rest go on in a new pool."""
     from concurrent.futures import ProcessPoolExecutor

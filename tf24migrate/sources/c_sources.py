@@ -1,6 +1,6 @@
 """The report-only pass over C and C++ sources: removed C API names used in code.
 
-A rule takes part by declaring `c_identifiers` (`{identifier: message}`). The scanner blanks out
+A rule takes part by declaring `Rule.c_identifiers` (`{identifier: message}`). The scanner blanks out
 comments, string and character literals (keeping every offset), finds the identifiers as whole
 words in what is left, and reports each with the rule's message. The text is never changed.
 `// tf24migrate: ignore[CODE]` on a line suppresses it there, as in Python.
@@ -95,7 +95,7 @@ def scan_c_source(
     wanted = {
         identifier: (rule, message)
         for rule in rules
-        for identifier, message in getattr(rule, "c_identifiers", {}).items()
+        for identifier, message in rule.c_identifiers.items()
         if identifier in text
     }
     if not wanted:

@@ -18,6 +18,7 @@ from tf24migrate.rules.calls import (
     rebuild_args,
     updated_values,
 )
+from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.names import dotted_parts
 
 SERVICE = "tensorflow.data.experimental.service"
@@ -53,7 +54,7 @@ class _ServerConfig(Rule):
     fix = Fix.SAFE
     severity = Severity.ERROR
 
-    def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
+    def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         if ctx.qualified_name(original.func) != f"{SERVICE}.{self.server}":
             return updated
         if self._already_migrated(ctx, original):
@@ -126,7 +127,7 @@ class _ServerConfig(Rule):
         ]
         return updated.with_changes(args=close_multiline_call(args, updated))
 
-    def _already_migrated(self, ctx, call: cst.Call) -> bool:
+    def _already_migrated(self, ctx: RuleContext, call: cst.Call) -> bool:
         """TF 2.4 style: `config=`, a config built in the call, no arguments, or a value that is not
         a port in a file that already uses the config class."""
         if any(arg.keyword is not None and arg.keyword.value == "config" for arg in call.args):
@@ -143,7 +144,7 @@ class _ServerConfig(Rule):
         first_is_port = positional and isinstance(positional[0], cst.Integer)
         return bool(positional) and not first_is_port and self.config in ctx.source
 
-    def _config_name(self, ctx, func: cst.BaseExpression) -> cst.BaseExpression | None:
+    def _config_name(self, ctx: RuleContext, func: cst.BaseExpression) -> cst.BaseExpression | None:
         """The config class reached as the file reached the server class: through the same module
         path or alias, or added to the same `from ... import` statement."""
         if isinstance(func, cst.Name):

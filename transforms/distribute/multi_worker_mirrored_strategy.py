@@ -13,6 +13,7 @@ from tf24migrate.rules.calls import (
     code_for,
     rebuild_args,
 )
+from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.edits import DropUse
 
 from ._api import EXPERIMENTAL
@@ -53,7 +54,7 @@ class MultiWorkerMirroredStrategy(Rule):
     triggers = ("MultiWorkerMirroredStrategy",)
     requires = IMPORTS_TENSORFLOW
 
-    def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
+    def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         if ctx.qualified_name(original.func) != _MWMS_OLD:
             return updated
         message = "`tf.distribute.experimental.MultiWorkerMirroredStrategy` is stable in TF 2.4"

@@ -7,6 +7,7 @@ import libcst as cst
 
 from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
+from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.needles import Pattern
 
 from ._symbolic import (
@@ -52,7 +53,7 @@ class ControlFlowOnSymbolic(Rule):
         Pattern(r"\b(?:cond|while_loop|map_fn)\b", "cond", "while_loop", "map_fn"),
     )  # `_CONTROL_FLOW`
 
-    def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
+    def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         qualified = ctx.qualified_name(original.func)
         if qualified not in _CONTROL_FLOW:
             return updated

@@ -8,6 +8,7 @@ import libcst as cst
 from tf24migrate.model.findings import Fix, Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import abbreviated, code_for
+from tf24migrate.rules.context import RuleContext
 
 from ._symbolic import (
     EVIDENCE_TRIGGERS,
@@ -15,7 +16,7 @@ from ._symbolic import (
 )
 
 
-def _is_builtin_call(ctx, call: cst.Call, name: str) -> bool:
+def _is_builtin_call(ctx: RuleContext, call: cst.Call, name: str) -> bool:
     return isinstance(call.func, cst.Name) and call.func.value == name and ctx.binding(name) is None
 
 
@@ -50,7 +51,7 @@ class KerasSymbolicIsinstance(Rule):
     triggers = EVIDENCE_TRIGGERS
     requires = ("isinstance", *IMPORTS_TENSORFLOW)
 
-    def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
+    def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         if not _is_builtin_call(ctx, original, "isinstance") or len(original.args) != 2:
             return updated
         if any(arg.star or arg.keyword for arg in original.args):

@@ -8,6 +8,7 @@ import libcst as cst
 from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import MENTIONS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import abbreviated
+from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.needles import Pattern
 
 from ._symbolic import (
@@ -54,7 +55,7 @@ class SymbolicGradients(Rule):
         EVIDENCE_IN_FILE,
     )
 
-    def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
+    def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         func = original.func
         is_tape = (
             isinstance(func, cst.Attribute)

@@ -14,6 +14,7 @@ from tf24migrate.rules.calls import (
     rebuild_args,
     updated_values,
 )
+from tf24migrate.rules.context import RuleContext
 
 from ._common import (
     _LOSS_SCALE_CLASSES,
@@ -40,7 +41,7 @@ _BY_HAND = (
 )
 
 
-def _loss_scale_class(ctx, node: cst.BaseExpression) -> str | None:
+def _loss_scale_class(ctx: RuleContext, node: cst.BaseExpression) -> str | None:
     """`FixedLossScale` / `DynamicLossScale` / `LossScale` when `node` names a TF 2 loss-scale class."""
     name = ctx.qualified_name(node)
     if name is None:
@@ -139,24 +140,26 @@ class LossScaleOptimizer(_ExperimentalCallee):
             uses_must_follow=True,
         )
 
-    def leave_Attribute(self, ctx, original: cst.Attribute, updated: cst.Attribute):
+    def leave_Attribute(
+        self, ctx: RuleContext, original: cst.Attribute, updated: cst.Attribute
+    ) -> cst.BaseExpression:
         if ctx.qualified_name(original) == self.old and self._is_kept_base(ctx, original):
             return updated
         return super().leave_Attribute(ctx, original, updated)
 
-    def leave_Name(self, ctx, original: cst.Name, updated: cst.Name):
+    def leave_Name(self, ctx: RuleContext, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
         if ctx.is_reference(original) and ctx.qualified_name(original) == self.old:
             self._is_kept_base(ctx, original)
         return updated
 
-    def _is_kept_base(self, ctx, base: cst.CSTNode) -> bool:
+    def _is_kept_base(self, ctx: RuleContext, base: cst.CSTNode) -> bool:
         """Report `base` when it is the base of a class: the base stays (see `subclass_report`)."""
         cls = class_of_base(ctx)
         if cls is not None:
             ctx.report(base, subclass_report(cls, ctx.source, self.message, _BY_HAND))
         return cls is not None
 
-    def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
+    def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         if ctx.qualified_name(original.func) != self.old:
             return updated
         message = f"`LossScaleOptimizer(optimizer, loss_scale)` is stable in TF 2.4 with new arguments ({UNTIL_2_9})"
