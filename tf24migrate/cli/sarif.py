@@ -105,6 +105,8 @@ def _result(finding: Finding, rule_index: dict[str, int], fix: dict | None) -> d
     }
     if finding.cell is not None:
         properties["cell"] = finding.cell
+    if finding.evidence is not None:
+        properties["evidence"] = finding.evidence
     result = {
         "ruleId": finding.code,
         "ruleIndex": rule_index[finding.code],

@@ -27,7 +27,7 @@ from tf24migrate.model.findings import Fix, Span
 from tf24migrate.model.target import DEFAULT_TARGET, Target, too_new_note
 from tf24migrate.rules.base import Rule
 from tf24migrate.rules.calls import code_for
-from tf24migrate.rules.context import Replacement, RuleContext
+from tf24migrate.rules.context import EVIDENCE, Replacement, RuleContext
 from tf24migrate.rules.edits import (
     AddImport,
     AddStatementAfter,
@@ -54,6 +54,7 @@ class Report:
     fix: Fix | None
     applied: bool
     statement: cst.CSTNode | None = None  # the top-level statement holding `node`, if known
+    evidence: str | None = None
 
 
 @dataclass
@@ -231,6 +232,7 @@ class FileContext(RuleContext):
         replacement: Replacement | None = None,
         fix: Fix | None = None,
         edits: Iterable[Edit] = (),
+        evidence: str | None = None,
     ) -> Replacement | None:
         rule = self.cursor.rule
         assert rule is not None, "report() outside a rule handler"
@@ -242,6 +244,8 @@ class FileContext(RuleContext):
             if is_suppressed(span, rule.code, self._suppressions):
                 return None
             declined = (rule.code, span.line, span.column) in self._declined
+        if evidence is not None:
+            message = message.replace(EVIDENCE, evidence)
         if replacement is not None and fix is None:
             fix = rule.fix or Fix.SAFE
         if replacement is None:
@@ -255,7 +259,7 @@ class FileContext(RuleContext):
         elif fix is Fix.UNSAFE and not self._unsafe_fixes and isinstance(replacement, cst.CSTNode):
             rewrite = _ONE_LINE.sub(" ", code_for(replacement).strip())  # a finding is one line
             message = f"{message} Unsafe fix (apply with --unsafe-fixes): `{rewrite}`"
-        self.reports.append(Report(rule, node, message, fix, applied, self.cursor.top_statement()))
+        self.reports.append(Report(rule, node, message, fix, applied, self.cursor.top_statement(), evidence))
         if not applied:
             return None
         carried: list[AnyEdit] = list(edits)

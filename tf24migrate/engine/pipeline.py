@@ -233,7 +233,13 @@ def _run_tree(
     findings = sorted(
         (
             r.rule.finding(
-                spans[id(r.node)], r.message, target=target, fix=r.fix, applied=r.applied, path=path
+                spans[id(r.node)],
+                r.message,
+                target=target,
+                fix=r.fix,
+                applied=r.applied,
+                path=path,
+                evidence=r.evidence,
             )
             for r in reports
         ),

@@ -55,6 +55,9 @@ class Finding:
     new_since: str | None = None
     old_removed: str | None = None
     changed_in: str | None = None
+    # Why a report-only rule believes the code at this place is affected (`x` is bound to
+    # `tf.keras.Input(...)`); the message quotes it where it says `{evidence}`.
+    evidence: str | None = None
 
     @property
     def location(self) -> str:

@@ -102,6 +102,7 @@ class Rule:
         fix: Fix | None = None,
         applied: bool = False,
         path: str | None = None,
+        evidence: str | None = None,
     ) -> Finding:
         """A finding of this rule at `span`: the one place findings of rules are made, so each
         carries the rule's code, name, versions and its severity for `target`."""
@@ -120,6 +121,7 @@ class Rule:
             new_since=self.new_since,
             old_removed=self.old_removed,
             changed_in=self.changed_in,
+            evidence=evidence,
         )
 
     # The names of the node types the class handles (`leave_<Node>` methods), set when it is defined.

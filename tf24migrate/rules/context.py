@@ -23,6 +23,9 @@ if TYPE_CHECKING:  # the context is declared without loading LibCST (the text ru
     from tf24migrate.rules.edits import Edit
     from tf24migrate.rules.names import Binding
 
+EVIDENCE = "{evidence}"
+"""Where a message quotes the evidence passed with it (`RuleContext.report`)."""
+
 Replacement = TypeVar("Replacement", bound="cst.CSTNode | cst.RemovalSentinel")
 
 
@@ -84,10 +87,13 @@ class RuleContext(Protocol):
         replacement: Replacement | None = None,
         fix: Fix | None = None,
         edits: Iterable[Edit] = (),
+        evidence: str | None = None,
     ) -> Replacement | None:
         """Report a finding at `node`. With a `replacement`, the finding is fixable (`fix`, default
         the rule's own kind); returns `replacement` when the fix is applied, else None. `edits`
-        (`tf24migrate.rules.edits`) are carried out only with the fix."""
+        (`tf24migrate.rules.edits`) are carried out only with the fix. `evidence` says why the
+        rule believes the code is affected: the finding carries it (`Finding.evidence`), and
+        `message` quotes it where it says `{evidence}`."""
 
     def blocked_reason(self, key: object) -> str | None:
         """Why the fix keyed by `key` (an original node, or a rule's own key) must not be applied
