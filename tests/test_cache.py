@@ -15,6 +15,7 @@ import pytest
 from test_cli import run as run_command
 
 from tf24migrate.catalogue.selection import RuleSelection
+from tf24migrate.catalogue.settings import Settings
 from tf24migrate.model.findings import FileResult, Finding, Fix, Severity, Status
 from tf24migrate.run.cache import ResultCache, default_folder, run_key, tool_fingerprint
 
@@ -222,12 +223,12 @@ def test_the_tool_s_own_files_are_part_of_the_key(tmp_path, monkeypatch):
     assert tool_fingerprint() == before
     os.utime(package / "rule.py", ns=(0, 12345))  # same version string, another file
     assert tool_fingerprint() != before
-    assert run_key(RuleSelection(), False) != run_key(RuleSelection(), True)
+    assert run_key(Settings(RuleSelection())) != run_key(Settings(RuleSelection(), unsafe_fixes=True))
 
 
 def test_the_default_key_needs_no_rule_and_other_selections_are_their_codes():
-    assert run_key(RuleSelection("TF241,TF242"), False) == run_key(RuleSelection("TF242,TF241"), False)
-    assert run_key(RuleSelection(), False) != run_key(RuleSelection("all"), False)
+    assert run_key(Settings(RuleSelection("TF241,TF242"))) == run_key(Settings(RuleSelection("TF242,TF241")))
+    assert run_key(Settings(RuleSelection())) != run_key(Settings(RuleSelection("all")))
 
 
 WARM_RUN = """
@@ -255,10 +256,10 @@ def _in_process(tree, cache_folder):
     from tf24migrate.run.migrate import migrate_files
 
     files = sorted(str(p) for p in tree.rglob("*") if p.suffix in (".py", ".ipynb"))
-    cache = ResultCache.open(str(cache_folder), run_key(RuleSelection(), False))
+    cache = ResultCache.open(str(cache_folder), run_key(Settings(RuleSelection())))
     return [
         (r.path, r.status, r.findings)
-        for r in migrate_files(files, RuleSelection(), texts=False, cache=cache)
+        for r in migrate_files(files, Settings(RuleSelection()), texts=False, cache=cache)
     ]
 
 

@@ -25,6 +25,7 @@ import pytest
 
 from tf24migrate import migrate_source
 from tf24migrate.catalogue.selection import all_rules
+from tf24migrate.catalogue.settings import Settings
 from tf24migrate.model.findings import Fix
 from tf24migrate.sources.c_sources import scan_c_source
 
@@ -118,7 +119,7 @@ def with_import(code: str, reference: str) -> str:
 
 def run(rule, code: str):
     if getattr(rule, "c_identifiers", None):
-        return scan_c_source(code, [rule], path="example.cc")
+        return scan_c_source(code, Settings([rule]), path="example.cc")
     return migrate_source(code, path="example.py", select=[rule.code], unsafe_fixes=rule.fix is Fix.UNSAFE)
 
 

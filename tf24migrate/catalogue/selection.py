@@ -5,13 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from functools import cache
-from typing import TYPE_CHECKING, Protocol, TypeVar, overload
+from typing import Protocol, TypeVar, overload
 
 from tf24migrate.model.errors import UnknownRuleError
 from tf24migrate.rules.base import Rule
-
-if TYPE_CHECKING:
-    from tf24migrate.model.target import Target
 
 
 @cache
@@ -24,17 +21,10 @@ def all_rules() -> tuple[Rule, ...]:
 
 class RuleSelection(Sequence[Rule]):
     """The rules chosen by `select` and `ignore` (as for `select_rules`), loaded on first use:
-    a run where no file could match (`prefilter.could_fire`) never loads them, nor LibCST. `target` is the
-    oldest TensorFlow their fixes must run on (a `tf24migrate.model.target.Target`; None: the default)."""
+    a run where no file could match (`prefilter.could_fire`) never loads them, nor LibCST."""
 
-    def __init__(
-        self,
-        select: Iterable[str] | str | None = None,
-        ignore: Iterable[str] | str | None = None,
-        target: Target | None = None,
-    ):
+    def __init__(self, select: Iterable[str] | str | None = None, ignore: Iterable[str] | str | None = None):
         self.select, self.ignore = _split(select), _split(ignore)
-        self.target = target
         self._rules: tuple[Rule, ...] | None = None
 
     @property
@@ -60,7 +50,7 @@ class RuleSelection(Sequence[Rule]):
         return len(self.rules)
 
     def __reduce__(self):  # sent to worker processes as its selectors, not as rules
-        return RuleSelection, (self.select, self.ignore, self.target)
+        return RuleSelection, (self.select, self.ignore)
 
 
 class Selectable(Protocol):

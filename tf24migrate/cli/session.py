@@ -133,9 +133,7 @@ class _Printer:
         return write_result(dataclasses.replace(result, code=partial.code, findings=partial.findings))
 
     def _migrated(self, result: FileResult, declined: list[Finding]) -> MigrationResult:
-        return migrate_declining(
-            result, self.group.rules, unsafe_fixes=self.group.unsafe_fixes, declined=declined
-        )
+        return migrate_declining(result, self.group.settings, declined)
 
     def _accepts_alone(self, result: FileResult, fix: Finding, fixes: list[Finding]) -> bool:
         """Show the change one fix makes on its own, and ask about it."""
@@ -196,7 +194,7 @@ class _Printer:
         elif run.output_format == "sarif":
             from tf24migrate.cli.sarif import sarif_log
 
-            rules = list({rule.code: rule for group in groups for rule in group.rules}.values())
+            rules = list({rule.code: rule for group in groups for rule in group.settings.rules}.values())
             log = sarif_log(self.kept, rules, __version__)
             if len(groups) > 1:
                 log["runs"][0]["invocations"][0]["properties"] = {"config": [g.json() for g in groups]}
@@ -248,7 +246,7 @@ def _open_cache(group: Group):
     from tf24migrate.run.cache import ResultCache, run_key
 
     try:
-        return ResultCache.open(group.cache_dir, run_key(group.rules, group.unsafe_fixes))
+        return ResultCache.open(group.cache_dir, run_key(group.settings))
     except OSError as error:
         typer.echo(
             f"tf24migrate: note: the cache folder {group.cache_dir} cannot be used "
@@ -344,8 +342,7 @@ def _run_group(group: Group, files: list[str], printer: _Printer) -> bool:
     """Migrate and print one group's `files`; False when the review was quit."""
     results = migrate_files(
         files,
-        group.rules,
-        unsafe_fixes=group.unsafe_fixes,
+        group.settings,
         write=printer.run.mode == "write",
         jobs=group.jobs,
         texts=False,
@@ -390,7 +387,7 @@ def migrate_stdin(run: Run, name: str) -> int:
         output = raw
     else:
         (group,) = run.groups
-        result = migrate_loaded(name, source, group.rules, unsafe_fixes=group.unsafe_fixes)
+        result = migrate_loaded(name, source, group.settings)
         output = raw
         if result.status is Status.CHANGED and run.writes:
             output = (result.code or "").encode(source.encoding)

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 import libcst as cst
 
+from tf24migrate.catalogue.settings import Settings
 from tf24migrate.engine import import_edits
 from tf24migrate.engine.linked import Linked
 from tf24migrate.engine.positions import StatementMap, node_spans
@@ -24,7 +25,7 @@ from tf24migrate.engine.scopes import ScopeTracker
 from tf24migrate.engine.suppressions import is_suppressed
 from tf24migrate.model.exhaustive import assert_never
 from tf24migrate.model.findings import Fix, Span
-from tf24migrate.model.target import DEFAULT_TARGET, Target, too_new_note
+from tf24migrate.model.target import too_new_note
 from tf24migrate.rules.base import Rule
 from tf24migrate.rules.calls import code_for
 from tf24migrate.rules.context import EVIDENCE, Replacement, RuleContext
@@ -79,13 +80,11 @@ class FileContext(RuleContext):
     def __init__(
         self,
         source: str,
+        settings: Settings,
         *,
-        unsafe_fixes: bool = False,
-        target: Target = DEFAULT_TARGET,
         blocked: dict[object, str] | None = None,
         statements: StatementMap | None = None,
         suppressions: dict[int, frozenset[str] | None] | None = None,
-        declined: Collection[tuple[str, int, int]] = (),
         locate: Callable[[cst.CSTNode, cst.CSTNode | None], Span] | None = None,
     ) -> None:
         self.source = source
@@ -93,12 +92,12 @@ class FileContext(RuleContext):
         self.cursor = Cursor()
         self.module: cst.Module | None = None  # the original module, once the pass entered it
         self.reports: list[Report] = []
-        self._unsafe_fixes = unsafe_fixes
-        self._target = target  # fixes whose new spelling is newer than this are reported, not applied
+        self._unsafe_fixes = settings.unsafe_fixes
+        self._target = settings.target  # fixes whose new spelling is newer are reported, not applied
         # Suppression comments (`line_suppressions`) and the (code, line, column) of findings
         # whose fixes were declined (--interactive), checked where `locate` places a node.
         self._suppressions = suppressions or {}
-        self._declined = frozenset(declined)
+        self._declined = frozenset((f.code, f.line, f.column) for f in settings.declined)
         self._locate = locate
         self._statements = statements
         # Fixes that must not be applied alone (see `Linked`): what earlier passes blocked, and

@@ -35,11 +35,14 @@ import json
 import os
 import sys
 import time
-from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from tf24migrate import __version__
 from tf24migrate.model.findings import FileResult, Finding, Fix, Severity, Status
 from tf24migrate.run.files import blake2b
+
+if TYPE_CHECKING:
+    from tf24migrate.catalogue.settings import Settings
 
 FOLDER_NAME = ".tf24migrate_cache"
 ENVIRONMENT_VARIABLE = "TF24MIGRATE_CACHE_DIR"
@@ -133,19 +136,19 @@ def tool_fingerprint() -> str:
     return hasher.hexdigest()
 
 
-def run_key(rules: Sequence, unsafe_fixes: bool) -> str:
-    """The part of every entry's key that the run's options decide (see the module docstring).
+def run_key(settings: Settings) -> str:
+    """The part of every entry's key that the run's settings decide (see the module docstring).
     The default rules of a `RuleSelection` are named as such, so a run with the defaults loads no
     rule to make its key; any other selection is named by the codes it resolves to."""
     from tf24migrate.catalogue.selection import RuleSelection
 
+    rules = settings.rules
     if isinstance(rules, RuleSelection) and not rules.select and not rules.ignore:
         selected = "default"
     else:
         selected = ",".join(sorted(rule.code for rule in rules))
-    target = getattr(rules, "target", None)
-    hidden = ",".join(sorted(getattr(rules, "hidden_notes", ())))
-    parts = (tool_fingerprint(), selected, hidden, repr(target), str(bool(unsafe_fixes)))
+    hidden = ",".join(sorted(settings.hidden_notes))
+    parts = (tool_fingerprint(), selected, hidden, repr(settings.target), str(settings.unsafe_fixes))
     return blake2b("\n".join(parts).encode(), digest_size=16).hexdigest()
 
 

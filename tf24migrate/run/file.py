@@ -6,10 +6,10 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from tf24migrate.catalogue.settings import Settings
 from tf24migrate.model.errors import RuleError, SourceSyntaxError
 from tf24migrate.model.findings import FileResult, Finding, MigrationResult, Status
 from tf24migrate.model.notes import without_notes
-from tf24migrate.rules.base import Rule
 from tf24migrate.run.cache import NOT_CACHED
 from tf24migrate.run.files import (
     ChangedOnDisk,
@@ -56,12 +56,7 @@ def _not_written(result: FileResult, error: str) -> FileResult:
 
 
 def migrate_file(
-    path: str,
-    rules: Sequence[Rule],
-    *,
-    unsafe_fixes: bool = False,
-    write: bool = False,
-    cache: ResultCache | None = None,
+    path: str, settings: Settings, *, write: bool = False, cache: ResultCache | None = None
 ) -> FileResult:
     """Migrate one file; errors become a failed `FileResult` naming the reason and the place.
     With `cache`, the result (as it was before any write) is stored there for the next run."""
@@ -75,7 +70,7 @@ def migrate_file(
     except UnreadableFile as error:
         result = FileResult(path=path, status=Status.FAILED, error=f"cannot read: {error}")
     else:
-        result = migrate_loaded(path, source, rules, unsafe_fixes=unsafe_fixes)
+        result = migrate_loaded(path, source, settings)
     if cache is not None:
         cache.store(path, result.extra.get("digest") or digest(raw), result)
     return write_result(result) if write and result.changed else result
@@ -86,12 +81,10 @@ def decode_file(path: str, raw: bytes) -> SourceFile:
     return decode_c_source(raw) if kind_of(path).any_bytes else decode_source(raw)
 
 
-def migrate_loaded(
-    path: str, source: SourceFile, rules: Sequence[Rule], *, unsafe_fixes: bool = False
-) -> FileResult:
+def migrate_loaded(path: str, source: SourceFile, settings: Settings) -> FileResult:
     """Migrate a file already read (or a source from stdin, with a made-up `path`); never writes."""
     try:
-        result = kind_of(path).migrate(source.text, rules, path=path, unsafe_fixes=unsafe_fixes)
+        result = kind_of(path).migrate(source.text, settings, path=path)
     except SourceSyntaxError as error:
         return FileResult(
             path=path,
@@ -127,7 +120,7 @@ def migrate_loaded(
         status=Status.CHANGED if result.changed else Status.UNCHANGED,
         source=source.text,
         code=result.code,
-        findings=without_notes(result.findings, getattr(rules, "hidden_notes", frozenset())),
+        findings=without_notes(result.findings, settings.hidden_notes),
         extra={"encoding": source.encoding, "digest": digest(source.raw)} if result.changed else {},
     )
 
@@ -138,11 +131,7 @@ def slim(result: FileResult, texts: bool) -> FileResult:
     return dataclasses.replace(result, source=None, code=None)
 
 
-def migrate_declining(
-    result: FileResult, rules: Sequence[Rule], *, unsafe_fixes: bool, declined: Sequence[Finding]
-) -> MigrationResult:
+def migrate_declining(result: FileResult, settings: Settings, declined: Sequence[Finding]) -> MigrationResult:
     """`result`'s source migrated again with the fixes of the `declined` findings not applied (to
     show or write some of its fixes only: `--interactive`); never writes."""
-    return kind_of(result.path).migrate(
-        result.source or "", rules, path=result.path, unsafe_fixes=unsafe_fixes, declined=declined
-    )
+    return kind_of(result.path).migrate(result.source or "", settings.declining(declined), path=result.path)
