@@ -321,3 +321,34 @@ def test_a_damaged_index_is_ignored(tree, tmp_path, monkeypatch, damage):
     for changes in ({"key": "another run's"}, {"files": other_files}, {"files": damaged_heads}):
         index.write_text(json.dumps({**data, **changes}))
         assert _in_process(tree, tmp_path / "cache") == cold
+
+
+def test_an_internal_error_is_not_kept_and_a_changed_result_keeps_how_to_write_it(tmp_path, monkeypatch):
+    import dataclasses
+
+    from tf24migrate.run.file import migrate_file
+    from tf24migrate.run.files import digest
+    from tf24migrate.sources.kinds import BY_SUFFIX, PYTHON
+
+    cache = ResultCache.open(str(tmp_path / "cache"), run_key(Settings(RuleSelection())))
+    changed = tmp_path / "changed.py"
+    changed.write_bytes("# -*- coding: latin-1 -*-\n# caf\xe9\ns.experimental_run_v2(f)\n".encode("latin-1"))
+    result = migrate_file(str(changed), Settings(RuleSelection()), cache=cache)
+    kept = cache.load(str(changed), digest(changed.read_bytes()))
+    assert kept is not None and kept.code == result.code
+    assert (
+        (kept.encoding, kept.digest)
+        == (result.encoding, result.digest)
+        == ("iso-8859-1", digest(changed.read_bytes()))
+    )
+
+    def crash(text, settings, *, path):
+        raise RecursionError("deep")
+
+    monkeypatch.setitem(BY_SUFFIX, ".py", dataclasses.replace(PYTHON, migrate=crash))
+    failing = tmp_path / "failing.py"
+    failing.write_text("s.experimental_run_v2(f)\n")
+    failed = migrate_file(str(failing), Settings(RuleSelection()), cache=cache)
+    assert failed.error is not None and failed.error.startswith("internal error (RecursionError: deep)")
+    assert not failed.cacheable
+    assert cache.load(str(failing), digest(failing.read_bytes())) is None

@@ -105,7 +105,7 @@ class _Printer:
 
     def file_diff(self, result: FileResult) -> bytes | str:
         """The diff printed for a changed file: the bytes `git apply` needs (its encoding, its BOM)."""
-        encoding = result.extra.get("encoding", "utf-8")
+        encoding = result.encoding or "utf-8"
         if encoding in ("utf-8", "utf8") or result.path.lower().endswith(".ipynb"):
             return self.diff_of(result)
         bom = "\ufeff" if encoding == "utf-8-sig" else ""

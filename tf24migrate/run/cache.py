@@ -55,8 +55,6 @@ _TEMPORARY_PREFIX = ".tmp-"
 RACY_NS = 2_000_000_000
 _INDEX_MAX = 200_000  # paths
 _FINDING_FIELDS = tuple(field.name for field in dataclasses.fields(Finding))
-# A result with one of these keys in `extra` is not stored (see `runner.migrate_loaded`).
-NOT_CACHED = "not_cached"
 
 
 def read_bytes(path: str) -> tuple[bytes, float]:
@@ -267,7 +265,7 @@ class ResultCache:
 
     def store(self, path: str, content_digest: str, result: FileResult) -> None:
         """Keep `result` (the result for these bytes, before any write) for the next run."""
-        if not self.writable or result.extra.get(NOT_CACHED):
+        if not self.writable or not result.cacheable:
             return
         key, entry = self._entry(path, content_digest)
         try:
@@ -337,7 +335,7 @@ def _encode(result: FileResult, key: str, content_digest: str) -> bytes:
         "digest": content_digest,
         "status": result.status.value,
         "error": result.error,
-        "encoding": result.extra.get("encoding"),
+        "encoding": result.encoding,
         "findings": _finding_rows(result),
     }
     texts = [result.source, result.code] if changed else None
@@ -375,5 +373,6 @@ def _decode(head: dict, texts: list | None, key: str, path: str, content_digest:
         code=code,
         findings=findings,
         error=head["error"],
-        extra={"encoding": head["encoding"], "digest": content_digest} if status is Status.CHANGED else {},
+        encoding=head["encoding"] if status is Status.CHANGED else None,
+        digest=content_digest if status is Status.CHANGED else None,
     )

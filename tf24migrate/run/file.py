@@ -10,7 +10,6 @@ from tf24migrate.catalogue.settings import Settings
 from tf24migrate.model.errors import RuleError, SourceSyntaxError
 from tf24migrate.model.findings import FileResult, Finding, MigrationResult, Status
 from tf24migrate.model.notes import without_notes
-from tf24migrate.run.cache import NOT_CACHED
 from tf24migrate.run.files import (
     ChangedOnDisk,
     SourceFile,
@@ -30,13 +29,9 @@ def write_result(result: FileResult, again: Callable[[], FileResult] | None = No
     """Write a changed result's code over its file, unless the file changed since it was read.
     Then, with `again`, the file is migrated again from what it holds now (`again()`) and that
     result written, once: so two runs over one tree both keep their rewrites."""
+    assert result.encoding is not None and result.digest is not None  # a changed result has them
     try:
-        write_source(
-            result.path,
-            result.code or "",
-            result.extra["encoding"],
-            expected_digest=result.extra["digest"],
-        )
+        write_source(result.path, result.code or "", result.encoding, expected_digest=result.digest)
     except ChangedOnDisk as error:
         if again is not None:
             fresh = again()
@@ -72,7 +67,7 @@ def migrate_file(
     else:
         result = migrate_loaded(path, source, settings)
     if cache is not None:
-        cache.store(path, result.extra.get("digest") or digest(raw), result)
+        cache.store(path, result.digest or digest(raw), result)
     return write_result(result) if write and result.changed else result
 
 
@@ -101,7 +96,7 @@ def migrate_loaded(path: str, source: SourceFile, settings: Settings) -> FileRes
             source=source.text,
             error=f"internal error ({type(error).__name__}: {error}); the file was left unchanged. "
             f"Please report this with the file",
-            extra={NOT_CACHED: True},  # perhaps not a function of the content (a recursion limit)
+            cacheable=False,  # perhaps not a function of the content (a recursion limit)
         )
     if result.changed and result.edited is not None:
         from tf24migrate.engine.outside_edits import first_line_changed_outside  # LibCST ran: no cost
@@ -121,7 +116,8 @@ def migrate_loaded(path: str, source: SourceFile, settings: Settings) -> FileRes
         source=source.text,
         code=result.code,
         findings=without_notes(result.findings, settings.hidden_notes),
-        extra={"encoding": source.encoding, "digest": digest(source.raw)} if result.changed else {},
+        encoding=source.encoding if result.changed else None,
+        digest=digest(source.raw) if result.changed else None,
     )
 
 
