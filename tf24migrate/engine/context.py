@@ -64,7 +64,7 @@ class Cursor:
 
     ancestors: list[cst.CSTNode] = field(default_factory=list)  # outermost first
     leaving: cst.CSTNode | None = None  # the node whose handlers are running
-    shims: set[int] = field(default_factory=set)  # ids of the shim statements around it
+    shims: set[cst.CSTNode] = field(default_factory=set)  # the shim statements around it
     rule: Rule | None = None  # the rule whose handler is running
 
     def top_statement(self) -> cst.CSTNode | None:
@@ -105,11 +105,10 @@ class FileContext(RuleContext):
         self.blocked: dict[object, str] = dict(blocked or {})
         self.newly_blocked: dict[object, str] = {}
         self._linked = Linked()
-        # id(new Name) -> (the Name, its import): holding the Name keeps its id from being reused
-        self._brings: dict[int, tuple[cst.Name, AddImport | ImportAlongside]] = {}
+        self._brings: dict[cst.CSTNode, AddImport | ImportAlongside] = {}  # a new Name -> its import
         self._module_imports: dict[str, str] = {}  # local name -> module, for applied AddImports
-        self._names_to_import: dict[int, list[str]] = {}  # id(original ImportFrom) -> names to add
-        self._left_imports: dict[int, cst.ImportFrom] = {}  # id(original) -> the node left in the tree
+        self._names_to_import: dict[cst.ImportFrom, list[str]] = {}  # original statement -> names to add
+        self._left_imports: dict[cst.ImportFrom, cst.ImportFrom] = {}  # original -> the node left in the tree
         self._statements_after: list[cst.BaseStatement] = []
 
     # ----------------------------------------------------------------- the file
@@ -129,9 +128,9 @@ class FileContext(RuleContext):
     def node_lines(self, node: cst.CSTNode) -> tuple[list[str], Span]:
         assert self.module is not None
         if self._statements is not None:
-            span = self._statements.spans({id(node): (node, self.cursor.top_statement())})[id(node)]
+            span = self._statements.spans({node: self.cursor.top_statement()})[node]
             return [self._statements.line(n) for n in range(span.line, span.end_line + 1)], span
-        span = node_spans(self.module, [node])[id(node)]
+        span = node_spans(self.module, [node])[node]
         return self.module.code.splitlines()[span.line - 1 : span.end_line], span
 
     def line_around(self, node: cst.CSTNode) -> tuple[str, str]:
@@ -190,7 +189,7 @@ class FileContext(RuleContext):
             local = self._free_name_for_tensorflow()
             if local is not None:
                 name = cst.Name(local)
-                self._brings[id(name)] = (name, AddImport(local, TENSORFLOW))
+                self._brings[name] = AddImport(local, TENSORFLOW)
                 rest = qualified_name[len(TENSORFLOW) + 1 :].split(".")
                 return _attribute_chain(name, rest if qualified_name != TENSORFLOW else [])
         return None
@@ -200,7 +199,11 @@ class FileContext(RuleContext):
         binding = scope.lookup(name.value)
         if binding is None or binding.qualified_name is None or binding.node is None:
             return None
-        statement = self.scopes.import_of_alias.get(id(binding.node))
+        statement = (
+            self.scopes.import_of_alias.get(binding.node)
+            if isinstance(binding.node, cst.ImportAlias)
+            else None
+        )
         if statement is None:
             return None
         wanted = f"{binding.qualified_name.rsplit('.', 1)[0]}.{new_name}"
@@ -210,16 +213,15 @@ class FileContext(RuleContext):
         if scope.ever_bound(new_name) or re.search(rf"\b{new_name}\b", self.source):
             return None
         alongside = cst.Name(new_name)
-        self._brings[id(alongside)] = (alongside, ImportAlongside(statement, new_name))
+        self._brings[alongside] = ImportAlongside(statement, new_name)
         return alongside
 
     # ----------------------------------------------------------------- reporting
 
     def blocked_reason(self, key: object) -> str | None:
-        return self.blocked.get(id(key) if isinstance(key, cst.CSTNode) else key)
+        return self.blocked.get(key)
 
     def block(self, key: object, reason: str) -> None:
-        key = id(key) if isinstance(key, cst.CSTNode) else key
         if key not in self.blocked and key not in self.newly_blocked:
             self.newly_blocked[key] = reason
 
@@ -277,8 +279,8 @@ class FileContext(RuleContext):
         found, stack = [], [replacement]
         while stack:
             node = stack.pop()
-            if id(node) in self._brings:
-                found.append(self._brings.pop(id(node))[1])
+            if node in self._brings:
+                found.append(self._brings.pop(node))
             stack.extend(node.children)
         return found
 
@@ -289,7 +291,7 @@ class FileContext(RuleContext):
             case AddImport(local, module):
                 self._module_imports[local] = module
             case ImportAlongside(statement, new_name):
-                names = self._names_to_import.setdefault(id(statement), [])
+                names = self._names_to_import.setdefault(statement, [])
                 if new_name not in names:
                     names.append(new_name)
             case DropUse(name):
@@ -297,13 +299,13 @@ class FileContext(RuleContext):
                 if binding is not None and binding.is_import and self.scopes.is_reference(name):
                     binding.uses_dropped += 1
             case RenameBinding(alias, new_name):
-                if (binding := self.scopes.alias_bindings.get(id(alias))) is not None:
+                if (binding := self.scopes.alias_bindings.get(alias)) is not None:
                     binding.renamed_to = new_name
             case MoveBinding(alias, new_qualified_name):
-                if (binding := self.scopes.alias_bindings.get(id(alias))) is not None:
+                if (binding := self.scopes.alias_bindings.get(alias)) is not None:
                     binding.moved_to = new_qualified_name
             case TrackUses(alias):
-                if (binding := self.scopes.alias_bindings.get(id(alias))) is not None:
+                if (binding := self.scopes.alias_bindings.get(alias)) is not None:
                     self._linked.track(binding)
             case _:
                 assert_never(edit)
@@ -322,7 +324,7 @@ class FileContext(RuleContext):
             return result
         binding.uses += 1
         if binding.renamed_to and type(result) is cst.Name:
-            self._linked.kept.add(id(original))  # the same object under its new name
+            self._linked.kept.add(original)  # the same object under its new name
             result = result.with_changes(value=binding.renamed_to)
         if self._linked.tracked:
             ancestors = self.cursor.ancestors
@@ -331,7 +333,7 @@ class FileContext(RuleContext):
 
     def leave_import_from(self, original, result):
         if type(result) is cst.ImportFrom:
-            self._left_imports[id(original)] = result
+            self._left_imports[original] = result
         return result
 
     def leave_statement(self, original, result):
@@ -348,7 +350,7 @@ class FileContext(RuleContext):
         module = import_edits.add_imported_names(
             module,
             {
-                id(self._left_imports[key]): names
+                self._left_imports[key]: names
                 for key, names in self._names_to_import.items()
                 if key in self._left_imports
             },
@@ -357,16 +359,16 @@ class FileContext(RuleContext):
             module = import_edits.remove_imported_names(module, self._unused_imports())
         return import_edits.add_imports(module, self._module_imports)
 
-    def _unused_imports(self) -> dict[int, set[str]]:
+    def _unused_imports(self) -> dict[cst.ImportFrom, set[str]]:
         """The `from ... import` names whose every use an applied fix rewrote away, by statement."""
-        targets: dict[int, set[str]] = {}
-        for alias_id, binding in self.scopes.alias_bindings.items():
-            statement = self.scopes.import_of_alias.get(alias_id)
+        targets: dict[cst.ImportFrom, set[str]] = {}
+        for alias, binding in self.scopes.alias_bindings.items():
+            statement = self.scopes.import_of_alias.get(alias)
             if statement is None or not binding.uses or binding.uses != binding.uses_dropped:
                 continue
-            left = self._left_imports.get(id(statement))
+            left = self._left_imports.get(statement)
             if left is not None:
-                targets.setdefault(id(left), set()).add(binding.name)
+                targets.setdefault(left, set()).add(binding.name)
         return targets
 
     def _free_name_for_tensorflow(self) -> str | None:

@@ -11,14 +11,14 @@ from tf24migrate.rules.calls import code_for
 from tf24migrate.rules.names import is_import_line
 
 
-def add_imported_names(module: cst.Module, targets: dict[int, list[str]]) -> cst.Module:
-    """`module` with names appended to `from ... import` statements, by `id` of the statement."""
+def add_imported_names(module: cst.Module, targets: dict[cst.ImportFrom, list[str]]) -> cst.Module:
+    """`module` with names appended to `from ... import` statements (the nodes of `module`)."""
     return walk(module, AddImportedNames(targets)) if targets else module
 
 
-def remove_imported_names(module: cst.Module, targets: dict[int, set[str]]) -> cst.Module:
-    """`module` with local names removed from `from ... import` statements, by `id` of the
-    statement; a statement left with no name is removed."""
+def remove_imported_names(module: cst.Module, targets: dict[cst.ImportFrom, set[str]]) -> cst.Module:
+    """`module` with local names removed from `from ... import` statements (the nodes of
+    `module`); a statement left with no name is removed."""
     return walk(module, RemoveImportedNames(targets)) if targets else module
 
 
@@ -46,12 +46,12 @@ class _ImportStatementEdit(cst.CSTTransformer):
 class AddImportedNames(_ImportStatementEdit):
     """Appends names to given `from ... import` statements (found by identity)."""
 
-    def __init__(self, targets: dict[int, list[str]]) -> None:
+    def __init__(self, targets: dict[cst.ImportFrom, list[str]]) -> None:
         super().__init__()
         self.targets = targets
 
     def leave_ImportFrom(self, original: cst.ImportFrom, updated: cst.ImportFrom) -> cst.ImportFrom:
-        names = self.targets.get(id(original))
+        names = self.targets.get(original)
         if not names or isinstance(updated.names, cst.ImportStar):
             return updated
         aliases = list(updated.names)
@@ -70,12 +70,12 @@ class RemoveImportedNames(_ImportStatementEdit):
     """Removes names from given `from ... import` statements (found by identity), and a statement
     left with no name."""
 
-    def __init__(self, targets: dict[int, set[str]]) -> None:
+    def __init__(self, targets: dict[cst.ImportFrom, set[str]]) -> None:
         super().__init__()
         self.targets = targets
 
     def leave_ImportFrom(self, original: cst.ImportFrom, updated: cst.ImportFrom):
-        local_names = self.targets.get(id(original))
+        local_names = self.targets.get(original)
         if not local_names or isinstance(updated.names, cst.ImportStar):
             return updated
         kept = [alias for alias in updated.names if _local_name(alias) not in local_names]

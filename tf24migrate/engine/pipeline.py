@@ -217,7 +217,7 @@ def _run_tree(source: str, active: Sequence[Rule], path: str | None, settings: S
     findings = sorted(
         (
             r.rule.finding(
-                spans[id(r.node)],
+                spans[r.node],
                 r.message,
                 target=target,
                 fix=r.fix,
@@ -307,18 +307,18 @@ class _Parsed:
 
     def locate(self, node: cst.CSTNode, statement: cst.CSTNode | None) -> Span:
         """Where one original node (in its top-level `statement`, if known) is in the source."""
-        return self._placed(self._spans({id(node): (node, statement)}))[id(node)]
+        return self._placed(self._spans({node: statement}))[node]
 
-    def spans(self, reports: Sequence[Report]) -> dict[int, Span]:
+    def spans(self, reports: Sequence[Report]) -> dict[cst.CSTNode, Span]:
         """Where each report's node is, in the original source's lines."""
-        return self._placed(self._spans({id(r.node): (r.node, r.statement) for r in reports}))
+        return self._placed(self._spans({r.node: r.statement for r in reports}))
 
-    def _spans(self, nodes: dict[int, tuple[cst.CSTNode, cst.CSTNode | None]]) -> dict[int, Span]:
+    def _spans(self, nodes: dict[cst.CSTNode, cst.CSTNode | None]) -> dict[cst.CSTNode, Span]:
         if self.statements is not None:
             return self.statements.spans(nodes)
-        return node_spans(self.module, [node for node, _ in nodes.values()])
+        return node_spans(self.module, list(nodes))
 
-    def _placed(self, spans: dict[int, Span]) -> dict[int, Span]:
+    def _placed(self, spans: dict[cst.CSTNode, Span]) -> dict[cst.CSTNode, Span]:
         """Spans in the sparse text's lines, as the source's lines."""
         if self.sparse is None:
             return spans

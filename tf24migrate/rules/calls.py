@@ -159,14 +159,12 @@ def is_multiline(call: cst.Call) -> bool:
     return "\n" in code_for(call.with_changes(func=cst.Name("f")))
 
 
-def leading_comment_lines(call: cst.Call) -> dict[int, list[cst.EmptyLine]]:
-    """`{id(arg): comment lines written on their own lines just before it}` for each argument."""
-    result: dict[int, list[cst.EmptyLine]] = {}
+def leading_comment_lines(call: cst.Call) -> dict[cst.Arg, list[cst.EmptyLine]]:
+    """`{arg: comment lines written on their own lines just before it}` for each argument."""
+    result: dict[cst.Arg, list[cst.EmptyLine]] = {}
     previous = call.whitespace_before_args
     for arg in call.args:
-        result[id(arg)] = (
-            list(previous.empty_lines) if isinstance(previous, cst.ParenthesizedWhitespace) else []
-        )
+        result[arg] = list(previous.empty_lines) if isinstance(previous, cst.ParenthesizedWhitespace) else []
         previous = _after(arg)
     return result
 
@@ -201,15 +199,13 @@ def nested_multiline_call(
     args = []
     for index, (keyword, arg) in enumerate(moved):
         if index + 1 < len(moved):
-            whitespace = line_break(
-                indent + unit, _indented(leading[id(moved[index + 1][1])], unit), _after(arg)
-            )
+            whitespace = line_break(indent + unit, _indented(leading[moved[index + 1][1]], unit), _after(arg))
         else:
             whitespace = line_break(indent, (), _after(arg))
         args.append(
             keyword_arg(keyword, arg.value).with_changes(comma=cst.Comma(whitespace_after=whitespace))
         )
-    first_comments = _indented(leading[id(moved[0][1])], unit) if moved else []
+    first_comments = _indented(leading[moved[0][1]], unit) if moved else []
     return cst.Call(func, args, whitespace_before_args=line_break(indent + unit, first_comments))
 
 
@@ -242,13 +238,13 @@ def keep_arguments(call: cst.Call, kept: Sequence[cst.Arg]) -> cst.Call:
     call's did: a trailing comma stays only in a call closed on a line of its own. A call left with
     one argument is written on one line as `lone_argument_on_one_line` says.
     """
-    keep = {id(arg) for arg in kept}
+    keep = {arg for arg in kept}
     args: list[cst.Arg] = []
     before_args = call.whitespace_before_args
     gap = call.whitespace_before_args  # the whitespace before the next kept argument or `)`
     for index, arg in enumerate(call.args):
         closing = index == len(call.args) - 1
-        if id(arg) in keep:
+        if arg in keep:
             if args:
                 args[-1] = _followed_by(args[-1], gap)
             else:
@@ -331,6 +327,6 @@ def bind_or_report(
         return None
 
 
-def updated_values(original: cst.Call, updated: cst.Call) -> dict[int, cst.BaseExpression]:
-    """`{id(original Arg): its value in the updated tree}`, for rules that bind the original call."""
-    return {id(o): u.value for o, u in zip(original.args, updated.args, strict=True)}
+def updated_values(original: cst.Call, updated: cst.Call) -> dict[cst.Arg, cst.BaseExpression]:
+    """`{original Arg: its value in the updated tree}`, for rules that bind the original call."""
+    return {o: u.value for o, u in zip(original.args, updated.args, strict=True)}

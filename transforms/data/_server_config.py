@@ -80,7 +80,7 @@ class _ServerConfig(Rule):
             return updated
         new_values = updated_values(original, updated)
         config_args = [
-            (name, new_values[id(bound[name])])
+            (name, new_values[bound[name]])
             for name in self.config_order
             if name in bound and not is_none(bound[name].value)
         ]
@@ -91,7 +91,7 @@ class _ServerConfig(Rule):
                 (None, keyword_call(config_func, config_args))
             ]
             if "start" in bound:
-                new_args.append(("start", new_values[id(bound["start"])]))
+                new_args.append(("start", new_values[bound["start"]]))
             replacement = updated.with_changes(args=rebuild_args(updated.args, new_args))
         return (
             ctx.report(
@@ -105,9 +105,9 @@ class _ServerConfig(Rule):
     def _multiline(self, updated: cst.Call, bound: dict, config_func, original: cst.Call) -> cst.Call:
         """The rewrite of a call written over several lines: the config call is laid out one
         argument per line too, each argument keeping its comments."""
-        updated_args = {id(o): u for o, u in zip(original.args, updated.args, strict=True)}
+        updated_args = {o: u for o, u in zip(original.args, updated.args, strict=True)}
         moved = [
-            (name, updated_args[id(bound[name])])
+            (name, updated_args[bound[name]])
             for name in self.config_order
             if name in bound and not is_none(bound[name].value)
         ]
@@ -119,8 +119,8 @@ class _ServerConfig(Rule):
             updated = updated.with_changes(whitespace_before_args=before.with_changes(empty_lines=[]))
         if "start" not in bound:
             return updated.with_changes(args=close_multiline_call([cst.Arg(config)], updated))
-        start = updated_args[id(bound["start"])]
-        comments = leading[id(start)]
+        start = updated_args[bound["start"]]
+        comments = leading[start]
         args = [
             cst.Arg(config, comma=cst.Comma(whitespace_after=line_break(indent, comments))),
             keyword_arg("start", start.value, like=start),

@@ -101,7 +101,7 @@ class FromGeneratorSignature(Rule):
         new_values = updated_values(original, updated)
         tensor_spec = ctx.spell("tensorflow.TensorSpec", like=original.func)
         signature = _signature(
-            ctx, new_values[id(bound["output_types"])], new_values[id(bound["output_shapes"])], tensor_spec
+            ctx, new_values[bound["output_types"]], new_values[bound["output_shapes"]], tensor_spec
         )
         if signature is None or tensor_spec is None:
             ctx.report(original, f"{by_hand}; the structures are not written out in the call.")
@@ -109,12 +109,10 @@ class FromGeneratorSignature(Rule):
         generator = bound.get("generator")
         new_args: list[tuple[str | None, cst.BaseExpression]] = []
         if generator is not None:
-            new_args.append(
-                (generator.keyword.value if generator.keyword else None, new_values[id(generator)])
-            )
+            new_args.append((generator.keyword.value if generator.keyword else None, new_values[generator]))
         new_args.append(("output_signature", signature))
         if "args" in bound:
-            new_args.append(("args", new_values[id(bound["args"])]))
+            new_args.append(("args", new_values[bound["args"]]))
         replacement = updated.with_changes(args=rebuild_args(updated.args, new_args))
         return (
             ctx.report(original, f"{message}: pass `output_signature=`.", replacement=replacement) or updated

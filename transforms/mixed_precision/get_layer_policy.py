@@ -101,11 +101,11 @@ class GetLayerPolicy(Rule):
                 ctx.report(alias, message, replacement=cst.RemoveFromParent(), edits=[TrackUses(alias)])
                 is not None
             ):
-                removed.add(id(alias))
+                removed.add(alias)
         if not removed:
             return updated
         assert not isinstance(updated.names, cst.ImportStar)
-        kept_names = {dotted_name_of_module(a.name) for a in original.names if id(a) not in removed}
+        kept_names = {dotted_name_of_module(a.name) for a in original.names if a not in removed}
         names = [alias for alias in updated.names if dotted_name_of_module(alias.name) in kept_names]
         if not names:
             return cst.RemoveFromParent()

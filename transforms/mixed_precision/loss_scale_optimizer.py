@@ -171,13 +171,13 @@ class LossScaleOptimizer(_ExperimentalCallee):
             ctx.report(original, f"{by_hand}; the call passes no optimizer or no loss scale.")
             return updated
         new_values = updated_values(original, updated)
-        arguments = stable_loss_scale_arguments(ctx, new_values[id(bound["loss_scale"])])
+        arguments = stable_loss_scale_arguments(ctx, new_values[bound["loss_scale"]])
         func = ctx.spell(self.new, like=original.func)
         if isinstance(arguments, str) or func is None:
             reason = arguments if isinstance(arguments, str) else "this file has no way to name it"
             ctx.report(original, f"{by_hand}; {reason}.")
             return updated
-        new_args = [(None, new_values[id(bound["optimizer"])]), *arguments]
+        new_args = [(None, new_values[bound["optimizer"]]), *arguments]
         replacement = updated.with_changes(func=func, args=rebuild_args(updated.args, new_args))
         if len(new_args) < len(updated.args):
             replacement = lone_argument_on_one_line(replacement)
