@@ -10,7 +10,6 @@ the `RuleContext` (`tf24migrate.rules.context`). Rules never read files or print
 
 from __future__ import annotations
 
-import difflib
 import inspect
 from functools import cache
 from typing import TYPE_CHECKING, ClassVar
@@ -172,6 +171,8 @@ def _handled_nodes(rule_class: type) -> tuple[str, ...]:
             continue
         node = attr[len("leave_") :]
         if node not in _node_names():  # LibCST is loaded by the first class with a handler
+            import difflib
+
             close = difflib.get_close_matches(node, _node_names(), n=3)
             hint = f" (did you mean {' or '.join(f'`leave_{name}`' for name in close)}?)" if close else ""
             raise RuleDefinitionError(
