@@ -10,6 +10,7 @@ import pytest
 from test_cli import ADVISORY, NEW, OLD, run
 
 from tf24migrate.catalogue.selection import select_rules
+from tf24migrate.catalogue.settings import Settings
 from tf24migrate.cli.progress import ProgressBar
 from tf24migrate.model.findings import Status
 from tf24migrate.run.migrate import migrate_files
@@ -42,12 +43,12 @@ def test_parallel_library_results_equal_serial_ones_and_writes_happen_once(tmp_p
     many(tmp_path)
     files = sorted(str(p) for p in tmp_path.rglob("*.py"))
     rules = select_rules()
-    serial = list(migrate_files(files, rules, jobs=1))
-    parallel = list(migrate_files(files, rules, jobs=2))
+    serial = list(migrate_files(files, Settings(rules), jobs=1))
+    parallel = list(migrate_files(files, Settings(rules), jobs=2))
     assert serial == parallel
-    written = list(migrate_files(files, rules, jobs=2, write=True))
+    written = list(migrate_files(files, Settings(rules), jobs=2, write=True))
     assert sum(r.written for r in written) == sum(r.status is Status.CHANGED for r in serial) == 16
-    assert all(r.status is not Status.CHANGED for r in migrate_files(files, rules, jobs=2))
+    assert all(r.status is not Status.CHANGED for r in migrate_files(files, Settings(rules), jobs=2))
 
 
 def test_stdin_to_stdout_keeps_the_encoding_and_line_endings(tmp_path):

@@ -222,8 +222,8 @@ def test_excludes_unsafe_fixes_and_jobs_are_each_project_s_own(two, monkeypatch)
 
     seen = []
 
-    def migrate_files(files, rules, *, unsafe_fixes, jobs, **options):
-        seen.append((files, unsafe_fixes, jobs))
+    def migrate_files(files, settings, *, jobs, **options):
+        seen.append((files, settings.unsafe_fixes, jobs))
         yield from ()
 
     monkeypatch.setattr(session, "migrate_files", migrate_files)

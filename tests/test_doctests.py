@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import tf24migrate.engine.pipeline as engine
 from tf24migrate import migrate_source
+from tf24migrate.catalogue.settings import Settings
 
 NUMPY_DATASET = '''def f(s, x):
     """Example.
@@ -44,7 +45,7 @@ def test_declined_findings_in_examples_are_not_applied():
     source = 'def f(s):\n    """Run.\n\n    >>> s.experimental_run_v2(g)\n    >>> s.experimental_run_v2(h)\n    """\n'
     first = migrate_source(source)
     assert [(f.line, f.applied) for f in first.findings] == [(4, True), (5, True)]
-    result = engine.run_rules(source, engine.RuleSelection(), declined=[first.findings[0]])
+    result = engine.run_rules(source, Settings.selected().declining([first.findings[0]]))
     assert result.code == source.replace("experimental_run_v2(h)", "run(h)")
     assert [(f.line, f.applied) for f in result.findings] == [(4, False), (5, True)]
 

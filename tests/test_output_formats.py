@@ -180,3 +180,35 @@ def test_sarif_without_findings_is_valid(tmp_path):
     log = json.loads(run("--output-format", "sarif", "clean.py", cwd=tmp_path).stdout)
     _validate(log)
     assert log["runs"][0]["results"] == []
+
+
+POLICY = (
+    "import tensorflow as tf\n"
+    "policy = tf.keras.mixed_precision.experimental.Policy('mixed_float16')\n"
+    "print(policy.loss_scale)\n"
+)
+POLICY_EVIDENCE = "`policy` is a policy"
+
+
+def test_evidence_is_a_field_of_json_and_sarif_findings_and_quoted_in_the_message(tmp_path):
+    (tmp_path / "policy.py").write_text(POLICY)
+    document = json.loads(run("--output-format", "json", "policy.py", cwd=tmp_path).stdout)
+    (finding,) = [f for f in document["findings"] if f["code"] == "TF24309"]
+    assert finding["evidence"] == POLICY_EVIDENCE
+    assert f"({POLICY_EVIDENCE}; the experimental `Policy`" in finding["message"]
+    shown = run("policy.py", cwd=tmp_path)
+    assert finding["message"] in " ".join(line.strip() for line in (shown.stdout + shown.stderr).splitlines())
+    sarif = json.loads(run("--output-format", "sarif", "policy.py", cwd=tmp_path).stdout)
+    _validate(sarif)
+    (result,) = [r for r in sarif["runs"][0]["results"] if r["ruleId"] == "TF24309"]
+    assert result["properties"]["evidence"] == POLICY_EVIDENCE
+    assert result["message"]["text"] == finding["message"]
+
+
+def test_findings_without_evidence_have_none():
+    from tf24migrate import migrate_source
+
+    (finding,) = migrate_source(QUANTIZE).findings
+    assert finding.evidence is None
+    (policy,) = [f for f in migrate_source(POLICY).findings if f.code == "TF24309"]
+    assert policy.evidence == POLICY_EVIDENCE

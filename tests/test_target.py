@@ -332,9 +332,10 @@ def test_migrate_paths_takes_the_target_version(tmp_path):
 def test_severity_follows_the_supported_range():
     def severity(target: Target) -> Severity:
         from tf24migrate.catalogue.selection import RuleSelection
+        from tf24migrate.catalogue.settings import Settings
         from tf24migrate.engine.pipeline import run_rules
 
-        (finding,) = run_rules(MIXED, RuleSelection("TF24302", target=target)).findings
+        (finding,) = run_rules(MIXED, Settings(RuleSelection("TF24302"), target=target)).findings
         return finding.severity
 
     # The experimental module is gone in 2.9: an error where 2.9 or later is supported.
@@ -351,11 +352,13 @@ def test_severity_follows_the_supported_range():
 
 def test_a_removal_in_2_4_is_an_error_for_every_target_named_without_a_requirement():
     from tf24migrate.catalogue.selection import RuleSelection
+    from tf24migrate.catalogue.settings import Settings
     from tf24migrate.engine.pipeline import run_rules
 
     for target in (DEFAULT_TARGET, target_of("2.2", "--target-version")):
         (finding,) = run_rules(
-            "import tensorflow as tf\ns.experimental_run_v2(f)\n", RuleSelection("TF24101", target=target)
+            "import tensorflow as tf\ns.experimental_run_v2(f)\n",
+            Settings(RuleSelection("TF24101"), target=target),
         ).findings
         assert finding.severity is Severity.ERROR
 

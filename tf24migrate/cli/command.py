@@ -268,7 +268,8 @@ def main_command(
         if explain:
             _explain(explain)
             return
-        RuleSelection(select, ignore, target_of(target_version, "--target-version")).check()
+        target_of(target_version, "--target-version")
+        RuleSelection(select, ignore).check()
     except (UnknownRuleError, TargetVersionError) as error:
         raise _fail(str(error)) from None
     if sum((diff, write, check, interactive)) > 1:

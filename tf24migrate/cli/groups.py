@@ -12,8 +12,10 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import overload
 
 from tf24migrate.catalogue.selection import RuleSelection, UnknownRuleError
+from tf24migrate.catalogue.settings import Settings
 from tf24migrate.cli.output import printable, target_json
 from tf24migrate.model.target import Target, target_of
 from tf24migrate.run.config import Config, find_pyproject, load_config
@@ -43,15 +45,14 @@ class Group:
 
     paths: tuple[str, ...]
     config_path: str | None  # the pyproject.toml the settings came from; None: the defaults
-    rules: RuleSelection
-    unsafe_fixes: bool
+    settings: Settings
     path_filter: PathFilter
     jobs: int
     cache_dir: str | None  # None: no cache
 
     @property
     def target(self) -> Target:
-        return self.rules.target
+        return self.settings.target
 
     def json(self) -> dict:
         return {"path": shown(self.config_path), "target": target_json(self.target)}
@@ -64,6 +65,10 @@ class Group:
         return f"{config} with target {self.target.describe}"
 
 
+@overload
+def shown(path: str) -> str: ...
+@overload
+def shown(path: str | None) -> str | None: ...
 def shown(path: str | None) -> str | None:
     return os.path.relpath(path) if path else None
 
@@ -95,18 +100,17 @@ def groups_of(paths: Sequence[str], options: Options) -> list[Group]:
 
 
 def _group(paths: tuple[str, ...], config: Config, target: Target, options: Options) -> Group:
-    rules = RuleSelection(
+    settings = Settings.selected(
         options.select if options.select is not None else config.select,
         options.ignore if options.ignore is not None else config.ignore,
-        target,
+        target=target,
+        unsafe_fixes=_first_set(options.unsafe_fixes, config.unsafe_fixes, False),
     )
-    rules.check()
     exclude, extend = options.exclude, options.extend_exclude
     return Group(
         paths=paths,
         config_path=config.path,
-        rules=rules,
-        unsafe_fixes=_first_set(options.unsafe_fixes, config.unsafe_fixes, False),
+        settings=settings,
         path_filter=PathFilter(
             exclude=_first_set(exclude, config.exclude, DEFAULT_EXCLUDE),
             extend_exclude=_first_set(extend, config.extend_exclude, ()),

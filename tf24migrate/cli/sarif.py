@@ -99,6 +99,14 @@ def _result(finding: Finding, rule_index: dict[str, int], fix: dict | None) -> d
         "endLine": finding.end_line,
         "endColumn": finding.end_column,
     }
+    properties: dict[str, object] = {
+        "fix": finding.fix.value if finding.fix else "none",
+        "applied": finding.applied,
+    }
+    if finding.cell is not None:
+        properties["cell"] = finding.cell
+    if finding.evidence is not None:
+        properties["evidence"] = finding.evidence
     result = {
         "ruleId": finding.code,
         "ruleIndex": rule_index[finding.code],
@@ -112,10 +120,8 @@ def _result(finding: Finding, rule_index: dict[str, int], fix: dict | None) -> d
                 }
             }
         ],
-        "properties": {"fix": finding.fix.value if finding.fix else "none", "applied": finding.applied},
+        "properties": properties,
     }
-    if finding.cell is not None:
-        result["properties"]["cell"] = finding.cell
     if fix is not None:
         result["fixes"] = [fix]
     return result

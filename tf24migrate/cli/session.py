@@ -105,7 +105,7 @@ class _Printer:
 
     def file_diff(self, result: FileResult) -> bytes | str:
         """The diff printed for a changed file: the bytes `git apply` needs (its encoding, its BOM)."""
-        encoding = result.extra.get("encoding", "utf-8")
+        encoding = result.encoding or "utf-8"
         if encoding in ("utf-8", "utf8") or result.path.lower().endswith(".ipynb"):
             return self.diff_of(result)
         bom = "\ufeff" if encoding == "utf-8-sig" else ""
@@ -115,6 +115,7 @@ class _Printer:
     def reviewed(self, result: FileResult) -> FileResult:
         """The result after asking about each of its fixes (interactive mode only); only the
         accepted ones are written."""
+        assert self.review is not None
         self.progress.clear()
         fixes = [f for f in result.findings if f.applied]
         if len(fixes) <= 1:  # one question, about the file's whole change
@@ -132,9 +133,7 @@ class _Printer:
         return write_result(dataclasses.replace(result, code=partial.code, findings=partial.findings))
 
     def _migrated(self, result: FileResult, declined: list[Finding]) -> MigrationResult:
-        return migrate_declining(
-            result, self.group.rules, unsafe_fixes=self.group.unsafe_fixes, declined=declined
-        )
+        return migrate_declining(result, self.group.settings, declined)
 
     def _accepts_alone(self, result: FileResult, fix: Finding, fixes: list[Finding]) -> bool:
         """Show the change one fix makes on its own, and ask about it."""
@@ -142,6 +141,7 @@ class _Printer:
         if alone.code == result.source:  # nothing to show: it goes with the others
             return True
         diff = self.diff_of(dataclasses.replace(result, code=alone.code))
+        assert self.review is not None
         return self.review.accepts(printable(result.path), diff, _which(fix))
 
     def add(self, result: FileResult) -> None:
@@ -194,7 +194,7 @@ class _Printer:
         elif run.output_format == "sarif":
             from tf24migrate.cli.sarif import sarif_log
 
-            rules = list({rule.code: rule for group in groups for rule in group.rules}.values())
+            rules = list({rule.code: rule for group in groups for rule in group.settings.rules}.values())
             log = sarif_log(self.kept, rules, __version__)
             if len(groups) > 1:
                 log["runs"][0]["invocations"][0]["properties"] = {"config": [g.json() for g in groups]}
@@ -246,7 +246,7 @@ def _open_cache(group: Group):
     from tf24migrate.run.cache import ResultCache, run_key
 
     try:
-        return ResultCache.open(group.cache_dir, run_key(group.rules, group.unsafe_fixes))
+        return ResultCache.open(group.cache_dir, run_key(group.settings))
     except OSError as error:
         typer.echo(
             f"tf24migrate: note: the cache folder {group.cache_dir} cannot be used "
@@ -305,7 +305,7 @@ def _files_of(groups: Sequence[Group], on_skip) -> list[list[str]]:
     if len(groups) == 1:
         return files
     seen: set[str] = set()
-    kept = []
+    kept: list[list[str]] = []
     absolute = {path: os.path.abspath(path) for path in named}
     for group, found in zip(groups, files, strict=True):
         own = {absolute[path] for path in group.paths if os.path.isdir(path)}  # a file holds no other
@@ -342,8 +342,7 @@ def _run_group(group: Group, files: list[str], printer: _Printer) -> bool:
     """Migrate and print one group's `files`; False when the review was quit."""
     results = migrate_files(
         files,
-        group.rules,
-        unsafe_fixes=group.unsafe_fixes,
+        group.settings,
         write=printer.run.mode == "write",
         jobs=group.jobs,
         texts=False,
@@ -388,7 +387,7 @@ def migrate_stdin(run: Run, name: str) -> int:
         output = raw
     else:
         (group,) = run.groups
-        result = migrate_loaded(name, source, group.rules, unsafe_fixes=group.unsafe_fixes)
+        result = migrate_loaded(name, source, group.settings)
         output = raw
         if result.status is Status.CHANGED and run.writes:
             output = (result.code or "").encode(source.encoding)

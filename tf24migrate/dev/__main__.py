@@ -30,9 +30,10 @@ def use_checkout(root: Path) -> Path:
         raise ScaffoldError(
             f"{root} is not a clone of tf24migrate: run this from the repository, or pass --root"
         )
-    import tf24migrate.transforms
+    import importlib
 
-    tf24migrate.transforms.__path__[:] = [str(root / "transforms")]  # the spec shares this list
+    package = importlib.import_module("tf24migrate.transforms")
+    package.__path__[:] = [str(root / "transforms")]  # the spec shares this list
     return root
 
 

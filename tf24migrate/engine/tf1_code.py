@@ -124,7 +124,7 @@ class _Finder:
             return None
         return min(self.found, key=lambda e: (e.line, e.column))
 
-    def _note(self, node: ast.AST, what: str, *, contrib: bool = False) -> None:
+    def _note(self, node: ast.expr | ast.stmt, what: str, *, contrib: bool = False) -> None:
         self.found.append(TF1Evidence(node.lineno, node.col_offset + 1, what))
         self.contrib |= contrib
 

@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING
 from tf24migrate.model.errors import TF24MigrateError
 
 if TYPE_CHECKING:
+    from packaging.version import Version as PackageVersion
+
     from tf24migrate.model.findings import Severity
     from tf24migrate.rules.base import Rule
 
@@ -132,12 +134,17 @@ def lowest_and_newest(specifiers: list[str]) -> tuple[Version, Version | None] |
         allowed = [release for release in releases if specifier.contains(release, prereleases=False)]
         if not allowed:
             continue
-        lowest.append(allowed[0].release[:2])
-        newest.append(None if allowed[-1] == releases[-1] else allowed[-1].release[:2])
+        lowest.append(_minor(allowed[0]))
+        newest.append(None if allowed[-1] == releases[-1] else _minor(allowed[-1]))
     if not lowest:
         return None
     top = None if any(version is None for version in newest) else max(v for v in newest if v is not None)
     return min(lowest), top
+
+
+def _minor(release: PackageVersion) -> Version:
+    major, minor = release.release[:2]
+    return major, minor
 
 
 def severity_for(rule: Rule, target: Target) -> Severity:

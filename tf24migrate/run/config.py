@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import dataclass
+from typing import Any
 
 
 class ConfigError(ValueError):
@@ -76,7 +77,7 @@ def toml_parser():
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover - Python 3.10
-        import tomli as tomllib
+        import tomli as tomllib  # type: ignore[import-not-found, no-redef, unused-ignore]
     return tomllib
 
 
@@ -107,7 +108,7 @@ def load_config(path: str) -> Config:
     unknown = sorted(set(table) - known)
     if unknown:
         raise ConfigError(f"{where}: unknown key {unknown[0]!r}; the keys are {', '.join(sorted(known))}")
-    values: dict[str, object] = {
+    values: dict[str, Any] = {
         key.replace("-", "_"): _strings(key, table[key], where) for key in _LISTS if key in table
     }
     for key in ("unsafe-fixes", "force-exclude"):

@@ -5,13 +5,13 @@ files given (one writer, so every write is reported).
 
 from __future__ import annotations
 
+import functools
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Generator, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
-from tf24migrate.catalogue.selection import RuleSelection
+from tf24migrate.catalogue.settings import Settings
 from tf24migrate.model.findings import FileResult, Status
-from tf24migrate.rules.base import Rule
 from tf24migrate.run.cache import read_bytes
 from tf24migrate.run.discovery import PathFilter, iter_source_files
 from tf24migrate.run.file import migrate_file, slim, write_result
@@ -38,14 +38,13 @@ def default_jobs() -> int:
 
 def migrate_files(
     files: Sequence[str],
-    rules: Sequence[Rule],
+    settings: Settings,
     *,
-    unsafe_fixes: bool = False,
     write: bool = False,
     jobs: int = 1,
     texts: bool = True,
     cache: ResultCache | None = None,
-) -> Iterator[FileResult]:
+) -> Generator[FileResult, None, None]:
     """Migrate `files` with `jobs` processes (0: all cores), yielding results in the order given.
 
     With `texts` false, only changed files' results carry `source` and `code` (less to hold and
@@ -57,11 +56,11 @@ def migrate_files(
     if cache is not None:
         if texts:
             raise ValueError("a cache keeps no texts of unchanged files: pass texts=False with it")
-        results = _results_with_cache(files, rules, unsafe_fixes, jobs, cache)
+        results = _results_with_cache(files, settings, jobs, cache)
     elif jobs > 1 and len(files) >= _PARALLEL_FROM:
-        results = migrate_in_workers(files, rules, unsafe_fixes, min(jobs, len(files)), texts)
+        results = migrate_in_workers(files, settings, min(jobs, len(files)), texts)
     else:
-        results = (slim(migrate_file(path, rules, unsafe_fixes=unsafe_fixes), texts) for path in files)
+        results = (slim(migrate_file(path, settings), texts) for path in files)
     try:
         for result in results:
             if not (write and result.changed):
@@ -71,7 +70,7 @@ def migrate_files(
             with interrupts_deferred():
                 yield write_result(
                     result,
-                    again=lambda path=result.path: migrate_file(path, rules, unsafe_fixes=unsafe_fixes),
+                    again=functools.partial(migrate_file, result.path, settings),
                 )
     finally:
         results.close()  # the workers finish the file at hand, and start no other
@@ -99,17 +98,15 @@ def _look_up(path: str, cache: ResultCache) -> FileResult | str | None:
 
 
 def _results_with_cache(
-    files: Sequence[str], rules: Sequence[Rule], unsafe_fixes: bool, jobs: int, cache: ResultCache
-) -> Iterator[FileResult]:
+    files: Sequence[str], settings: Settings, jobs: int, cache: ResultCache
+) -> Generator[FileResult, None, None]:
     """The files' results (never written): those in `cache`, and the others migrated (and stored)."""
     found = [_look_up(path, cache) for path in files]
     misses = [path for path, hit in zip(files, found, strict=True) if hit is None]
     if jobs > 1 and len(misses) >= _PARALLEL_FROM:
-        migrated = migrate_in_workers(misses, rules, unsafe_fixes, min(jobs, len(misses)), False, cache)
+        migrated = migrate_in_workers(misses, settings, min(jobs, len(misses)), False, cache)
     else:
-        migrated = (
-            slim(migrate_file(path, rules, unsafe_fixes=unsafe_fixes, cache=cache), False) for path in misses
-        )
+        migrated = (slim(migrate_file(path, settings, cache=cache), False) for path in misses)
     try:
         for path, hit in zip(files, found, strict=True):
             if hit is None:
@@ -117,7 +114,7 @@ def _results_with_cache(
                 continue
             result = cache.load(path, hit) if isinstance(hit, str) else hit
             if result is None:  # removed meanwhile by another run
-                result = migrate_file(path, rules, unsafe_fixes=unsafe_fixes, cache=cache)
+                result = migrate_file(path, settings, cache=cache)
             yield slim(result, False)
     finally:
         migrated.close()
@@ -149,7 +146,7 @@ def migrate_paths(
     """
     from tf24migrate.model.target import target_of
 
-    rules = RuleSelection(select, ignore, target_of(target_version, "the target_version argument"))
-    rules.check()
+    target = target_of(target_version, "the target_version argument")
+    settings = Settings.selected(select, ignore, target=target, unsafe_fixes=unsafe_fixes)
     files = list(iter_source_files(paths, SUFFIXES, path_filter))
-    yield from migrate_files(files, rules, unsafe_fixes=unsafe_fixes, write=write, jobs=jobs)
+    yield from migrate_files(files, settings, write=write, jobs=jobs)

@@ -131,6 +131,7 @@ def _setup_py(path: str) -> Iterator[str]:
     except (SyntaxError, ValueError, RecursionError):
         return
     constants: dict[str, ast.expr] = {}
+    assert isinstance(tree, ast.Module)
     for statement in tree.body:  # simple module-level constants: `REQUIRED = [...]`
         if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
             target = statement.targets[0]
@@ -260,8 +261,8 @@ def project_target(path: str) -> Target:
         if specifier is not None:
             specifiers.setdefault(name, []).append(specifier)
     where = _shown(folder)
-    found = {name: lowest_and_newest(found) for name, found in specifiers.items()}
-    found = {name: bounds for name, bounds in found.items() if bounds is not None}
+    lowest_newest = {name: lowest_and_newest(found) for name, found in specifiers.items()}
+    found = {name: bounds for name, bounds in lowest_newest.items() if bounds is not None}
     if not found:
         return named(DEFAULT_VERSION, f"default: no TensorFlow version required in {where}")
     name = min(found, key=lambda n: found[n][0])

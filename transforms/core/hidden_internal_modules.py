@@ -7,6 +7,7 @@ import libcst as cst
 from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import code_for
+from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.needles import Pattern
 
 _HIDDEN = {"tensorflow.python": "python", "tensorflow.core": "core", "tensorflow.compiler": "compiler"}
@@ -44,7 +45,9 @@ class HiddenInternalModules(Rule):
     )
     requires = IMPORTS_TENSORFLOW
 
-    def leave_Attribute(self, ctx, original: cst.Attribute, updated: cst.Attribute):
+    def leave_Attribute(
+        self, ctx: RuleContext, original: cst.Attribute, updated: cst.Attribute
+    ) -> cst.BaseExpression:
         part = _HIDDEN.get(ctx.qualified_name(original) or "")
         if part is None or ctx.qualified_name(original.value) != "tensorflow":
             return updated

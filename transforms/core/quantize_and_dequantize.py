@@ -9,6 +9,7 @@ import libcst as cst
 from tf24migrate.model.findings import Fix, Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import UnboundArguments, bind_arguments, code_for
+from tf24migrate.rules.context import RuleContext
 
 _QUANTIZE_PARAMS = (
     "input",
@@ -61,7 +62,7 @@ class QuantizeAndDequantize(Rule):
     triggers = ("quantize_and_dequantize",)
     requires = IMPORTS_TENSORFLOW
 
-    def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
+    def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         if ctx.qualified_name(original.func) != "tensorflow.quantization.quantize_and_dequantize":
             return updated
         message = (

@@ -7,6 +7,7 @@ import libcst as cst
 from tf24migrate.model.findings import Fix, Severity
 from tf24migrate.rules.base import MENTIONS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import code_for
+from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.names import import_bindings, is_import_line, is_tensorflow
 
 _TF32 = "tensorflow.config.experimental.enable_tensor_float_32_execution"
@@ -60,7 +61,7 @@ class TensorFloat32(Rule):
     triggers = ("__main__",)
     requires = MENTIONS_TENSORFLOW  # any TensorFlow import counts (`_imports_tensorflow`)
 
-    def leave_Module(self, ctx, original: cst.Module, updated: cst.Module):
+    def leave_Module(self, ctx: RuleContext, original: cst.Module, updated: cst.Module) -> cst.Module:
         if "enable_tensor_float_32_execution" in ctx.source:
             return updated
         if not any(_is_main_guard(s) for s in original.body) or not any(

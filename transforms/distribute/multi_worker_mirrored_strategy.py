@@ -13,6 +13,7 @@ from tf24migrate.rules.calls import (
     code_for,
     rebuild_args,
 )
+from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.edits import DropUse
 
 from ._api import EXPERIMENTAL
@@ -53,7 +54,7 @@ class MultiWorkerMirroredStrategy(Rule):
     triggers = ("MultiWorkerMirroredStrategy",)
     requires = IMPORTS_TENSORFLOW
 
-    def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
+    def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         if ctx.qualified_name(original.func) != _MWMS_OLD:
             return updated
         message = "`tf.distribute.experimental.MultiWorkerMirroredStrategy` is stable in TF 2.4"
@@ -67,10 +68,10 @@ class MultiWorkerMirroredStrategy(Rule):
                 f"CommunicationOptions(implementation=...))`; {problem}.",
             )
             return updated
-        updated_args = {id(o): u for o, u in zip(original.args, updated.args, strict=True)}
+        updated_args = {o: u for o, u in zip(original.args, updated.args, strict=True)}
         new_args: list[tuple[str, cst.BaseExpression]] = []
         if "cluster_resolver" in bound:
-            new_args.append(("cluster_resolver", updated_args[id(bound["cluster_resolver"])].value))
+            new_args.append(("cluster_resolver", updated_args[bound["cluster_resolver"]].value))
         communication = bound.get("communication")
         if communication is not None and ctx.qualified_name(communication.value) not in _AUTO:
             options = ctx.spell(f"{EXPERIMENTAL}.CommunicationOptions", like=original.func)
@@ -79,7 +80,7 @@ class MultiWorkerMirroredStrategy(Rule):
                     original, f"{message}: no way to name TensorFlow in this file; rewrite it by hand."
                 )
                 return updated
-            value = updated_args[id(communication)].value
+            value = updated_args[communication].value
             new_args.append(
                 (
                     "communication_options",

@@ -8,6 +8,7 @@ import libcst as cst
 
 from tf24migrate.model.findings import Fix, Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
+from tf24migrate.rules.context import RuleContext
 
 from ._api import EXPERIMENTAL
 
@@ -49,7 +50,7 @@ class ParameterServerStrategy(Rule):
     triggers = ("ParameterServerStrategy",)
     requires = IMPORTS_TENSORFLOW
 
-    def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
+    def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         if ctx.qualified_name(original.func) != _PSS_OLD or "ClusterCoordinator" in ctx.source:
             return updated
         if any(

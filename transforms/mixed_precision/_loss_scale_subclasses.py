@@ -13,8 +13,10 @@ import re
 
 import libcst as cst
 
+from tf24migrate.rules.context import RuleContext
 
-def class_of_base(ctx) -> cst.ClassDef | None:
+
+def class_of_base(ctx: RuleContext) -> cst.ClassDef | None:
     """The class whose base is the node being left, if it is one (`class Sub(<node>):`)."""
     ancestors = ctx.ancestors
     if (

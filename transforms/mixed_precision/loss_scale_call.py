@@ -10,6 +10,7 @@ from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import (
     code_for,
 )
+from tf24migrate.rules.context import EVIDENCE, RuleContext
 
 from .._text import assigned_value
 from ._common import (
@@ -20,7 +21,7 @@ from ._common import (
 _LOSS_SCALE_OPTIMIZERS = (f"{EXPERIMENTAL}.LossScaleOptimizer", f"{STABLE}.LossScaleOptimizer")
 
 
-def loss_scale_optimizer_evidence(ctx, receiver: cst.BaseExpression) -> str | None:
+def loss_scale_optimizer_evidence(ctx: RuleContext, receiver: cst.BaseExpression) -> str | None:
     """Why `receiver` is a `LossScaleOptimizer`, or None when the file does not show it: a
     construction (`LossScaleOptimizer(...)`, or a name bound to one in the same scope), or an
     enclosing `if isinstance(receiver, ...LossScaleOptimizer):`."""
@@ -74,7 +75,7 @@ class LossScaleCall(Rule):
     triggers = ("loss_scale(", "LossScaleOptimizer")
     requires = ("loss_scale(", *IMPORTS_TENSORFLOW)
 
-    def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
+    def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         func = original.func
         if not isinstance(func, cst.Attribute) or func.attr.value != "loss_scale" or original.args:
             return updated
@@ -83,8 +84,9 @@ class LossScaleCall(Rule):
             ctx.report(
                 original,
                 f"A `LossScaleOptimizer`'s `loss_scale` is a tensor from TF 2.4, and calling it raises "
-                f"TypeError ({evidence}): read `{code_for(func)}` without calling it (Keras 3: "
+                f"TypeError ({EVIDENCE}): read `{code_for(func)}` without calling it (Keras 3: "
                 f"`{code_for(func.value)}.dynamic_scale`).",
+                evidence=evidence,
             )
         return updated
 

@@ -13,6 +13,7 @@ from tf24migrate.rules.calls import (
     code_for,
     keep_arguments,
 )
+from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.edits import MoveBinding, TrackUses
 from tf24migrate.rules.kinds import RenameSymbol
 from tf24migrate.rules.names import dotted_name_of_module, normalize
@@ -94,18 +95,23 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
             uses_must_follow=True,
         )
 
-    def leave_ImportFrom(self, ctx, original: cst.ImportFrom, updated: cst.ImportFrom):
+    def leave_ImportFrom(
+        self, ctx: RuleContext, original: cst.ImportFrom, updated: cst.ImportFrom
+    ) -> cst.BaseSmallStatement | cst.RemovalSentinel:
         result = super().leave_ImportFrom(ctx, original, updated)
         if isinstance(result, cst.ImportFrom):
             result = self._module.leave_ImportFrom(ctx, original, result)
         return result
 
-    def leave_Import(self, ctx, original: cst.Import, updated: cst.Import):
+    def leave_Import(
+        self, ctx: RuleContext, original: cst.Import, updated: cst.Import
+    ) -> cst.BaseSmallStatement | cst.RemovalSentinel:
         names = list(updated.names)
         for index, alias in enumerate(original.names):
-            if normalize(dotted_name_of_module(alias.name) or "") != EXPERIMENTAL:
+            dotted = dotted_name_of_module(alias.name)
+            if dotted is None or normalize(dotted) != EXPERIMENTAL:
                 continue
-            module = dotted_name_of_module(alias.name).rsplit(".", 1)[0]
+            module = dotted.rsplit(".", 1)[0]
             moved = names[index].with_changes(name=cst.parse_expression(module))
             kept = ctx.blocked_reason(alias)
             if kept is not None:
@@ -116,7 +122,9 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
                 names[index] = moved
         return updated.with_changes(names=names)
 
-    def leave_Attribute(self, ctx, original: cst.Attribute, updated: cst.Attribute):
+    def leave_Attribute(
+        self, ctx: RuleContext, original: cst.Attribute, updated: cst.Attribute
+    ) -> cst.BaseExpression:
         if original.attr.value == "loss_scale":
             read = policy_loss_scale_read(ctx, original)
             if read is not None:
@@ -124,7 +132,7 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
             return updated
         return super().leave_Attribute(ctx, original, updated)
 
-    def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
+    def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         if ctx.qualified_name(original.func) != self.old:
             return updated
         message = (

@@ -8,6 +8,7 @@ import libcst as cst
 from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import code_for
+from tf24migrate.rules.context import RuleContext
 
 _TPU_EMBEDDING = "tensorflow.tpu.experimental.embedding.TPUEmbedding"
 
@@ -45,7 +46,7 @@ class TpuEmbeddingBatchSize(Rule):
     triggers = ("TPUEmbedding",)
     requires = IMPORTS_TENSORFLOW
 
-    def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
+    def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         if ctx.qualified_name(original.func) != _TPU_EMBEDDING:
             return updated
         positional = [arg for arg in original.args if arg.keyword is None and not arg.star]
