@@ -11,7 +11,7 @@ calls.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import libcst as cst
 
@@ -91,7 +91,7 @@ class MigrationTransformer(cst.CSTTransformer):
         kind = type(node)
         if self.plan is not None and kind in _STATEMENT_TYPES and self._prune(node):
             return False
-        if isinstance(node, cst.Module):
+        if type(node) is cst.Module:  # `type(...) is`: LibCST's nodes are ABCs, slow in isinstance
             self.ctx.visit_module(node)
         visit = ScopeTracker.VISIT.get(kind)
         if visit is not None:
@@ -125,7 +125,7 @@ class MigrationTransformer(cst.CSTTransformer):
         leave = ScopeTracker.LEAVE.get(kind)
         if leave is not None:
             leave(self._scopes, original)
-        if isinstance(original, cst.Call):
+        if type(original) is cst.Call:
             result = layout.lay_out_call(self.ctx, original, result)
         if cursor.shims and original in cursor.shims:
             cursor.shims.discard(original)
@@ -134,12 +134,11 @@ class MigrationTransformer(cst.CSTTransformer):
     def _prune(self, node: cst.CSTNode) -> bool:
         """Skip a statement the plan marks uninteresting, binding the names its ast node binds."""
         assert self.plan is not None
-        if isinstance(node, cst.BaseCompoundStatement):
-            skipped = self.plan.take_compound(node)
+        if type(node) in _COMPOUND_TYPES:
+            skipped = self.plan.take_compound(cast(cst.BaseCompoundStatement, node))
             skipped_binds = [skipped] if skipped is not None else None
         else:
-            assert isinstance(node, cst.SimpleStatementLine | cst.SimpleStatementSuite)
-            body = node.body
+            body = cast(cst.SimpleStatementLine | cst.SimpleStatementSuite, node).body
             only_name = (
                 body[0].value.value
                 if len(body) == 1 and type(body[0]) is cst.Expr and type(body[0].value) is cst.Name
