@@ -249,12 +249,18 @@ def table_source() -> str:
     return "\n".join(lines) + "\n"
 
 
-def main() -> None:  # pragma: no cover - run by hand after changing a rule's needles
+def main() -> None:  # pragma: no cover - run by hand after changing a rule
     import pathlib
 
-    path = pathlib.Path(__file__).with_name("trigger_table.py")
-    path.write_text(table_source(), encoding="utf-8")
-    print(f"wrote {path.name}")
+    from tf24migrate.rules import catalogue
+
+    for name, source in (
+        ("trigger_table.py", table_source()),
+        ("catalogue_table.py", catalogue.table_source()),
+    ):
+        path = pathlib.Path(__file__).with_name(name)
+        path.write_text(source, encoding="utf-8")
+        print(f"wrote {path.name}")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,0 +1,201 @@
+"""`--output-format sarif`: the SARIF 2.1.0 log of a run, one rule descriptor per code, one
+result per finding, printed once the run is over.
+
+Code-scanning dashboards read it. Descriptors carry each rule's documentation as help text;
+results carry their location and, when the fix was applied, the change as a SARIF `fix` (the
+changed lines that cover the finding, from the file's diff).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import PurePath
+from urllib.parse import quote
+
+from tf24migrate import __version__
+from tf24migrate.cli.groups import Group
+from tf24migrate.cli.output import Summary
+from tf24migrate.cli.reporters import Reporter
+from tf24migrate.cli.reporters.json import kept
+from tf24migrate.cli.statistics import RuleStatistics
+from tf24migrate.model.findings import FileResult, Finding, Severity, Status
+from tf24migrate.model.notes import NOTES, Note
+from tf24migrate.rules.base import Rule
+from tf24migrate.rules.selection import all_rules
+from tf24migrate.rules.text import line_opcodes
+
+SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+_LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+
+
+def artifact_uri(path: str) -> str:
+    """A path as a SARIF URI: relative paths stay relative (to the working folder), in `/` form,
+    percent-encoded (a name that is not UTF-8 by its bytes)."""
+    pure = PurePath(path)
+    if pure.is_absolute():
+        return pure.as_uri()
+    return quote(os.fsencode(pure.as_posix()), safe="/")
+
+
+def _descriptor(rule: Rule | Note) -> dict:
+    """A rule's descriptor; a note (`tf24migrate.model.notes`) has one too, as a rule without a fix."""
+    return {
+        "id": rule.code,
+        "name": rule.name,
+        "shortDescription": {"text": rule.summary},
+        "fullDescription": {"text": rule.doc},
+        "help": {"text": rule.doc, "markdown": rule.doc},
+        "defaultConfiguration": {"level": _LEVELS[rule.severity], "enabled": rule.default},
+        "properties": {"fix": rule.fix.value if rule.fix else "none"},
+    }
+
+
+@dataclass(frozen=True)
+class _Hunk:
+    """A changed run of source lines: lines `start` to `end` (0-based, end exclusive; equal for an
+    insertion), at characters `offset` to `offset + length`, replaced by `text`."""
+
+    start: int
+    end: int
+    offset: int
+    length: int
+    text: str
+
+
+def _changed_hunks(source: str, code: str) -> list[_Hunk]:
+    before = source.splitlines(keepends=True)
+    after = code.splitlines(keepends=True)
+    line_starts = [0]
+    for line in before:
+        line_starts.append(line_starts[-1] + len(line))
+    return [
+        _Hunk(i1, i2, line_starts[i1], line_starts[i2] - line_starts[i1], "".join(after[j1:j2]))
+        for tag, i1, i2, j1, j2 in line_opcodes(before, after)
+        if tag != "equal"
+    ]
+
+
+def _fix(finding: Finding, hunks: list[_Hunk]) -> dict | None:
+    """The changed lines that cover `finding`, as a SARIF fix; None when no change covers it."""
+    first, last = finding.line - 1, finding.end_line  # the finding's lines, 0-based, end exclusive
+    replacements = [
+        {
+            "deletedRegion": {"charOffset": hunk.offset, "charLength": hunk.length},
+            "insertedContent": {"text": hunk.text},
+        }
+        for hunk in hunks
+        if (hunk.start < last and hunk.end > first)
+        or (hunk.start == hunk.end and first <= hunk.start <= last)
+    ]
+    if not replacements:
+        return None
+    return {
+        "description": {"text": f"{finding.code} {finding.name}"},
+        "artifactChanges": [
+            {"artifactLocation": {"uri": artifact_uri(finding.path or "")}, "replacements": replacements}
+        ],
+    }
+
+
+def _result(finding: Finding, rule_index: dict[str, int], fix: dict | None) -> dict:
+    region = {
+        "startLine": finding.line,
+        "startColumn": finding.column,
+        "endLine": finding.end_line,
+        "endColumn": finding.end_column,
+    }
+    result = {
+        "ruleId": finding.code,
+        "ruleIndex": rule_index[finding.code],
+        "level": _LEVELS[finding.severity],
+        "message": {"text": finding.message},
+        "locations": [
+            {
+                "physicalLocation": {
+                    "artifactLocation": {"uri": artifact_uri(finding.path or "")},
+                    "region": region,
+                }
+            }
+        ],
+        "properties": {"fix": finding.fix.value if finding.fix else "none", "applied": finding.applied},
+    }
+    if finding.cell is not None:
+        result["properties"]["cell"] = finding.cell
+    if fix is not None:
+        result["fixes"] = [fix]
+    return result
+
+
+def sarif_log(results: Sequence[FileResult], rules: Sequence[Rule], version: str) -> dict:
+    """The SARIF log of one run over `results`, with a descriptor for every rule in `rules`, and
+    for every other rule or note that a finding names."""
+    descriptors: list[Rule | Note] = list(rules)
+    reported = {finding.code for result in results for finding in result.findings}
+    others = reported - {r.code for r in rules}
+    descriptors += [rule for rule in all_rules() if rule.code in others]
+    descriptors += [note for note in NOTES if note.code in others]
+    rule_index = {rule.code: index for index, rule in enumerate(descriptors)}
+    sarif_results = []
+    notifications = []
+    for file_result in results:
+        if file_result.status is Status.FAILED:
+            notifications.append(
+                {
+                    "level": "error",
+                    "message": {"text": f"{file_result.path}: {file_result.error}"},
+                    "locations": [
+                        {"physicalLocation": {"artifactLocation": {"uri": artifact_uri(file_result.path)}}}
+                    ],
+                }
+            )
+        hunks = None
+        for finding in file_result.findings:
+            fix = None
+            if finding.applied and file_result.source is not None and file_result.code is not None:
+                if hunks is None:
+                    hunks = _changed_hunks(file_result.source, file_result.code)
+                fix = _fix(finding, hunks)
+            sarif_results.append(_result(finding, rule_index, fix))
+    return {
+        "$schema": SCHEMA,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "tf24migrate",
+                        "version": version,
+                        "semanticVersion": version,
+                        "rules": [_descriptor(rule) for rule in descriptors],
+                    }
+                },
+                "invocations": [
+                    {"executionSuccessful": not notifications, "toolExecutionNotifications": notifications}
+                ],
+                "columnKind": "unicodeCodePoints",
+                "results": sarif_results,
+            }
+        ],
+    }
+
+
+class SarifReporter(Reporter):
+    def __init__(self, run, echo) -> None:
+        super().__init__(run, echo)
+        self.results: list[FileResult] = []
+
+    def add(self, result: FileResult, group: Group) -> None:
+        self.results.append(kept(result, stdin=self.run.stdin, texts=True))  # fixes as replacements
+
+    def finish(self, summary: Summary, statistics: RuleStatistics) -> None:
+        import json
+
+        groups = self.run.groups
+        rules = list({rule.code: rule for group in groups for rule in group.rules}.values())
+        log = sarif_log(self.results, rules, __version__)
+        if len(groups) > 1:
+            log["runs"][0]["invocations"][0]["properties"] = {"config": [g.json() for g in groups]}
+        self.echo(json.dumps(log, indent=2), err=False)
+        self.statistics_table(statistics, err=True)  # stdout holds the log alone
