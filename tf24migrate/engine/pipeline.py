@@ -38,7 +38,7 @@ from tf24migrate.engine.positions import StatementMap, module_code, node_spans
 from tf24migrate.engine.pruning import StatementPlan
 from tf24migrate.engine.public_api import imports_public_tensorflow
 from tf24migrate.engine.sparse import Sparse
-from tf24migrate.engine.suppressions import is_suppressed, line_suppressions
+from tf24migrate.engine.suppressions import is_suppressed, line_suppressions, with_unknown_suppressions
 from tf24migrate.engine.syntax import TOO_DEEP, parse, python_syntax_error
 from tf24migrate.engine.tf1_code import tf1_evidence, tf1_note
 from tf24migrate.engine.transformer import run_pass
@@ -108,9 +108,15 @@ def run_rules(
 ) -> MigrationResult:
     """Apply `rules` to `source`. Raises `SourceSyntaxError` or `RuleError`. The fixes of the
     findings in `declined` (found by code, line and column) are not applied, only reported. The
-    target TensorFlow is the one `rules` carries (a `RuleSelection`'s), else the default."""
+    target TensorFlow is the one `rules` carries (a `RuleSelection`'s), else the default. A
+    suppression comment naming no rule or note is reported (`suppressions`)."""
+    result = _run_rules(source, rules, path=path, unsafe_fixes=unsafe_fixes, declined=declined)
+    return with_unknown_suppressions(result, path)
+
+
+def _run_rules(source: str, rules: Sequence[Rule], *, path, unsafe_fixes, declined) -> MigrationResult:
     if source.startswith(_BOM):  # Python's parser rejects it in a text; LibCST would drop it
-        result = run_rules(source[1:], rules, path=path, unsafe_fixes=unsafe_fixes, declined=declined)
+        result = _run_rules(source[1:], rules, path=path, unsafe_fixes=unsafe_fixes, declined=declined)
         return dataclasses.replace(result, source=source, code=_BOM + result.code)  # the same lines
     target = getattr(rules, "target", None) or DEFAULT_TARGET
     active = rules_that_could_fire(source, rules)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from tf24migrate.model.errors import RuleError, SourceSyntaxError
 from tf24migrate.model.findings import FileResult, Finding, MigrationResult, Status
-from tf24migrate.model.notes import without_notes
+from tf24migrate.model.notes import SYNTAX_ERROR, note_finding, without_notes
 from tf24migrate.rules.base import Rule
 from tf24migrate.run.cache import NOT_CACHED
 from tf24migrate.run.files import (
@@ -93,11 +93,15 @@ def migrate_loaded(
     try:
         result = kind_of(path).migrate(source.text, rules, path=path, unsafe_fixes=unsafe_fixes)
     except SourceSyntaxError as error:
+        where = {"path": path, "line": error.lineno or 1, "column": error.offset or 1}
         return FileResult(
             path=path,
             status=Status.FAILED,
             source=source.text,
             error=f"{error.msg} at line {error.lineno}, column {error.offset}",
+            findings=without_notes(
+                (note_finding(SYNTAX_ERROR, error.msg, **where),), getattr(rules, "hidden_notes", frozenset())
+            ),
         )
     except RuleError as error:
         return FileResult(path=path, status=Status.FAILED, source=source.text, error=str(error))
