@@ -12,6 +12,8 @@ upwards, holding `pyproject.toml`, `setup.cfg`, `setup.py`, a `requirements*.txt
 - `environment.yml` / `environment.yaml` (a line reader, not YAML): conda entries such as
   `tensorflow=2.3` (conda's `=` means that release series) and the pip entries under `- pip:`.
 
+Extras named for tests, documentation or development (`test`, `docs`, `dev`, `lint`, ...: see
+`for_development`) are not read: they pin what the tools run on, not what the code supports.
 Environment markers (`; python_version < "3.9"`) are not evaluated: the code must run wherever
 any requirement applies, so every requirement counts. The target is the lowest TensorFlow minor
 release any requirement allows (`target.lowest_and_newest`); a requirement without a version
@@ -41,6 +43,37 @@ _NAME = re.compile(r"\s*([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)")  # PEP 50
 
 def _canonical(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
+
+
+_DEVELOPMENT_WORDS = frozenset(
+    [
+        "test",
+        "tests",
+        "testing",
+        "doc",
+        "docs",
+        "documentation",
+        "dev",
+        "develop",
+        "development",
+        "lint",
+        "linting",
+        "typing",
+        "mypy",
+        "style",
+        "ci",
+        "bench",
+        "benchmark",
+        "benchmarks",
+        "coverage",
+    ]
+)
+
+
+def for_development(extra: str) -> bool:
+    """Whether an extra's name says it is for tests, documentation or development (`test`,
+    `docs`, `dev-tools`, `test_gpu`): its pins are the tools', not the supported range."""
+    return not _DEVELOPMENT_WORDS.isdisjoint(_canonical(extra).split("-"))
 
 
 def tensorflow_specifier(requirement: str) -> str | None:
@@ -100,8 +133,9 @@ def _pyproject(path: str) -> Iterator[str]:
         return
     yield from _strings(project.get("dependencies"))
     extras = project.get("optional-dependencies")
-    for group in extras.values() if isinstance(extras, dict) else ():
-        yield from _strings(group)
+    for name, group in extras.items() if isinstance(extras, dict) else ():
+        if not for_development(name):
+            yield from _strings(group)
 
 
 def _strings(value: object) -> list[str]:
@@ -120,7 +154,9 @@ def _setup_cfg(path: str) -> Iterator[str]:
     if parser.has_option("options", "install_requires"):
         values.append(parser.get("options", "install_requires"))
     if parser.has_section("options.extras_require"):
-        values += [value for _, value in parser.items("options.extras_require")]
+        values += [
+            value for name, value in parser.items("options.extras_require") if not for_development(name)
+        ]
     for value in values:
         yield from (line.strip() for line in value.splitlines() if line.strip())
 
@@ -149,8 +185,10 @@ def _setup_py(path: str) -> Iterator[str]:
                     else keyword.value
                 )
                 if isinstance(value, ast.Dict):
-                    for group in value.values:
-                        yield from _literal_strings(group, constants)
+                    for key, group in zip(value.keys, value.values, strict=True):
+                        named_for = key.value if isinstance(key, ast.Constant) else None
+                        if not (isinstance(named_for, str) and for_development(named_for)):
+                            yield from _literal_strings(group, constants)
 
 
 def _callee(func: ast.expr) -> str | None:
