@@ -12,7 +12,7 @@ import pytest
 from test_cli import run
 from test_notebooks import AddsTensorFlowImport, cell_sources, notebook
 
-from tf24migrate.cli.sarif import sarif_log
+from tf24migrate.cli.reporters.sarif import sarif_log
 from tf24migrate.model.findings import Severity
 from tf24migrate.model.notes import NOTES
 from tf24migrate.rules.selection import select_rules
@@ -280,7 +280,7 @@ def test_a_notebook_with_a_repeated_key_is_refused_not_edited(tmp_path, repeated
     path.write_text(text)
     result = run("--write", "twice.ipynb", cwd=tmp_path)
     assert result.returncode == 2, result.stderr
-    assert f"the key '{repeated}' appears twice in one JSON object" in result.stderr
+    assert f"the key '{repeated}' appears twice in one JSON object" in result.stdout
     assert path.read_text() == text
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from tf24migrate.cli.output import github_annotation
+from tf24migrate.cli.reporters.github import github_annotation
 from tf24migrate.model.findings import Finding, Severity
 from tf24migrate.rules.selection import all_rules, select_rules
 
@@ -92,7 +92,9 @@ def test_github_reports_failed_files(project):
     (project / "broken.py").write_text("def f(:\n    s.experimental_run_v2(x)\n")
     result = run("--output-format", "github", "broken.py", cwd=project)
     assert result.returncode == 2
-    assert result.stdout.startswith("::error file=broken.py,title=tf24migrate::cannot parse")
+    assert result.stdout.startswith(
+        "::error file=broken.py,line=1,col=7,endLine=1,endColumn=7,title=TF24005::syntax-error: cannot parse"
+    )
 
 
 def _validate(document: dict) -> None:
@@ -119,13 +121,14 @@ def test_sarif_is_valid_and_complete(project):
     (sarif_run,) = log["runs"]
     driver = sarif_run["tool"]["driver"]
     default_rules = select_rules()
-    assert [d["id"] for d in driver["rules"]] == [r.code for r in default_rules]
-    for descriptor, rule in zip(driver["rules"], default_rules, strict=True):
+    assert [d["id"] for d in driver["rules"]] == [*(r.code for r in default_rules), "TF24005"]
+    for descriptor, rule in zip(driver["rules"][:-1], default_rules, strict=True):
         assert descriptor["name"] == rule.name
         assert descriptor["help"]["text"] == rule.doc != ""
         assert descriptor["shortDescription"]["text"] == rule.summary
     results = sarif_run["results"]
     assert [(r["ruleId"], r["level"]) for r in results] == [
+        ("TF24005", "error"),  # broken.py: the syntax error, a finding of its own
         ("TF24701", "error"),
         ("TF24505", "warning"),
         ("TF24101", "error"),
@@ -133,7 +136,8 @@ def test_sarif_is_valid_and_complete(project):
     ]
     for item in results:
         assert driver["rules"][item["ruleIndex"]]["id"] == item["ruleId"]
-    native, quantize, run_v2, removed = results
+    syntax_error, native, quantize, run_v2, removed = results
+    assert syntax_error["locations"][0]["physicalLocation"]["region"]["startLine"] == 1
     location = run_v2["locations"][0]["physicalLocation"]
     assert location["artifactLocation"]["uri"] == "train.py"
     assert location["region"] == {"startLine": 4, "startColumn": 1, "endLine": 4, "endColumn": 29}

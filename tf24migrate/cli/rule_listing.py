@@ -1,0 +1,60 @@
+"""`--list-rules` and `--explain`: the rule catalogue printed from its data (`rules.catalogue`),
+without LibCST or the rules' machinery."""
+
+from __future__ import annotations
+
+import typer
+
+from tf24migrate.cli.invocation import OutputFormat
+
+
+def list_rules(output_format: OutputFormat) -> None:
+    from tf24migrate.rules.catalogue import entries
+
+    if output_format is OutputFormat.JSON:
+        import json
+
+        catalogue = [
+            {
+                "code": r.code,
+                "name": r.name,
+                "fix": r.fix,
+                "default": r.default,
+                "severity": r.severity,
+                "new_since": r.new_since,
+                "old_removed": r.old_removed,
+                "summary": r.summary,
+            }
+            for r in entries()
+        ]
+        typer.echo(json.dumps(catalogue, indent=2))
+        return
+    rows = [("code", "name", "fix", "default", "new since", "old removed")]
+    rows += [
+        (
+            r.code,
+            r.name,
+            r.fix or "none",
+            "yes" if r.default else "opt-in",
+            r.new_since or "-",
+            r.old_removed or "-",
+        )
+        for r in entries()
+    ]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    for row in rows:
+        typer.echo("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip())
+
+
+def explain(selector: str) -> None:
+    from tf24migrate.model.target import versions_line
+    from tf24migrate.rules.catalogue import find_entry
+
+    rule = find_entry(selector)
+    fix = rule.fix or "none (report only)"
+    typer.echo(f"{rule.code} {rule.name}\n")
+    typer.echo(
+        f"Fix: {fix}. Severity: {rule.severity}. Runs by default: {'yes' if rule.default else 'no (opt-in)'}.\n"
+    )
+    typer.echo(f"TensorFlow versions: {versions_line(rule)}\n")
+    typer.echo(rule.doc)
