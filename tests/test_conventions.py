@@ -305,11 +305,11 @@ def test_a_bare_command_walks_the_current_folder_stubs_included(tmp_path, tf24):
 
 
 def test_the_catalogue_table_is_the_rules_own_data():
-    from tf24migrate.rules import catalogue
+    from tf24migrate.catalogue import entries
 
-    table = pathlib.Path(tf24migrate.__file__).parent / "rules" / "catalogue_table.py"
-    assert table.read_text(encoding="utf-8") == catalogue.table_source(), (
-        "tf24migrate/rules/catalogue_table.py is stale: run `python -m tf24migrate.rules.prefilter` and commit it"
+    table = pathlib.Path(tf24migrate.__file__).parent / "catalogue" / "entry_table.py"
+    assert table.read_text(encoding="utf-8") == entries.table_source(), (
+        "tf24migrate/catalogue/entry_table.py is stale: run `python -m tf24migrate.dev regen` and commit it"
     )
 
 
@@ -330,7 +330,7 @@ def test_list_rules_and_explain_import_neither_libcst_nor_the_rules(args):
 
 
 def test_explain_and_list_rules_print_the_rules(tf24):
-    from tf24migrate.rules.selection import all_rules
+    from tf24migrate.catalogue.selection import all_rules
 
     listed = json.loads(tf24("--list-rules", "--output-format", "json").stdout)
     assert [(r["code"], r["name"], r["summary"]) for r in listed] == [

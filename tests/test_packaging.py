@@ -1,4 +1,5 @@
-"""The wheel installs into a fresh virtual environment and its command runs there."""
+"""The wheel installs into a fresh virtual environment, its command runs there, and it holds every
+registered rule: packages are found by the build, never listed by hand."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import venv
 from pathlib import Path
 
 import pytest
+
+from tf24migrate.catalogue.selection import all_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -42,7 +45,7 @@ def test_wheel_installs_and_runs(tmp_path):
         capture_output=True,
         text=True,
     ).stdout.strip()
-    assert (Path(site) / "tf24migrate" / "transforms" / "distribute.py").is_file()
+    assert (Path(site) / "tf24migrate" / "transforms" / "distribute" / "renames.py").is_file()
     assert not (Path(site) / "transforms").exists(), "a generic top-level package was installed"
 
     sample = tmp_path / "sample.py"
@@ -55,3 +58,15 @@ def test_wheel_installs_and_runs(tmp_path):
         [python, "-m", "tf24migrate", "--list-rules"], capture_output=True, text=True, cwd=tmp_path
     )
     assert "TF24101" in listed.stdout
+    installed = subprocess.run(
+        [
+            python,
+            "-c",
+            "from tf24migrate.catalogue.selection import all_rules\nfor r in all_rules(): print(r.code)",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=True,
+    ).stdout.split()
+    assert installed == [rule.code for rule in all_rules()]

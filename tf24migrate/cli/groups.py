@@ -13,9 +13,9 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from tf24migrate.catalogue.selection import RuleSelection, UnknownRuleError
 from tf24migrate.cli.output import printable, target_json
 from tf24migrate.model.target import Target, target_of
-from tf24migrate.rules.selection import RuleSelection, UnknownRuleError
 from tf24migrate.run.config import Config, find_pyproject, load_config
 from tf24migrate.run.discovery import DEFAULT_EXCLUDE, PathFilter
 
@@ -125,7 +125,7 @@ def _selected(options: Options, config: Config) -> tuple[str, ...] | None:
     if not extend:
         return select
     if select is None:
-        from tf24migrate.rules.catalogue import entries
+        from tf24migrate.catalogue.entries import entries
 
         select = tuple(entry.code for entry in entries() if entry.default)
     return (*select, *extend)

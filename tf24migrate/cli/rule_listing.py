@@ -1,4 +1,4 @@
-"""`--list-rules` and `--explain`: the rule catalogue printed from its data (`rules.catalogue`),
+"""`--list-rules` and `--explain`: the rule catalogue printed from its data (`catalogue.entries`),
 without LibCST or the rules' machinery."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from tf24migrate.cli.invocation import OutputFormat
 
 
 def list_rules(output_format: OutputFormat) -> None:
-    from tf24migrate.rules.catalogue import entries
+    from tf24migrate.catalogue.entries import entries
 
     if output_format is OutputFormat.JSON:
         import json
@@ -47,8 +47,8 @@ def list_rules(output_format: OutputFormat) -> None:
 
 
 def explain(selector: str) -> None:
+    from tf24migrate.catalogue.entries import find_entry
     from tf24migrate.model.target import versions_line
-    from tf24migrate.rules.catalogue import find_entry
 
     rule = find_entry(selector)
     fix = rule.fix or "none (report only)"

@@ -23,7 +23,7 @@ _TF24_CODE = re.compile(r"TF24\d*", re.IGNORECASE)
 @cache
 def _known() -> tuple[frozenset[str], dict[str, str]]:
     """Every code of a rule or note, and `{name: code}` (from the catalogue: no rule is loaded)."""
-    from tf24migrate.rules.catalogue import entries
+    from tf24migrate.catalogue.entries import entries
 
     codes = {entry.code for entry in entries()} | {note.code for note in NOTES}
     names = {entry.name: entry.code for entry in entries()} | {note.name: note.code for note in NOTES}

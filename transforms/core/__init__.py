@@ -4,16 +4,3 @@ Sources: the "Breaking Changes" of the TensorFlow 2.4 release notes (TensorFloat
 `core` and `compiler` no longer attributes of `tf`; no complex `Max` / `Min`; XLA devices off by default;
 `quantize_and_dequantize_v2`), and the modules of the released wheels that each rule's docstring names.
 """
-
-from .internals import HiddenInternalModules
-from .numerics import ComplexMaxMin, QuantizeAndDequantize, TensorFloat32
-from .xla import XlaDevices, XlaExperimentalCompile
-
-RULES = (
-    HiddenInternalModules(),
-    ComplexMaxMin(),
-    TensorFloat32(),
-    XlaDevices(),
-    QuantizeAndDequantize(),
-    XlaExperimentalCompile(),
-)

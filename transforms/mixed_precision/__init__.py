@@ -6,19 +6,3 @@ tensorflow.keras.mixed_precision import experimental as mp`) is rewritten by TF2
 through it (`mp.Policy`, `mp.set_policy`, ...) is rewritten by the rule of that name, spelled
 through the user's alias.
 """
-
-from .loss_scale import LossScaleCall, LossScaleClasses, LossScaleOptimizer
-from .policy import GLOBAL_POLICY, GRAPH_REWRITE, SET_POLICY, GetLayerPolicy, MixedPrecisionPolicy
-from .policy_loss_scale import PolicyLossScale
-
-RULES = (
-    MixedPrecisionPolicy(),
-    SET_POLICY,
-    GLOBAL_POLICY,
-    GetLayerPolicy(),
-    LossScaleOptimizer(),
-    LossScaleClasses(),
-    LossScaleCall(),
-    GRAPH_REWRITE,
-    PolicyLossScale(),
-)

@@ -100,3 +100,6 @@ class PolicyLossScale(Rule):
                 "optimizer (`model.optimizer.loss_scale` after `compile` under 'mixed_float16').",
             )
         return updated
+
+
+RULES = (PolicyLossScale(),)

@@ -15,6 +15,7 @@ from pathlib import PurePath
 from urllib.parse import quote
 
 from tf24migrate import __version__
+from tf24migrate.catalogue.selection import all_rules
 from tf24migrate.cli.groups import Group
 from tf24migrate.cli.output import Summary
 from tf24migrate.cli.reporters import Reporter
@@ -23,7 +24,6 @@ from tf24migrate.cli.statistics import RuleStatistics
 from tf24migrate.model.findings import FileResult, Finding, Severity, Status
 from tf24migrate.model.notes import NOTES, Note
 from tf24migrate.rules.base import Rule
-from tf24migrate.rules.selection import all_rules
 from tf24migrate.rules.text import line_opcodes
 
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"

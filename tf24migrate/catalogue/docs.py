@@ -1,0 +1,54 @@
+"""The rule reference (docs/rules.md), rendered from the rules themselves.
+
+Regenerate with `python -m tf24migrate.dev regen`; a test fails when it is stale.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from tf24migrate.model.target import versions_line
+from tf24migrate.rules.base import Rule
+
+
+def _fix(rule: Rule) -> str:
+    return rule.fix.value if rule.fix else "none"
+
+
+def render_reference(rules: Iterable[Rule]) -> str:
+    rules = list(rules)
+    lines = [
+        "# Rule reference",
+        "",
+        "<!-- Generated from the rules' docstrings by `python -m tf24migrate.dev regen`. "
+        "Do not edit by hand. -->",
+        "",
+        "Fix kinds: **safe** fixes are applied by default; **unsafe** ones only with `--unsafe-fixes` "
+        "(otherwise the finding shows the rewrite); **none** means report only. Opt-in rules run only "
+        "when selected (`--select CODE`, a prefix, or `all`).",
+        "",
+        "TensorFlow versions: a fix is applied only when the target (`--target-version`, or the "
+        "project's TensorFlow requirement) is at least its **new since** version; an old spelling "
+        "that stops working (**old removed**) within the supported versions is an error.",
+        "",
+        "| code | name | fix | severity | default | new since | old removed |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    lines += [
+        f"| [{r.code}](#{r.code.lower()}-{r.name}) | {r.name} | {_fix(r)} | {r.severity.value} | "
+        f"{'yes' if r.default else 'opt-in'} | {r.new_since or '-'} | {r.old_removed or '-'} |"
+        for r in rules
+    ]
+    for rule in rules:
+        lines += [
+            "",
+            f"## {rule.code} {rule.name}",
+            "",
+            f"Fix: {_fix(rule)}. Severity: {rule.severity.value}. "
+            f"Default: {'yes' if rule.default else 'opt-in'}.",
+            "",
+            f"TensorFlow versions: {versions_line(rule)}",
+            "",
+            rule.doc,
+        ]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,281 @@
+"""The text prefilter: which rules could fire in a text, and whether any could. The one place.
+
+A rule declares what must occur in a text for it to possibly fire:
+- `requires`: each of these occurs in the file (`"tensorflow"` for rules that match only names
+  reached through an import of TensorFlow);
+- `triggers`: one of these occurs. The engine also visits only the statements on lines holding
+  a trigger of an active rule, or using a name bound on such a line (`pruning`): every line a
+  rule must look at has to hold one of its triggers.
+
+Each is a `Needle`: a literal string, or a `Pattern` (`Pattern(r"\\bInput\\b", "Input")`) where a
+literal would let through much more than the rule can match. A pattern names the literals every
+match of it holds, and is looked for only on the lines holding one of them: `str.find` over a TF
+source costs a hundredth of a regular expression that starts with `\\b` or a lookbehind, which
+Python's `re` tries at every position. A rule's `requires` and `triggers` are the only inputs:
+nothing else decides whether a text is parsed.
+
+A run must turn away a file no rule can fire in without importing the rules, which import LibCST
+(about 0.15 s of start-up). So the rules' needles are also kept as data, in the generated module
+`tf24migrate.catalogue.trigger_table`, which `python -m tf24migrate.dev regen` writes from the rules
+themselves and `tests/test_prefilter.py` compares with them (it fails when the table is stale, as
+ruff checks its generated code). That table answers `could_fire` for a `RuleSelection` that has not
+loaded its rules; once they are loaded, their own needles are used. The table records a digest of
+the sources it was generated from (`sources_digest`): where they changed since, it is not used and
+the rules are loaded, so a stale table can make a run slower but never different. Chosen over a list kept by
+hand (it drifted to the broadest strings, `tensorflow`, which every file of a TF repository holds),
+and over reading the rules' modules without importing them (fragile, and as slow).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING
+
+from tf24migrate.rules.needles import IMPORTS_PUBLIC_TENSORFLOW, AnyOf, Needle, Pattern, literals_of, quoted
+
+if TYPE_CHECKING:
+    from tf24migrate.rules.base import Rule
+
+
+class Probe:
+    """One text, each needle looked for in it at most once (most rules share `tensorflow`)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._found: dict[Needle, bool] = {}
+
+    def has(self, needle: Needle) -> bool:
+        found = self._found.get(needle)
+        if found is None:
+            if isinstance(needle, str):  # absent where a literal it holds is (`experimental`)
+                found = all(map(self.has, _shorter_literals().get(needle, ()))) and needle in self.text
+            elif isinstance(needle, AnyOf):  # each alternative once per text (most are shared)
+                found = any(map(self.has, needle.alternatives))
+            else:  # its literals once per text (shared with other needles), the regex if one is found
+                found = any(map(self.has, needle.literals)) and needle.search(self.text)
+            self._found[needle] = found
+        return found
+
+    def could_fire(
+        self, requires: Iterable[Needle], triggers: Iterable[Needle], within: Probe | None = None
+    ) -> bool:
+        """Whether each of `requires` occurs in `within` (default: this text) and one of
+        `triggers` in this text. The shared go first, as each needle is looked for once per text:
+        the patterns required that hold one literal (`IMPORTS_PUBLIC_TENSORFLOW`, which most rules
+        require: its literal `tensorflow`, then the pattern on the lines holding it; it rules out
+        most rules in TensorFlow's own sources, whose imports are of `tensorflow.python`), then the
+        literals required, a literal of each other pattern required, the triggers (a rule's own
+        names, rare), and last those other patterns (on the lines of several literals)."""
+        within = within or self
+        narrow, literals, broad = _split(requires)
+        return (
+            all(map(within.has, narrow))
+            and all(map(within.has, literals))
+            and all(within.has_literal_of(pattern) for pattern in broad)
+            and not any(map(within.lacks, broad))  # known from another rule
+            and any(map(self.has, triggers))
+            and all(map(within.has, broad))
+        )
+
+    def lacks(self, needle: Needle) -> bool:
+        """Whether `needle` was looked for already, and does not occur."""
+        return self._found.get(needle) is False
+
+    def has_literal_of(self, pattern: Pattern) -> bool:
+        """Whether one of the literals every match of `pattern` holds occurs (each looked for once
+        per text: `tensorflow` is the literal of most rules' `requires`)."""
+        return any(map(self.has, pattern.literals))
+
+
+_SHORTER: dict[str, tuple[str, ...]] | None = None
+
+
+def _shorter_literals() -> dict[str, tuple[str, ...]]:
+    """For each literal of the rules' needles, the other literals it holds (`experimental_hints`
+    holds `experimental`): a text lacking one of those lacks it too, known without a scan of the
+    text (most texts lack most triggers, and each absent one costs a scan of the whole text)."""
+    global _SHORTER
+    if _SHORTER is None:
+        from tf24migrate.catalogue.trigger_table import ROWS
+
+        literals = {
+            literal
+            for row in ROWS
+            for needle in (*row.requires, *row.triggers)
+            for literal in literals_of(needle)
+        }
+        shorter = {
+            literal: tuple(other for other in literals if other != literal and other in literal)
+            for literal in literals
+        }
+        _SHORTER = {literal: held for literal, held in shorter.items() if held}
+    return _SHORTER
+
+
+_SPLITS: dict[int, tuple] = {}  # by the id of a rule's `requires` (which the entry keeps alive)
+
+
+def _split(requires: Sequence[Needle]) -> tuple[tuple[Needle, ...], ...]:
+    """A rule's `requires` as it is best checked (once per rule): the patterns that hold one
+    literal, the literals, then the patterns of several literals."""
+    entry = _SPLITS.get(id(requires))
+    if entry is None or entry[0] is not requires:
+        patterns = [needle for needle in requires if not isinstance(needle, str)]
+        narrow = tuple(pattern for pattern in patterns if len(pattern.literals) == 1)
+        broad = tuple(pattern for pattern in patterns if len(pattern.literals) > 1)
+        literals = tuple(needle for needle in requires if isinstance(needle, str))
+        entry = _SPLITS[id(requires)] = (requires, narrow, literals, broad)
+    return entry[1:]
+
+
+def rules_that_could_fire(text: str, rules: Iterable[Rule], *, requires_in: str | None = None) -> list[Rule]:
+    """The `rules` whose required needles all occur in `requires_in` (default: `text`) and one of
+    whose triggers occurs in `text`."""
+    probe = Probe(text)
+    within = Probe(requires_in) if requires_in is not None else probe
+    return [rule for rule in rules if probe.could_fire(rule.requires, rule.triggers, within)]
+
+
+def without_public_imports(text: str, rules: Iterable[Rule]) -> list[Rule]:
+    """The `rules` that could still fire in `text` once it is known to import nothing of
+    TensorFlow's public API (`IMPORTS_PUBLIC_TENSORFLOW` found only in prose or a docstring's
+    example, which Python's `ast` tells): those that require no such import, or for which another
+    alternative of an `any_of` occurs."""
+    probe = Probe(text)
+
+    def satisfied(needle: Needle) -> bool:
+        if needle == IMPORTS_PUBLIC_TENSORFLOW:
+            return False
+        if isinstance(needle, AnyOf) and IMPORTS_PUBLIC_TENSORFLOW in needle.alternatives:
+            return any(satisfied(n) and probe.has(n) for n in needle.alternatives)
+        return True  # found already: the rule passed the prefilter
+
+    return [rule for rule in rules if all(map(satisfied, rule.requires))]
+
+
+def needs_public_imports(rule: Rule) -> bool:
+    """Whether `rule`'s `requires` can only be met, or also be met, by an import of TensorFlow's
+    public API (`without_public_imports` may drop it)."""
+    return any(
+        needle == IMPORTS_PUBLIC_TENSORFLOW
+        or (isinstance(needle, AnyOf) and IMPORTS_PUBLIC_TENSORFLOW in needle.alternatives)
+        for needle in rule.requires
+    )
+
+
+def could_fire(text: str, rules: Sequence[Rule]) -> bool:
+    """Whether any of `rules` could fire in `text`. A `RuleSelection` that has not loaded its rules
+    is answered from `trigger_table` without loading them (nor LibCST)."""
+    from tf24migrate.catalogue.selection import RuleSelection
+
+    probe = Probe(text)
+    if isinstance(rules, RuleSelection) and rules._rules is None and table_is_current():
+        return any(probe.could_fire(row.requires, row.triggers) for row in _rows_of(rules))
+    return any(probe.could_fire(rule.requires, rule.triggers) for rule in rules)
+
+
+@functools.cache
+def table_is_current() -> bool:
+    """Whether the trigger table was generated from the rules' sources as they are now."""
+    from tf24migrate.catalogue.trigger_table import SOURCES_DIGEST
+
+    return sources_digest() == SOURCES_DIGEST
+
+
+def sources_digest() -> str:
+    """A digest of the sources the rules' needles come from: the rules' API (`tf24migrate.rules`)
+    and every module of `tf24migrate.transforms`, wherever they are installed."""
+    import hashlib
+    import importlib.util
+    import pathlib
+
+    folders = [pathlib.Path(__file__).parent.parent / "rules"]
+    spec = importlib.util.find_spec("tf24migrate.transforms")
+    folders += [pathlib.Path(folder) for folder in (spec and spec.submodule_search_locations) or ()]
+    digest = hashlib.blake2b(digest_size=16)
+    for folder in folders:
+        for path in sorted(folder.rglob("*.py")):
+            digest.update(path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def _rows_of(selection) -> Sequence:
+    """The table's rows for `selection`'s rules (all rows when its selectors are not valid: loading
+    the rules reports that)."""
+    from tf24migrate.catalogue.selection import select_rules
+    from tf24migrate.catalogue.trigger_table import ROWS
+    from tf24migrate.model.errors import UnknownRuleError
+
+    try:
+        return select_rules(selection.select, selection.ignore, rules=ROWS)
+    except UnknownRuleError:
+        return ROWS
+
+
+def pattern_of(literals: Iterable[str], *, words: bool = False) -> re.Pattern[str]:
+    """One pattern matching where any of `literals` occurs (as whole words if `words`)."""
+    alternatives = "|".join(re.escape(literal) for literal in sorted(set(literals), key=len, reverse=True))
+    if words and alternatives:
+        alternatives = rf"\b(?:{alternatives})\b"
+    return re.compile(alternatives or r"(?!)")
+
+
+def matches(text: str, needles: Iterable[Needle]) -> Iterator[re.Match[str]]:
+    """Where any of `needles` occurs in `text` (in no order)."""
+    needles = list(needles)
+    literals = [needle for needle in needles if isinstance(needle, str)]
+    if literals:
+        yield from pattern_of(literals).finditer(text)
+    for needle in needles:
+        if not isinstance(needle, str):
+            yield from needle.finditer(text)
+
+
+def _needle_code(needle: Needle) -> str:
+    return quoted(needle) if isinstance(needle, str) else repr(needle)
+
+
+def _tuple_code(needles: Sequence[Needle]) -> str:
+    return f"({', '.join(map(_needle_code, needles))}{',' if len(needles) == 1 else ''})"
+
+
+def table_source() -> str:
+    """The text of `tf24migrate/catalogue/trigger_table.py`, from the registered rules."""
+    from tf24migrate.catalogue.selection import all_rules
+
+    lines = [
+        '"""Generated by `python -m tf24migrate.dev regen` from the rules\' `requires` and `triggers`:',
+        "do not edit (see `tf24migrate.catalogue.prefilter`; tests/test_prefilter.py fails when it is stale).",
+        '"""',
+        "",
+        *(
+            ["from typing import NamedTuple", "", "from tf24migrate.rules.needles import Pattern"]
+            if any(not isinstance(n, str) for r in all_rules() for n in (*r.requires, *r.triggers))
+            else ["from typing import NamedTuple"]
+        ),
+        "",
+        "",
+        "# The digest of the sources this table was generated from: see `prefilter.table_is_current`.",
+        f"SOURCES_DIGEST = {quoted(sources_digest())}",
+        "",
+        "",
+        "class Row(NamedTuple):",
+        "    code: str",
+        "    name: str",
+        "    default: bool",
+        "    requires: tuple",
+        "    triggers: tuple",
+        "",
+        "",
+        "# fmt: off",
+        "ROWS = (",
+    ]
+    for rule in all_rules():
+        requires, triggers = map(_tuple_code, (rule.requires, rule.triggers))
+        lines.append(
+            f"    Row({quoted(rule.code)}, {quoted(rule.name)}, {rule.default}, {requires}, {triggers}),"
+        )
+    lines += [")", "# fmt: on"]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,82 @@
+"""TF24504 `xla-devices`: The `XLA_CPU` / `XLA_GPU` devices are not registered by default from TF 2.4."""
+
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+
+from tf24migrate.model.findings import Severity
+from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
+
+from .._text import assigned_value, literal_value
+
+_DEVICE_FUNCTIONS = {
+    "tensorflow.device",
+    "tensorflow.config.list_logical_devices",
+    "tensorflow.config.list_physical_devices",
+    "tensorflow.config.experimental.list_logical_devices",
+    "tensorflow.config.experimental.list_physical_devices",
+}
+
+
+_XLA_DEVICE = re.compile(r"XLA_(CPU|GPU)")
+
+
+def _device_text(ctx, node: cst.CSTNode) -> str | None:
+    """The text of a device string: a literal, an f-string's literal parts, or a name assigned one."""
+    value = literal_value(node)
+    if value is not None:
+        return value
+    if isinstance(node, cst.FormattedString):
+        return "".join(p.value for p in node.parts if isinstance(p, cst.FormattedStringText))
+    if isinstance(node, cst.Name):
+        assigned = assigned_value(ctx, node)
+        return literal_value(assigned) if assigned is not None else None
+    return None
+
+
+class XlaDevices(Rule):
+    """The `XLA_CPU` / `XLA_GPU` devices are not registered by default from TF 2.4.
+
+    Placing ops on `/device:XLA_GPU:0`, or listing `XLA_GPU` devices, finds no device unless
+    `TF_XLA_FLAGS=--tf_xla_enable_xla_devices` is set (a flag the release notes call temporary).
+    The way to compile with XLA is `tf.function(experimental_compile=True)` (`jit_compile=True` from
+    TF 2.5). Only device strings passed to `tf.device(...)` or `tf.config.list_logical_devices` /
+    `list_physical_devices` (directly or through a name assigned the string) are reported, never
+    comments, docstrings or log text. Not rewritten: the compilation boundary is a design choice.
+
+    Reported: `with tf.device("/device:XLA_GPU:0"): y = model(x)`
+    Write instead: `y = tf.function(model, experimental_compile=True)(x)`
+
+    Versions: XLA devices are not registered by default from TF 2.4 (TF 2.4's release notes).
+    """
+
+    code = "TF24504"
+    name = "xla-devices"
+    changed_in = "2.4"
+    fix = None
+    severity = Severity.WARNING
+    triggers = ("XLA_CPU", "XLA_GPU")
+    requires = IMPORTS_TENSORFLOW
+
+    def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
+        if ctx.qualified_name(original.func) not in _DEVICE_FUNCTIONS:
+            return updated
+        for arg in original.args:
+            if arg.keyword is not None and arg.keyword.value not in ("device_name", "device_type"):
+                continue
+            match = _XLA_DEVICE.search(_device_text(ctx, arg.value) or "")
+            if match:
+                ctx.report(
+                    arg.value,
+                    f"TF 2.4 no longer registers the `{match.group(0)}` device by default: compile with "
+                    "`tf.function(fn, experimental_compile=True)` (`jit_compile=True` from TF 2.5) instead "
+                    "of placing ops on it, or set the environment variable "
+                    "`TF_XLA_FLAGS=--tf_xla_enable_xla_devices` before TensorFlow starts.",
+                )
+            break
+        return updated
+
+
+RULES = (XlaDevices(),)

@@ -1,0 +1,154 @@
+"""What the tf.data service server rules share: the `DispatchServer(port)` /
+`WorkerServer(port, dispatcher_address)` to config-tuple rewrite, and call-building helpers."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from tf24migrate.model.findings import Fix, Severity
+from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
+from tf24migrate.rules.calls import (
+    bind_or_report,
+    close_multiline_call,
+    is_multiline,
+    keyword_arg,
+    leading_comment_lines,
+    line_break,
+    nested_multiline_call,
+    rebuild_args,
+    updated_values,
+)
+from tf24migrate.rules.names import dotted_parts
+
+SERVICE = "tensorflow.data.experimental.service"
+
+
+_SPACED_COMMA = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+
+
+def is_none(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Name) and node.value == "None"
+
+
+def _is_bool(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Name) and node.value in ("True", "False")
+
+
+def keyword_call(func: cst.BaseExpression, arguments: list[tuple[str, cst.BaseExpression]]) -> cst.Call:
+    args = [keyword_arg(name, value) for name, value in arguments]
+    args = [arg.with_changes(comma=_SPACED_COMMA) for arg in args[:-1]] + args[-1:]
+    return cst.Call(func, args)
+
+
+class _ServerConfig(Rule):
+    """A tf.data service server whose TF 2.3 arguments move into a config tuple in TF 2.4."""
+
+    requires = IMPORTS_TENSORFLOW
+
+    server: str = ""
+    config: str = ""
+    old_params: tuple[str, ...] = ()
+    config_order: tuple[str, ...] = ()  # keywords of the config, in the order they are written
+    required: tuple[str, ...] = ()
+    fix = Fix.SAFE
+    severity = Severity.ERROR
+
+    def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
+        if ctx.qualified_name(original.func) != f"{SERVICE}.{self.server}":
+            return updated
+        if self._already_migrated(ctx, original):
+            return updated
+        message = (
+            f"`{self.server}({', '.join(self.old_params)})` takes a `{self.config}` in TF 2.4 "
+            f"(`{self.server}(config, start=True)`)"
+        )
+        by_hand = (
+            f"{message}: rewrite the call by hand as `{self.server}({self.config}("
+            f"{', '.join(f'{name}=...' for name in self.config_order)}), start=...)`, with keywords only"
+        )
+        bound = bind_or_report(ctx, original, self.old_params, by_hand)
+        if bound is None:
+            return updated
+        missing = [name for name in self.required if name not in bound]
+        if missing:
+            ctx.report(original, f"{by_hand}; the call passes no `{'`, `'.join(missing)}`.")
+            return updated
+        config_func = self._config_name(ctx, original.func)
+        if config_func is None:
+            ctx.report(original, f"{by_hand}; this file has no way to name `{self.config}`.")
+            return updated
+        new_values = updated_values(original, updated)
+        config_args = [
+            (name, new_values[id(bound[name])])
+            for name in self.config_order
+            if name in bound and not is_none(bound[name].value)
+        ]
+        if is_multiline(original):
+            replacement = self._multiline(updated, bound, config_func, original)
+        else:
+            new_args: list[tuple[str | None, cst.BaseExpression]] = [
+                (None, keyword_call(config_func, config_args))
+            ]
+            if "start" in bound:
+                new_args.append(("start", new_values[id(bound["start"])]))
+            replacement = updated.with_changes(args=rebuild_args(updated.args, new_args))
+        return (
+            ctx.report(
+                original,
+                f"{message}: pass the settings as `{self.config}` keywords.",
+                replacement=replacement,
+            )
+            or updated
+        )
+
+    def _multiline(self, updated: cst.Call, bound: dict, config_func, original: cst.Call) -> cst.Call:
+        """The rewrite of a call written over several lines: the config call is laid out one
+        argument per line too, each argument keeping its comments."""
+        updated_args = {id(o): u for o, u in zip(original.args, updated.args, strict=True)}
+        moved = [
+            (name, updated_args[id(bound[name])])
+            for name in self.config_order
+            if name in bound and not is_none(bound[name].value)
+        ]
+        before = updated.whitespace_before_args
+        indent = before.last_line.value if isinstance(before, cst.ParenthesizedWhitespace) else ""
+        config = nested_multiline_call(config_func, moved, updated)
+        leading = leading_comment_lines(updated)
+        if isinstance(before, cst.ParenthesizedWhitespace):  # its comment lines now precede their argument
+            updated = updated.with_changes(whitespace_before_args=before.with_changes(empty_lines=[]))
+        if "start" not in bound:
+            return updated.with_changes(args=close_multiline_call([cst.Arg(config)], updated))
+        start = updated_args[id(bound["start"])]
+        comments = leading[id(start)]
+        args = [
+            cst.Arg(config, comma=cst.Comma(whitespace_after=line_break(indent, comments))),
+            keyword_arg("start", start.value, like=start),
+        ]
+        return updated.with_changes(args=close_multiline_call(args, updated))
+
+    def _already_migrated(self, ctx, call: cst.Call) -> bool:
+        """TF 2.4 style: `config=`, a config built in the call, no arguments, or a value that is not
+        a port in a file that already uses the config class."""
+        if any(arg.keyword is not None and arg.keyword.value == "config" for arg in call.args):
+            return True
+        positional = [arg.value for arg in call.args if arg.keyword is None and not arg.star]
+        if not call.args:
+            return True
+        if positional and isinstance(positional[0], cst.Call):
+            parts = dotted_parts(positional[0].func)
+            if parts and parts[-1] == self.config:
+                return True
+        if len(positional) >= 2 and _is_bool(positional[1]):
+            return True  # (config, start)
+        first_is_port = positional and isinstance(positional[0], cst.Integer)
+        return bool(positional) and not first_is_port and self.config in ctx.source
+
+    def _config_name(self, ctx, func: cst.BaseExpression) -> cst.BaseExpression | None:
+        """The config class reached as the file reached the server class: through the same module
+        path or alias, or added to the same `from ... import` statement."""
+        if isinstance(func, cst.Name):
+            name = ctx.import_alongside(func, self.config)
+            if name is not None:
+                return name
+            return ctx.spell(f"{SERVICE}.{self.config}")
+        return ctx.spell(f"{SERVICE}.{self.config}", like=func)

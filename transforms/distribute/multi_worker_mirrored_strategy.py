@@ -1,0 +1,121 @@
+"""TF24107 `multi-worker-mirrored-strategy`: `tf.distribute.experimental.MultiWorkerMirroredStrategy` is
+stable in TF 2.4 as `tf.distribute.MultiWorkerMirroredStrategy`, with a new signature."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from tf24migrate.model.findings import Fix, Severity
+from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
+from tf24migrate.rules.calls import (
+    UnboundArguments,
+    bind_arguments,
+    code_for,
+    rebuild_args,
+)
+from tf24migrate.rules.edits import DropUse
+
+from ._api import EXPERIMENTAL
+
+_MWMS_OLD = f"{EXPERIMENTAL}.MultiWorkerMirroredStrategy"
+
+
+_MWMS_NEW = "tensorflow.distribute.MultiWorkerMirroredStrategy"
+
+
+_AUTO = {f"{EXPERIMENTAL}.CollectiveCommunication.AUTO", f"{EXPERIMENTAL}.CommunicationImplementation.AUTO"}
+
+
+class MultiWorkerMirroredStrategy(Rule):
+    """`tf.distribute.experimental.MultiWorkerMirroredStrategy` is stable in TF 2.4 as
+    `tf.distribute.MultiWorkerMirroredStrategy`, with a new signature.
+
+    The experimental constructor is `(communication, cluster_resolver)`; the stable one is
+    `(cluster_resolver, communication_options)`, with the communication implementation inside a
+    `CommunicationOptions`. The rewrite always uses keywords, in the new order, and only for the
+    arguments given; `communication_options` is dropped when the implementation is `AUTO` (the
+    default). A `CollectiveCommunication` member passed in is renamed by TF24105 in the same run.
+    Calls with `*args` / `**kwargs` are reported, not rewritten.
+
+    Before: `tf.distribute.experimental.MultiWorkerMirroredStrategy(tf.distribute.experimental.CollectiveCommunication.RING)`
+    After:  `tf.distribute.MultiWorkerMirroredStrategy(communication_options=tf.distribute.experimental.CommunicationOptions(implementation=tf.distribute.experimental.CollectiveCommunication.RING))` (and TF24105 renames `CollectiveCommunication`)
+
+    Versions: `tf.distribute.MultiWorkerMirroredStrategy` and `CommunicationOptions` are exported since TF 2.4
+    (tensorflow/_api/v2/distribute/__init__.py and distribute/experimental/__init__.py of the tensorflow-cpu
+    2.4.0 wheel; absent in 2.3.0); the experimental name is still exported, deprecated, in 2.15.1.
+    """
+
+    code = "TF24107"
+    name = "multi-worker-mirrored-strategy"
+    new_since = "2.4"
+    fix = Fix.SAFE
+    severity = Severity.WARNING
+    triggers = ("MultiWorkerMirroredStrategy",)
+    requires = IMPORTS_TENSORFLOW
+
+    def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
+        if ctx.qualified_name(original.func) != _MWMS_OLD:
+            return updated
+        message = "`tf.distribute.experimental.MultiWorkerMirroredStrategy` is stable in TF 2.4"
+        try:
+            bound = bind_arguments(original.args, ("communication", "cluster_resolver"))
+        except UnboundArguments as problem:
+            ctx.report(
+                original,
+                f"{message}: rewrite the call by hand as `tf.distribute.MultiWorkerMirroredStrategy("
+                f"cluster_resolver=..., communication_options=tf.distribute.experimental."
+                f"CommunicationOptions(implementation=...))`; {problem}.",
+            )
+            return updated
+        updated_args = {id(o): u for o, u in zip(original.args, updated.args, strict=True)}
+        new_args: list[tuple[str, cst.BaseExpression]] = []
+        if "cluster_resolver" in bound:
+            new_args.append(("cluster_resolver", updated_args[id(bound["cluster_resolver"])].value))
+        communication = bound.get("communication")
+        if communication is not None and ctx.qualified_name(communication.value) not in _AUTO:
+            options = ctx.spell(f"{EXPERIMENTAL}.CommunicationOptions", like=original.func)
+            if options is None:
+                ctx.report(
+                    original, f"{message}: no way to name TensorFlow in this file; rewrite it by hand."
+                )
+                return updated
+            value = updated_args[id(communication)].value
+            new_args.append(
+                (
+                    "communication_options",
+                    cst.Call(options, [cst.Arg(value, keyword=cst.Name("implementation"), equal=_equal())]),
+                )
+            )
+        func = ctx.spell(_MWMS_NEW, like=original.func)
+        edits = (
+            [DropUse(original.func)]
+            if isinstance(original.func, cst.Name)
+            and func is not None
+            and code_for(func) != original.func.value
+            else []
+        )
+        if func is None:
+            ctx.report(original, f"{message}: no way to name TensorFlow in this file; rewrite it by hand.")
+            return updated
+        replacement = updated.with_changes(func=func, args=rebuild_args(updated.args, new_args))
+        if not new_args:
+            replacement = replacement.with_changes(whitespace_before_args=cst.SimpleWhitespace(""))
+        return (
+            ctx.report(
+                original,
+                f"{message}: use `tf.distribute.MultiWorkerMirroredStrategy` with "
+                "`cluster_resolver=` and `communication_options=`.",
+                replacement=replacement,
+                edits=edits,
+            )
+            or updated
+        )
+
+
+def _equal() -> cst.AssignEqual:
+    return cst.AssignEqual(
+        whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")
+    )
+
+
+RULES = (MultiWorkerMirroredStrategy(),)

@@ -1,0 +1,73 @@
+"""TF24214 `control-flow-on-symbolic`: `tf.cond`, `tf.while_loop` and `tf.map_fn` cannot take Keras
+symbolic inputs from TF 2.4."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from tf24migrate.model.findings import Severity
+from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
+from tf24migrate.rules.needles import Pattern
+
+from ._symbolic import (
+    INPUT_WORD,
+    symbolic_names,
+)
+
+_CONTROL_FLOW = {"tensorflow.cond", "tensorflow.while_loop", "tensorflow.map_fn"}
+
+
+class ControlFlowOnSymbolic(Rule):
+    """`tf.cond`, `tf.while_loop` and `tf.map_fn` cannot take Keras symbolic inputs from TF 2.4.
+
+    TF 2.3 turned such calls into op layers; TF 2.4 explicitly does not support control flow on
+    `KerasTensor`s: it raises `TypeError` (a `KerasTensor` cannot become a graph tensor), hence the
+    severity. Reported where one of these functions is applied to a name bound from
+    `tf.keras.Input(...)` (or `keras.layers.Input(...)`) in the same scope, or computed from one
+    (`h = Dense(8)(inputs)`); names with no such evidence are left alone. Not rewritten: the
+    control flow belongs in a layer's `call`, which is a design change.
+
+    Reported: `inputs = tf.keras.Input((3,))` then `y = tf.cond(flag, lambda: inputs, lambda: -inputs)`
+    Write instead:
+
+        class Choose(tf.keras.layers.Layer):
+            def call(self, x):
+                return tf.cond(flag, lambda: x, lambda: -x)
+
+
+        inputs = tf.keras.Input((3,))
+        y = Choose()(inputs)
+
+    Versions: unsupported from TF 2.4 (the Functional API change in TF 2.4's release notes).
+    """
+
+    code = "TF24214"
+    name = "control-flow-on-symbolic"
+    old_removed = "2.4"
+    fix = None
+    severity = Severity.ERROR
+    triggers = (INPUT_WORD,)
+    requires = (
+        *IMPORTS_TENSORFLOW,
+        Pattern(r"\b(?:cond|while_loop|map_fn)\b", "cond", "while_loop", "map_fn"),
+    )  # `_CONTROL_FLOW`
+
+    def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
+        qualified = ctx.qualified_name(original.func)
+        if qualified not in _CONTROL_FLOW:
+            return updated
+        names = [found for arg in original.args for found in symbolic_names(ctx, arg.value)]
+        if names:
+            function = qualified.replace("tensorflow.", "tf.", 1)
+            name, evidence = names[0]
+            ctx.report(
+                original,
+                f"`{function}` is applied to `{name.value}`, a Keras symbolic value ({evidence}): TF 2.4 "
+                f"does not support control flow on symbolic tensors (TypeError). Move the `{function}` "
+                f"into the `call` method of a custom `tf.keras.layers.Layer` and apply that layer to "
+                f"`{name.value}`.",
+            )
+        return updated
+
+
+RULES = (ControlFlowOnSymbolic(),)

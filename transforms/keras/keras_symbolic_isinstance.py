@@ -1,0 +1,86 @@
+"""TF24210 `keras-symbolic-isinstance`: `isinstance(x, tf.Tensor)` is False for Keras symbolic inputs from
+TF 2.4."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from tf24migrate.model.findings import Fix, Severity
+from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
+from tf24migrate.rules.calls import abbreviated, code_for
+
+from ._symbolic import (
+    EVIDENCE_TRIGGERS,
+    symbolic_evidence,
+)
+
+
+def _is_builtin_call(ctx, call: cst.Call, name: str) -> bool:
+    return isinstance(call.func, cst.Name) and call.func.value == name and ctx.binding(name) is None
+
+
+class KerasSymbolicIsinstance(Rule):
+    """`isinstance(x, tf.Tensor)` is False for Keras symbolic inputs from TF 2.4.
+
+    Functional models are built from `KerasTensor`s, which are not `tf.Tensor`s; the release notes
+    recommend `tf.is_tensor(x)`, which is True for them on TF 2.4–2.15 and with tf_keras. The
+    rewrite is unsafe: `tf.is_tensor` is also True for variables, sparse and ragged tensors, and
+    under Keras 3 (the default `tf.keras` from TF 2.16) it is False for symbolic values, where
+    `tf.keras.backend.is_keras_tensor(x)` is the check. A tuple of types is reported, not rewritten.
+
+    Reported only with evidence in the file that `x` is a Keras symbolic value: `x` is bound to
+    `tf.keras.Input(...)` (or computed from such a name, as `h = Dense(8)(inputs)`) in the same
+    scope, or `x` is a model's `.input(s)` / `.output(s)`. Everywhere else (a `tf.function`
+    argument, a shape dimension, a loss normaliser, a tensor of TF 1 graph code) `isinstance(x,
+    tf.Tensor)` means what it meant in TF 2.3, and is left alone.
+
+    Before: `inputs = tf.keras.Input((3,))` then `if isinstance(inputs, tf.Tensor): ...`
+    After:  `inputs = tf.keras.Input((3,))` then `if tf.is_tensor(inputs): ...`
+
+    Versions: `tf.is_tensor` exists since TF 2.0 (tensorflow_core/_api/v2/v2.py of the tensorflow 2.0.0
+    wheel); the Functional API change is in TF 2.4's release notes.
+    """
+
+    code = "TF24210"
+    name = "keras-symbolic-isinstance"
+    new_since = "2.0"
+    changed_in = "2.4"
+    fix = Fix.UNSAFE
+    severity = Severity.WARNING
+    triggers = EVIDENCE_TRIGGERS
+    requires = ("isinstance", *IMPORTS_TENSORFLOW)
+
+    def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
+        if not _is_builtin_call(ctx, original, "isinstance") or len(original.args) != 2:
+            return updated
+        if any(arg.star or arg.keyword for arg in original.args):
+            return updated
+        value, kind = original.args
+        evidence = symbolic_evidence(ctx, value.value)
+        if evidence is None:
+            return updated
+        why = (
+            f"`isinstance({abbreviated(value.value)}, tf.Tensor)` is False for Keras symbolic values from TF 2.4 "
+            f"({evidence}; they are `KerasTensor`s now): use `tf.is_tensor({abbreviated(value.value)})` on TF 2.4–2.15 and "
+            "tf_keras (also True for variables, sparse and ragged tensors); under Keras 3 use "
+            f"`tf.keras.backend.is_keras_tensor({abbreviated(value.value)})` for symbolic values."
+        )
+        if isinstance(kind.value, cst.Tuple):
+            if any(ctx.qualified_name(e.value) == "tensorflow.Tensor" for e in kind.value.elements):
+                ctx.report(original, f"{why} Take `tf.Tensor` out of the tuple and add that check with `or`.")
+            return updated
+        if ctx.qualified_name(kind.value) != "tensorflow.Tensor":
+            return updated
+        is_tensor = ctx.spell("tensorflow.is_tensor", like=kind.value)
+        if is_tensor is None:
+            ctx.report(original, why)
+            return updated
+        argument = updated.args[0]
+        comma_has_comment = isinstance(argument.comma, cst.Comma) and "#" in code_for(argument.comma)
+        if not comma_has_comment:
+            argument = argument.with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        replacement = updated.with_changes(func=is_tensor, args=[argument])
+        return ctx.report(original, why, replacement=replacement) or updated
+
+
+RULES = (KerasSymbolicIsinstance(),)

@@ -1,0 +1,107 @@
+"""The family's rename-like rules, as rows: TF24201 `steps-per-execution`, TF24202 `removed-keras-utils`,
+TF24212 `keras-get-graph`."""
+
+from __future__ import annotations
+
+from tf24migrate.model.findings import Severity
+from tf24migrate.rules.kinds import RenameKeyword, ReportUse
+
+STEPS_PER_EXECUTION = RenameKeyword(
+    code="TF24201",
+    name="steps-per-execution",
+    new_since="2.4",
+    callees=("compile",),
+    old="experimental_steps_per_execution",
+    new="steps_per_execution",
+    severity=Severity.WARNING,
+    message="`compile(experimental_steps_per_execution=)` is `steps_per_execution=` from TF 2.4 "
+    "(Keras 3 rejects the old keyword).",
+    doc="""
+    `Model.compile(experimental_steps_per_execution=N)` is `steps_per_execution=N` from TF 2.4.
+
+    Keras 2 still accepts the old keyword with a warning; Keras 3 (the default `tf.keras` from
+    TF 2.16) raises `TypeError`. Matched on `.compile(...)` calls by method name.
+
+    Before: `model.compile(optimizer="sgd", loss="mse", experimental_steps_per_execution=8)`
+    After:  `model.compile(optimizer="sgd", loss="mse", steps_per_execution=8)`
+
+    Versions: `steps_per_execution=` exists since TF 2.4 (`Model.compile` in
+    tensorflow/python/keras/engine/training.py of the tensorflow-cpu 2.4.0 wheel); the old keyword is still
+    accepted, with a warning, in keras 2.9.0 (keras/engine/training.py).
+    """,
+)
+
+
+REMOVED_KERAS_UTILS = ReportUse(
+    code="TF24202",
+    name="removed-keras-utils",
+    old_removed="2.4",
+    severity=Severity.ERROR,
+    symbols={
+        "tensorflow.keras.utils.multi_gpu_model": "`tf.keras.utils.multi_gpu_model` was removed in TF 2.4: "
+        "create and compile the model inside `with tf.distribute.MirroredStrategy().scope():` and "
+        "train that model directly instead of a `multi_gpu_model(...)` copy.",
+        "tensorflow.keras.utils.HDF5Matrix": "`tf.keras.utils.HDF5Matrix` was removed in TF 2.4: read the "
+        "HDF5 data with `h5py` (or `tfio.IODataset.from_hdf5` from tensorflow-io) into a "
+        "`tf.data.Dataset` and pass that to `fit`.",
+        "tensorflow.keras.utils.convert_all_kernels_in_model": "`tf.keras.utils.convert_all_kernels_in_model` "
+        "was removed in TF 2.4 (it converted legacy Theano kernels): delete the call.",
+        "tensorflow.keras.experimental.terminate_keras_multiprocessing_pools": "`tf.keras.experimental."
+        "terminate_keras_multiprocessing_pools` was removed in TF 2.4: delete the call; close worker "
+        "pools you create yourself with `pool.close()` or `pool.terminate()` from `multiprocessing`.",
+    },
+    doc="""
+    Four Keras utilities, deprecated in TF 2.3, are gone from TF 2.4 (`AttributeError` on use,
+    `ImportError` on import); each finding names what to write instead.
+
+    - `tf.keras.utils.multi_gpu_model`: use `tf.distribute.MirroredStrategy`.
+    - `tf.keras.utils.HDF5Matrix`: load the HDF5 file into a `tf.data.Dataset` (h5py, tensorflow-io).
+    - `tf.keras.utils.convert_all_kernels_in_model`: legacy Theano kernels; delete the call.
+    - `tf.keras.experimental.terminate_keras_multiprocessing_pools`: delete the call.
+
+    Every use is reported: attribute chains (`tf.keras.utils.multi_gpu_model`), imported names and
+    the `from tensorflow.keras.utils import ...` line itself. Not rewritten: the replacements change
+    how the program is structured.
+
+    Reported: `parallel = tf.keras.utils.multi_gpu_model(model, gpus=2)`
+    Write instead: `with tf.distribute.MirroredStrategy().scope(): model = build_model()`
+
+    Versions: all four are exported in TF 2.3 and gone in 2.4
+    (tensorflow/python/keras/api/_v2/keras/utils/__init__.py and keras/experimental/__init__.py of the
+    tensorflow-cpu 2.3.0 and 2.4.0 wheels).
+    """,
+)
+
+
+KERAS_GET_GRAPH = ReportUse(
+    code="TF24212",
+    name="keras-get-graph",
+    changed_in="2.4",
+    severity=Severity.WARNING,
+    symbols={
+        qualified: "Functional models no longer need the Keras graph from TF 2.4 (they are built from "
+        "symbolic `KerasTensor`s): remove `with K.get_graph().as_default():` and build the model "
+        "directly; `get_graph` is not in the public TF 2 `tf.keras.backend`."
+        for qualified in ("tensorflow.keras.backend.get_graph", "tensorflow.python.keras.backend.get_graph")
+    },
+    doc="""
+    Entering `tf.keras.backend.get_graph()` before building a functional model is not needed from
+    TF 2.4.
+
+    Functional models are built from symbolic `KerasTensor`s, outside any graph; `get_graph` is an
+    internal function that the public TF 2 `tf.keras.backend` does not export. Not rewritten:
+    removing the `with` block re-indents its body, which is left to you.
+
+    Reported: `from tensorflow.keras import backend as K, layers` then `with K.get_graph().as_default(): outputs = layers.Dense(10)(inputs)`
+    Write instead: `outputs = layers.Dense(10)(inputs)`
+
+    Versions: the Functional API change is in TF 2.4's release notes.
+    """,
+)
+
+
+RULES = (
+    STEPS_PER_EXECUTION,
+    REMOVED_KERAS_UTILS,
+    KERAS_GET_GRAPH,
+)

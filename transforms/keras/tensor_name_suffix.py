@@ -1,0 +1,138 @@
+"""TF24211 `tensor-name-suffix`: Keras symbolic tensor names have no `:0` suffix from TF 2.4."""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+import libcst as cst
+
+from tf24migrate.model.findings import Severity
+from tf24migrate.rules.base import MENTIONS_TENSORFLOW, Rule
+
+from .._text import literal_value
+from ._symbolic import (
+    EVIDENCE_IN_FILE,
+    EVIDENCE_TRIGGERS,
+    symbolic_evidence,
+)
+
+
+def _is_name_attribute(ctx, node: cst.CSTNode) -> bool:
+    """Whether `node` is the `.name` of a value the file shows to be a Keras symbolic tensor."""
+    return (
+        isinstance(node, cst.Attribute)
+        and node.attr.value == "name"
+        and symbolic_evidence(ctx, node.value) is not None
+    )
+
+
+_STRING_METHODS = {"endswith", "replace", "rstrip", "removesuffix", "split"}
+
+
+def _ends_with_output_index(node: cst.CSTNode) -> bool:
+    value = literal_value(node)
+    if value is not None:
+        return value.endswith(":0")
+    if isinstance(node, (cst.List, cst.Tuple, cst.Set)):
+        return any(_ends_with_output_index(e.value) for e in node.elements)
+    return False
+
+
+class TensorNameSuffix(Rule):
+    """Keras symbolic tensor names have no `:0` suffix from TF 2.4.
+
+    `tf.keras.Input(name="image").name` was `"image:0"` (an op output name) and is `"image"` from
+    TF 2.4, so code comparing names with a string ending in `:0`, appending `":0"` to a `.name`, or
+    testing `.name.endswith(":0")` silently stops matching. Report only. To identify tensors, use
+    `tensor.ref()` as a dictionary key rather than names.
+
+    Reported only where the `.name` is visibly a Keras symbolic tensor's: its receiver is bound to
+    `tf.keras.Input(...)` (or computed from one) in the same scope, or is a model's or layer's
+    `.input(s)` / `.output(s)`. Graph tensors, GraphDef nodes, variables and ops keep their names
+    (`op.outputs[0].name` still ends in `:0`), so graph-manipulation code is not reported.
+
+    Reported: `if layer.output.name == "dense/BiasAdd:0": ...`
+    Write instead: `if layer.output.name == "dense/BiasAdd": ...` (or compare `tensor.ref()`s)
+
+    Versions: the Functional API change is in TF 2.4's release notes.
+    """
+
+    code = "TF24211"
+    name = "tensor-name-suffix"
+    changed_in = "2.4"
+    fix = None
+    severity = Severity.WARNING
+    triggers = (':0"', ":0'", *EVIDENCE_TRIGGERS)  # a string literal ending in `:0`; the evidence
+    requires = (".name", ":0", *MENTIONS_TENSORFLOW, EVIDENCE_IN_FILE)
+    follows = EVIDENCE_TRIGGERS  # a value bound to `Input(...)`; the literals are matched where they are
+
+    def _report(self, ctx, node: cst.CSTNode) -> None:
+        value = literal_value(node)
+        instead = (
+            f"`{value[:-2]!r}`" if value is not None and value.endswith(":0") else "the name without `:0`"
+        )
+        ctx.report(
+            node,
+            "Keras symbolic tensor names have no `:0` suffix from TF 2.4 (`Input(name='x').name` is "
+            f"`'x'`): compare with {instead}, or identify tensors by `tensor.ref()` instead of by name.",
+        )
+
+    def leave_Comparison(self, ctx, original: cst.Comparison, updated: cst.Comparison):
+        left = original.left
+        for target in original.comparisons:
+            right = target.comparator
+            for name_side, text_side in ((left, right), (right, left)):
+                if _is_name_attribute(ctx, name_side) and _ends_with_output_index(text_side):
+                    self._report(ctx, text_side)
+            left = right
+        return updated
+
+    def leave_BinaryOperation(self, ctx, original: cst.BinaryOperation, updated: cst.BinaryOperation):
+        if isinstance(original.operator, cst.Add):
+            value = literal_value(original.right)
+            if _is_name_attribute(ctx, original.left) and value is not None and value.startswith(":0"):
+                self._report(ctx, original)
+        elif isinstance(original.operator, cst.Modulo):
+            value = literal_value(original.left)
+            if value is not None and "s:0" in value and _mentions_name_attribute(ctx, original.right):
+                self._report(ctx, original)
+        return updated
+
+    def leave_FormattedString(self, ctx, original: cst.FormattedString, updated: cst.FormattedString):
+        for part, following in itertools.pairwise(original.parts):
+            if (
+                isinstance(part, cst.FormattedStringExpression)
+                and _is_name_attribute(ctx, part.expression)
+                and isinstance(following, cst.FormattedStringText)
+                and following.value.startswith(":0")
+            ):
+                self._report(ctx, original)
+        return updated
+
+    def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
+        func = original.func
+        if not isinstance(func, cst.Attribute) or not original.args:
+            return updated
+        if func.attr.value == "format":
+            template = literal_value(func.value) or ""
+            if re.search(r"\}:0", template) and any(
+                _mentions_name_attribute(ctx, a.value) for a in original.args
+            ):
+                self._report(ctx, original)
+            return updated
+        first = literal_value(original.args[0].value) or ""
+        if ":0" in first and func.attr.value in _STRING_METHODS and _is_name_attribute(ctx, func.value):
+            self._report(ctx, original)
+        return updated
+
+
+def _mentions_name_attribute(ctx, node: cst.CSTNode) -> bool:
+    if _is_name_attribute(ctx, node):
+        return True
+    if isinstance(node, cst.Tuple):
+        return any(_is_name_attribute(ctx, e.value) for e in node.elements)
+    return False
+
+
+RULES = (TensorNameSuffix(),)

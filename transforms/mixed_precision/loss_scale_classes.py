@@ -1,0 +1,111 @@
+"""TF24306 `loss-scale-classes`: The TF 2 loss-scale classes `tf.mixed_precision.experimental.{LossScale,
+FixedLossScale, DynamicLossScale}` (also exported as `tf.train.experimental.*`) are
+`tf.compat.v1.mixed_precision.*` from TF 2.4."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from tf24migrate.model.findings import Fix, Severity
+from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
+from tf24migrate.rules.calls import (
+    UnboundArguments,
+    bind_arguments,
+)
+from tf24migrate.rules.kinds import RenameSymbol
+from tf24migrate.rules.names import tf_spelling
+
+from ._common import (
+    _LOSS_SCALE_CLASSES,
+    _LOSS_SCALE_MODULES,
+    _V1_MIXED_PRECISION,
+    EXPERIMENTAL,
+)
+from .loss_scale_optimizer import stable_loss_scale_arguments
+
+
+class LossScaleClasses(Rule):
+    """The TF 2 loss-scale classes `tf.mixed_precision.experimental.{LossScale, FixedLossScale,
+    DynamicLossScale}` (also exported as `tf.train.experimental.*`) are
+    `tf.compat.v1.mixed_precision.*` from TF 2.4.
+
+    TF 2.4 deprecated the TF 2 names and TF 2.9 removed them; the `tf.compat.v1.mixed_precision`
+    classes are the same and still exist. A loss scale passed to an experimental
+    `LossScaleOptimizer` is folded into the stable optimizer's arguments by TF24305 instead, so it
+    is left to that rule. Imported names move to the `tf.compat.v1.mixed_precision` import.
+
+    Before: `loss_scale = tf.mixed_precision.experimental.DynamicLossScale(initial_loss_scale=1024)`
+    After:  `loss_scale = tf.compat.v1.mixed_precision.DynamicLossScale(initial_loss_scale=1024)`
+
+    Prefer the Keras optimizer's own loss scaling where you can: the TF 1 classes serve TF 1
+    optimizers and graph rewrites.
+
+    Versions: `tf.compat.v1.mixed_precision.{LossScale,FixedLossScale,DynamicLossScale}` are exported since TF
+    2.4 (tensorflow/_api/v2/compat/v1/mixed_precision/__init__.py of the tensorflow-cpu 2.4.0 wheel; absent in
+    2.3.0); the TF2 names are exported in 2.8.0 and gone in 2.9.0 (tensorflow/_api/v2/mixed_precision/ and
+    train/experimental/__init__.py).
+    """
+
+    code = "TF24306"
+    name = "loss-scale-classes"
+    new_since = "2.4"
+    old_removed = "2.9"
+    fix = Fix.SAFE
+    severity = Severity.ERROR
+    triggers = _LOSS_SCALE_CLASSES
+    requires = IMPORTS_TENSORFLOW
+
+    def __init__(self) -> None:
+        self._renames = [
+            RenameSymbol(
+                code=self.code,
+                name=self.name,
+                old=f"{module}.{cls}",
+                new=f"{_V1_MIXED_PRECISION}.{cls}",
+                severity=self.severity,
+                doc="",
+                message=f"`{tf_spelling(module)}.{cls}` is deprecated in TF 2.4 and removed in TF 2.9: use "
+                f"`tf.compat.v1.mixed_precision.{cls}`.",
+            )
+            for module in _LOSS_SCALE_MODULES
+            for cls in _LOSS_SCALE_CLASSES
+        ]
+        self._by_old = {rename.old: rename for rename in self._renames}
+
+    def leave_Attribute(self, ctx, original: cst.Attribute, updated: cst.Attribute):
+        rename = self._by_old.get(ctx.qualified_name(original) or "")
+        if rename is None or _folded_by_loss_scale_optimizer(ctx, original):
+            return updated
+        return rename.leave_Attribute(ctx, original, updated)
+
+    def leave_ImportFrom(self, ctx, original: cst.ImportFrom, updated: cst.ImportFrom):
+        result = updated
+        for rename in self._renames:
+            if not isinstance(result, cst.ImportFrom):
+                break
+            result = rename.leave_ImportFrom(ctx, original, result)
+        return result
+
+
+def _folded_by_loss_scale_optimizer(ctx, node: cst.CSTNode) -> bool:
+    """Whether `node` is the class of a loss scale that TF24305 folds into a stable
+    `LossScaleOptimizer` call: `LossScaleOptimizer(opt, <node>(...))`."""
+    ancestors = ctx.ancestors
+    if len(ancestors) < 3:
+        return False
+    call, arg, outer = ancestors[:3]
+    if not (isinstance(call, cst.Call) and call.func is node and isinstance(arg, cst.Arg)):
+        return False
+    if (
+        not isinstance(outer, cst.Call)
+        or ctx.qualified_name(outer.func) != f"{EXPERIMENTAL}.LossScaleOptimizer"
+    ):
+        return False
+    try:
+        bound = bind_arguments(outer.args, ("optimizer", "loss_scale"))
+    except UnboundArguments:
+        return False
+    return bound.get("loss_scale") is arg and not isinstance(stable_loss_scale_arguments(ctx, call), str)
+
+
+RULES = (LossScaleClasses(),)

@@ -1,0 +1,180 @@
+"""TF24301 `mixed-precision-policy`: `tf.keras.mixed_precision.experimental.Policy(name[, loss_scale=L])`
+is `tf.keras.mixed_precision.Policy(name)` from TF 2.4; this rule also moves the import of the
+experimental module."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from tf24migrate.model.findings import Fix, Severity
+from tf24migrate.rules.base import IMPORTS_TENSORFLOW
+from tf24migrate.rules.calls import (
+    bind_or_report,
+    code_for,
+    keep_arguments,
+)
+from tf24migrate.rules.edits import MoveBinding, TrackUses
+from tf24migrate.rules.kinds import RenameSymbol
+from tf24migrate.rules.names import dotted_name_of_module, normalize
+
+from ._common import (
+    _MODULE_MESSAGE,
+    EXPERIMENTAL,
+    STABLE,
+    UNTIL_2_9,
+    _ExperimentalCallee,
+    _string,
+)
+from .policy_loss_scale import LOSS_SCALE_READ, policy_loss_scale_read
+
+
+class MixedPrecisionPolicy(_ExperimentalCallee):
+    """`tf.keras.mixed_precision.experimental.Policy(name[, loss_scale=L])` is
+    `tf.keras.mixed_precision.Policy(name)` from TF 2.4; this rule also moves the import of the
+    experimental module.
+
+    The stable `Policy` has no `loss_scale`. `L` is dropped when it is absent, or when it is
+    `'dynamic'` with the name `'mixed_float16'` (the same behaviour: `compile` wraps the optimizer
+    in a dynamic `LossScaleOptimizer` for that policy). Any other `L` makes the whole rewrite
+    unsafe (applied only with `--unsafe-fixes`): the message says to keep the loss scale by
+    wrapping the optimizer given to `compile` in a `LossScaleOptimizer`. `loss_scale=None` on
+    `'mixed_float16'` (no loss scaling) has no equivalent through `compile`, which always wraps.
+
+    The module imports `from tensorflow.keras.mixed_precision import experimental as X` and
+    `import tensorflow.keras.mixed_precision.experimental as X` become
+    `from tensorflow.keras import mixed_precision as X` (plain `... import mixed_precision` where X
+    was `mixed_precision`) and `import tensorflow.keras.mixed_precision as X`; each use through X is
+    rewritten by its own rule (TF24301–TF24305) and keeps the alias. Names imported from the
+    experimental module move to the stable module's import.
+
+    Before: `from tensorflow.keras import mixed_precision` then `policy = mixed_precision.experimental.Policy("mixed_float16", loss_scale="dynamic")`
+    After:  `from tensorflow.keras import mixed_precision` then `policy = mixed_precision.Policy("mixed_float16")`
+
+    An import moves only when every use of its name is migrated too (or stays valid): a use that
+    its rule only reports (an unsafe `Policy(..., loss_scale=1024)` without `--unsafe-fixes`, a
+    `LossScaleOptimizer` whose loss scale is not visible, an attribute with no stable equivalent, a
+    suppressed line) keeps the experimental import, and the import's finding names those uses; the
+    migrated uses are spelled through another TensorFlow import then. In a file that reads a
+    policy's `.loss_scale` (TF24309), `Policy(...)` calls are not migrated: the stable `Policy` has
+    none.
+
+    Not rewritten: calls passing `*args` / `**kwargs` (reported).
+
+    Versions: `tf.keras.mixed_precision.Policy` is exported since TF 2.4
+    (tensorflow/python/keras/api/_v2/keras/mixed_precision/__init__.py of the tensorflow-cpu 2.4.0 wheel;
+    absent in 2.3.0); the experimental module is exported in keras 2.8.0 and gone in keras 2.9.0
+    (keras/api/_v2/keras/mixed_precision/).
+    """
+
+    def __init__(self) -> None:
+        super().__init__(
+            code="TF24301",
+            name="mixed-precision-policy",
+            new_since="2.4",
+            old_removed="2.9",
+            old=f"{EXPERIMENTAL}.Policy",
+            new=f"{STABLE}.Policy",
+            severity=Severity.ERROR,
+            triggers=("mixed_precision",),
+            requires=(*IMPORTS_TENSORFLOW, "experimental"),  # every name it renames is under it
+            message="`tf.keras.mixed_precision.experimental.Policy` is `tf.keras.mixed_precision.Policy` "
+            f"from TF 2.4 ({UNTIL_2_9}).",
+            doc=type(self).__doc__,
+            uses_must_follow=True,
+        )
+        self._module = RenameSymbol(
+            code=self.code,
+            name=self.name,
+            old=EXPERIMENTAL,
+            new=STABLE,
+            severity=self.severity,
+            triggers=(),
+            doc="",
+            message=_MODULE_MESSAGE,
+            uses_must_follow=True,
+        )
+
+    def leave_ImportFrom(self, ctx, original: cst.ImportFrom, updated: cst.ImportFrom):
+        result = super().leave_ImportFrom(ctx, original, updated)
+        if isinstance(result, cst.ImportFrom):
+            result = self._module.leave_ImportFrom(ctx, original, result)
+        return result
+
+    def leave_Import(self, ctx, original: cst.Import, updated: cst.Import):
+        names = list(updated.names)
+        for index, alias in enumerate(original.names):
+            if normalize(dotted_name_of_module(alias.name) or "") != EXPERIMENTAL:
+                continue
+            module = dotted_name_of_module(alias.name).rsplit(".", 1)[0]
+            moved = names[index].with_changes(name=cst.parse_expression(module))
+            kept = ctx.blocked_reason(alias)
+            if kept is not None:
+                ctx.report(alias, f"{_MODULE_MESSAGE} The import stays as it is: {kept}; migrate them first.")
+                continue
+            edit = MoveBinding(alias, STABLE) if alias.asname is not None else TrackUses(alias)
+            if ctx.report(alias, _MODULE_MESSAGE, replacement=moved, edits=[edit]) is not None:
+                names[index] = moved
+        return updated.with_changes(names=names)
+
+    def leave_Attribute(self, ctx, original: cst.Attribute, updated: cst.Attribute):
+        if original.attr.value == "loss_scale":
+            read = policy_loss_scale_read(ctx, original)
+            if read is not None:
+                ctx.block(LOSS_SCALE_READ, f"this file reads a policy's `.loss_scale` ({read}; TF24309)")
+            return updated
+        return super().leave_Attribute(ctx, original, updated)
+
+    def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
+        if ctx.qualified_name(original.func) != self.old:
+            return updated
+        message = (
+            "`Policy` is stable in TF 2.4 as `tf.keras.mixed_precision.Policy(name)`, without `loss_scale` "
+            f"({UNTIL_2_9})"
+        )
+        read = ctx.blocked_reason(LOSS_SCALE_READ)
+        if read is not None:
+            ctx.report(
+                original,
+                f"{message}: not migrated, since {read}, which the stable `Policy` does not have: read "
+                "the loss scale from the `LossScaleOptimizer` first, then migrate this call.",
+            )
+            return updated
+        bound = bind_or_report(ctx, original, ("name", "loss_scale"), f"{message}: rewrite the call by hand")
+        if bound is None:
+            return updated
+        func = ctx.spell(self.new, like=original.func)
+        if func is None:
+            ctx.report(original, f"{message}: this file has no way to name it; rewrite the call by hand.")
+            return updated
+        if "loss_scale" not in bound:
+            replacement = updated.with_changes(func=func)
+            return ctx.report(original, f"{message}.", replacement=replacement) or updated
+        kept = [u for o, u in zip(original.args, updated.args, strict=True) if o is not bound["loss_scale"]]
+        replacement = keep_arguments(updated, kept).with_changes(func=func)
+        loss_scale = bound["loss_scale"].value
+        name = bound.get("name")
+        if name is not None and _string(name.value) == "mixed_float16" and _string(loss_scale) == "dynamic":
+            return (
+                ctx.report(
+                    original,
+                    f"{message}: `'mixed_float16'` gets a dynamic loss scale from `compile` anyway.",
+                    replacement=replacement,
+                )
+                or updated
+            )
+        value = code_for(loss_scale)
+        return (
+            ctx.report(
+                original,
+                f"{message}: to keep the loss scale `{value}`, wrap the optimizer you pass to `compile` "
+                f"in `tf.keras.mixed_precision.LossScaleOptimizer` (see TF24305 for the arguments that "
+                f"match `{value}`); `loss_scale=None` under `'mixed_float16'` cannot be kept, since "
+                "`compile` always wraps the optimizer for that policy.",
+                replacement=replacement,
+                fix=Fix.UNSAFE,
+            )
+            or updated
+        )
+
+
+RULES = (MixedPrecisionPolicy(),)
