@@ -61,6 +61,7 @@ def dev(*args: str, root: Path) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.slow  # a process per kind that loads every rule and regenerates (about 3 s each)
 @pytest.mark.parametrize(
     ("kind", "options"),
     [
