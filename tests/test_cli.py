@@ -138,6 +138,7 @@ def test_json_document(project):
             "new_since": "2.2",
             "old_removed": "2.4",
             "changed_in": None,
+            "details": "TensorFlow versions: new spelling since 2.2; old spelling stops working in 2.4.",
         }
     ]
     assert document["target"]["version"] == "2.4"

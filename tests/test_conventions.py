@@ -7,14 +7,17 @@ catalogue that needs no LibCST."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import pathlib
+import re
 import subprocess
 import sys
 
 import pytest
 from test_cli import NEW, OLD
+from test_smoke_corpus import corpus  # noqa: F401 - the fixture
 from typer.testing import CliRunner
 
 import tf24migrate
@@ -339,3 +342,69 @@ def test_explain_and_list_rules_print_the_rules(tf24):
     explained = tf24("--explain", "collective-hints").stdout
     assert explained.startswith("TF24104 collective-hints\n")
     assert "TensorFlow versions: new spelling since 2.4; old spelling still works." in explained
+
+
+# 12. the benchmarks' figures
+
+
+def _quoted_figures() -> str:
+    readme = (pathlib.Path(__file__).parent.parent / "benchmarks" / "README.md").read_text()
+    return readme.split("<!-- figures.py: begin -->")[1].split("<!-- figures.py: end -->")[0]
+
+
+def test_the_benchmarks_page_quotes_the_rules_the_command_lists(tf24):
+    listed = json.loads(tf24("--list-rules", "--output-format", "json").stdout)
+    default = sum(rule["default"] for rule in listed)
+    assert f"rules registered: **{len(listed)}**, {default} of them run by default" in _quoted_figures()
+
+
+@pytest.mark.corpus
+@pytest.mark.slow
+def test_the_benchmarks_page_quotes_what_the_command_finds_in_the_model_garden(corpus):  # noqa: F811
+    sys.path.insert(0, str(pathlib.Path(__file__).parent.parent / "benchmarks"))
+    from figures import corpus_counts
+
+    counts = corpus_counts(corpus)
+    assert f"**{counts['findings']} findings**, {counts['fixable']} fixable" in _quoted_figures()
+    assert f"{counts['files']} `.py` files, {counts['mention']} of them" in _quoted_figures()
+
+
+# 13. short messages; the why and the versions in the details
+
+
+def test_a_finding_s_line_is_short_and_its_details_come_once_per_code(tmp_path, tf24):
+    policy = "tf.keras.mixed_precision.experimental.set_policy('mixed_float16')\n"
+    (tmp_path / "a.py").write_text("import tensorflow as tf\n" + policy * 3)
+    text = tf24("--check", "a.py").stdout.splitlines()
+    findings = [line for line in text if ": TF24302 " in line]
+    assert len(findings) == 3
+    assert all("2.9" not in line and len(line) < 150 for line in findings)
+    details = "    TensorFlow versions: new spelling since 2.4; old spelling stops working in 2.9."
+    assert text.count(details) == 1 and text.index(details) == text.index(findings[0]) + 1
+    (finding, *_) = json.loads(tf24("--output-format", "json", "a.py").stdout)["findings"]
+    assert finding["details"] == details.strip()
+    (result, *_) = json.loads(tf24("--output-format", "sarif", "a.py").stdout)["runs"][0]["results"]
+    assert result["properties"]["details"] == details.strip()
+    assert "2.9" not in result["message"]["text"]
+
+
+def test_the_target_s_story_is_in_the_details(tmp_path, tf24):
+    (tmp_path / "a.py").write_text(OLD)
+    (line, more) = tf24("--check", "--target-version", "2.1", "a.py").stdout.splitlines()
+    assert line.endswith("(not fixed: needs TensorFlow 2.2, the target is 2.1).")
+    assert more.startswith(
+        "    Not fixed: the new spelling needs TensorFlow 2.2, and the target is TensorFlow 2.1"
+    )
+
+
+def test_every_fixture_finding_s_first_line_is_at_most_300_characters():
+    from tf24migrate.dev.fixtures import all_cases
+
+    lines = []
+    for case in all_cases():
+        snapshot = case.findings.read_text(encoding="utf-8").splitlines()
+        lines += [
+            after for before, after in itertools.pairwise(snapshot) if re.match(r"\d+:\d+ TF24", before)
+        ]
+    assert len(lines) > 300
+    assert max(map(len, lines)) <= 300, max(lines, key=len)

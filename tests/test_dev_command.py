@@ -95,9 +95,7 @@ def test_a_new_rule_is_seen_everywhere_after_one_command(checkout, kind, options
         text=True,
     ).stdout.splitlines()
     paths = {line[3:] for line in changed}
-    generated = {
-        p for p in paths if p.endswith((".findings", ".expected.py", "_table.py", "rules.md"))
-    }
+    generated = {p for p in paths if p.endswith((".findings", ".expected.py", "_table.py", "rules.md"))}
     tables = {f"tf24migrate/catalogue/{name}_table.py" for name in ("trigger", "entry")}
     assert {"docs/rules.md", *tables} <= generated
     source = "transforms/distribute/" + ("new_example.py" if kind == "structural" else "renames.py")

@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from tf24migrate.cli.groups import Group
 from tf24migrate.cli.output import finding_line, printable
-from tf24migrate.cli.reporters.text import diff_of
+from tf24migrate.cli.reporters.text import details_line, diff_of
 from tf24migrate.model.findings import FileResult, Finding, Status
 from tf24migrate.run.file import migrate_declining
 
@@ -112,6 +112,8 @@ class Review:
 
     def _asks(self, result: FileResult, diff: str, fix: Finding | None) -> bool:
         message = finding_line(fix, written=False) if fix is not None else ""
+        if fix is not None and fix.details:
+            message += "\n" + details_line(fix)
         return self.accepts(printable(result.path), diff, _which(fix) if fix else "", message)
 
     def _accepts_alone(self, result: FileResult, fix: Finding, fixes: list[Finding], group: Group) -> bool:

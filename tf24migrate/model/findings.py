@@ -55,6 +55,9 @@ class Finding:
     new_since: str | None = None
     old_removed: str | None = None
     changed_in: str | None = None
+    # Why, and the version story, after the short `message` (what and where): JSON's `details`,
+    # SARIF's message markdown, a second line of the text output once per code and text.
+    details: str | None = None
 
     @property
     def location(self) -> str:

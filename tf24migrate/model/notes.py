@@ -92,6 +92,7 @@ NOTES_BY_CODE = {note.code: note for note in NOTES}
 def note_finding(note: Note, message: str, **where) -> Finding:
     """A finding of `note`: `where` is `path`, `line`, `column` (and `cell`, `end_line`,
     `end_column`); the end defaults to the start."""
+    message, _, details = message.partition("\n")  # as a rule's: the why after the first line
     line, column = where.pop("line"), where.pop("column")
     end_line, end_column = where.pop("end_line", line), where.pop("end_column", column)
     return Finding(
@@ -105,6 +106,7 @@ def note_finding(note: Note, message: str, **where) -> Finding:
         note.severity,
         fix=None,
         applied=False,
+        details=details.strip() or None,
         **where,
     )
 

@@ -15,7 +15,7 @@ from functools import cache
 from typing import TYPE_CHECKING, ClassVar
 
 from tf24migrate.model.findings import Finding, Fix, Severity, Span
-from tf24migrate.model.target import Target, severity_for
+from tf24migrate.model.target import Target, severity_for, versions_line
 from tf24migrate.rules.needles import IMPORTS_PUBLIC_TENSORFLOW
 
 if TYPE_CHECKING:
@@ -81,7 +81,13 @@ class Rule:
         path: str | None = None,
     ) -> Finding:
         """A finding of this rule at `span`: the one place findings of rules are made, so each
-        carries the rule's code, name, versions and its severity for `target`."""
+        carries the rule's code, name, versions and its severity for `target`. The first line of
+        `message` is what and where (ruff's short message); the lines after it (the why), then
+        the rule's versions when its old spelling stops working, are the finding's `details`."""
+        message, _, why = message.partition("\n")
+        details = [part.strip() for part in why.split("\n") if part.strip()]
+        if self.old_removed or self.changed_in:
+            details.append(f"TensorFlow versions: {versions_line(self)}")
         return Finding(
             code=self.code,
             name=self.name,
@@ -97,6 +103,7 @@ class Rule:
             new_since=self.new_since,
             old_removed=self.old_removed,
             changed_in=self.changed_in,
+            details=" ".join(details) or None,
         )
 
     def handlers(self) -> dict[str, object]:

@@ -62,8 +62,9 @@ class ControlFlowOnSymbolic(Rule):
             name, evidence = names[0]
             ctx.report(
                 original,
-                f"`{function}` is applied to `{name.value}`, a Keras symbolic value ({evidence}): TF 2.4 "
-                f"does not support control flow on symbolic tensors (TypeError). Move the `{function}` "
+                f"`{function}` on the Keras symbolic value `{name.value}` raises TypeError from TF 2.4: "
+                f"move it into a custom layer's `call`.\n{evidence[:1].upper()}{evidence[1:]}. TF 2.4 "
+                f"does not support control flow on symbolic tensors. Move the `{function}` "
                 f"into the `call` method of a custom `tf.keras.layers.Layer` and apply that layer to "
                 f"`{name.value}`.",
             )

@@ -68,10 +68,10 @@ class SymbolicGradients(Rule):
             if evidence is not None:
                 ctx.report(
                     original,
-                    f"`{abbreviated(func)}` differentiates a Keras symbolic tensor ({evidence}), which has no "
-                    "gradient from TF 2.4: call the model on real data inside `with "
-                    "tf.GradientTape() as tape:` (`tape.watch(x)`, `y = model(x)`) and take "
-                    "`tape.gradient(y, x)`.",
+                    f"`{abbreviated(func)}` of a Keras symbolic tensor has no gradient from TF 2.4: use a "
+                    f"`tf.GradientTape` on real data.\n{evidence[:1].upper()}{evidence[1:]}. Call the model on "
+                    "real data inside `with tf.GradientTape() as tape:` (`tape.watch(x)`, `y = model(x)`) "
+                    "and take `tape.gradient(y, x)`.",
                 )
                 return updated
         return updated

@@ -94,10 +94,11 @@ class PolicyLossScale(Rule):
         if evidence is not None:
             ctx.report(
                 original,
-                f"A policy's `loss_scale` is gone from TF 2.4's stable `Policy` ({evidence}; the "
-                "experimental `Policy` keeps it up to TF 2.8, TF 2.9 removes it): the loss scale lives on "
-                "the `LossScaleOptimizer`, read `optimizer.loss_scale` from the one wrapping your "
-                "optimizer (`model.optimizer.loss_scale` after `compile` under 'mixed_float16').",
+                "A policy's `loss_scale` is gone from TF 2.4's stable `Policy`: read `optimizer.loss_scale` "
+                f"from the `LossScaleOptimizer` instead.\n{evidence[:1].upper()}{evidence[1:]}; the "
+                "experimental `Policy` keeps it up to TF 2.8, TF 2.9 removes it. The loss scale lives on "
+                "the `LossScaleOptimizer` wrapping your optimizer (`model.optimizer.loss_scale` after "
+                "`compile` under 'mixed_float16').",
             )
         return updated
 

@@ -78,6 +78,7 @@ def finding_json(finding: Finding, *, written: bool = False) -> dict:
         "new_since": finding.new_since,
         "old_removed": finding.old_removed,
         "changed_in": finding.changed_in,
+        "details": finding.details,
     }
     if finding.cell is not None:
         entry["cell"] = finding.cell

@@ -121,6 +121,8 @@ def _result(finding: Finding, rule_index: dict[str, int], fix: dict | None) -> d
         ],
         "properties": {"fix": finding.fix.value if finding.fix else "none", "applied": finding.applied},
     }
+    if finding.details:
+        result["properties"]["details"] = finding.details
     if finding.cell is not None:
         result["properties"]["cell"] = finding.cell
     if fix is not None:

@@ -1,5 +1,5 @@
-"""`--output-format text` (the default): diffs, `would change:` lines, one line per finding, and
-the `--statistics` table.
+"""`--output-format text` (the default): diffs, `would change:` lines, one line per finding (its
+details indented below the first finding of each code that has them), and the `--statistics` table.
 
 With `--diff` (and `-` alone) stdout carries the diffs (or the source) and finding lines go to
 stderr; with `--check`, `--write` and `--interactive` finding lines go to stdout. With
@@ -13,7 +13,7 @@ from tf24migrate.cli.invocation import Mode
 from tf24migrate.cli.output import Summary, finding_line, printable
 from tf24migrate.cli.reporters import Reporter
 from tf24migrate.cli.statistics import RuleStatistics
-from tf24migrate.model.findings import FileResult, Status
+from tf24migrate.model.findings import FileResult, Finding, Status
 from tf24migrate.model.notes import SYNTAX_ERROR
 from tf24migrate.sources.diff import diff_bytes
 from tf24migrate.sources.kinds import kind_of
@@ -54,6 +54,12 @@ def file_diff(result: FileResult, color: bool) -> bytes | str:
     return diff_bytes(color_diff(diff, color), encoding)
 
 
+def details_line(finding: Finding) -> str:
+    """The why and the version story of a finding, indented under its line: printed once per code
+    and text in a run (as `--explain` is, at length)."""
+    return printable(f"    {finding.details}")
+
+
 def failure_line(result: FileResult) -> str | None:
     """`path: error: why` for a file that failed, unless a finding says it (a syntax error)."""
     if result.status is not Status.FAILED or any(f.code == SYNTAX_ERROR.code for f in result.findings):
@@ -62,6 +68,10 @@ def failure_line(result: FileResult) -> str | None:
 
 
 class TextReporter(Reporter):
+    def __init__(self, run, echo) -> None:
+        super().__init__(run, echo)
+        self.explained: set[tuple[str, str]] = set()  # (code, details) already printed
+
     def add(self, result: FileResult, group: Group) -> None:
         run = self.run
         failure = failure_line(result)
@@ -75,6 +85,9 @@ class TextReporter(Reporter):
             self.echo(f"would change: {printable(result.path)}", err=run.stdin)
         for finding in result.findings:
             self.echo(finding_line(finding, written=result.written), err=run.findings_to_stderr)
+            if finding.details and (finding.code, finding.details) not in self.explained:
+                self.explained.add((finding.code, finding.details))
+                self.echo(details_line(finding), err=run.findings_to_stderr)
 
     def finish(self, summary: Summary, statistics: RuleStatistics) -> None:
         self.statistics_table(statistics, err=self.run.stdin)  # stdout holds nothing else, but a source
