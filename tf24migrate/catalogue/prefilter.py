@@ -256,7 +256,6 @@ def table_source() -> str:
             else ["from typing import NamedTuple"]
         ),
         "",
-        "",
         "# The digest of the sources this table was generated from: see `prefilter.table_is_current`.",
         f"SOURCES_DIGEST = {quoted(sources_digest())}",
         "",

@@ -6,7 +6,6 @@ from typing import NamedTuple
 
 from tf24migrate.rules.needles import Pattern
 
-
 # The digest of the sources this table was generated from: see `prefilter.table_is_current`.
 SOURCES_DIGEST = "0a36785cace5b7c92ec9e39a359c1bfa"
 
