@@ -68,9 +68,10 @@ class _Printer:
         self.progress.clear()
         self.reporter.finish(self.summary, self.statistics)
         if self.review is not None and self.review.not_offered:
+            count = self.review.not_offered
             typer.echo(
-                f"tf24migrate: review quit: {self.review.not_offered} more changes not offered, nothing "
-                f"written for them; run the command again to review them",
+                f"tf24migrate: review quit: {count} more change{'' if count == 1 else 's'} not offered, "
+                "nothing written for them; run the command again to review them",
                 err=True,
             )
         if not run.quiet:

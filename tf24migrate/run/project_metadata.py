@@ -288,15 +288,20 @@ def requirements_in(folder: str) -> Iterator[tuple[str, str]]:
 
 def project_target(path: str) -> Target:
     """The target read from the metadata of the project `path` belongs to; the default (2.4)
-    when there is none, or when no TensorFlow requirement there names a version."""
+    when there is none, or when no TensorFlow requirement there names a version. Its source names
+    the file and the requirement that set it (`from setup.py: tensorflow>=2.3`)."""
     folder = project_folder(path)
     if folder is None:
         return named(DEFAULT_VERSION, "default: no project metadata found")
     specifiers: dict[str, list[str]] = {}
+    lowest_by: dict[str, dict[tuple[int, int], str]] = {}  # per file: the first requirement of each floor
     for name, requirement in requirements_in(folder):
         specifier = tensorflow_specifier(requirement)
         if specifier is not None:
             specifiers.setdefault(name, []).append(specifier)
+            bounds = lowest_and_newest([specifier])
+            if bounds is not None:
+                lowest_by.setdefault(name, {}).setdefault(bounds[0], " ".join(requirement.split()))
     where = _shown(folder)
     found = {name: lowest_and_newest(found) for name, found in specifiers.items()}
     found = {name: bounds for name, bounds in found.items() if bounds is not None}
@@ -304,9 +309,10 @@ def project_target(path: str) -> Target:
         return named(DEFAULT_VERSION, f"default: no TensorFlow version required in {where}")
     name = min(found, key=lambda n: found[n][0])
     newest = [bounds[1] for bounds in found.values()]
+    requirement = lowest_by.get(name, {}).get(found[name][0])
     return Target(
         found[name][0],
-        f"from {os.path.join(where, name) if where != '.' else name}",
+        f"from {os.path.join(where, name) if where != '.' else name}{f': {requirement}' if requirement else ''}",
         None if None in newest else max(v for v in newest if v is not None),
     )
 
