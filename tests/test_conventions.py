@@ -87,6 +87,8 @@ def test_noqa_and_rule_names_suppress_and_unknown_codes_are_reported(tmp_path, t
         (6, 1, "TF24101"),
         (6, lines[5].index("experimental-run-vee-2") + 1, "TF24006"),
     ]
+    (tmp_path / "b.py").write_text("x = 1  # noqa: TF24999\n")  # no rule could fire here
+    assert "b.py:1:16: TF24006 warning" in tf24("--check", "b.py").stdout
     text = tf24("--check", "a.py").stdout
     assert "a.py:5:41: TF24006 warning `TF24999` in a suppression comment is no rule nor note" in text
 
@@ -239,7 +241,9 @@ def test_a_syntax_error_is_a_finding_in_every_format(tmp_path, tf24):
     )
     (result,) = json.loads(tf24("--output-format", "sarif", "bad.py").stdout)["runs"][0]["results"]
     assert result["ruleId"] == "TF24005"
-    assert tf24("--explain", "TF24005").exit_code == 2  # a note, not a rule: it has no page
+    explained = tf24("--explain", "syntax-error")
+    assert explained.stdout.startswith("TF24005 syntax-error\n\nA note, not a rule")
+    assert tf24("--explain", "TF24999").exit_code == 2
 
 
 # 8. --statistics alone

@@ -47,10 +47,26 @@ def list_rules(output_format: OutputFormat) -> None:
 
 
 def explain(selector: str) -> None:
+    """A rule's documentation, or a note's (`model.notes`: TF24001 to TF24006)."""
     from tf24migrate.catalogue.entries import find_entry
+    from tf24migrate.model.errors import UnknownRuleError
     from tf24migrate.model.target import versions_line
 
-    rule = find_entry(selector)
+    try:
+        rule = find_entry(selector)
+    except UnknownRuleError:
+        from tf24migrate.model.notes import NOTES
+
+        wanted = selector.strip()
+        note = next((n for n in NOTES if n.code == wanted.upper() or n.name == wanted.lower()), None)
+        if note is None:
+            raise
+        typer.echo(f"{note.code} {note.name}\n")
+        typer.echo(
+            f"A note, not a rule: reported whenever its case occurs. Severity: {note.severity.value}.\n"
+        )
+        typer.echo(note.description)
+        return
     fix = rule.fix or "none (report only)"
     typer.echo(f"{rule.code} {rule.name}\n")
     typer.echo(

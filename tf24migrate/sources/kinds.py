@@ -42,7 +42,9 @@ class SourceKind:
 
 def _migrate_python(text: str, rules: Sequence[Rule], **options) -> MigrationResult:
     if not could_fire(text, rules):  # no rule can fire: neither the rules nor LibCST need loading
-        return MigrationResult(source=text, code=text)
+        from tf24migrate.engine.suppressions import with_unknown_suppressions
+
+        return with_unknown_suppressions(MigrationResult(source=text, code=text), options.get("path"))
     from tf24migrate.engine.pipeline import run_rules
 
     return run_rules(text, rules, **options)
