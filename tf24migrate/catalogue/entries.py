@@ -60,9 +60,18 @@ def find_entry(selector: str) -> Entry:
     )
 
 
-def codes_by_name() -> dict[str, str]:
-    """`{name: code}` for every rule."""
-    return {entry.name: entry.code for entry in entries()}
+def explanation(entry: Entry) -> str:
+    """A rule's page as `--explain` prints it (and the language server shows it)."""
+    from tf24migrate.model.target import versions_line
+
+    fix = entry.fix or "none (report only)"
+    default = "yes" if entry.default else "no (opt-in)"
+    return (
+        f"{entry.code} {entry.name}\n\n"
+        f"Fix: {fix}. Severity: {entry.severity}. Runs by default: {default}.\n\n"
+        f"TensorFlow versions: {versions_line(entry)}\n\n"
+        f"{entry.doc}"
+    )
 
 
 def table_source() -> str:

@@ -252,6 +252,8 @@ def main_command(
     Safe rewrites are applied; the rest is reported with what to do. Settings: pyproject.toml, tool.tf24migrate table.
 
     Exit codes: 0 nothing due; 1 changes or error findings due (or left); 2 usage error, or a file failed.
+
+    `tf24migrate server` starts the language server for editors.
     """
     from tf24migrate.cli.output import printable
     from tf24migrate.model.errors import UnknownRuleError
@@ -349,7 +351,32 @@ def main_command(
     raise typer.Exit(exit_code)
 
 
+def server_command(
+    stdio: Annotated[
+        bool, typer.Option("--stdio", help="Speak LSP over stdin and stdout (the default, and the only way).")
+    ] = False,
+) -> None:
+    r"""Start the language server: findings shown in the editor, fixes offered as code actions.
+
+    Needs the `server` extra: pip install "tf24migrate\[server]".
+    """
+    try:
+        from tf24migrate.server.protocol import serve
+    except ImportError as error:
+        missing = (error.name or "pygls").split(".")[0]
+        raise fail(
+            f"the language server needs the `server` extra ({missing} is missing): "
+            'pip install "tf24migrate[server]"'
+        ) from None
+    serve()
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["server"]:  # a folder named `server` is migrated as `./server`
+        app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
+        app.command()(server_command)
+        app(args=sys.argv[2:], prog_name="tf24migrate server")
+        return
     _app()(prog_name="tf24migrate")
 
 

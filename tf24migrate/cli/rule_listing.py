@@ -48,12 +48,11 @@ def list_rules(output_format: OutputFormat) -> None:
 
 def explain(selector: str) -> None:
     """A rule's documentation, or a note's (`model.notes`: TF24001 to TF24006)."""
-    from tf24migrate.catalogue.entries import find_entry
+    from tf24migrate.catalogue.entries import explanation, find_entry
     from tf24migrate.model.errors import UnknownRuleError
-    from tf24migrate.model.target import versions_line
 
     try:
-        rule = find_entry(selector)
+        typer.echo(explanation(find_entry(selector)))
     except UnknownRuleError:
         from tf24migrate.model.notes import NOTES
 
@@ -66,11 +65,3 @@ def explain(selector: str) -> None:
             f"A note, not a rule: reported whenever its case occurs. Severity: {note.severity.value}.\n"
         )
         typer.echo(note.description)
-        return
-    fix = rule.fix or "none (report only)"
-    typer.echo(f"{rule.code} {rule.name}\n")
-    typer.echo(
-        f"Fix: {fix}. Severity: {rule.severity}. Runs by default: {'yes' if rule.default else 'no (opt-in)'}.\n"
-    )
-    typer.echo(f"TensorFlow versions: {versions_line(rule)}\n")
-    typer.echo(rule.doc)
