@@ -62,9 +62,9 @@ def test_scan_reports_code_uses_with_positions_and_replacements():
     ]
     encode = result.findings[1]
     assert encode.path == "encode.cc" and encode.severity.value == "error" and not encode.applied
-    assert "TF_TString_Init" in encode.message and "TF_TString_Copy" in encode.message
-    assert "TF_TString_GetDataPointer" in result.findings[2].message
-    assert "sizeof(TF_TString)" in result.findings[0].message
+    assert "TF_TString_Init" in encode.details and "TF_TString_Copy" in encode.details
+    assert "TF_TString_GetDataPointer" in result.findings[2].details
+    assert "sizeof(TF_TString)" in result.findings[0].details
 
 
 def test_scan_runs_only_selected_rules():

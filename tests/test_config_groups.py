@@ -90,7 +90,7 @@ def test_the_target_of_each_project(tmp_path):
         (line,) = [line for line in lines if line.startswith(f"{project}/m.py:5:38: TF24103")]
         assert ("[fixable]" in line) is fixable, line
     assert "target is TensorFlow 2.3 (from old/pyproject.toml [tool.tf24migrate])" in result.stdout
-    assert "target is TensorFlow 2.2 (from pinned/requirements.txt)" in result.stdout
+    assert "target is TensorFlow 2.2 (from pinned/requirements.txt: tensorflow>=2.2,<2.5)" in result.stdout
 
 
 def test_one_summary_and_the_exit_code_count_every_group(tmp_path):

@@ -35,7 +35,7 @@ def test_unsafe_fixes_in_examples_follow_the_option():
     kept = migrate_source(PARAMETER_SERVER)
     assert kept.code == PARAMETER_SERVER
     assert [(f.code, f.line, f.applied) for f in kept.findings] == [("TF24108", 7, False)]
-    assert "Unsafe fix" in kept.findings[0].message
+    assert "Unsafe fix" in kept.findings[0].details
     fixed = migrate_source(PARAMETER_SERVER, unsafe_fixes=True)
     assert ">>> s = tf.compat.v1.distribute.experimental.ParameterServerStrategy(resolver)\n" in fixed.code
     assert [(f.code, f.line, f.column, f.applied) for f in fixed.findings] == [("TF24108", 7, 13, True)]

@@ -42,7 +42,7 @@ PRESERVED = {
 }
 # name -> (bytes, what the error says)
 BAD = {
-    "unparsable.py": (b"def f(:\n    " + OLD_CALL + b"\n", "cannot parse: invalid syntax at line 1"),
+    "unparsable.py": (b"def f(:\n    " + OLD_CALL + b"\n", "1:7: TF24005 error cannot parse: invalid syntax"),
     "binary.py": (b"x = 1\n\x00\x01\x02" + OLD_CALL, "binary file (NUL byte at line 2)"),
     "undecodable.py": (b"x = 1\ny = '\xff\xfe'\n" + OLD_CALL + b"\n", "cannot decode as utf-8 at line 2"),
     "bad_cookie.py": (b"# -*- coding: klingon -*-\n" + OLD_CALL + b"\n", "unknown encoding"),
@@ -66,7 +66,8 @@ def test_bad_files_are_left_byte_identical_reported_and_the_run_goes_on(tmp_path
     assert result.returncode == 2
     for name, (content, message) in BAD.items():
         assert (tmp_path / name).read_bytes() == content, name
-        assert f"./{name}: error: " in result.stderr and message in result.stderr, (name, result.stderr)
+        output = result.stdout + result.stderr
+        assert f"./{name}:" in output and message in output, (name, output)
     assert (tmp_path / "good.py").read_bytes() == NEW_CALL + b"\n"
     assert f"{len(BAD) + 1} files scanned, 1 changed, {len(BAD)} failed" in result.stderr
     assert list(tmp_path.glob(".tf24migrate-*")) == []

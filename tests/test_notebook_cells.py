@@ -14,7 +14,7 @@ from test_notebooks import AddsTensorFlowImport, cell_sources, notebook
 
 from tf24migrate.catalogue.selection import select_rules
 from tf24migrate.catalogue.settings import Settings
-from tf24migrate.cli.sarif import sarif_log
+from tf24migrate.cli.reporters.sarif import sarif_log
 from tf24migrate.model.findings import Severity
 from tf24migrate.model.notes import NOTES
 from tf24migrate.sources.notebook import migrate_notebook
@@ -281,7 +281,7 @@ def test_a_notebook_with_a_repeated_key_is_refused_not_edited(tmp_path, repeated
     path.write_text(text)
     result = run("--write", "twice.ipynb", cwd=tmp_path)
     assert result.returncode == 2, result.stderr
-    assert f"the key '{repeated}' appears twice in one JSON object" in result.stderr
+    assert f"the key '{repeated}' appears twice in one JSON object" in result.stdout
     assert path.read_text() == text
 
 

@@ -356,7 +356,7 @@ def test_invalid_notebook_fails_alone(project):
     (project / "bad.ipynb").write_text("{ not json", encoding="utf-8")
     result = run("--write", ".", cwd=project)
     assert result.returncode == 2
-    assert "bad.ipynb: error: not a notebook: invalid JSON" in result.stderr
+    assert "bad.ipynb:1:3: TF24005 error not a notebook: invalid JSON" in result.stdout
     assert (project / "colab.ipynb").read_text(encoding="utf-8") == read("colab.expected.ipynb")
 
 

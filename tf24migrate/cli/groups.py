@@ -26,8 +26,9 @@ from tf24migrate.run.discovery import DEFAULT_EXCLUDE, PathFilter
 class Options:
     """What the command line says about the settings a config may also set; None: not said."""
 
-    select: str | None = None
-    ignore: str | None = None
+    select: tuple[str, ...] | None = None
+    extend_select: tuple[str, ...] | None = None
+    ignore: tuple[str, ...] | None = None
     target_version: str | None = None
     unsafe_fixes: bool | None = None
     exclude: tuple[str, ...] | None = None
@@ -101,8 +102,8 @@ def groups_of(paths: Sequence[str], options: Options) -> list[Group]:
 
 def _group(paths: tuple[str, ...], config: Config, target: Target, options: Options) -> Group:
     settings = Settings.selected(
-        options.select if options.select is not None else config.select,
-        options.ignore if options.ignore is not None else config.ignore,
+        _selected(options, config),
+        _first_set(options.ignore, config.ignore, None),
         target=target,
         unsafe_fixes=_first_set(options.unsafe_fixes, config.unsafe_fixes, False),
     )
@@ -123,9 +124,24 @@ def _group(paths: tuple[str, ...], config: Config, target: Target, options: Opti
     )
 
 
+def _selected(options: Options, config: Config) -> tuple[str, ...] | None:
+    """The selectors of the rules to run: the command line's `--select`, else the config's `select`,
+    with `extend-select` (the config's unless `--select` is given, and the command line's) added; a
+    selection only extended is the default rules and those. None: the default rules."""
+    select = _first_set(options.select, config.select, None)
+    extend = (*(config.extend_select or () if options.select is None else ()), *(options.extend_select or ()))
+    if not extend:
+        return select
+    if select is None:
+        from tf24migrate.catalogue.entries import entries
+
+        select = tuple(entry.code for entry in entries() if entry.default)
+    return (*select, *extend)
+
+
 def _first_set(*values):
     """The first value that is not None: the command line's, then pyproject.toml's, then the default."""
-    return next(value for value in values if value is not None)
+    return next((value for value in values if value is not None), None)
 
 
 def _target(
@@ -154,6 +170,7 @@ def _checked(config: Config, options: Options) -> Config:
     names the file and the key."""
     for key, selection in (
         ("select", None if options.select is not None else RuleSelection(config.select)),
+        ("extend-select", None if options.select is not None else RuleSelection(config.extend_select)),
         ("ignore", None if options.ignore is not None else RuleSelection(None, config.ignore)),
     ):
         if selection is None:

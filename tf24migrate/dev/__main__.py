@@ -38,8 +38,9 @@ def use_checkout(root: Path) -> Path:
 
 
 def regenerate(root: Path, code: str | None = None) -> list[Path]:
-    """Write the trigger table, the rule reference and the fixture snapshots (of `code` only, if
+    """Write the trigger table, the rule entries, the rule reference and the fixture snapshots (of `code` only, if
     given) of the clone at `root`; the paths whose content changed."""
+    from tf24migrate.catalogue import entries
     from tf24migrate.catalogue.docs import render_reference
     from tf24migrate.catalogue.prefilter import table_source
     from tf24migrate.catalogue.selection import all_rules
@@ -48,6 +49,7 @@ def regenerate(root: Path, code: str | None = None) -> list[Path]:
     changed = []
     generated = {
         root / "tf24migrate" / "catalogue" / "trigger_table.py": table_source(),
+        root / "tf24migrate" / "catalogue" / "entry_table.py": entries.table_source(),
         root / "docs" / "rules.md": render_reference(all_rules()),
     }
     for path, text in generated.items():

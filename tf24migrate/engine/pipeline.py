@@ -44,7 +44,7 @@ from tf24migrate.engine.positions import StatementMap, module_code, node_spans
 from tf24migrate.engine.pruning import StatementPlan
 from tf24migrate.engine.public_api import imports_public_tensorflow
 from tf24migrate.engine.sparse import Sparse
-from tf24migrate.engine.suppressions import is_suppressed, line_suppressions
+from tf24migrate.engine.suppressions import is_suppressed, line_suppressions, with_unknown_suppressions
 from tf24migrate.engine.syntax import TOO_DEEP, parse, python_syntax_error
 from tf24migrate.engine.text_reports import TextReports
 from tf24migrate.engine.tf1_code import tf1_evidence, tf1_note
@@ -106,9 +106,14 @@ def migrate_source(
 def run_rules(source: str, settings: Settings, *, path: str | None = None) -> MigrationResult:
     """Apply the rules of `settings` to `source`. Raises `SourceSyntaxError` or `RuleError`. The
     fixes of the findings `settings` declines (found by code, line and column) are not applied,
-    only reported. The notes `settings` hides are not left out here (the caller does it)."""
+    only reported. The notes `settings` hides are not left out here (the caller does it). A
+    suppression comment naming no rule or note is reported (`suppressions`)."""
+    return with_unknown_suppressions(_run_rules(source, settings, path=path), path)
+
+
+def _run_rules(source: str, settings: Settings, *, path: str | None) -> MigrationResult:
     if source.startswith(_BOM):  # Python's parser rejects it in a text; LibCST would drop it
-        result = run_rules(source[1:], settings, path=path)
+        result = _run_rules(source[1:], settings, path=path)
         return dataclasses.replace(result, source=source, code=_BOM + result.code)  # the same lines
     target, unsafe_fixes, declined = settings.target, settings.unsafe_fixes, settings.declined
     active = rules_that_could_fire(source, settings.rules)

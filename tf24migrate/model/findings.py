@@ -58,6 +58,9 @@ class Finding:
     # Why a report-only rule believes the code at this place is affected (`x` is bound to
     # `tf.keras.Input(...)`); the message quotes it where it says `{evidence}`.
     evidence: str | None = None
+    # Why, and the version story, after the short `message` (what and where): JSON's `details`,
+    # SARIF's message markdown, a second line of the text output once per code and text.
+    details: str | None = None
 
     @property
     def location(self) -> str:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from tf24migrate.model.errors import RuleDefinitionError
 from tf24migrate.model.findings import Finding, Fix, Severity, Span
-from tf24migrate.model.target import Target, severity_for
+from tf24migrate.model.target import Target, severity_for, versions_line
 from tf24migrate.rules.needles import IMPORTS_PUBLIC_TENSORFLOW
 
 if TYPE_CHECKING:
@@ -104,7 +104,13 @@ class Rule:
         evidence: str | None = None,
     ) -> Finding:
         """A finding of this rule at `span`: the one place findings of rules are made, so each
-        carries the rule's code, name, versions and its severity for `target`."""
+        carries the rule's code, name, versions and its severity for `target`. The first line of
+        `message` is what and where (ruff's short message); the lines after it (the why), then
+        the rule's versions when its old spelling stops working, are the finding's `details`."""
+        message, _, why = message.partition("\n")
+        details = [part.strip() for part in why.split("\n") if part.strip()]
+        if self.old_removed or self.changed_in:
+            details.append(f"TensorFlow versions: {versions_line(self)}")
         return Finding(
             code=self.code,
             name=self.name,
@@ -121,6 +127,7 @@ class Rule:
             old_removed=self.old_removed,
             changed_in=self.changed_in,
             evidence=evidence,
+            details=" ".join(details) or None,
         )
 
     # The names of the node types the class handles (`leave_<Node>` methods), set when it is defined.

@@ -323,7 +323,8 @@ def bind_or_report(
     try:
         return bind_arguments(call.args, params)
     except UnboundArguments as problem:
-        ctx.report(call, f"{message}; {problem}.")
+        head, newline, why = message.partition("\n")  # the problem ends the first line
+        ctx.report(call, f"{head}; {problem}.{newline}{why}")
         return None
 
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from tf24migrate.catalogue.settings import Settings
 from tf24migrate.model.errors import RuleError, SourceSyntaxError
 from tf24migrate.model.findings import FileResult, Finding, MigrationResult, Status
-from tf24migrate.model.notes import without_notes
+from tf24migrate.model.notes import SYNTAX_ERROR, note_finding, without_notes
 from tf24migrate.run.files import (
     ChangedOnDisk,
     SourceFile,
@@ -81,11 +81,13 @@ def migrate_loaded(path: str, source: SourceFile, settings: Settings) -> FileRes
     try:
         result = kind_of(path).migrate(source.text, settings, path=path)
     except SourceSyntaxError as error:
+        where = {"path": path, "line": error.lineno or 1, "column": error.offset or 1}
         return FileResult(
             path=path,
             status=Status.FAILED,
             source=source.text,
             error=f"{error.msg} at line {error.lineno}, column {error.offset}",
+            findings=without_notes((note_finding(SYNTAX_ERROR, error.msg, **where),), settings.hidden_notes),
         )
     except RuleError as error:
         return FileResult(path=path, status=Status.FAILED, source=source.text, error=str(error))

@@ -5,9 +5,8 @@ files given (one writer, so every write is reported).
 
 from __future__ import annotations
 
-import functools
 import os
-from collections.abc import Generator, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from tf24migrate.catalogue.settings import Settings
@@ -44,8 +43,13 @@ def migrate_files(
     jobs: int = 1,
     texts: bool = True,
     cache: ResultCache | None = None,
+    choose: Callable[[FileResult], FileResult] | None = None,
 ) -> Generator[FileResult, None, None]:
     """Migrate `files` with `jobs` processes (0: all cores), yielding results in the order given.
+
+    With `write`, `choose` (when given) returns what to write of each changed result: itself, one
+    with fewer fixes (its `code` and `findings` replaced), or an unchanged one (nothing written);
+    a file changed on disk meanwhile is migrated again and chosen from again (`--interactive`).
 
     With `texts` false, only changed files' results carry `source` and `code` (less to hold and
     to send between processes). With `cache` (and `texts` false), results are looked up there in
@@ -63,15 +67,19 @@ def migrate_files(
         results = (slim(migrate_file(path, settings), texts) for path in files)
     try:
         for result in results:
+            if write and result.changed and choose is not None:
+                result = choose(result)
             if not (write and result.changed):
                 yield result
                 continue
+
+            def again(path: str = result.path) -> FileResult:
+                fresh = migrate_file(path, settings)
+                return choose(fresh) if choose is not None and fresh.changed else fresh
+
             # A write and its report are one step: an interruption lands before or after both.
             with interrupts_deferred():
-                yield write_result(
-                    result,
-                    again=functools.partial(migrate_file, result.path, settings),
-                )
+                yield write_result(result, again=again)
     finally:
         results.close()  # the workers finish the file at hand, and start no other
 

@@ -133,8 +133,11 @@ def run_job(job: Job) -> Outcome:
     result = _migrate(job, group)
     if job.pages is not None:
         _write_pages(job.pages, result.findings)
-    if result.status is Status.FAILED:
-        return Outcome(result.findings, failure=result.error, unsafe_fixes=group.settings.unsafe_fixes)
+    if result.status is Status.FAILED:  # shown as one diagnostic of its own, not as a finding too
+        from tf24migrate.model.notes import SYNTAX_ERROR
+
+        findings = tuple(f for f in result.findings if f.code != SYNTAX_ERROR.code)
+        return Outcome(findings, failure=result.error, unsafe_fixes=group.settings.unsafe_fixes)
     code = job.text if result.code is None or result.status is Status.UNCHANGED else result.code
     return Outcome(result.findings, code, unsafe_fixes=group.settings.unsafe_fixes)
 

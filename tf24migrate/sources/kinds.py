@@ -34,7 +34,9 @@ class SourceKind:
 
 def _migrate_python(text: str, settings: Settings, *, path: str | None = None) -> MigrationResult:
     if not could_fire(text, settings.rules):  # no rule can fire: neither the rules nor LibCST need loading
-        return MigrationResult(source=text, code=text)
+        from tf24migrate.engine.suppressions import with_unknown_suppressions
+
+        return with_unknown_suppressions(MigrationResult(source=text, code=text), path)
     from tf24migrate.engine.pipeline import run_rules
 
     return run_rules(text, settings, path=path)
@@ -58,7 +60,7 @@ def _notebook_diff(path: str, before: str, after: str) -> str:
     return notebook_diff(path, before, after)
 
 
-PYTHON = SourceKind("Python", (".py",), _migrate_python, unified_diff)
+PYTHON = SourceKind("Python", (".py", ".pyi"), _migrate_python, unified_diff)  # stubs too, as ruff
 NOTEBOOK = SourceKind("notebook", (".ipynb",), _migrate_notebook, _notebook_diff)  # diff per cell
 C_SOURCE = SourceKind(  # report-only
     "C/C++", (".c", ".cc", ".cpp", ".cxx", ".h", ".hpp"), _scan_c_source, unified_diff, any_bytes=True
@@ -67,8 +69,6 @@ KINDS = (PYTHON, NOTEBOOK, C_SOURCE)
 BY_SUFFIX = {suffix: kind for kind in KINDS for suffix in kind.suffixes}
 # The suffixes folders are walked for.
 SUFFIXES = tuple(BY_SUFFIX)
-# Besides those, files named explicitly may be stubs.
-_NAMED_SUFFIXES = (".pyi",)
 
 
 def kind_of(path: str) -> SourceKind:
@@ -77,11 +77,11 @@ def kind_of(path: str) -> SourceKind:
 
 
 def handles(path: str) -> bool:
-    """Whether `path` is a kind of file the tool handles: one of `SUFFIXES` or a stub (`.pyi`),
-    or a script with no suffix whose first line is a Python shebang (`#!...python`)."""
+    """Whether `path` is a kind of file the tool handles: one of `SUFFIXES`, or a script with no
+    suffix whose first line is a Python shebang (`#!...python`)."""
     suffix = os.path.splitext(path)[1].lower()
     if suffix:
-        return suffix in BY_SUFFIX or suffix in _NAMED_SUFFIXES
+        return suffix in BY_SUFFIX
     try:
         with open(path, "rb") as handle:
             first = handle.readline(200)

@@ -13,8 +13,8 @@ from tf24migrate.rules.context import RuleContext
 from .._text import is_prose, literal_value
 
 _LAYOUT = (
-    "was removed from the TensorFlow C API in 2.4: a TF_STRING tensor now holds an array of "
-    "`TF_TString` (`tensorflow/core/platform/ctstring.h`)"
+    "was removed from the TensorFlow C API in 2.4: use the `TF_TString_*` functions.\nA TF_STRING "
+    "tensor now holds an array of `TF_TString` (`tensorflow/core/platform/ctstring.h`)"
 )
 
 

@@ -115,7 +115,7 @@ class ComplexMaxMin(Rule):
         if qualified in _MAX_MIN:
             ctx.report(
                 original,
-                f"`{function}` rejects complex64/complex128 inputs from TF 2.4: if its input can be "
+                f"`{function}` rejects complex64/complex128 inputs from TF 2.4.\nIf its input can be "
                 "complex, pass `tf.abs(x)` (magnitudes) or `tf.math.real(x)` instead.",
             )
         elif qualified in _REDUCTIONS and original.args:
@@ -126,8 +126,8 @@ class ComplexMaxMin(Rule):
                 extreme = "smallest" if qualified.endswith("_min") else "largest"
                 ctx.report(
                     original,
-                    f"`{function}` rejects complex inputs from TF 2.4 (InvalidArgumentError), and "
-                    f"`{value}` is complex: reduce a real value instead, e.g. `{function}(tf.abs({value}))` "
+                    f"`{function}` rejects complex inputs from TF 2.4, and `{value}` is complex: reduce a real "
+                    f"value.\nIt raises InvalidArgumentError: reduce e.g. `{function}(tf.abs({value}))` "
                     f"for the {extreme} magnitude or `{function}(tf.math.real({value}))` for the {extreme} real part.",
                 )
         return updated

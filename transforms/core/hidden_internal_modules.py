@@ -54,8 +54,8 @@ class HiddenInternalModules(Rule):
         spelled = code_for(original)
         ctx.report(
             original,
-            f"`{spelled}` raises AttributeError from TF 2.4: `tensorflow.{part}` is no longer an attribute of "
-            f"the package. Use the public `tf.*` API, or import the module explicitly: "
+            f"`{spelled}` raises AttributeError from TF 2.4: use the public `tf.*` API or an import.\n"
+            f"`tensorflow.{part}` is no longer an attribute of the package. Import the module explicitly: "
             f"`{spelled}.<module>.<name>` becomes `from tensorflow.{part}.<module> import <name>`.",
         )
         return updated

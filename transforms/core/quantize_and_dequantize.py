@@ -66,7 +66,7 @@ class QuantizeAndDequantize(Rule):
         if ctx.qualified_name(original.func) != "tensorflow.quantization.quantize_and_dequantize":
             return updated
         message = (
-            "`tf.quantization.quantize_and_dequantize` is deprecated from TF 2.4; its replacement "
+            "`tf.quantization.quantize_and_dequantize` is deprecated from TF 2.4.\nIts replacement "
             "`quantize_and_dequantize_v2` zeroes gradients outside the range, so wrap it in "
             "`tf.grad_pass_through` as a closure to keep the old gradient."
         )

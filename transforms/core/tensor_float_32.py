@@ -76,9 +76,9 @@ class TensorFloat32(Rule):
         statement = cst.SimpleStatementLine([cst.Expr(cst.Call(function, [cst.Arg(cst.Name("False"))]))])
         applied = ctx.report(
             original.body[last_original],
-            "TF 2.4 runs float32 matmuls and convolutions on Ampere GPUs in TensorFloat-32 (10-bit "
-            "mantissa) by default: if this program needs full float32 precision, turn it off after the "
-            "imports.",
+            "TF 2.4 runs float32 matmuls on Ampere GPUs in TensorFloat-32 by default: turn it off for full "
+            "float32 precision.\nConvolutions too; TensorFloat-32 has a 10-bit mantissa. If this program "
+            "needs full float32 precision, turn it off after the imports.",
             replacement=statement,
             fix=Fix.UNSAFE,
         )

@@ -72,7 +72,8 @@ class XlaDevices(Rule):
                 ctx.report(
                     arg.value,
                     f"TF 2.4 no longer registers the `{match.group(0)}` device by default: compile with "
-                    "`tf.function(fn, experimental_compile=True)` (`jit_compile=True` from TF 2.5) instead "
+                    "`tf.function` instead.\nUse `tf.function(fn, experimental_compile=True)` "
+                    "(`jit_compile=True` from TF 2.5) instead "
                     "of placing ops on it, or set the environment variable "
                     "`TF_XLA_FLAGS=--tf_xla_enable_xla_devices` before TensorFlow starts.",
                 )

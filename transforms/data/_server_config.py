@@ -60,23 +60,23 @@ class _ServerConfig(Rule):
         if self._already_migrated(ctx, original):
             return updated
         message = (
-            f"`{self.server}({', '.join(self.old_params)})` takes a `{self.config}` in TF 2.4 "
-            f"(`{self.server}(config, start=True)`)"
+            f"`{self.server}(...)` takes a `{self.config}` in TF 2.4: `{self.server}(config, start=True)`"
         )
-        by_hand = (
-            f"{message}: rewrite the call by hand as `{self.server}({self.config}("
-            f"{', '.join(f'{name}=...' for name in self.config_order)}), start=...)`, with keywords only"
+        by_hand = f"{message}; rewrite the call by hand"
+        how = (
+            f"The old parameters are `{', '.join(self.old_params)}`: write `{self.server}({self.config}("
+            f"{', '.join(f'{name}=...' for name in self.config_order)}), start=...)`, with keywords only."
         )
-        bound = bind_or_report(ctx, original, self.old_params, by_hand)
+        bound = bind_or_report(ctx, original, self.old_params, f"{by_hand}\n{how}")
         if bound is None:
             return updated
         missing = [name for name in self.required if name not in bound]
         if missing:
-            ctx.report(original, f"{by_hand}; the call passes no `{'`, `'.join(missing)}`.")
+            ctx.report(original, f"{by_hand}; the call passes no `{'`, `'.join(missing)}`.\n{how}")
             return updated
         config_func = self._config_name(ctx, original.func)
         if config_func is None:
-            ctx.report(original, f"{by_hand}; this file has no way to name `{self.config}`.")
+            ctx.report(original, f"{by_hand}; this file has no way to name `{self.config}`.\n{how}")
             return updated
         new_values = updated_values(original, updated)
         config_args = [

@@ -63,9 +63,9 @@ class MultiWorkerMirroredStrategy(Rule):
         except UnboundArguments as problem:
             ctx.report(
                 original,
-                f"{message}: rewrite the call by hand as `tf.distribute.MultiWorkerMirroredStrategy("
-                f"cluster_resolver=..., communication_options=tf.distribute.experimental."
-                f"CommunicationOptions(implementation=...))`; {problem}.",
+                f"{message}: rewrite the call by hand; {problem}.\nWrite "
+                "`tf.distribute.MultiWorkerMirroredStrategy(cluster_resolver=..., communication_options="
+                "tf.distribute.experimental.CommunicationOptions(implementation=...))`.",
             )
             return updated
         updated_args = {o: u for o, u in zip(original.args, updated.args, strict=True)}

@@ -58,9 +58,9 @@ class ParameterServerStrategy(Rule):
         ):
             return updated
         message = (
-            "`tf.distribute.experimental.ParameterServerStrategy` is a new class in TF 2.4 (for "
-            "`ClusterCoordinator`); the TF 2.3 class is `tf.compat.v1.distribute.experimental."
-            "ParameterServerStrategy`, a TF 1 strategy: review its use outside Estimator."
+            "`tf.distribute.experimental.ParameterServerStrategy` is a new class in TF 2.4: the TF 2.3 "
+            "class is `tf.compat.v1.distribute.experimental.ParameterServerStrategy`.\nThe new class is "
+            "for `ClusterCoordinator`; the old one is a TF 1 strategy: review its use outside Estimator."
         )
         func = ctx.spell(_PSS_V1, like=original.func)
         if func is None:

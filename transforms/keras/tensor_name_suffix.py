@@ -75,8 +75,8 @@ class TensorNameSuffix(Rule):
         )
         ctx.report(
             node,
-            "Keras symbolic tensor names have no `:0` suffix from TF 2.4 (`Input(name='x').name` is "
-            f"`'x'`): compare with {instead}, or identify tensors by `tensor.ref()` instead of by name.",
+            f"Keras symbolic tensor names have no `:0` suffix from TF 2.4: compare with {instead}.\n"
+            "`Input(name='x').name` is `'x'`; or identify tensors by `tensor.ref()` instead of by name.",
         )
 
     def leave_Comparison(

@@ -49,9 +49,4 @@ class _ExperimentalCallee(RenameSymbol):
         return super().leave_Attribute(ctx, original, updated)
 
 
-# The experimental API still works on TF 2.4 to 2.8 (deprecated): messages say when it stops.
-UNTIL_2_9 = "the experimental name still works up to TF 2.8 and raises from TF 2.9"
-_MODULE_MESSAGE = (
-    "`tf.keras.mixed_precision.experimental` is `tf.keras.mixed_precision` from TF 2.4 "
-    "(the experimental module still works up to TF 2.8 and is gone from TF 2.9)."
-)
+_MODULE_MESSAGE = "`tf.keras.mixed_precision.experimental` is `tf.keras.mixed_precision` from TF 2.4."

@@ -13,7 +13,6 @@ from tf24migrate.rules.names import dotted_name_of_module, normalize
 
 from ._common import (
     EXPERIMENTAL,
-    UNTIL_2_9,
     _is_callee,
 )
 
@@ -47,7 +46,7 @@ class GetLayerPolicy(Rule):
     triggers = ("get_layer_policy",)
     requires = IMPORTS_TENSORFLOW
     _old = f"{EXPERIMENTAL}.get_layer_policy"
-    _message = f"`get_layer_policy(layer)` is `layer.dtype_policy` from TF 2.4 ({UNTIL_2_9})"
+    _message = "`get_layer_policy(layer)` is `layer.dtype_policy` from TF 2.4"
 
     def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         if ctx.qualified_name(original.func) != self._old:

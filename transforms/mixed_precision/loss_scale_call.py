@@ -10,7 +10,7 @@ from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import (
     code_for,
 )
-from tf24migrate.rules.context import EVIDENCE, RuleContext
+from tf24migrate.rules.context import RuleContext
 
 from .._text import assigned_value
 from ._common import (
@@ -83,9 +83,9 @@ class LossScaleCall(Rule):
         if evidence is not None:
             ctx.report(
                 original,
-                f"A `LossScaleOptimizer`'s `loss_scale` is a tensor from TF 2.4, and calling it raises "
-                f"TypeError ({EVIDENCE}): read `{code_for(func)}` without calling it (Keras 3: "
-                f"`{code_for(func.value)}.dynamic_scale`).",
+                f"`{code_for(func)}()` raises TypeError from TF 2.4: read `{code_for(func)}` without "
+                f"calling it.\nA `LossScaleOptimizer`'s `loss_scale` is a tensor from TF 2.4 ({evidence}); "
+                f"under Keras 3 read `{code_for(func.value)}.dynamic_scale`.",
                 evidence=evidence,
             )
         return updated

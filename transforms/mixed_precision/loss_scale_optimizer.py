@@ -21,7 +21,6 @@ from ._common import (
     _LOSS_SCALE_MODULES,
     EXPERIMENTAL,
     STABLE,
-    UNTIL_2_9,
     _ExperimentalCallee,
     _number,
     _string,
@@ -135,7 +134,7 @@ class LossScaleOptimizer(_ExperimentalCallee):
             new=f"{STABLE}.LossScaleOptimizer",
             severity=Severity.ERROR,
             message="`tf.keras.mixed_precision.experimental.LossScaleOptimizer` is "
-            f"`tf.keras.mixed_precision.LossScaleOptimizer` from TF 2.4 ({UNTIL_2_9}).",
+            "`tf.keras.mixed_precision.LossScaleOptimizer` from TF 2.4.",
             doc=type(self).__doc__,
             uses_must_follow=True,
         )
@@ -162,20 +161,20 @@ class LossScaleOptimizer(_ExperimentalCallee):
     def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         if ctx.qualified_name(original.func) != self.old:
             return updated
-        message = f"`LossScaleOptimizer(optimizer, loss_scale)` is stable in TF 2.4 with new arguments ({UNTIL_2_9})"
-        by_hand = f"{message}: rewrite the call by hand ({_BY_HAND})"
-        bound = bind_or_report(ctx, original, ("optimizer", "loss_scale"), by_hand)
+        message = "`LossScaleOptimizer(optimizer, loss_scale)` is stable in TF 2.4 with new arguments"
+        by_hand = f"{message}: rewrite the call by hand"
+        bound = bind_or_report(ctx, original, ("optimizer", "loss_scale"), f"{by_hand}\n{_BY_HAND}.")
         if bound is None:
             return updated
         if "optimizer" not in bound or "loss_scale" not in bound:
-            ctx.report(original, f"{by_hand}; the call passes no optimizer or no loss scale.")
+            ctx.report(original, f"{by_hand}; the call passes no optimizer or no loss scale.\n{_BY_HAND}.")
             return updated
         new_values = updated_values(original, updated)
         arguments = stable_loss_scale_arguments(ctx, new_values[bound["loss_scale"]])
         func = ctx.spell(self.new, like=original.func)
         if isinstance(arguments, str) or func is None:
             reason = arguments if isinstance(arguments, str) else "this file has no way to name it"
-            ctx.report(original, f"{by_hand}; {reason}.")
+            ctx.report(original, f"{by_hand}; {reason}.\n{_BY_HAND}.")
             return updated
         new_args = [(None, new_values[bound["optimizer"]]), *arguments]
         replacement = updated.with_changes(func=func, args=rebuild_args(updated.args, new_args))

@@ -22,7 +22,6 @@ from ._common import (
     _MODULE_MESSAGE,
     EXPERIMENTAL,
     STABLE,
-    UNTIL_2_9,
     _ExperimentalCallee,
     _string,
 )
@@ -79,7 +78,7 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
             triggers=("mixed_precision",),
             requires=(*IMPORTS_TENSORFLOW, "experimental"),  # every name it renames is under it
             message="`tf.keras.mixed_precision.experimental.Policy` is `tf.keras.mixed_precision.Policy` "
-            f"from TF 2.4 ({UNTIL_2_9}).",
+            "from TF 2.4.",
             doc=type(self).__doc__,
             uses_must_follow=True,
         )
@@ -136,14 +135,14 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
         if ctx.qualified_name(original.func) != self.old:
             return updated
         message = (
-            "`Policy` is stable in TF 2.4 as `tf.keras.mixed_precision.Policy(name)`, without `loss_scale` "
-            f"({UNTIL_2_9})"
+            "`Policy` is stable in TF 2.4 as `tf.keras.mixed_precision.Policy(name)`, without `loss_scale`"
         )
         read = ctx.blocked_reason(LOSS_SCALE_READ)
         if read is not None:
             ctx.report(
                 original,
-                f"{message}: not migrated, since {read}, which the stable `Policy` does not have: read "
+                f"{message}: not migrated, since this file reads the policy's loss scale.\n"
+                f"{read[:1].upper()}{read[1:]}, which the stable `Policy` does not have: read "
                 "the loss scale from the `LossScaleOptimizer` first, then migrate this call.",
             )
             return updated
@@ -174,7 +173,8 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
         return (
             ctx.report(
                 original,
-                f"{message}: to keep the loss scale `{value}`, wrap the optimizer you pass to `compile` "
+                f"{message}: to keep the loss scale `{value}`, wrap the optimizer in a `LossScaleOptimizer`.\n"
+                "Wrap the optimizer you pass to `compile` "
                 f"in `tf.keras.mixed_precision.LossScaleOptimizer` (see TF24305 for the arguments that "
                 f"match `{value}`); `loss_scale=None` under `'mixed_float16'` cannot be kept, since "
                 "`compile` always wraps the optimizer for that policy.",

@@ -62,8 +62,8 @@ class TpuEmbeddingBatchSize(Rule):
             value = " ".join(code_for(batch_size.value).split())
             ctx.report(
                 batch_size,
-                f"`TPUEmbedding` has no `batch_size` from TF 2.4 (its second positional argument is now "
-                f"`optimizer`): remove `{value}` from this call and pass the per-replica batch size to "
+                f"`TPUEmbedding` has no `batch_size` from TF 2.4: remove `{value}` from this call.\n"
+                "Its second positional argument is now `optimizer`. Pass the per-replica batch size to "
                 f"`embedding.build(per_replica_batch_size=...)` (the global `{value}` divided by "
                 "`strategy.num_replicas_in_sync`), or let the first `enqueue` infer it.",
             )
