@@ -20,6 +20,7 @@ kept under the log's folder to rerun by hand. Runs until `--minutes` of wall tim
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -88,7 +89,18 @@ PATTERNS = st.one_of(
     st.text(alphabet="*?[]!/\\ab.-", max_size=24),
 )
 NAMES = st.sampled_from(
-    ["a.py", "b.py", "x y.py", "é.py", "\u202eevil.py", "z\u200bw.py", "n.ipynb", "c.c", "keep.py", "-dash.py"]
+    [
+        "a.py",
+        "b.py",
+        "x y.py",
+        "é.py",
+        "\u202eevil.py",
+        "z\u200bw.py",
+        "n.ipynb",
+        "c.c",
+        "keep.py",
+        "-dash.py",
+    ]
 )
 
 
@@ -172,7 +184,11 @@ def trees(draw):
 def flag_sets(draw):
     flags = [draw(st.sampled_from(["--write", "--check", "--diff", "--write", ""]))]
     flags += draw(st.sampled_from([[], ["-j", "1"], ["-j", "2"], ["-j", "3"]]))
-    flags += draw(st.sampled_from([[], ["--output-format", "json"], ["--output-format", "sarif"], ["--output-format", "github"]]))
+    flags += draw(
+        st.sampled_from(
+            [[], ["--output-format", "json"], ["--output-format", "sarif"], ["--output-format", "github"]]
+        )
+    )
     for option, values in (
         ("--select", ["TF24101", "TF241", "ALL", "TF24101,TF24999", "\u202e"]),
         ("--target-version", ["2.3", "2.0", "2." + "9" * 50, "x", "2.4"]),
@@ -185,7 +201,9 @@ def flag_sets(draw):
     for flag in ("--unsafe-fixes", "--no-cache", "--force-exclude", "--no-ignore", "--statistics", "-q"):
         if draw(st.integers(0, 5)) == 0:
             flags.append(flag)
-    paths = draw(st.sampled_from([["src"], ["src/a.py", "src"], ["src/sub"], ["-"], ["--files-from", "list.txt"]]))
+    paths = draw(
+        st.sampled_from([["src"], ["src/a.py", "src"], ["src/sub"], ["-"], ["--files-from", "list.txt"]])
+    )
     return [flag for flag in flags if flag] + paths
 
 
@@ -314,7 +332,9 @@ class Judge:
             if "internal error" in line or "Please report" in line:
                 self.report("internal error", re.sub(r"^.*?: ", "", line), args, folder)
         if CONTROL.search(stderr):
-            self.report("unclear message", f"raw control character {CONTROL.search(stderr).group()!r}", args, folder)
+            self.report(
+                "unclear message", f"raw control character {CONTROL.search(stderr).group()!r}", args, folder
+            )
         after = snapshot(folder)
         writes = "--write" in args
         for name, old in before.items():
@@ -328,12 +348,15 @@ class Judge:
                 self.report("bytes lost", f"{name} changed without --write", args, folder)
             elif not is_expected(old, new):
                 self.report("bytes lost", f"{name} is neither its input nor its migration", args, folder)
-        if "--output-format" in args and args[args.index("--output-format") + 1] in ("json", "sarif"):
-            if code in (0, 1) and args[-1] != "-":
-                try:
-                    json.loads(stdout)
-                except ValueError:
-                    self.report("unclear message", "stdout is not one JSON document", args, folder)
+        structured = "--output-format" in args and args[args.index("--output-format") + 1] in (
+            "json",
+            "sarif",
+        )
+        if structured and code in (0, 1) and args[-1] != "-":
+            try:
+                json.loads(stdout)
+            except ValueError:
+                self.report("unclear message", "stdout is not one JSON document", args, folder)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -370,10 +393,8 @@ def main(argv: list[str] | None = None) -> int:
 
     if options.seed is not None:
         fuzz = __import__("hypothesis").seed(options.seed)(fuzz)
-    try:
+    with contextlib.suppress(_Done):
         fuzz()
-    except _Done:
-        pass
     cpu = os.times()
     summary = (
         f"runs {judge.runs}, findings {judge.findings or 'none'}, distinct {len(judge.seen)}, "

@@ -153,11 +153,40 @@ def test_extended_attributes_are_kept(tmp_path):
     assert os.getxattr(path, "user.origin") == b"vendored"
 
 
+def _leftover_of_a_killed_run(folder) -> str:
+    """A temporary file as a write of this tool makes it, left behind (as by a killed run)."""
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        name, handle = files._create_temporary(fd)
+        os.write(handle, b"half a file")
+        os.close(handle)
+    finally:
+        os.close(fd)
+    return name
+
+
 def test_a_killed_runs_temporary_file_is_removed_by_the_next_write(tmp_path):
-    leftover = tmp_path / f"{TEMPORARY_PREFIX}abc123.tmp"
-    leftover.write_bytes(b"half a file")
+    leftover = tmp_path / _leftover_of_a_killed_run(tmp_path)
     (tmp_path / "train.py").write_bytes(OLD)
     result = run("--write", "train.py", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert not leftover.exists()
+    assert (tmp_path / "train.py").read_bytes() == NEW
+
+
+@pytest.mark.parametrize("name", [f"{TEMPORARY_PREFIX}x.tmp", f"{TEMPORARY_PREFIX}abc123.tmp", "copied"])
+def test_a_users_file_named_like_a_temporary_file_is_kept(tmp_path, name):
+    """Only a file that proves to be the tool's own is removed: a user's file of the same form,
+    or a copy of a real leftover (another inode), is not."""
+    if name == "copied":
+        name = _leftover_of_a_killed_run(tmp_path)
+        data = (tmp_path / name).read_bytes()
+        (tmp_path / name).unlink()
+        (tmp_path / name).write_bytes(data)  # the same name, on a file of another inode
+    users = tmp_path / name
+    users.write_bytes(b"the user's notes\n")
+    (tmp_path / "train.py").write_bytes(OLD)
+    result = run("--write", "train.py", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert users.read_bytes() == b"the user's notes\n"
     assert (tmp_path / "train.py").read_bytes() == NEW

@@ -13,6 +13,8 @@ import os
 import sys
 from dataclasses import dataclass
 
+from tf24migrate.run.files import read_regular_file
+
 
 class ConfigError(ValueError):
     """pyproject.toml's `[tool.tf24migrate]` table is not what we understand; the message says why."""
@@ -51,8 +53,7 @@ def find_pyproject(start: str) -> str | None:
         candidate = os.path.join(folder, "pyproject.toml")
         if os.path.isfile(candidate):
             try:
-                with open(candidate, "rb") as handle:
-                    text = handle.read()
+                text = read_regular_file(candidate)[0]
             except OSError:
                 return candidate
             if b"tool" in text and b"tf24migrate" in text:  # also `[tool."tf24migrate"]`, inline tables
@@ -84,8 +85,7 @@ def load_config(path: str) -> Config:
     """Read and check `[tool.tf24migrate]` of the pyproject.toml at `path`."""
     tomllib = toml_parser()
     try:
-        with open(path, "rb") as handle:
-            document = tomllib.load(handle)
+        document = tomllib.loads(read_regular_file(path)[0].decode("utf-8"))
     except OSError as error:
         raise ConfigError(f"{path}: cannot read: {error.strerror or error}") from None
     except tomllib.TOMLDecodeError as error:

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tf24migrate.model.errors import TF24MigrateError
+from tf24migrate.run.files import read_regular_file
 
 if TYPE_CHECKING:  # imported when a folder is walked: files named one by one need no matching
     import pathspec
@@ -117,8 +118,7 @@ def _load(base: str, ignore_file: str) -> list[_IgnoreFile]:
     if not os.path.isfile(ignore_file):
         return []
     try:
-        with open(ignore_file, encoding="utf-8", errors="replace") as handle:
-            lines = handle.read().splitlines()
+        lines = read_regular_file(ignore_file)[0].decode("utf-8", "replace").splitlines()
     except OSError:
         return []
     import pathspec
@@ -146,18 +146,17 @@ def _git_dir(repository: str) -> str | None:
     if os.path.isdir(dot_git):
         return dot_git
     try:
-        with open(dot_git, encoding="utf-8") as handle:
-            first = handle.readline().strip()
+        first = read_regular_file(dot_git)[0].decode("utf-8", "replace").partition("\n")[0].strip()
     except OSError:
         return None
     if not first.startswith("gitdir:"):
         return None
     git_dir = os.path.join(repository, first[len("gitdir:") :].strip())
     try:
-        with open(os.path.join(git_dir, "commondir"), encoding="utf-8") as handle:
-            return os.path.normpath(os.path.join(git_dir, handle.read().strip()))
+        common = read_regular_file(os.path.join(git_dir, "commondir"))[0].decode("utf-8", "replace")
     except OSError:
         return git_dir
+    return os.path.normpath(os.path.join(git_dir, common.strip()))
 
 
 def _ancestor_ignore_files(folder: str) -> list[_IgnoreFile]:

@@ -18,6 +18,7 @@ from tf24migrate.run.files import (
     decode_c_source,
     decode_source,
     digest,
+    read_regular_file,
     write_source,
 )
 from tf24migrate.sources.kinds import kind_of
@@ -26,21 +27,25 @@ if TYPE_CHECKING:
     from tf24migrate.run.cache import ResultCache
 
 
-def write_result(result: FileResult, again: Callable[[], FileResult] | None = None) -> FileResult:
+def write_result(
+    result: FileResult, again: Callable[[], FileResult] | None = None, *, real: str | None = None
+) -> FileResult:
     """Write a changed result's code over its file, unless the file changed since it was read.
     Then, with `again`, the file is migrated again from what it holds now (`again()`) and that
-    result written, once: so two runs over one tree both keep their rewrites."""
+    result written, once: so two runs over one tree both keep their rewrites. `real` is the file's
+    real path when the run started (see `write_source`)."""
     try:
         write_source(
             result.path,
             result.code or "",
             result.extra["encoding"],
             expected_digest=result.extra["digest"],
+            real=real,
         )
     except ChangedOnDisk as error:
         if again is not None:
             fresh = again()
-            return write_result(fresh) if fresh.changed else fresh
+            return write_result(fresh, real=real) if fresh.changed else fresh
         return _not_written(result, str(error))
     except UnicodeEncodeError as error:
         return _not_written(result, f"cannot write: the new code does not fit in {error.encoding}")
@@ -66,8 +71,7 @@ def migrate_file(
     """Migrate one file; errors become a failed `FileResult` naming the reason and the place.
     With `cache`, the result (as it was before any write) is stored there for the next run."""
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read()
+        raw = read_regular_file(path)[0]
     except OSError as error:
         return FileResult(path=path, status=Status.FAILED, error=f"cannot read: {error.strerror or error}")
     try:

@@ -4,21 +4,27 @@ The encoding (PEP 263 cookie, UTF-8 BOM) and the line endings are kept exactly: 
 without newline translation and encoded back the same way. Writes are atomic: a temporary file in
 the same folder, flushed to disk, then `os.replace`, with the original's permission bits, owner,
 group and extended attributes. A symlink is written through (its target is replaced, the link
-stays). Refused (`NotWritable`), with nothing written: a read-only file (no write permission bit,
+stays), to where it led when the run started: the folder is opened one component at a time and
+the file in it, neither through a symlink, so a file or folder swapped for a symlink during the run
+is refused, never written through. Where a file is expected, only a regular file is opened, never
+blocking (`open_regular_file`: a FIFO or a device is refused, not waited on). Refused (`NotWritable`), with nothing written: a read-only file (no write permission bit,
 for root too), a file with several hard links (replacing it would split them), a file whose owner,
 group or extended attributes cannot be kept.
 
 A file whose bytes changed since they were read is not overwritten (`ChangedOnDisk`): it is
 checked again (size, modification time, inode, digest) after the new text is on disk, right before
-the rename. Writers in one folder take turns (an exclusive lock on the folder), so two runs over
-one tree never interleave their check and rename; a temporary file a killed run left behind is
-removed by the next write in its folder. Ctrl-C (and SIGTERM, SIGHUP) during a write is held back
+the rename. Writers in one folder take turns (an exclusive lock on the folder, waited for at most
+`LOCK_TIMEOUT`, naming who holds it), so two runs over one tree never interleave their check and
+rename. A temporary file is named after its own device and inode with a keyed digest, so a
+temporary file a killed run left behind is removed by the next write in its folder and a user's
+file of a similar name never is. Ctrl-C (and SIGTERM, SIGHUP) during a write is held back
 until the file is either old or new.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import io
 import os
 import signal
@@ -46,6 +52,61 @@ class ChangedOnDisk(OSError):
 
 class NotWritable(OSError):
     """A file that must not be replaced (read-only, hard-linked, attributes that cannot be kept)."""
+
+
+class NotRegularFile(OSError):
+    """A path where a regular file is expected holds something else (a FIFO, a device, a
+    folder, a socket; or a symlink where none may be followed)."""
+
+
+def open_regular_file(path: str, *, dir_fd: int | None = None, follow_symlinks: bool = True) -> int:
+    """A read-only descriptor of the regular file `path` (relative to `dir_fd` if given). Opening
+    never blocks (a FIFO opens at once, non-blocking) and anything but a regular file is closed
+    again: `NotRegularFile`. Without `follow_symlinks`, a symlink is refused the same way."""
+    flags = (
+        os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0)
+    )
+    if not follow_symlinks:
+        flags |= os.O_NOFOLLOW
+    try:
+        fd = os.open(path, flags, dir_fd=dir_fd)
+    except OSError as error:
+        if error.errno == errno.ELOOP and not follow_symlinks:
+            raise NotRegularFile(errno.ELOOP, "a symlink, not a regular file", path) from None
+        raise
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise NotRegularFile(errno.EINVAL, f"not a regular file ({_kind_of_mode(mode)})", path)
+    if flags & getattr(os, "O_NONBLOCK", 0):
+        os.set_blocking(fd, True)
+    return fd
+
+
+def _kind_of_mode(mode: int) -> str:
+    return {
+        stat.S_IFIFO: "a FIFO",
+        stat.S_IFCHR: "a character device",
+        stat.S_IFBLK: "a block device",
+        stat.S_IFSOCK: "a socket",
+        stat.S_IFDIR: "a folder",
+    }.get(stat.S_IFMT(mode), "not a file")
+
+
+def read_regular_file(
+    path: str, *, dir_fd: int | None = None, follow_symlinks: bool = True
+) -> tuple[bytes, os.stat_result]:
+    """The bytes of the regular file `path` and its status, read with the fewest calls (see
+    `open_regular_file` for what is refused)."""
+    fd = open_regular_file(path, dir_fd=dir_fd, follow_symlinks=follow_symlinks)
+    try:
+        status = os.fstat(fd)
+        chunks = [os.read(fd, max(status.st_size, 1))]
+        while chunks[-1]:  # a file that grew, or a size the file system does not tell
+            chunks.append(os.read(fd, 1 << 20))
+        return b"".join(chunks), status
+    finally:
+        os.close(fd)
 
 
 @dataclass(frozen=True)
@@ -100,14 +161,17 @@ def digest(raw: bytes) -> str:
 
 
 def read_source(path: str) -> SourceFile:
-    with open(path, "rb") as handle:
-        return decode_source(handle.read())
+    return decode_source(read_regular_file(path)[0])
 
 
 # The signals that stop a run: Ctrl-C, and (where they exist) `kill` and a closed terminal.
 STOP_SIGNALS = tuple(
     getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
 )
+
+
+# The stop signals held back by `interrupts_deferred` (a wait inside it ends early when one came).
+_DEFERRED: list[int] = []
 
 
 @contextlib.contextmanager
@@ -117,7 +181,7 @@ def interrupts_deferred() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    received: list[int] = []
+    received = _DEFERRED
     previous = {
         number: signal.signal(number, lambda signum, frame: received.append(signum))
         for number in STOP_SIGNALS
@@ -125,6 +189,8 @@ def interrupts_deferred() -> Iterator[None]:
     try:
         yield
     finally:
+        received = list(_DEFERRED)
+        _DEFERRED.clear()
         for number, handler in previous.items():
             signal.signal(number, handler)
         for number in dict.fromkeys(received):
@@ -135,69 +201,207 @@ def interrupts_deferred() -> Iterator[None]:
                 os.kill(os.getpid(), number)
 
 
-def write_source(path: str, text: str, encoding: str, *, expected_digest: str | None = None) -> None:
+def write_source(
+    path: str, text: str, encoding: str, *, expected_digest: str | None = None, real: str | None = None
+) -> None:
     """Replace the file at `path` atomically with `text` encoded as `encoding`.
 
-    With `expected_digest`, the file's current bytes must still have that `digest`: otherwise
-    `ChangedOnDisk` is raised and nothing is written. `NotWritable` when the file must not be
-    replaced (see the module docstring).
+    `real` is the file's real path as found when the run started (default: resolved now): its
+    folder is opened one component at a time without following a symlink, and the file in it
+    without following one, so a file or folder swapped for a symlink since is refused
+    (`ChangedOnDisk`), never written through. With `expected_digest`, the file's current bytes must
+    still have that `digest`: otherwise `ChangedOnDisk` is raised and nothing is written.
+    `NotWritable` when the file must not be replaced (see the module docstring); `FolderLocked`
+    when another process holds the folder's lock longer than `LOCK_TIMEOUT`.
     """
-    import tempfile  # only a run that writes needs it
-
     data = text.encode(encoding)
-    real = os.path.realpath(path)  # write through a symlink, never replace the link itself
-    directory = os.path.dirname(real) or "."
-    with interrupts_deferred(), _folder_lock(directory):
-        _remove_leftovers(directory)
-        before = os.stat(real)
-        _check_replaceable(path, before)
-        fd, temporary = tempfile.mkstemp(dir=directory, prefix=TEMPORARY_PREFIX, suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-                handle.flush()
-                os.fsync(handle.fileno())
-            _copy_metadata(path, real, temporary, before)
-            if expected_digest is not None:
-                _check_unchanged(path, real, expected_digest, before)
-            os.replace(temporary, real)
-        except BaseException:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(temporary)
-            raise
+    real = real or os.path.realpath(path)  # write through a symlink, never replace the link itself
+    directory, name = os.path.split(real)
+    folder = _open_folder(path, directory or ".")
+    try:
+        with _folder_lock(folder, directory or "."), interrupts_deferred():
+            _remove_leftovers(folder, directory or ".")
+            current = _open_in(path, folder, name)
+            try:
+                before = os.fstat(current)
+                _check_replaceable(path, before)
+                temporary, fd = _create_temporary(folder)
+                try:
+                    with os.fdopen(fd, "wb") as handle:
+                        handle.write(data)
+                        handle.flush()
+                        os.fsync(handle.fileno())
+                        _copy_metadata(path, current, handle.fileno(), before)
+                    if expected_digest is not None:
+                        _check_unchanged(path, folder, name, expected_digest, before)
+                    os.replace(temporary, name, src_dir_fd=folder, dst_dir_fd=folder)
+                except BaseException:
+                    with contextlib.suppress(FileNotFoundError):
+                        os.unlink(temporary, dir_fd=folder)
+                    raise
+            finally:
+                os.close(current)
+    finally:
+        os.close(folder)
+
+
+def _open_folder(path: str, directory: str) -> int:
+    """A descriptor of `directory` reached one component at a time from the root (or the current
+    folder), none of them followed if it is a symlink; `ChangedOnDisk` if one is now."""
+    absolute = os.path.abspath(directory)
+    fd = os.open(os.sep, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for part in [part for part in absolute.split(os.sep) if part]:
+            try:
+                inner = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+            except OSError as error:
+                if error.errno in (errno.ELOOP, errno.ENOTDIR):
+                    raise ChangedOnDisk(
+                        f"{path}: a folder on its path was replaced by a symlink or a file after the "
+                        "run started; it was not written"
+                    ) from None
+                raise
+            os.close(fd)
+            fd = inner
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _open_in(path: str, folder: int, name: str) -> int:
+    """The file `name` in `folder`, opened for reading, not through a symlink, never blocking, and
+    only if regular."""
+    try:
+        return open_regular_file(name, dir_fd=folder, follow_symlinks=False)
+    except NotRegularFile:
+        raise ChangedOnDisk(
+            f"{path} was replaced by a symlink or something not a regular file after the run started; "
+            "it was not written"
+        ) from None
+
+
+# The key of the names of this tool's temporary files (see `_is_own_temporary`).
+_TEMPORARY_KEY = b"tf24migrate temporary file"
+
+
+def _temporary_name(status: os.stat_result) -> str:
+    mark = blake2b(f"{status.st_dev}:{status.st_ino}".encode(), key=_TEMPORARY_KEY, digest_size=10)
+    return f"{TEMPORARY_PREFIX}{status.st_ino:x}-{mark.hexdigest()}.tmp"
+
+
+def _create_temporary(folder: int) -> tuple[str, int]:
+    """A new temporary file in `folder` (created exclusively, then named after its own device and
+    inode with `_temporary_name`, which a user's file cannot carry by chance): its name and a
+    descriptor open for writing."""
+    import secrets
+
+    fresh = f"{TEMPORARY_PREFIX}{secrets.token_hex(8)}.new"
+    fd = os.open(fresh, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600, dir_fd=folder)
+    try:
+        name = _temporary_name(os.fstat(fd))
+        os.rename(fresh, name, src_dir_fd=folder, dst_dir_fd=folder)
+    except BaseException:
+        os.close(fd)
+        with contextlib.suppress(OSError):
+            os.unlink(fresh, dir_fd=folder)
+        raise
+    return name, fd
+
+
+def _is_own_temporary(folder: int, name: str) -> bool:
+    """Whether `name` in `folder` is a temporary file this tool made: a regular file whose name is
+    the one `_create_temporary` gives its device and inode."""
+    if not (name.startswith(TEMPORARY_PREFIX) and name.endswith(".tmp")):
+        return False
+    try:
+        status = os.stat(name, dir_fd=folder, follow_symlinks=False)
+    except OSError:
+        return False
+    return stat.S_ISREG(status.st_mode) and name == _temporary_name(status)
+
+
+class FolderLocked(OSError):
+    """Another process held a folder's write lock for longer than `LOCK_TIMEOUT`."""
+
+
+LOCK_TIMEOUT = 30.0  # seconds a write waits for another process's lock on its folder
 
 
 @contextlib.contextmanager
-def _folder_lock(directory: str) -> Iterator[None]:
-    """An exclusive lock on `directory`, held by one writer at a time (a no-op where unsupported)."""
+def _folder_lock(folder: int, directory: str) -> Iterator[None]:
+    """An exclusive lock on the folder open as `folder`, held by one writer at a time (a no-op
+    where unsupported). Waited for in short steps (Ctrl-C stops the wait) for `LOCK_TIMEOUT` at
+    most; then `FolderLocked`, naming the process that holds it where the system tells."""
     try:
         import fcntl
     except ImportError:  # pragma: no cover - not on Linux
         yield
         return
-    fd = os.open(directory, os.O_RDONLY)
+    import time
+
+    fd = os.dup(folder)  # a lock of its own, released when this descriptor closes
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+        deadline = time.monotonic() + LOCK_TIMEOUT
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if _DEFERRED:  # Ctrl-C meanwhile: given up, and delivered as the block ends
+                    raise FolderLocked(
+                        f"cannot write: interrupted while waiting for the lock of {directory}"
+                    ) from None
+                if time.monotonic() > deadline:
+                    raise FolderLocked(
+                        f"cannot write: the folder {directory} is locked by {_lock_holder(fd)} "
+                        f"(waited {LOCK_TIMEOUT:.0f} s): let it finish, or end it, and run again"
+                    ) from None
+                time.sleep(0.05)
         yield
     finally:
         os.close(fd)  # releases the lock
+
+
+def _lock_holder(fd: int) -> str:
+    """Who holds a lock on the file open as `fd`: "process N (name)" from /proc/locks, else
+    "another process"."""
+    status = os.fstat(fd)
+    device = f"{os.major(status.st_dev):02x}:{os.minor(status.st_dev):02x}:{status.st_ino}"
+    try:
+        with open("/proc/locks", encoding="ascii", errors="replace") as handle:
+            for line in handle:
+                fields = line.split()
+                if len(fields) > 5 and fields[1] in ("FLOCK", "POSIX", "OFDLCK") and fields[5] == device:
+                    pid = fields[4]
+                    if pid == "-1" or pid == str(os.getpid()):
+                        continue
+                    try:
+                        with open(f"/proc/{pid}/comm", encoding="utf-8", errors="replace") as comm:
+                            return f"process {pid} ({comm.read().strip()})"
+                    except OSError:
+                        return f"process {pid}"
+    except OSError:
+        pass
+    return "another process"
 
 
 # Folders this process has already cleared of leftovers: each is scanned once, not once per write.
 _CLEARED: set[str] = set()
 
 
-def _remove_leftovers(directory: str) -> None:
-    """Remove the temporary files a killed run left in `directory`, on this process's first write
-    there: under the folder's lock, no other writer has one there."""
+def _remove_leftovers(folder: int, directory: str) -> None:
+    """Remove the temporary files a killed run of this tool left in `folder`, on this process's
+    first write there: under the folder's lock, no other writer has one there. Only files that
+    prove to be this tool's (`_is_own_temporary`) are removed."""
     if directory in _CLEARED:
         return
     _CLEARED.add(directory)
-    with contextlib.suppress(OSError), os.scandir(directory) as entries:
-        for entry in entries:
-            if entry.name.startswith(TEMPORARY_PREFIX) and entry.name.endswith(".tmp") and entry.is_file():
+    with contextlib.suppress(OSError):
+        for name in os.listdir(folder):
+            if _is_own_temporary(folder, name):
                 with contextlib.suppress(OSError):
-                    os.unlink(entry.path)
+                    os.unlink(name, dir_fd=folder)
 
 
 def _check_replaceable(path: str, status: os.stat_result) -> None:
@@ -210,42 +414,45 @@ def _check_replaceable(path: str, status: os.stat_result) -> None:
         )
 
 
-def _check_unchanged(path: str, real: str, expected_digest: str, before: os.stat_result) -> None:
+def _check_unchanged(path: str, folder: int, name: str, expected_digest: str, before: os.stat_result) -> None:
     """Raise `ChangedOnDisk` when the file's bytes are not what was read, or its size, modification
-    time or inode changed since `before`."""
-    with open(real, "rb") as handle:
-        now = os.fstat(handle.fileno())
-        changed = (now.st_size, now.st_mtime_ns, now.st_ino) != (
+    time, device or inode changed since `before`."""
+    fd = _open_in(path, folder, name)
+    with os.fdopen(fd, "rb") as handle:
+        now = os.fstat(fd)
+        changed = (now.st_size, now.st_mtime_ns, now.st_ino, now.st_dev) != (
             before.st_size,
             before.st_mtime_ns,
             before.st_ino,
+            before.st_dev,
         )
         if changed or digest(handle.read()) != expected_digest:
             raise ChangedOnDisk(f"{path} changed on disk after it was read; it was not overwritten")
 
 
-def _copy_metadata(path: str, real: str, temporary: str, status: os.stat_result) -> None:
-    """Give `temporary` the permission bits, owner, group and extended attributes of `real`."""
-    os.chmod(temporary, stat.S_IMODE(status.st_mode))
-    if hasattr(os, "chown"):
-        written = os.stat(temporary)
+def _copy_metadata(path: str, current: int, temporary: int, status: os.stat_result) -> None:
+    """Give the file open as `temporary` the permission bits, owner, group and extended attributes
+    of the one open as `current`."""
+    os.fchmod(temporary, stat.S_IMODE(status.st_mode))
+    if hasattr(os, "fchown"):
+        written = os.fstat(temporary)
         if (written.st_uid, written.st_gid) != (status.st_uid, status.st_gid):
             try:
-                os.chown(temporary, status.st_uid, status.st_gid)
+                os.fchown(temporary, status.st_uid, status.st_gid)
             except OSError:
                 raise NotWritable(
                     f"{path} belongs to another user or group, which a rewrite cannot keep: "
                     "migrate it as its owner"
                 ) from None
-        os.chmod(temporary, stat.S_IMODE(status.st_mode))  # chown may clear set-id bits
+        os.fchmod(temporary, stat.S_IMODE(status.st_mode))  # chown may clear set-id bits
     if hasattr(os, "listxattr"):
         try:
-            names = os.listxattr(real)
+            names = os.listxattr(current)
         except OSError:
             names = []  # a file system without extended attributes
         for name in names:
             try:
-                os.setxattr(temporary, name, os.getxattr(real, name))
+                os.setxattr(temporary, name, os.getxattr(current, name))
             except OSError as error:
                 raise NotWritable(
                     f"{path} has extended attributes that a rewrite cannot keep ({name}: {error.strerror})"

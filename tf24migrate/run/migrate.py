@@ -12,13 +12,9 @@ from typing import TYPE_CHECKING
 from tf24migrate.model.findings import FileResult, Status
 from tf24migrate.rules.base import Rule
 from tf24migrate.rules.selection import RuleSelection
-from tf24migrate.run.cache import read_bytes
 from tf24migrate.run.discovery import PathFilter, iter_source_files
 from tf24migrate.run.file import migrate_file, slim, write_result
-from tf24migrate.run.files import (
-    digest,
-    interrupts_deferred,
-)
+from tf24migrate.run.files import digest, interrupts_deferred, read_regular_file
 from tf24migrate.run.workers import jobs_the_open_files_allow, migrate_in_workers
 from tf24migrate.sources.kinds import SUFFIXES
 
@@ -57,11 +53,14 @@ def migrate_files(
     if cache is not None:
         if texts:
             raise ValueError("a cache keeps no texts of unchanged files: pass texts=False with it")
-        results = _results_with_cache(files, rules, unsafe_fixes, jobs, cache)
+        results = _results_with_cache(files, rules, unsafe_fixes, jobs, cache, write)
     elif jobs > 1 and len(files) >= _PARALLEL_FROM:
         results = migrate_in_workers(files, rules, unsafe_fixes, min(jobs, len(files)), texts)
     else:
         results = (slim(migrate_file(path, rules, unsafe_fixes=unsafe_fixes), texts) for path in files)
+    # Where each file is when the run starts: a write goes there, not through a symlink put
+    # in place of the file or a folder on its way since (`write_source`).
+    reals = {path: os.path.realpath(path) for path in files} if write else {}
     try:
         for result in results:
             if not (write and result.changed):
@@ -72,37 +71,48 @@ def migrate_files(
                 yield write_result(
                     result,
                     again=lambda path=result.path: migrate_file(path, rules, unsafe_fixes=unsafe_fixes),
+                    real=reals.get(result.path),
                 )
     finally:
         results.close()  # the workers finish the file at hand, and start no other
 
 
-def _look_up(path: str, cache: ResultCache) -> FileResult | str | None:
+def _look_up(path: str, cache: ResultCache, write: bool) -> FileResult | str | None:
     """A file's cached result (a changed one as its digest, to be loaded again when its turn
     comes, so that its texts are not all held at once), or None: not cached, or not readable. A
-    file the cache's index shows unchanged is not even read."""
+    file the cache's index shows unchanged is not even read. With `write`, a changed file is a
+    miss: what is written always comes from the file's own bytes, migrated now, never from an
+    entry alone."""
     try:
         status = os.stat(path)
         known = cache.known(path, status)
         if known is not None:
             content, result = known
-            return content if result is None else result
-        content = digest(read_bytes(path)[0])
+            if result is None:
+                return None if write else content
+            return result
+        content = digest(read_regular_file(path)[0])
     except OSError:
         return None
     result = cache.load(path, content, texts=False)
     if result is not None:
         cache.remember(path, status, content, result)
     if result is not None and result.status is Status.CHANGED:
-        return content
+        return None if write else content
     return result
 
 
 def _results_with_cache(
-    files: Sequence[str], rules: Sequence[Rule], unsafe_fixes: bool, jobs: int, cache: ResultCache
+    files: Sequence[str],
+    rules: Sequence[Rule],
+    unsafe_fixes: bool,
+    jobs: int,
+    cache: ResultCache,
+    write: bool,
 ) -> Iterator[FileResult]:
-    """The files' results (never written): those in `cache`, and the others migrated (and stored)."""
-    found = [_look_up(path, cache) for path in files]
+    """The files' results (never written): those in `cache`, and the others migrated (and stored);
+    to `write`, a change is always migrated again (`_look_up`)."""
+    found = [_look_up(path, cache, write) for path in files]
     misses = [path for path, hit in zip(files, found, strict=True) if hit is None]
     if jobs > 1 and len(misses) >= _PARALLEL_FROM:
         migrated = migrate_in_workers(misses, rules, unsafe_fixes, min(jobs, len(misses)), False, cache)

@@ -33,6 +33,7 @@ from tf24migrate.model.target import (
     named,
 )
 from tf24migrate.rules.text import parse_python
+from tf24migrate.run.files import read_regular_file
 
 _MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", "environment.yml", "environment.yaml")
 _REQUIREMENTS = re.compile(r"^requirements.*\.txt$")
@@ -84,8 +85,7 @@ def project_folder(path: str, known: dict[str, str | None] | None = None) -> str
 
 
 def _read(path: str) -> str:
-    with open(path, encoding="utf-8", errors="replace") as handle:
-        return handle.read()
+    return read_regular_file(path)[0].decode("utf-8", "replace")
 
 
 def _pyproject(path: str) -> Iterator[str]:
