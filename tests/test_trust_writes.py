@@ -92,7 +92,9 @@ def test_the_command_under_flock_of_its_own_folder_ends(tmp_path):
     write says who holds it instead of waiting forever (30 s), and Ctrl-C ends the wait at once."""
     (tmp_path / "train.py").write_bytes(OLD)
     command = ["flock", "-x", str(tmp_path), sys.executable, "-m", "tf24migrate", "--write", "train.py"]
-    process = subprocess.Popen(command, cwd=tmp_path, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    process = subprocess.Popen(
+        command, cwd=tmp_path, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
     time.sleep(3)
     os.killpg(process.pid, signal.SIGINT)
     _, stderr = process.communicate(timeout=30)

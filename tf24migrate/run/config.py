@@ -133,7 +133,7 @@ def load_config(path: str) -> Config:
         values["target_version"] = table["target-version"]
     if "cache-dir" in table:
         folder = table["cache-dir"]
-        if not isinstance(folder, str) or not folder:
+        if not isinstance(folder, str) or not folder or "\0" in folder:
             raise ConfigError(f"{where}: `cache-dir` must be a folder's path as a string, not {folder!r}")
         values["cache_dir"] = os.path.join(os.path.dirname(path), os.path.expanduser(folder))
     return Config(path=path, **values)
