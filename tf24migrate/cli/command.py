@@ -390,9 +390,8 @@ def _standard_streams() -> None:
                     "tf24migrate: error: the standard output is closed: redirect it (to a file or /dev/null)\n"
                 )
                 sys.exit(EXIT_ERROR)
-            setattr(
-                sys, ("stdin", "", "stderr")[number], open(number, "r" if number == 0 else "w", closefd=False)
-            )
+            stream = open(number, "r" if number == 0 else "w", closefd=False)  # noqa: SIM115 - the process's
+            setattr(sys, "stdin" if number == 0 else "stderr", stream)
 
 
 def main() -> None:
