@@ -14,7 +14,7 @@ import time
 import pytest
 
 from tf24migrate import migrate_paths
-from tf24migrate.run import files, migrate
+from tf24migrate.run import folder_lock, migrate
 
 OLD = b"import tensorflow as tf\nstrategy.experimental_run_v2(fn)\n"
 NEW = b"import tensorflow as tf\nstrategy.run(fn)\n"
@@ -75,7 +75,7 @@ def test_a_folder_locked_by_another_process_is_named_and_not_waited_on_forever(t
     holder = subprocess.Popen(["flock", "-x", str(tmp_path), "sleep", "60"])
     try:
         time.sleep(0.5)
-        monkeypatch.setattr(files, "LOCK_TIMEOUT", 1.0)
+        monkeypatch.setattr(folder_lock, "LOCK_TIMEOUT", 1.0)
         started = time.monotonic()
         (result,) = migrate_paths([str(tmp_path / "train.py")], write=True)
         assert time.monotonic() - started < 20

@@ -174,15 +174,15 @@ def test_a_killed_runs_temporary_file_is_removed_by_the_next_write(tmp_path):
     assert (tmp_path / "train.py").read_bytes() == NEW
 
 
-@pytest.mark.parametrize("name", [f"{TEMPORARY_PREFIX}x.tmp", f"{TEMPORARY_PREFIX}abc123.tmp", "copied"])
+@pytest.mark.parametrize("name", [f"{TEMPORARY_PREFIX}x.tmp", f"{TEMPORARY_PREFIX}abc123.tmp", "other inode"])
 def test_a_users_file_named_like_a_temporary_file_is_kept(tmp_path, name):
     """Only a file that proves to be the tool's own is removed: a user's file of the same form,
-    or a copy of a real leftover (another inode), is not."""
-    if name == "copied":
+    or one named as the tool would name a file of another inode, is not."""
+    if name == "other inode":
+        keep = tmp_path / "keep"
+        keep.write_bytes(b"")  # holds the leftover's inode, which the user's file cannot reuse
         name = _leftover_of_a_killed_run(tmp_path)
-        data = (tmp_path / name).read_bytes()
-        (tmp_path / name).unlink()
-        (tmp_path / name).write_bytes(data)  # the same name, on a file of another inode
+        os.replace(tmp_path / name, keep)
     users = tmp_path / name
     users.write_bytes(b"the user's notes\n")
     (tmp_path / "train.py").write_bytes(OLD)

@@ -39,7 +39,6 @@ import contextlib
 import dataclasses
 import json
 import os
-import re
 import stat
 import sys
 import time
@@ -47,6 +46,7 @@ from collections.abc import Sequence
 
 from tf24migrate import __version__
 from tf24migrate.model.findings import FileResult, Finding, Fix, Severity, Status
+from tf24migrate.run.cache_folder import TEMPORARY_PREFIX, CacheFolderRefused, claim_folder, write_atomically
 from tf24migrate.run.files import blake2b, read_regular_file
 
 FOLDER_NAME = ".tf24migrate_cache"
@@ -54,7 +54,6 @@ ENVIRONMENT_VARIABLE = "TF24MIGRATE_CACHE_DIR"
 FORMAT = 3
 MAX_BYTES = 256 * 1024 * 1024
 _TOUCH_AFTER = 3600.0  # seconds: how stale an entry's mtime may get before a hit refreshes it
-_TEMPORARY_PREFIX = ".tmp-"
 # A file whose modification or change time is this recent when indexed is not indexed: a write
 # within the file system's time granularity could leave both times as they were.
 RACY_NS = 2_000_000_000
@@ -221,7 +220,7 @@ class ResultCache:
             index = dict(list(index.items())[-_INDEX_MAX:])
         data = json.dumps({"format": FORMAT, "key": self.run_key, "files": index}, separators=(",", ":"))
         with contextlib.suppress(OSError):
-            _write_atomically(self._index_path, _sealed(self.run_key, data.encode("utf-8", "surrogatepass")))
+            write_atomically(self._index_path, _sealed(self.run_key, data.encode("utf-8", "surrogatepass")))
         self._index_updates = {}
 
     def _read_index(self) -> dict:
@@ -270,7 +269,7 @@ class ResultCache:
             return
         key, entry = self._entry(path, content_digest)
         try:
-            _write_atomically(entry, _sealed(key, _encode(result, key, content_digest)))
+            write_atomically(entry, _sealed(key, _encode(result, key, content_digest)))
         except OSError:
             self.writable = False  # a read-only or full folder: go on without storing
             return
@@ -288,7 +287,7 @@ class ResultCache:
                 for item in scan:
                     with contextlib.suppress(OSError):
                         status = item.stat()
-                        if item.name.startswith(_TEMPORARY_PREFIX):
+                        if item.name.startswith(TEMPORARY_PREFIX):
                             if now - status.st_mtime > _TOUCH_AFTER:
                                 os.unlink(item.path)
                             continue
@@ -307,86 +306,8 @@ class ResultCache:
                 total -= size
 
 
-class CacheFolderRefused(OSError):
-    """A cache folder that is not this tool's to use; the message says why and what to do."""
-
-
-MARKER = "CACHEDIR.TAG"  # the Cache Directory Tagging Specification's name and signature
-_MARKER_TEXT = (
-    b"Signature: 8a477f597d28d172789f06886806bc55\n"
-    b"# This file is a cache directory tag created by tf24migrate: its result cache.\n"
-)
-_GITIGNORE = b"# Created by tf24migrate: its result cache.\n*\n"
-_OWN_NAMES = re.compile(r"\.gitignore|results|index-[0-9a-f]+|\.tmp-.*")
-
-
-def claim_folder(folder: str) -> None:
-    """Make sure `folder` is this tool's cache folder, creating it if missing: a real folder (not a
-    symlink, as git and ruff treat theirs) owned by the user, empty or already holding the tool's
-    marker (`CACHEDIR.TAG`, written with a `.gitignore` of `*` into a folder that holds nothing
-    else). A folder of the previous cache format (its `.gitignore`, `results`, indexes) gets the
-    marker. Anything else raises `CacheFolderRefused`, and nothing is written there."""
-    try:
-        status = os.lstat(folder)
-    except FileNotFoundError:
-        parent = os.path.dirname(os.path.abspath(folder))
-        os.makedirs(parent, exist_ok=True)
-        with contextlib.suppress(FileExistsError):
-            os.mkdir(folder)
-        status = os.lstat(folder)
-    if stat.S_ISLNK(status.st_mode):
-        raise CacheFolderRefused(
-            f"{folder} is a symlink; the cache is kept only in a real folder: remove the link, or "
-            "name another folder with --cache-dir"
-        )
-    if not stat.S_ISDIR(status.st_mode):
-        raise CacheFolderRefused(f"{folder} is not a folder: name a folder with --cache-dir")
-    if hasattr(os, "geteuid") and status.st_uid != os.geteuid():
-        raise CacheFolderRefused(f"{folder} belongs to another user: name a folder of yours with --cache-dir")
-    names = os.listdir(folder)
-    if MARKER in names:
-        try:
-            marker = read_regular_file(os.path.join(folder, MARKER), follow_symlinks=False)[0]
-        except OSError:
-            marker = b""
-        if marker == _MARKER_TEXT:
-            return
-    elif not names or _is_previous_format(folder, names):
-        if ".gitignore" not in names:
-            _write_atomically(os.path.join(folder, ".gitignore"), _GITIGNORE)
-        _write_atomically(os.path.join(folder, MARKER), _MARKER_TEXT)
-        return
-    raise CacheFolderRefused(
-        f"{folder} holds files that are not tf24migrate's cache; nothing was written there: name an "
-        "empty or new folder with --cache-dir (or TF24MIGRATE_CACHE_DIR)"
-    )
-
-
-def _is_previous_format(folder: str, names: list[str]) -> bool:
-    if ".gitignore" not in names or not all(_OWN_NAMES.fullmatch(name) for name in names):
-        return False
-    try:
-        return read_regular_file(os.path.join(folder, ".gitignore"), follow_symlinks=False)[0] == _GITIGNORE
-    except OSError:
-        return False
-
-
 def _fingerprint(status: os.stat_result) -> list[int]:
     return [status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns]
-
-
-def _write_atomically(path: str, data: bytes) -> None:
-    import tempfile
-
-    fd, temporary = tempfile.mkstemp(dir=os.path.dirname(path), prefix=_TEMPORARY_PREFIX)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
 
 
 def _seal(key: str, data: bytes) -> bytes:

@@ -17,15 +17,14 @@ from __future__ import annotations
 
 import errno
 import os
-import re
 import stat
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tf24migrate.model.errors import TF24MigrateError
-from tf24migrate.run.config import ConfigError
 from tf24migrate.run.files import read_regular_file
+from tf24migrate.run.globs import GlobError, compile_globs, glob_problem
 
 if TYPE_CHECKING:  # imported when a folder is walked: files named one by one need no matching
     import pathspec
@@ -141,52 +140,6 @@ def _load(base: str, ignore_file: str, on_skip: OnSkip | None = None) -> list[_I
             on_skip(ignore_file, f"pattern {line!r} left out: {problem}")
     spec = compile_globs(kept)
     return [_IgnoreFile(base, spec)] if spec.patterns else []
-
-
-class GlobError(ConfigError):
-    """An exclude glob that is not valid, or too costly to match; the message says which and why."""
-
-
-# The most wildcards (runs of `*`) a pattern may hold: each one multiplies what a backtracking
-# match of a bad file name can cost (pathspec matches with Python regular expressions).
-MAX_WILDCARDS = 4
-_REPEATED_DOUBLE_STARS = re.compile(r"(^|/)(?:\*\*/)+(?=\*\*(?:/|$))")
-
-
-def _collapsed(line: str) -> str:
-    """`line` with each run of `**/` segments written once (`**/**/x` matches as `**/x` does)."""
-    return _REPEATED_DOUBLE_STARS.sub(r"\1", line)
-
-
-def glob_problem(line: str) -> str | None:
-    """Why a gitignore-style pattern cannot be used (not valid, or too many wildcards to match
-    in bounded time), or None."""
-    import pathspec
-
-    try:
-        pathspec.GitIgnoreSpec.from_lines([line])
-    except (ValueError, re.error) as error:
-        return f"not a valid pattern ({error})"
-    wildcards = len(re.findall(r"\*+", _collapsed(line)))
-    if wildcards > MAX_WILDCARDS:
-        return (
-            f"too many wildcards ({wildcards} runs of `*`; at most {MAX_WILDCARDS}, so that matching "
-            "stays fast): split it into simpler patterns"
-        )
-    return None
-
-
-def compile_globs(lines: Sequence[str], where: str | None = None) -> pathspec.GitIgnoreSpec:
-    """The matcher of gitignore-style `lines`; with `where` (the option or file they come from),
-    `GlobError` for the first that `glob_problem` refuses."""
-    import pathspec
-
-    if where is not None:
-        for line in lines:
-            problem = glob_problem(line)
-            if problem is not None:
-                raise GlobError(f"{where}: {line!r}: {problem}")
-    return pathspec.GitIgnoreSpec.from_lines([_collapsed(line) for line in lines])
 
 
 def _git_dir(repository: str) -> str | None:

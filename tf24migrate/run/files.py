@@ -34,6 +34,9 @@ import tokenize
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from tf24migrate.run.encodings import LinesNotKept, encoded_keeping
+from tf24migrate.run.folder_lock import folder_lock
+
 try:  # hashlib's own blake2b, without hashlib loading OpenSSL: a warm run digests before all else
     from _blake2 import blake2b
 except ImportError:  # pragma: no cover - not CPython
@@ -214,17 +217,20 @@ def write_source(
     `NotWritable` when the file must not be replaced (see the module docstring); `FolderLocked`
     when another process holds the folder's lock longer than `LOCK_TIMEOUT`.
     """
-    data = text.encode(encoding)
     real = real or os.path.realpath(path)  # write through a symlink, never replace the link itself
     directory, name = os.path.split(real)
     folder = _open_folder(path, directory or ".")
     try:
-        with _folder_lock(folder, directory or "."), interrupts_deferred():
+        with folder_lock(folder, directory or ".", lambda: bool(_DEFERRED)), interrupts_deferred():
             _remove_leftovers(folder, directory or ".")
             current = _open_in(path, folder, name)
             try:
                 before = os.fstat(current)
                 _check_replaceable(path, before)
+                try:
+                    data = encoded_keeping(_read_all(current), text, encoding)
+                except LinesNotKept as error:
+                    raise NotWritable(f"{path}: {error}") from None
                 temporary, fd = _create_temporary(folder)
                 try:
                     with os.fdopen(fd, "wb") as handle:
@@ -243,6 +249,13 @@ def write_source(
                 os.close(current)
     finally:
         os.close(folder)
+
+
+def _read_all(fd: int) -> bytes:
+    chunks = []
+    while chunk := os.read(fd, 1 << 20):
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def _open_folder(path: str, directory: str) -> int:
@@ -319,71 +332,6 @@ def _is_own_temporary(folder: int, name: str) -> bool:
     except OSError:
         return False
     return stat.S_ISREG(status.st_mode) and name == _temporary_name(status)
-
-
-class FolderLocked(OSError):
-    """Another process held a folder's write lock for longer than `LOCK_TIMEOUT`."""
-
-
-LOCK_TIMEOUT = 30.0  # seconds a write waits for another process's lock on its folder
-
-
-@contextlib.contextmanager
-def _folder_lock(folder: int, directory: str) -> Iterator[None]:
-    """An exclusive lock on the folder open as `folder`, held by one writer at a time (a no-op
-    where unsupported). Waited for in short steps (Ctrl-C stops the wait) for `LOCK_TIMEOUT` at
-    most; then `FolderLocked`, naming the process that holds it where the system tells."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - not on Linux
-        yield
-        return
-    import time
-
-    fd = os.dup(folder)  # a lock of its own, released when this descriptor closes
-    try:
-        deadline = time.monotonic() + LOCK_TIMEOUT
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if _DEFERRED:  # Ctrl-C meanwhile: given up, and delivered as the block ends
-                    raise FolderLocked(
-                        f"cannot write: interrupted while waiting for the lock of {directory}"
-                    ) from None
-                if time.monotonic() > deadline:
-                    raise FolderLocked(
-                        f"cannot write: the folder {directory} is locked by {_lock_holder(fd)} "
-                        f"(waited {LOCK_TIMEOUT:.0f} s): let it finish, or end it, and run again"
-                    ) from None
-                time.sleep(0.05)
-        yield
-    finally:
-        os.close(fd)  # releases the lock
-
-
-def _lock_holder(fd: int) -> str:
-    """Who holds a lock on the file open as `fd`: "process N (name)" from /proc/locks, else
-    "another process"."""
-    status = os.fstat(fd)
-    device = f"{os.major(status.st_dev):02x}:{os.minor(status.st_dev):02x}:{status.st_ino}"
-    try:
-        with open("/proc/locks", encoding="ascii", errors="replace") as handle:
-            for line in handle:
-                fields = line.split()
-                if len(fields) > 5 and fields[1] in ("FLOCK", "POSIX", "OFDLCK") and fields[5] == device:
-                    pid = fields[4]
-                    if pid == "-1" or pid == str(os.getpid()):
-                        continue
-                    try:
-                        with open(f"/proc/{pid}/comm", encoding="utf-8", errors="replace") as comm:
-                            return f"process {pid} ({comm.read().strip()})"
-                    except OSError:
-                        return f"process {pid}"
-    except OSError:
-        pass
-    return "another process"
 
 
 # Folders this process has already cleared of leftovers: each is scanned once, not once per write.
