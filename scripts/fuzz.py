@@ -336,11 +336,13 @@ class Judge:
                 "unclear message", f"raw control character {CONTROL.search(stderr).group()!r}", args, folder
             )
         after = snapshot(folder)
+        # A path named that is itself a symlink (`src/sub` -> outside) is the user's choice.
+        named_through_link = any(os.path.islink(folder / arg) for arg in args if arg.startswith("src/"))
         writes = "--write" in args
         for name, old in before.items():
             new = after.get(name)
             if name.startswith("outside"):
-                if new != old:
+                if new != old and not named_through_link:
                     self.report("write outside", name, args, folder)
             elif new is None:
                 self.report("bytes lost", f"{name} vanished", args, folder)
