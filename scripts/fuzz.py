@@ -391,7 +391,11 @@ def main(argv: list[str] | None = None) -> int:
         judge.run(tree, args)
         if judge.runs % 50 == 0:
             with open(log, "a") as handle:
-                handle.write(f"{time.strftime('%H:%M:%S')} runs {judge.runs} findings {judge.findings}\n")
+                cpu = os.times()
+                handle.write(
+                    f"{time.strftime('%H:%M:%S')} runs {judge.runs} findings {judge.findings} "
+                    f"cpu {cpu.children_user + cpu.children_system:.0f} s\n"
+                )
 
     if options.seed is not None:
         fuzz = __import__("hypothesis").seed(options.seed)(fuzz)
