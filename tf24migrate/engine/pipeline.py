@@ -91,6 +91,13 @@ def migrate_source(
             else ""
         )
         raise TypeError(f"migrate_source takes the source text as a str, not {type(source).__name__}{hint}")
+    from tf24migrate.model import arguments
+
+    arguments.check_optional_str("migrate_source", "path", path)
+    arguments.check_selectors("migrate_source", "select", select)
+    arguments.check_selectors("migrate_source", "ignore", ignore)
+    arguments.check_flag("migrate_source", "unsafe_fixes", unsafe_fixes)
+    arguments.check_optional_str("migrate_source", "target_version", target_version)
     rules = RuleSelection(select, ignore, target_of(target_version, "the target_version argument"))
     rules.check()
     result = run_rules(source, rules, path=path, unsafe_fixes=unsafe_fixes)

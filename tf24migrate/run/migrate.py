@@ -153,13 +153,37 @@ def migrate_paths(
     Yields one `FileResult` per file, in a stable order (sorted paths), whatever `jobs` is (0 means
     all cores). Files are written only when `write` is true; a file that cannot be read or parsed,
     or that changed on disk meanwhile, is reported as failed and the others go on. Raises
-    `MissingPathError` for a path that does not exist. `target_version` (`"2.3"`) is the oldest
+    `MissingPathError` for a path that does not exist (when the results are first asked for), and
+    `TypeError` at once for an argument of the wrong type. `target_version` (`"2.3"`) is the oldest
     TensorFlow the code must still run on, as for `migrate_source` (default: 2.4; the project's
     metadata is not read: `tf24migrate.run.project_metadata.project_target(path)` reads it).
     """
+    from tf24migrate.model import arguments
     from tf24migrate.model.target import target_of
 
+    paths = arguments.paths_of("migrate_paths", paths)
+    arguments.check_selectors("migrate_paths", "select", select)
+    arguments.check_selectors("migrate_paths", "ignore", ignore)
+    arguments.check_flag("migrate_paths", "unsafe_fixes", unsafe_fixes)
+    arguments.check_flag("migrate_paths", "write", write)
+    arguments.check_jobs("migrate_paths", jobs)
+    arguments.check_optional_str("migrate_paths", "target_version", target_version)
+    if path_filter is not None and not isinstance(path_filter, PathFilter):
+        raise TypeError(
+            f"migrate_paths: `path_filter` takes a PathFilter or None, not {type(path_filter).__name__}"
+        )
     rules = RuleSelection(select, ignore, target_of(target_version, "the target_version argument"))
     rules.check()
+    return _migrated_paths(paths, rules, unsafe_fixes, write, jobs, path_filter)
+
+
+def _migrated_paths(
+    paths: list[str],
+    rules: RuleSelection,
+    unsafe_fixes: bool,
+    write: bool,
+    jobs: int,
+    path_filter: PathFilter | None,
+) -> Iterator[FileResult]:
     files = list(iter_source_files(paths, SUFFIXES, path_filter))
     yield from migrate_files(files, rules, unsafe_fixes=unsafe_fixes, write=write, jobs=jobs)
