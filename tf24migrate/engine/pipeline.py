@@ -39,7 +39,7 @@ from tf24migrate.engine.pruning import StatementPlan
 from tf24migrate.engine.public_api import imports_public_tensorflow
 from tf24migrate.engine.sparse import Sparse
 from tf24migrate.engine.suppressions import is_suppressed, line_suppressions
-from tf24migrate.engine.syntax import TOO_DEEP, parse, python_syntax_error
+from tf24migrate.engine.syntax import TOO_DEEP, TOO_LONG_TO_MIGRATE, parse, python_syntax_error
 from tf24migrate.engine.tf1_code import tf1_evidence, tf1_note
 from tf24migrate.engine.transformer import run_pass
 from tf24migrate.model.errors import RuleError, SourceSyntaxError
@@ -115,7 +115,23 @@ def run_rules(
 ) -> MigrationResult:
     """Apply `rules` to `source`. Raises `SourceSyntaxError` or `RuleError`. The fixes of the
     findings in `declined` (found by code, line and column) are not applied, only reported. The
-    target TensorFlow is the one `rules` carries (a `RuleSelection`'s), else the default."""
+    target TensorFlow is the one `rules` carries (a `RuleSelection`'s), else the default. A source
+    whose expressions chain too long for LibCST's recursive passes (hundreds of adjacent string
+    literals, which Python's tree holds as one node) is a `SourceSyntaxError` saying so."""
+    try:
+        return _run_rules(source, rules, path=path, unsafe_fixes=unsafe_fixes, declined=declined)
+    except RecursionError:
+        raise SourceSyntaxError(TOO_LONG_TO_MIGRATE, (path, None, None, None)) from None
+
+
+def _run_rules(
+    source: str,
+    rules: Sequence[Rule],
+    *,
+    path: str | None = None,
+    unsafe_fixes: bool = False,
+    declined: Collection[Finding] = (),
+) -> MigrationResult:
     if source.startswith(_BOM):  # Python's parser rejects it in a text; LibCST would drop it
         result = run_rules(source[1:], rules, path=path, unsafe_fixes=unsafe_fixes, declined=declined)
         return dataclasses.replace(result, source=source, code=_BOM + result.code)  # the same lines

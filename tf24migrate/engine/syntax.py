@@ -17,6 +17,10 @@ TOO_DEEP = (
     f"cannot parse: nesting too deep (more than {NESTING_LIMIT} levels): split the expression into "
     "smaller ones to migrate this file"
 )
+TOO_LONG_TO_MIGRATE = (
+    "skipped: an expression chains too many parts for LibCST (such as hundreds of adjacent string "
+    "literals or `+` terms); the file was left unchanged: split that expression to migrate it"
+)
 # Statements of Python 3.12's syntax (PEP 695) that older parsers call invalid; f-strings of 3.12
 # (PEP 701) get `f-string: ...` messages there.
 _NEWER_SYNTAX = re.compile(

@@ -16,12 +16,13 @@ from tf24migrate.run.files import (
     SourceFile,
     UnreadableFile,
     decode_c_source,
+    decode_notebook,
     decode_source,
     digest,
     read_regular_file,
     write_source,
 )
-from tf24migrate.sources.kinds import kind_of
+from tf24migrate.sources.kinds import NOTEBOOK, kind_of
 
 if TYPE_CHECKING:
     from tf24migrate.run.cache import ResultCache
@@ -87,7 +88,10 @@ def migrate_file(
 
 def decode_file(path: str, raw: bytes) -> SourceFile:
     """The text of the file `path`, whose bytes are `raw`, as its kind reads it; `UnreadableFile`."""
-    return decode_c_source(raw) if kind_of(path).any_bytes else decode_source(raw)
+    kind = kind_of(path)
+    if kind.any_bytes:
+        return decode_c_source(raw)
+    return decode_notebook(raw) if kind is NOTEBOOK else decode_source(raw)
 
 
 def migrate_loaded(
@@ -101,7 +105,9 @@ def migrate_loaded(
             path=path,
             status=Status.FAILED,
             source=source.text,
-            error=f"{error.msg} at line {error.lineno}, column {error.offset}",
+            error=error.msg
+            if error.lineno is None
+            else f"{error.msg} at line {error.lineno}, column {error.offset}",
         )
     except RuleError as error:
         return FileResult(path=path, status=Status.FAILED, source=source.text, error=str(error))

@@ -144,6 +144,27 @@ def decode_source(raw: bytes) -> SourceFile:
     return SourceFile(text=text, encoding=encoding, raw=raw)
 
 
+def decode_notebook(raw: bytes) -> SourceFile:
+    """Decode a notebook's bytes: JSON, which nbformat writes as UTF-8 (a UTF-8 byte order mark
+    is kept); the messages of a refusal speak of notebooks, not of Python source."""
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise UnreadableFile(
+            "a UTF-16 notebook (its byte order mark says so); notebooks are UTF-8 JSON: convert it "
+            "(`iconv -f UTF-16 -t UTF-8`) or save it again from Jupyter to migrate it"
+        )
+    _refuse_binary(raw)
+    encoding = "utf-8-sig" if raw.startswith(b"\xef\xbb\xbf") else "utf-8"
+    try:
+        text = raw.decode(encoding)
+    except UnicodeDecodeError as error:
+        line = raw.count(b"\n", 0, error.start) + 1
+        raise UnreadableFile(
+            f"not UTF-8 at line {line} (byte {error.start}): a notebook is UTF-8 JSON; save it again "
+            "from Jupyter (or convert it with `iconv -t UTF-8`) to migrate it"
+        ) from None
+    return SourceFile(text=text, encoding=encoding, raw=raw)
+
+
 def decode_c_source(raw: bytes) -> SourceFile:
     """Decode C or C++ source bytes: as UTF-8, a byte that is not (a Latin-1 comment, which
     compilers accept) kept as it is (`surrogateescape`). No rule rewrites C sources."""
