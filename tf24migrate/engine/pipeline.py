@@ -23,9 +23,10 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 import sys
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 import libcst as cst
@@ -105,6 +106,22 @@ def migrate_source(
     return dataclasses.replace(result, findings=without_notes(result.findings, hidden)) if hidden else result
 
 
+def _chains_too_long_are_syntax_errors(run: Callable[..., MigrationResult]) -> Callable[..., MigrationResult]:
+    """`run` (`run_rules`), where a source whose expressions chain too long for LibCST's recursive
+    passes (hundreds of adjacent string literals, which Python's tree holds as one node) is a
+    `SourceSyntaxError` saying so."""
+
+    @functools.wraps(run)
+    def checked(source: str, rules: Sequence[Rule], *, path: str | None = None, **options) -> MigrationResult:
+        try:
+            return run(source, rules, path=path, **options)
+        except RecursionError:
+            raise SourceSyntaxError(TOO_LONG_TO_MIGRATE, (path, None, None, None)) from None
+
+    return checked
+
+
+@_chains_too_long_are_syntax_errors
 def run_rules(
     source: str,
     rules: Sequence[Rule],
@@ -115,23 +132,7 @@ def run_rules(
 ) -> MigrationResult:
     """Apply `rules` to `source`. Raises `SourceSyntaxError` or `RuleError`. The fixes of the
     findings in `declined` (found by code, line and column) are not applied, only reported. The
-    target TensorFlow is the one `rules` carries (a `RuleSelection`'s), else the default. A source
-    whose expressions chain too long for LibCST's recursive passes (hundreds of adjacent string
-    literals, which Python's tree holds as one node) is a `SourceSyntaxError` saying so."""
-    try:
-        return _run_rules(source, rules, path=path, unsafe_fixes=unsafe_fixes, declined=declined)
-    except RecursionError:
-        raise SourceSyntaxError(TOO_LONG_TO_MIGRATE, (path, None, None, None)) from None
-
-
-def _run_rules(
-    source: str,
-    rules: Sequence[Rule],
-    *,
-    path: str | None = None,
-    unsafe_fixes: bool = False,
-    declined: Collection[Finding] = (),
-) -> MigrationResult:
+    target TensorFlow is the one `rules` carries (a `RuleSelection`'s), else the default."""
     if source.startswith(_BOM):  # Python's parser rejects it in a text; LibCST would drop it
         result = run_rules(source[1:], rules, path=path, unsafe_fixes=unsafe_fixes, declined=declined)
         return dataclasses.replace(result, source=source, code=_BOM + result.code)  # the same lines

@@ -134,9 +134,8 @@ def decode_source(raw: bytes) -> SourceFile:
     try:
         text = raw.decode(encoding)
     except UnicodeDecodeError as error:
-        line = raw.count(b"\n", 0, error.start) + 1
         raise UnreadableFile(
-            f"cannot decode as {encoding} at line {line} (byte {error.start}): {error.reason}; "
+            f"cannot decode as {encoding} at {_place(raw, error.start)}: {error.reason}; "
             f"declare the file's encoding with a `# -*- coding: ... -*-` line"
         ) from None
     except LookupError as error:
@@ -157,12 +156,16 @@ def decode_notebook(raw: bytes) -> SourceFile:
     try:
         text = raw.decode(encoding)
     except UnicodeDecodeError as error:
-        line = raw.count(b"\n", 0, error.start) + 1
         raise UnreadableFile(
-            f"not UTF-8 at line {line} (byte {error.start}): a notebook is UTF-8 JSON; save it again "
+            f"not UTF-8 at {_place(raw, error.start)}: a notebook is UTF-8 JSON; save it again "
             "from Jupyter (or convert it with `iconv -t UTF-8`) to migrate it"
         ) from None
     return SourceFile(text=text, encoding=encoding, raw=raw)
+
+
+def _place(raw: bytes, offset: int) -> str:
+    line = raw.count(b"\n", 0, offset) + 1
+    return f"line {line} (byte {offset})"
 
 
 def decode_c_source(raw: bytes) -> SourceFile:
