@@ -170,7 +170,9 @@ class _Printer:
             for finding in result.findings:
                 self.echo(finding_line(finding, written=result.written), err=run.findings_to_stderr)
 
-    def finish(self, elapsed: float) -> int:
+    def finish(self, elapsed: float, *, interrupted: bool = False) -> int:
+        """Print the document of a structured format (marked `interrupted`, with the files done,
+        when the run was), the statistics and the summary; the exit code."""
         run, groups = self.run, self.run.groups
         self.progress.clear()
         if run.output_format == "json":
@@ -182,6 +184,8 @@ class _Printer:
                 statistics=self.statistics.json(written=run.writes) if run.statistics else None,
                 with_code=run.stdin,
             )
+            if interrupted:
+                document["interrupted"] = True  # `files` holds only those done
             if len(groups) == 1:
                 document["config"] = shown(groups[0].config_path)
             else:  # each file names its config; the list says each config's target
@@ -196,8 +200,17 @@ class _Printer:
 
             rules = list({rule.code: rule for group in groups for rule in group.rules}.values())
             log = sarif_log(self.kept, rules, __version__)
+            invocation = log["runs"][0]["invocations"][0]
             if len(groups) > 1:
-                log["runs"][0]["invocations"][0]["properties"] = {"config": [g.json() for g in groups]}
+                invocation["properties"] = {"config": [g.json() for g in groups]}
+            if interrupted:
+                invocation["executionSuccessful"] = False
+                invocation["toolExecutionNotifications"].append(
+                    {
+                        "level": "error",
+                        "message": {"text": "interrupted: the results are those of the files done"},
+                    }
+                )
             typer.echo(json.dumps(log, indent=2))
         if run.statistics:  # with a structured format, stdout holds the document alone
             to_stderr = run.findings_to_stderr or run.output_format != "text"
@@ -284,6 +297,8 @@ def run_files(run: Run) -> int:
                 break
     except KeyboardInterrupt:
         progress.clear()
+        if run.output_format != "text":  # the record of what was done, marked as partial
+            printer.finish(time.monotonic() - started, interrupted=True)
         typer.echo(
             f"tf24migrate: interrupted before all {total} files were done; each file is either "
             f"as it was or completely migrated: run the command again to finish",
