@@ -17,9 +17,9 @@ from tf24migrate.sources.kinds import kind_of
 
 # Control characters (C0, DEL, C1), the Unicode line and paragraph separators, the bidirectional
 # controls and the zero-width characters (a name printed must read as what it is, as git shows
-# it), and lone surrogates (a name's bytes that are not UTF-8).
+# it). A name's bytes that are not UTF-8 are printed as they are.
 _CONTROL = re.compile(
-    "[\x00-\x1f\x7f-\x9f\u2028\u2029\u061c\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff\ud800-\udfff]"
+    "[\x00-\x1f\x7f-\x9f\u2028\u2029\u061c\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]"
 )
 
 
