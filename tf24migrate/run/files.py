@@ -1,20 +1,22 @@
 """Reading and writing source files without changing anything the migration did not change.
 
 The encoding (PEP 263 cookie, UTF-8 BOM) and the line endings are kept exactly: text is decoded
-without newline translation and encoded back the same way. Writes are atomic: a temporary file in
-the same folder, flushed to disk, then `os.replace`, with the original's permission bits, owner,
-group and extended attributes. A symlink is written through (its target is replaced, the link
-stays), to where it led when the run started: the folder is opened one component at a time and
-the file in it, neither through a symlink, so a file or folder swapped for a symlink during the run
-is refused, never written through. Where a file is expected, only a regular file is opened, never
-blocking (`open_regular_file`: a FIFO or a device is refused, not waited on). Refused (`NotWritable`), with nothing written: a read-only file (no write permission bit,
-for root too), a file with several hard links (replacing it would split them), a file whose owner,
-group or extended attributes cannot be kept.
+without newline translation and encoded back the same way (for the codecs where that is not the
+identity, the edited lines are spliced between the file's own bytes: `run.encodings`). Writes are
+atomic: a temporary file in the same folder, flushed to disk, then `os.replace`, with the
+original's permission bits, owner, group and extended attributes. A symlink is written through (its
+target is replaced, the link stays), to where it led when the run started: the folder is opened
+one component at a time and the file in it, neither through a symlink, so a file or folder swapped
+for a symlink during the run is refused, never written through. Where a file is expected, only a
+regular file is opened, never blocking (`open_regular_file`: a FIFO or a device is refused, not
+waited on). Refused (`NotWritable`), with nothing written: a read-only file (no write permission
+bit, for root too), a file with several hard links (replacing it would split them), a file whose
+owner, group or extended attributes cannot be kept.
 
 A file whose bytes changed since they were read is not overwritten (`ChangedOnDisk`): it is
 checked again (size, modification time, inode, digest) after the new text is on disk, right before
 the rename. Writers in one folder take turns (an exclusive lock on the folder, waited for at most
-`LOCK_TIMEOUT`, naming who holds it), so two runs over one tree never interleave their check and
+`run.folder_lock`), so two runs over one tree never interleave their check and
 rename. A temporary file is named after its own device and inode with a keyed digest, so a
 temporary file a killed run left behind is removed by the next write in its folder and a user's
 file of a similar name never is. Ctrl-C (and SIGTERM, SIGHUP) during a write is held back
