@@ -12,8 +12,9 @@ import threading
 import pytest
 from test_cli import run
 
-from tf24migrate.run import files
-from tf24migrate.run.files import TEMPORARY_PREFIX, ChangedOnDisk, digest, write_source
+from tf24migrate.run import files, temporaries
+from tf24migrate.run.files import ChangedOnDisk, digest, write_source
+from tf24migrate.run.temporaries import TEMPORARY_PREFIX
 
 OLD = b"import tensorflow as tf\nstrategy.experimental_run_v2(step_fn)\n"
 NEW = b"import tensorflow as tf\nstrategy.run(step_fn)\n"
@@ -157,7 +158,7 @@ def _leftover_of_a_killed_run(folder) -> str:
     """A temporary file as a write of this tool makes it, left behind (as by a killed run)."""
     fd = os.open(folder, os.O_RDONLY)
     try:
-        name, handle = files._create_temporary(fd)
+        name, handle = temporaries.create_temporary(fd)
         os.write(handle, b"half a file")
         os.close(handle)
     finally:

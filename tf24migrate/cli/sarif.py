@@ -121,9 +121,11 @@ def _result(finding: Finding, rule_index: dict[str, int], fix: dict | None) -> d
     return result
 
 
-def sarif_log(results: Sequence[FileResult], rules: Sequence[Rule], version: str) -> dict:
+def sarif_log(
+    results: Sequence[FileResult], rules: Sequence[Rule], version: str, *, interrupted: bool = False
+) -> dict:
     """The SARIF log of one run over `results`, with a descriptor for every rule in `rules`, and
-    for every other rule or note that a finding names."""
+    for every other rule or note that a finding names; an `interrupted` run is not successful."""
     descriptors: list[Rule | Note] = list(rules)
     reported = {finding.code for result in results for finding in result.findings}
     others = reported - {r.code for r in rules}
@@ -132,6 +134,10 @@ def sarif_log(results: Sequence[FileResult], rules: Sequence[Rule], version: str
     rule_index = {rule.code: index for index, rule in enumerate(descriptors)}
     sarif_results = []
     notifications = []
+    if interrupted:
+        notifications.append(
+            {"level": "error", "message": {"text": "interrupted: the results are those of the files done"}}
+        )
     for file_result in results:
         if file_result.status is Status.FAILED:
             notifications.append(

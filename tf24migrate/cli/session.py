@@ -171,8 +171,7 @@ class _Printer:
                 self.echo(finding_line(finding, written=result.written), err=run.findings_to_stderr)
 
     def finish(self, elapsed: float, *, interrupted: bool = False) -> int:
-        """Print the document of a structured format (marked `interrupted`, with the files done,
-        when the run was), the statistics and the summary; the exit code."""
+        """The document (of the files done, marked, when `interrupted`), statistics, summary."""
         run, groups = self.run, self.run.groups
         self.progress.clear()
         if run.output_format == "json":
@@ -199,18 +198,9 @@ class _Printer:
             from tf24migrate.cli.sarif import sarif_log
 
             rules = list({rule.code: rule for group in groups for rule in group.rules}.values())
-            log = sarif_log(self.kept, rules, __version__)
-            invocation = log["runs"][0]["invocations"][0]
+            log = sarif_log(self.kept, rules, __version__, interrupted=interrupted)
             if len(groups) > 1:
-                invocation["properties"] = {"config": [g.json() for g in groups]}
-            if interrupted:
-                invocation["executionSuccessful"] = False
-                invocation["toolExecutionNotifications"].append(
-                    {
-                        "level": "error",
-                        "message": {"text": "interrupted: the results are those of the files done"},
-                    }
-                )
+                log["runs"][0]["invocations"][0]["properties"] = {"config": [g.json() for g in groups]}
             typer.echo(json.dumps(log, indent=2))
         if run.statistics:  # with a structured format, stdout holds the document alone
             to_stderr = run.findings_to_stderr or run.output_format != "text"

@@ -23,10 +23,9 @@
 from __future__ import annotations
 
 import dataclasses
-import functools
 import re
 import sys
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 import libcst as cst
@@ -40,7 +39,7 @@ from tf24migrate.engine.pruning import StatementPlan
 from tf24migrate.engine.public_api import imports_public_tensorflow
 from tf24migrate.engine.sparse import Sparse
 from tf24migrate.engine.suppressions import is_suppressed, line_suppressions
-from tf24migrate.engine.syntax import TOO_DEEP, TOO_LONG_TO_MIGRATE, parse, python_syntax_error
+from tf24migrate.engine.syntax import TOO_DEEP, chains_too_long_are_syntax_errors, parse, python_syntax_error
 from tf24migrate.engine.tf1_code import tf1_evidence, tf1_note
 from tf24migrate.engine.transformer import run_pass
 from tf24migrate.model.errors import RuleError, SourceSyntaxError
@@ -106,22 +105,7 @@ def migrate_source(
     return dataclasses.replace(result, findings=without_notes(result.findings, hidden)) if hidden else result
 
 
-def _chains_too_long_are_syntax_errors(run: Callable[..., MigrationResult]) -> Callable[..., MigrationResult]:
-    """`run` (`run_rules`), where a source whose expressions chain too long for LibCST's recursive
-    passes (hundreds of adjacent string literals, which Python's tree holds as one node) is a
-    `SourceSyntaxError` saying so."""
-
-    @functools.wraps(run)
-    def checked(source: str, rules: Sequence[Rule], *, path: str | None = None, **options) -> MigrationResult:
-        try:
-            return run(source, rules, path=path, **options)
-        except RecursionError:
-            raise SourceSyntaxError(TOO_LONG_TO_MIGRATE, (path, None, None, None)) from None
-
-    return checked
-
-
-@_chains_too_long_are_syntax_errors
+@chains_too_long_are_syntax_errors
 def run_rules(
     source: str,
     rules: Sequence[Rule],
