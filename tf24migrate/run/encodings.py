@@ -8,6 +8,17 @@ class LinesNotKept(ValueError):
     """The file's lines cannot be told apart in its bytes, so its edits cannot be spliced in."""
 
 
+# Codecs for which decoding and encoding again is always the identity (by `codecs.lookup` name):
+# their files need not be read again to be written.
+_ROUND_TRIP = frozenset({"utf-8", "utf-8-sig", "ascii", "iso8859-1", "latin-1"})
+
+
+def round_trips(encoding: str) -> bool:
+    import codecs
+
+    return codecs.lookup(encoding).name in _ROUND_TRIP
+
+
 def encoded_keeping(raw: bytes, text: str, encoding: str) -> bytes:
     """`text` encoded as `encoding`, every line it shares with `raw` (the file's bytes now) kept
     as `raw`'s own bytes. Decoding and encoding again is not the identity for some codecs (Big5,

@@ -36,7 +36,7 @@ import tokenize
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from tf24migrate.run.encodings import LinesNotKept, encoded_keeping
+from tf24migrate.run.encodings import LinesNotKept, encoded_keeping, round_trips
 from tf24migrate.run.folder_lock import folder_lock
 from tf24migrate.run.temporaries import create_temporary, remove_leftovers
 
@@ -253,7 +253,11 @@ def write_source(
                 before = os.fstat(current)
                 _check_replaceable(path, before)
                 try:
-                    data = encoded_keeping(_read_all(current), text, encoding)
+                    data = (
+                        text.encode(encoding)
+                        if round_trips(encoding)
+                        else encoded_keeping(_read_all(current), text, encoding)
+                    )
                 except LinesNotKept as error:
                     raise NotWritable(f"{path}: {error}") from None
                 temporary, fd = create_temporary(folder)
