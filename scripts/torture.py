@@ -1,4 +1,4 @@
-"""The torture list of issue 11, run against the installed `tf24migrate` command and its library.
+"""The torture lists of issues 11 and 31 (`torture_trust.py`), run against the installed `tf24migrate` command and its library.
 
 Usage: python scripts/torture.py [--quick] [--big-mb N] [--keep DIR] [--only REGEX]
 
@@ -56,6 +56,7 @@ from torture_files import theme_filesystem, theme_names
 from torture_inputs import theme_configs, theme_encodings, theme_library, theme_notebooks, theme_parsing
 from torture_lib import KINDS, Skip, Trial, remove
 from torture_runs import theme_command, theme_load, theme_signals
+from torture_trust import theme_trust
 
 ALL_THEMES = (
     theme_encodings,
@@ -68,6 +69,7 @@ ALL_THEMES = (
     theme_command,
     theme_load,
     theme_signals,
+    theme_trust,
 )
 
 

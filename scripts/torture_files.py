@@ -188,9 +188,15 @@ def theme_filesystem(options):
         yield f"fs-keeps-{attribute}", 5, kept(attribute)
 
     def leftover(t):
-        t.write(".tf24migrate-abc123.tmp", b"half a file")
+        from tf24migrate.run.temporaries import create_temporary  # as a write makes it
+
+        folder = os.open(t.dir, os.O_RDONLY)
+        name, handle = create_temporary(folder)
+        os.write(handle, b"half a file")
+        os.close(handle)
+        os.close(folder)
         check_write(t, {"train.py": OLD}, args=("--write", "train.py"))
-        if (t.dir / ".tf24migrate-abc123.tmp").exists():
+        if (t.dir / name).exists():
             t.fail("other failure", "a killed run's temporary file was not removed")
 
     yield "fs-killed-runs-leftover", 6, leftover

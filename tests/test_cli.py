@@ -27,7 +27,7 @@ ADVISORY = textwrap.dedent(
 )
 
 
-def run(*args, cwd=None, stdin=None, env=None):
+def run(*args, cwd=None, stdin=None, env=None, timeout=300):
     return subprocess.run(
         [sys.executable, "-m", "tf24migrate", *map(str, args)],
         capture_output=True,
@@ -35,6 +35,7 @@ def run(*args, cwd=None, stdin=None, env=None):
         cwd=cwd,
         input=stdin,
         env=env,
+        timeout=timeout,
     )
 
 

@@ -12,8 +12,9 @@ import threading
 import pytest
 from test_cli import run
 
-from tf24migrate.run import files
-from tf24migrate.run.files import TEMPORARY_PREFIX, ChangedOnDisk, digest, write_source
+from tf24migrate.run import files, temporaries
+from tf24migrate.run.files import ChangedOnDisk, digest, write_source
+from tf24migrate.run.temporaries import TEMPORARY_PREFIX
 
 OLD = b"import tensorflow as tf\nstrategy.experimental_run_v2(step_fn)\n"
 NEW = b"import tensorflow as tf\nstrategy.run(step_fn)\n"
@@ -153,11 +154,40 @@ def test_extended_attributes_are_kept(tmp_path):
     assert os.getxattr(path, "user.origin") == b"vendored"
 
 
+def _leftover_of_a_killed_run(folder) -> str:
+    """A temporary file as a write of this tool makes it, left behind (as by a killed run)."""
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        name, handle = temporaries.create_temporary(fd)
+        os.write(handle, b"half a file")
+        os.close(handle)
+    finally:
+        os.close(fd)
+    return name
+
+
 def test_a_killed_runs_temporary_file_is_removed_by_the_next_write(tmp_path):
-    leftover = tmp_path / f"{TEMPORARY_PREFIX}abc123.tmp"
-    leftover.write_bytes(b"half a file")
+    leftover = tmp_path / _leftover_of_a_killed_run(tmp_path)
     (tmp_path / "train.py").write_bytes(OLD)
     result = run("--write", "train.py", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert not leftover.exists()
+    assert (tmp_path / "train.py").read_bytes() == NEW
+
+
+@pytest.mark.parametrize("name", [f"{TEMPORARY_PREFIX}x.tmp", f"{TEMPORARY_PREFIX}abc123.tmp", "other inode"])
+def test_a_users_file_named_like_a_temporary_file_is_kept(tmp_path, name):
+    """Only a file that proves to be the tool's own is removed: a user's file of the same form,
+    or one named as the tool would name a file of another inode, is not."""
+    if name == "other inode":
+        keep = tmp_path / "keep"
+        keep.write_bytes(b"")  # holds the leftover's inode, which the user's file cannot reuse
+        name = _leftover_of_a_killed_run(tmp_path)
+        os.replace(tmp_path / name, keep)
+    users = tmp_path / name
+    users.write_bytes(b"the user's notes\n")
+    (tmp_path / "train.py").write_bytes(OLD)
+    result = run("--write", "train.py", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert users.read_bytes() == b"the user's notes\n"
     assert (tmp_path / "train.py").read_bytes() == NEW

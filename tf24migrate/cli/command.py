@@ -13,6 +13,7 @@ its question on stdout. This module parses the options and settles them with pyp
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from typing import Annotated
@@ -51,18 +52,30 @@ def _split(value: list[str] | None) -> tuple[str, ...] | None:
     return tuple(part.strip() for item in value for part in item.split(",") if part.strip())
 
 
+_FILES_FROM_MAX_MB = 1024
+
+
 def _read_files_from(source: str) -> list[str]:
     """The paths listed one a line (as bytes: a name need not be UTF-8); only the line end is
     taken off, so a name may start or end with spaces; blank lines are skipped."""
+    chunks: list[bytes] = []
     try:
-        if source == "-":
-            data = sys.stdin.buffer.read()
-        else:
-            with open(source, "rb") as handle:
-                data = handle.read()
+        with contextlib.ExitStack() as stack:
+            handle = sys.stdin.buffer if source == "-" else stack.enter_context(open(source, "rb"))
+            while chunk := handle.read(1 << 20):
+                if b"\0" in chunk:  # /dev/zero, a binary file: no path holds a NUL byte
+                    line = b"".join(chunks).count(b"\n") + chunk[: chunk.index(b"\0")].count(b"\n") + 1
+                    raise fail(
+                        f"--files-from {source}: line {line} holds a NUL byte: list one path a line, as text"
+                    )
+                chunks.append(chunk)
+                if len(chunks) > _FILES_FROM_MAX_MB:
+                    raise fail(
+                        f"--files-from {source}: larger than {_FILES_FROM_MAX_MB} MB: not a list of paths"
+                    )
     except OSError as error:
         raise fail(f"--files-from {source}: cannot read: {error.strerror or error}") from None
-    lines = (line.removesuffix(b"\r") for line in data.split(b"\n"))
+    lines = (line.removesuffix(b"\r") for line in b"".join(chunks).split(b"\n"))
     return [os.fsdecode(line) for line in lines if line.strip()]
 
 
@@ -341,14 +354,44 @@ def main_command(
         paths_missing=len(missing),
         exit_non_zero_on_fix=exit_non_zero_on_fix,
     )
-    if paths == ["-"]:
-        exit_code = migrate_stdin(run, stdin_filename or "<stdin>")
-    else:
-        try:
-            exit_code = run_files(run)
-        except MissingPathError as error:
-            raise fail(str(error)) from None
+    try:
+        exit_code = migrate_stdin(run, stdin_filename or "<stdin>") if paths == ["-"] else run_files(run)
+    except MissingPathError as error:
+        raise fail(str(error)) from None
+    except OSError as error:  # files' own errors are their results': this is the output failing
+        _silence_stdout()
+        raise fail(
+            f"cannot write the output ({error.strerror or error}); the run stopped there: each file "
+            "is either as it was or completely migrated"
+        ) from None
     raise typer.Exit(exit_code)
+
+
+def _silence_stdout() -> None:
+    """Point the standard output at the null device, so that nothing more fails on it."""
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, 1)
+    os.close(null)
+
+
+def _standard_streams() -> None:
+    """A closed standard input or error is opened on the null device (so no file the run opens
+    takes its number); a closed standard output is an error: the results would go nowhere."""
+    for number in (0, 2, 1):
+        try:
+            os.fstat(number)
+        except OSError:
+            null = os.open(os.devnull, os.O_RDONLY if number == 0 else os.O_WRONLY)
+            if null != number:
+                os.dup2(null, number)
+                os.close(null)
+            if number == 1:
+                sys.stderr.write(
+                    "tf24migrate: error: the standard output is closed: redirect it (to a file or /dev/null)\n"
+                )
+                sys.exit(EXIT_ERROR)
+            stream = open(number, "r" if number == 0 else "w", closefd=False)  # noqa: SIM115 - the process's
+            setattr(sys, "stdin" if number == 0 else "stderr", stream)
 
 
 def server_command(
@@ -372,12 +415,24 @@ def server_command(
 
 
 def main() -> None:
-    if sys.argv[1:2] == ["server"]:  # a folder named `server` is migrated as `./server`
-        app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
-        app.command()(server_command)
-        app(args=sys.argv[2:], prog_name="tf24migrate server")
-        return
-    _app()(prog_name="tf24migrate")
+    _standard_streams()
+    try:
+        if sys.argv[1:2] == ["server"]:  # a folder named `server` is migrated as `./server`
+            app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
+            app.command()(server_command)
+            app(args=sys.argv[2:], prog_name="tf24migrate server")
+            return
+        _app()(prog_name="tf24migrate")
+    except Exception as error:  # a bug: one line, and never exit 1 (which means "changes due")
+        import traceback
+
+        where = traceback.extract_tb(error.__traceback__)[-1]
+        sys.stderr.write(
+            f"tf24migrate: error: internal failure ({type(error).__name__}: {str(error)[:200]} at "
+            f"{os.path.basename(where.filename)}:{where.lineno}); nothing more was done: please report "
+            "it with the command and the file\n"
+        )
+        sys.exit(EXIT_ERROR)
 
 
 def _app() -> typer.Typer:

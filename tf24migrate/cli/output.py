@@ -14,8 +14,12 @@ from dataclasses import dataclass
 
 from tf24migrate.model.findings import FileResult, Finding, Fix, Severity, Status
 
-# Control characters (C0, DEL, C1) and the Unicode line and paragraph separators.
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+# Control characters (C0, DEL, C1), the Unicode line and paragraph separators, the bidirectional
+# controls and the zero-width characters (a name printed must read as what it is, as git shows
+# it). A name's bytes that are not UTF-8 are printed as they are.
+_CONTROL = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u2028\u2029\u061c\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]"
+)
 
 
 def printable(text: str) -> str:

@@ -63,10 +63,11 @@ class _Printer:
         self.statistics.add(result.findings)
         self.reporter.add(result, self.group)
 
-    def finish(self, elapsed: float) -> int:
+    def finish(self, elapsed: float, *, interrupted: bool = False) -> int:
+        """The document (of the files done, marked, when `interrupted`), statistics, summary."""
         run = self.run
         self.progress.clear()
-        self.reporter.finish(self.summary, self.statistics)
+        self.reporter.finish(self.summary, self.statistics, interrupted=interrupted)
         if self.review is not None and self.review.not_offered:
             count = self.review.not_offered
             typer.echo(
@@ -144,6 +145,8 @@ def run_files(run: Run) -> int:
                 break
     except KeyboardInterrupt:
         progress.clear()
+        if run.output_format != "text":  # the record of what was done, marked as partial
+            printer.finish(time.monotonic() - started, interrupted=True)
         typer.echo(
             f"tf24migrate: interrupted before all {total} files were done; each file is either "
             f"as it was or completely migrated: run the command again to finish",

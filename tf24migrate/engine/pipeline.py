@@ -45,7 +45,7 @@ from tf24migrate.engine.pruning import StatementPlan
 from tf24migrate.engine.public_api import imports_public_tensorflow
 from tf24migrate.engine.sparse import Sparse
 from tf24migrate.engine.suppressions import is_suppressed, line_suppressions, with_unknown_suppressions
-from tf24migrate.engine.syntax import TOO_DEEP, parse, python_syntax_error
+from tf24migrate.engine.syntax import TOO_DEEP, chains_too_long_are_syntax_errors, parse, python_syntax_error
 from tf24migrate.engine.text_reports import TextReports
 from tf24migrate.engine.tf1_code import tf1_evidence, tf1_note
 from tf24migrate.engine.transformer import run_pass
@@ -96,6 +96,13 @@ def migrate_source(
             else ""
         )
         raise TypeError(f"migrate_source takes the source text as a str, not {type(source).__name__}{hint}")
+    from tf24migrate.model import arguments
+
+    arguments.check_optional_str("migrate_source", "path", path)
+    arguments.check_selectors("migrate_source", "select", select)
+    arguments.check_selectors("migrate_source", "ignore", ignore)
+    arguments.check_flag("migrate_source", "unsafe_fixes", unsafe_fixes)
+    arguments.check_optional_str("migrate_source", "target_version", target_version)
     target = target_of(target_version, "the target_version argument")
     settings = Settings.selected(select, ignore, target=target, unsafe_fixes=unsafe_fixes)
     result = run_rules(source, settings, path=path)
@@ -103,6 +110,7 @@ def migrate_source(
     return dataclasses.replace(result, findings=without_notes(result.findings, hidden)) if hidden else result
 
 
+@chains_too_long_are_syntax_errors
 def run_rules(source: str, settings: Settings, *, path: str | None = None) -> MigrationResult:
     """Apply the rules of `settings` to `source`. Raises `SourceSyntaxError` or `RuleError`. The
     fixes of the findings `settings` declines (found by code, line and column) are not applied,

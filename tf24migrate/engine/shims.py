@@ -1,8 +1,8 @@
 """Compatibility shims: code that guards the old API, which rules leave alone.
 
 A `try` whose handlers catch ImportError, ModuleNotFoundError or AttributeError, and an `if` whose
-test calls `hasattr`/`getattr` or looks at a TensorFlow version (`tf.__version__`, `LooseVersion`,
-a project constant such as `TF_VERSION`), as ruff's NumPy 2 rule does.
+test calls `hasattr`/`getattr` or looks at TensorFlow's version (`tf.__version__`,
+`tf.version.VERSION`, a project constant such as `TF_VERSION`), as ruff's NumPy 2 rule does.
 """
 
 from __future__ import annotations
@@ -14,7 +14,11 @@ import libcst as cst
 from tf24migrate.rules.names import dotted_parts
 
 SHIM_EXCEPTIONS = {"ImportError", "ModuleNotFoundError", "AttributeError"}
-VERSION_WORDS = {"__version__", "VERSION", "LooseVersion", "parse_version", "Version"}
+VERSION_WORDS = {"__version__", "VERSION", "LooseVersion", "parse_version", "Version"}  # TF 1 evidence
+# A version read from TensorFlow (`tf.__version__`, `tf.version.VERSION`): a comparator alone
+# (`LooseVersion`, `Version`: `isinstance(item, Version)`) tests nothing of TensorFlow.
+VERSION_ATTRIBUTES = {"__version__", "VERSION"}
+TENSORFLOW_NAME = re.compile(r"_*(tf|tensorflow)\d*$", re.IGNORECASE)
 # A project's own constant for the TensorFlow version: `TF_VERSION`, `_tf_version`, `TF2_VERSION`.
 VERSION_CONSTANT = re.compile(r"_*(tf|tensorflow)\d*_?version", re.IGNORECASE)
 
@@ -40,8 +44,12 @@ def _mentions_version_check(node: cst.CSTNode) -> bool:
             parts = dotted_parts(current.func)
             if parts and parts[-1] in ("hasattr", "getattr"):
                 return True
-        if isinstance(current, cst.Name) and (
-            current.value in VERSION_WORDS or VERSION_CONSTANT.match(current.value)
+        if isinstance(current, cst.Name) and VERSION_CONSTANT.match(current.value):
+            return True
+        if (
+            isinstance(current, cst.Attribute)
+            and current.attr.value in VERSION_ATTRIBUTES
+            and any(TENSORFLOW_NAME.match(part) for part in dotted_parts(current.value) or ())
         ):
             return True
         stack.extend(current.children)

@@ -4,18 +4,25 @@ Python than the one running, and nesting too deep for LibCST (`nesting`)."""
 
 from __future__ import annotations
 
+import functools
 import re
 import sys
+from collections.abc import Callable, Sequence
 
 import libcst as cst
 
 from tf24migrate.engine.nesting import NESTING_LIMIT
 from tf24migrate.model.errors import SourceSyntaxError
+from tf24migrate.model.findings import MigrationResult
 from tf24migrate.rules.text import python_chunks
 
 TOO_DEEP = (
     f"cannot parse: nesting too deep (more than {NESTING_LIMIT} levels): split the expression into "
     "smaller ones to migrate this file"
+)
+TOO_LONG_TO_MIGRATE = (
+    "skipped: an expression chains too many parts for LibCST (such as hundreds of adjacent string "
+    "literals or `+` terms); the file was left unchanged: split that expression to migrate it"
 )
 # Statements of Python 3.12's syntax (PEP 695) that older parsers call invalid; f-strings of 3.12
 # (PEP 701) get `f-string: ...` messages there.
@@ -55,3 +62,18 @@ def python_syntax_error(source: str, path: str | None) -> SourceSyntaxError:
     except (ValueError, RecursionError):
         pass
     return SourceSyntaxError(TOO_DEEP, (path, 1, 1, None))
+
+
+def chains_too_long_are_syntax_errors(run: Callable[..., MigrationResult]) -> Callable[..., MigrationResult]:
+    """`run` (`run_rules`), where a source whose expressions chain too long for LibCST's recursive
+    passes (hundreds of adjacent string literals, which Python's tree holds as one node) is a
+    `SourceSyntaxError` saying so."""
+
+    @functools.wraps(run)
+    def checked(source: str, rules: Sequence, *, path: str | None = None, **options) -> MigrationResult:
+        try:
+            return run(source, rules, path=path, **options)
+        except RecursionError:
+            raise SourceSyntaxError(TOO_LONG_TO_MIGRATE, (path, None, None, None)) from None
+
+    return checked

@@ -49,7 +49,7 @@ KNOWN_RELEASES = (
 TENSORFLOW_DISTRIBUTIONS = frozenset({"tensorflow", "tensorflow-cpu", "tensorflow-gpu", "tf-nightly"})
 DEFAULT_VERSION: Version = (2, 4)
 
-_VERSION = re.compile(r"^\s*(\d+)\.(\d+)\s*$")
+_VERSION = re.compile(r"^\s*(\d{1,9})\.(\d{1,9})\s*$")  # no release has a longer number
 
 
 class TargetVersionError(TF24MigrateError, ValueError):
@@ -136,11 +136,11 @@ def lowest_and_newest(specifiers: list[str]) -> tuple[Version, Version | None] |
     for text in specifiers:
         try:
             specifier = SpecifierSet(text)
-        except InvalidSpecifier:
+            if not len(specifier):
+                continue
+            allowed = [release for release in releases if specifier.contains(release, prereleases=False)]
+        except (InvalidSpecifier, ValueError):  # also a version of thousands of digits
             continue
-        if not len(specifier):
-            continue
-        allowed = [release for release in releases if specifier.contains(release, prereleases=False)]
         if not allowed:
             continue
         lowest.append(_minor(allowed[0]))

@@ -6,8 +6,14 @@ modification time of every file of the installed package, so an editable install
 counts as another tool), LibCST's, the Python version, the rules selected (the default rules, or
 the codes resolved), the notes hidden, the target (its version and where it came from, which
 findings quote) and whether unsafe fixes apply. An entry holds its whole key and is used only if
-that matches, so a corrupt, truncated or foreign entry is a miss (and rewritten), never a result
-for other content.
+that matches, and starts with a digest of its content keyed by its key, checked on every read: a
+corrupt, truncated or foreign entry is a miss (and rewritten), never a result for other content.
+What `--write` writes never comes from an entry alone: a file whose entry is a change is migrated
+again from its own bytes (`run.migrate`).
+
+The folder is used only if it is a real folder (never a symlink) of the user's, and empty or
+already marked as the tool's (`CACHEDIR.TAG`): a `--cache-dir` naming a source folder is refused
+with a note, and nothing is written there (`claim_folder`).
 
 Entries are one file each under `<folder>/results/` (a line of JSON for the result, one for the
 texts of a change, parsed only when they are printed or written), written to a temporary file and
@@ -33,23 +39,24 @@ import contextlib
 import dataclasses
 import json
 import os
+import stat
 import sys
 import time
 from typing import TYPE_CHECKING
 
 from tf24migrate import __version__
 from tf24migrate.model.findings import FileResult, Finding, Fix, Severity, Status
-from tf24migrate.run.files import blake2b
+from tf24migrate.run.cache_folder import TEMPORARY_PREFIX, CacheFolderRefused, claim_folder, write_atomically
+from tf24migrate.run.files import blake2b, read_regular_file
 
 if TYPE_CHECKING:
     from tf24migrate.catalogue.settings import Settings
 
 FOLDER_NAME = ".tf24migrate_cache"
 ENVIRONMENT_VARIABLE = "TF24MIGRATE_CACHE_DIR"
-FORMAT = 2
+FORMAT = 3
 MAX_BYTES = 256 * 1024 * 1024
 _TOUCH_AFTER = 3600.0  # seconds: how stale an entry's mtime may get before a hit refreshes it
-_TEMPORARY_PREFIX = ".tmp-"
 # A file whose modification or change time is this recent when indexed is not indexed: a write
 # within the file system's time granularity could leave both times as they were.
 RACY_NS = 2_000_000_000
@@ -58,17 +65,10 @@ _FINDING_FIELDS = tuple(field.name for field in dataclasses.fields(Finding))
 
 
 def read_bytes(path: str) -> tuple[bytes, float]:
-    """A file's bytes and modification time, read with the fewest calls (a warm run reads two
-    files per file of the tree: the file, and its entry)."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
-    try:
-        status = os.fstat(fd)
-        chunks = [os.read(fd, max(status.st_size, 1))]
-        while chunks[-1]:  # a file that grew, or a size the file system does not tell
-            chunks.append(os.read(fd, 1 << 20))
-        return b"".join(chunks), status.st_mtime
-    finally:
-        os.close(fd)
+    """A cache file's bytes and modification time; only a regular file, never through a symlink
+    and never blocking (`NotRegularFile`, an `OSError`, for anything else)."""
+    data, status = read_regular_file(path, follow_symlinks=False)
+    return data, status.st_mtime
 
 
 def default_folder(path: str | None, config_path: str | None) -> str:
@@ -169,13 +169,14 @@ class ResultCache:
 
     @classmethod
     def open(cls, folder: str, run_key: str, max_bytes: int = MAX_BYTES) -> ResultCache:
-        """The cache in `folder`, created with its `.gitignore` (`*`) if missing; raises `OSError`
-        when the folder cannot be created or written."""
+        """The cache in `folder` (see `claim_folder`); raises `OSError` when the folder cannot be
+        used, created or written (`CacheFolderRefused`, saying why, for a folder not the tool's)."""
+        claim_folder(folder)
         results = os.path.join(folder, "results")
-        os.makedirs(results, exist_ok=True)
-        gitignore = os.path.join(folder, ".gitignore")
-        if not os.path.exists(gitignore):
-            _write_atomically(gitignore, b"# Created by tf24migrate: its result cache.\n*\n")
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(results)
+        if not stat.S_ISDIR(os.lstat(results).st_mode):
+            raise CacheFolderRefused(f"{results} is not a folder (a symlink or a file)")
         if not os.access(results, os.W_OK):
             raise PermissionError(f"{results} is not writable")
         return cls(folder, run_key, max_bytes)
@@ -220,13 +221,13 @@ class ResultCache:
             index = dict(list(index.items())[-_INDEX_MAX:])
         data = json.dumps({"format": FORMAT, "key": self.run_key, "files": index}, separators=(",", ":"))
         with contextlib.suppress(OSError):
-            _write_atomically(self._index_path, data.encode("utf-8", "surrogatepass"))
+            write_atomically(self._index_path, _sealed(self.run_key, data.encode("utf-8", "surrogatepass")))
         self._index_updates = {}
 
     def _read_index(self) -> dict:
         """The paths indexed for this run key; nothing from a damaged or foreign index."""
         try:
-            index = json.loads(read_bytes(self._index_path)[0])
+            index = json.loads(_unsealed(self.run_key, read_bytes(self._index_path)[0]))
             if (
                 index["format"] == FORMAT
                 and index["key"] == self.run_key
@@ -254,7 +255,7 @@ class ResultCache:
         except OSError:
             return None
         try:
-            head, _, tail = data.partition(b"\n")
+            head, _, tail = _unsealed(key, data).partition(b"\n")
             result = _decode(json.loads(head), json.loads(tail) if texts else None, key, path, content_digest)
         except Exception:  # whatever is in a file we cannot read as an entry, it is a miss
             return None
@@ -269,7 +270,7 @@ class ResultCache:
             return
         key, entry = self._entry(path, content_digest)
         try:
-            _write_atomically(entry, _encode(result, key, content_digest))
+            write_atomically(entry, _sealed(key, _encode(result, key, content_digest)))
         except OSError:
             self.writable = False  # a read-only or full folder: go on without storing
             return
@@ -287,7 +288,7 @@ class ResultCache:
                 for item in scan:
                     with contextlib.suppress(OSError):
                         status = item.stat()
-                        if item.name.startswith(_TEMPORARY_PREFIX):
+                        if item.name.startswith(TEMPORARY_PREFIX):
                             if now - status.st_mtime > _TOUCH_AFTER:
                                 os.unlink(item.path)
                             continue
@@ -310,18 +311,22 @@ def _fingerprint(status: os.stat_result) -> list[int]:
     return [status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns]
 
 
-def _write_atomically(path: str, data: bytes) -> None:
-    import tempfile
+def _seal(key: str, data: bytes) -> bytes:
+    return blake2b(data, key=key.encode()[:64], digest_size=32).hexdigest().encode()
 
-    fd, temporary = tempfile.mkstemp(dir=os.path.dirname(path), prefix=_TEMPORARY_PREFIX)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
+
+def _sealed(key: str, data: bytes) -> bytes:
+    """`data` after a line with its digest keyed by `key`, which `_unsealed` checks."""
+    return _seal(key, data) + b"\n" + data
+
+
+def _unsealed(key: str, data: bytes) -> bytes:
+    """The data `_sealed` under `key`; `ValueError` when the digest line does not match (a flipped
+    byte, a truncated or planted file, another key's)."""
+    seal, _, rest = data.partition(b"\n")
+    if seal != _seal(key, rest):
+        raise ValueError("a cache file whose digest does not match its content")
+    return rest
 
 
 def _encode(result: FileResult, key: str, content_digest: str) -> bytes:

@@ -14,6 +14,8 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
+from tf24migrate.run.files import read_regular_file
+
 
 class ConfigError(ValueError):
     """pyproject.toml's `[tool.tf24migrate]` table is not what we understand; the message says why."""
@@ -53,8 +55,7 @@ def find_pyproject(start: str) -> str | None:
         candidate = os.path.join(folder, "pyproject.toml")
         if os.path.isfile(candidate):
             try:
-                with open(candidate, "rb") as handle:
-                    text = handle.read()
+                text = read_regular_file(candidate)[0]
             except OSError:
                 return candidate
             if b"tool" in text and b"tf24migrate" in text and _has_table(text):
@@ -97,8 +98,7 @@ def load_config(path: str) -> Config:
     """Read and check `[tool.tf24migrate]` of the pyproject.toml at `path`."""
     tomllib = toml_parser()
     try:
-        with open(path, "rb") as handle:
-            document = tomllib.load(handle)
+        document = tomllib.loads(read_regular_file(path)[0].decode("utf-8"))
     except OSError as error:
         raise ConfigError(f"{path}: cannot read: {error.strerror or error}") from None
     except tomllib.TOMLDecodeError as error:
@@ -146,7 +146,7 @@ def load_config(path: str) -> Config:
         values["target_version"] = table["target-version"]
     if "cache-dir" in table:
         folder = table["cache-dir"]
-        if not isinstance(folder, str) or not folder:
+        if not isinstance(folder, str) or not folder or "\0" in folder:
             raise ConfigError(f"{where}: `cache-dir` must be a folder's path as a string, not {folder!r}")
         values["cache_dir"] = os.path.join(os.path.dirname(path), os.path.expanduser(folder))
     return Config(path=path, **values)

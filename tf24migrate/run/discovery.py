@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tf24migrate.model.errors import TF24MigrateError
+from tf24migrate.run.files import read_regular_file
+from tf24migrate.run.globs import GlobError, compile_globs, glob_problem
 
 if TYPE_CHECKING:  # imported when a folder is walked: files named one by one need no matching
     import pathspec
@@ -85,6 +87,14 @@ class PathFilter:
     # Also leave out named paths the excludes cover (`--force-exclude`, as in ruff and black).
     force_exclude: bool = False
 
+    def __post_init__(self) -> None:
+        """`GlobError` for a glob that is not valid or too costly to match."""
+        for glob in (*self.exclude, *self.extend_exclude):
+            if not _is_bare_name(glob):
+                problem = glob_problem(glob)
+                if problem is not None:
+                    raise GlobError(f"exclude glob {glob!r}: {problem}")
+
 
 @dataclass(frozen=True)
 class _IgnoreFile:
@@ -111,33 +121,25 @@ def _holds_virtualenv(entries: dict[str, os.DirEntry]) -> bool:
     return (config is not None and config.is_file()) or (conda is not None and conda.is_dir())
 
 
-def _load(base: str, ignore_file: str) -> list[_IgnoreFile]:
-    """The patterns of one ignore file; only a regular file is read (a FIFO would block), and a
-    line git would ignore as invalid (a lone `\\`) is left out, as git does."""
+def _load(base: str, ignore_file: str, on_skip: OnSkip | None = None) -> list[_IgnoreFile]:
+    """The patterns of one ignore file; only a regular file is read (a FIFO would block). A line
+    git would ignore as invalid (a lone `\\`) is left out, as git does; so is one too costly to
+    match (`glob_problem`), with a note through `on_skip`."""
     if not os.path.isfile(ignore_file):
         return []
     try:
-        with open(ignore_file, encoding="utf-8", errors="replace") as handle:
-            lines = handle.read().splitlines()
+        lines = read_regular_file(ignore_file)[0].decode("utf-8", "replace").splitlines()
     except OSError:
         return []
-    import pathspec
-
-    try:
-        spec = pathspec.GitIgnoreSpec.from_lines(lines)
-    except ValueError:  # pathspec's GitIgnorePatternError
-        spec = pathspec.GitIgnoreSpec.from_lines([line for line in lines if _is_valid_pattern(line)])
+    kept = []
+    for line in lines:
+        problem = glob_problem(line)
+        if problem is None:
+            kept.append(line)
+        elif on_skip is not None and problem.startswith("too many"):
+            on_skip(ignore_file, f"pattern {line!r} left out: {problem}")
+    spec = compile_globs(kept)
     return [_IgnoreFile(base, spec)] if spec.patterns else []
-
-
-def _is_valid_pattern(line: str) -> bool:
-    import pathspec
-
-    try:
-        pathspec.GitIgnoreSpec.from_lines([line])
-    except ValueError:
-        return False
-    return True
 
 
 def _git_dir(repository: str) -> str | None:
@@ -146,21 +148,20 @@ def _git_dir(repository: str) -> str | None:
     if os.path.isdir(dot_git):
         return dot_git
     try:
-        with open(dot_git, encoding="utf-8") as handle:
-            first = handle.readline().strip()
+        first = read_regular_file(dot_git)[0].decode("utf-8", "replace").partition("\n")[0].strip()
     except OSError:
         return None
     if not first.startswith("gitdir:"):
         return None
     git_dir = os.path.join(repository, first[len("gitdir:") :].strip())
     try:
-        with open(os.path.join(git_dir, "commondir"), encoding="utf-8") as handle:
-            return os.path.normpath(os.path.join(git_dir, handle.read().strip()))
+        common = read_regular_file(os.path.join(git_dir, "commondir"))[0].decode("utf-8", "replace")
     except OSError:
         return git_dir
+    return os.path.normpath(os.path.join(git_dir, common.strip()))
 
 
-def _ancestor_ignore_files(folder: str) -> list[_IgnoreFile]:
+def _ancestor_ignore_files(folder: str, on_skip: OnSkip | None = None) -> list[_IgnoreFile]:
     """The ignore files that apply to `folder` from above it: the repository's, outermost first."""
     folder = os.path.abspath(folder)
     chain = [folder]
@@ -173,9 +174,9 @@ def _ancestor_ignore_files(folder: str) -> list[_IgnoreFile]:
     ignore_files: list[_IgnoreFile] = []
     git_dir = _git_dir(repository)
     if git_dir:
-        ignore_files += _load(repository, os.path.join(git_dir, "info", "exclude"))
+        ignore_files += _load(repository, os.path.join(git_dir, "info", "exclude"), on_skip)
     for ancestor in reversed(chain[1:]):
-        ignore_files += _load(ancestor, os.path.join(ancestor, ".gitignore"))
+        ignore_files += _load(ancestor, os.path.join(ancestor, ".gitignore"), on_skip)
     return ignore_files
 
 
@@ -206,9 +207,7 @@ class _Walker:
         # Bare names (the defaults) match a path with such a part, as in git: no pathspec needed.
         self.excluded_names = frozenset(globs) if all(map(_is_bare_name, globs)) else None
         if self.excluded_names is None:
-            import pathspec
-
-            self.excluded = pathspec.GitIgnoreSpec.from_lines(globs)
+            self.excluded = compile_globs(globs)
 
     def _is_excluded(self, path: str, name: str, is_dir: bool, base: str | None = None) -> bool:
         relative = os.path.relpath(path, base or self.root)
@@ -258,16 +257,34 @@ class _Walker:
         exclude glob covers it: then only what is inside it (ignore files, globs relative to it)
         decides."""
         absolute = os.path.abspath(folder)
-        ignore_files = _ancestor_ignore_files(folder) if self.path_filter.respect_ignore_files else []
+        ignore_files = (
+            _ancestor_ignore_files(folder, self.on_skip) if self.path_filter.respect_ignore_files else []
+        )
         if self._is_ignored(absolute, True, ignore_files):
             ignore_files = []
         name = os.path.basename(absolute)
         self.base = absolute if self._is_excluded(absolute, name, True) else self.root
         yield from self.walk(folder, ignore_files)
 
-    def walk(self, folder: str, ignore_files: list[_IgnoreFile], *, named: bool = True) -> Iterator[str]:
-        """The files to take under `folder` (`named`: the user named it; a folder found by the
-        walk that holds a virtual environment is left out)."""
+    def walk(self, folder: str, ignore_files: list[_IgnoreFile]) -> Iterator[str]:
+        """The files to take under the folder named `folder`, depth first, with a stack of the
+        folders being listed rather than recursion (a tree may be nested thousands deep)."""
+        stack = [self._walk_folder(folder, ignore_files, named=True)]
+        while stack:
+            item = next(stack[-1], None)
+            if item is None:
+                stack.pop()
+            elif isinstance(item, tuple):  # a subfolder to walk first
+                stack.append(self._walk_folder(*item, named=False))
+            else:
+                yield item
+
+    def _walk_folder(
+        self, folder: str, ignore_files: list[_IgnoreFile], *, named: bool
+    ) -> Iterator[str | tuple[str, list[_IgnoreFile]]]:
+        """The files to take in `folder`, and its subfolders to walk (as `(folder, ignore
+        files)`), in order (`named`: the user named it; a folder found by the walk that holds a
+        virtual environment is left out)."""
         absolute = os.path.abspath(folder)
         try:
             with os.scandir(folder) as listing:
@@ -281,7 +298,7 @@ class _Walker:
         if not named and _holds_virtualenv(names):
             return
         if self.path_filter.respect_ignore_files and ".gitignore" in names:
-            ignore_files = ignore_files + _load(absolute, os.path.join(absolute, ".gitignore"))
+            ignore_files = ignore_files + _load(absolute, os.path.join(absolute, ".gitignore"), self.on_skip)
         for entry in entries:
             is_dir = entry.is_dir(follow_symlinks=False)
             full = os.path.join(absolute, entry.name)
@@ -295,7 +312,7 @@ class _Walker:
             ):
                 continue
             if is_dir:
-                yield from self.walk(entry.path, ignore_files, named=False)
+                yield entry.path, ignore_files
             else:
                 if entry.is_symlink():  # known from the listing: no system call
                     self.links.add(entry.path)

@@ -15,27 +15,34 @@ from tf24migrate.run.files import (
     SourceFile,
     UnreadableFile,
     decode_c_source,
+    decode_notebook,
     decode_source,
     digest,
+    read_regular_file,
     write_source,
 )
-from tf24migrate.sources.kinds import kind_of
+from tf24migrate.sources.kinds import NOTEBOOK, kind_of
 
 if TYPE_CHECKING:
     from tf24migrate.run.cache import ResultCache
 
 
-def write_result(result: FileResult, again: Callable[[], FileResult] | None = None) -> FileResult:
+def write_result(
+    result: FileResult, again: Callable[[], FileResult] | None = None, *, real: str | None = None
+) -> FileResult:
     """Write a changed result's code over its file, unless the file changed since it was read.
     Then, with `again`, the file is migrated again from what it holds now (`again()`) and that
-    result written, once: so two runs over one tree both keep their rewrites."""
+    result written, once: so two runs over one tree both keep their rewrites. `real` is the file's
+    real path when the run started (see `write_source`)."""
     assert result.encoding is not None and result.digest is not None  # a changed result has them
     try:
-        write_source(result.path, result.code or "", result.encoding, expected_digest=result.digest)
+        write_source(
+            result.path, result.code or "", result.encoding, expected_digest=result.digest, real=real
+        )
     except ChangedOnDisk as error:
         if again is not None:
             fresh = again()
-            return write_result(fresh) if fresh.changed else fresh
+            return write_result(fresh, real=real) if fresh.changed else fresh
         return _not_written(result, str(error))
     except UnicodeEncodeError as error:
         return _not_written(result, f"cannot write: the new code does not fit in {error.encoding}")
@@ -56,8 +63,7 @@ def migrate_file(
     """Migrate one file; errors become a failed `FileResult` naming the reason and the place.
     With `cache`, the result (as it was before any write) is stored there for the next run."""
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read()
+        raw = read_regular_file(path)[0]
     except OSError as error:
         return FileResult(path=path, status=Status.FAILED, error=f"cannot read: {error.strerror or error}")
     try:
@@ -73,7 +79,10 @@ def migrate_file(
 
 def decode_file(path: str, raw: bytes) -> SourceFile:
     """The text of the file `path`, whose bytes are `raw`, as its kind reads it; `UnreadableFile`."""
-    return decode_c_source(raw) if kind_of(path).any_bytes else decode_source(raw)
+    kind = kind_of(path)
+    if kind.any_bytes:
+        return decode_c_source(raw)
+    return decode_notebook(raw) if kind is NOTEBOOK else decode_source(raw)
 
 
 def migrate_loaded(path: str, source: SourceFile, settings: Settings) -> FileResult:
@@ -86,7 +95,9 @@ def migrate_loaded(path: str, source: SourceFile, settings: Settings) -> FileRes
             path=path,
             status=Status.FAILED,
             source=source.text,
-            error=f"{error.msg} at line {error.lineno}, column {error.offset}",
+            error=error.msg
+            if error.lineno is None
+            else f"{error.msg} at line {error.lineno}, column {error.offset}",
             findings=without_notes((note_finding(SYNTAX_ERROR, error.msg, **where),), settings.hidden_notes),
         )
     except RuleError as error:

@@ -11,13 +11,9 @@ from typing import TYPE_CHECKING
 
 from tf24migrate.catalogue.settings import Settings
 from tf24migrate.model.findings import FileResult, Status
-from tf24migrate.run.cache import read_bytes
 from tf24migrate.run.discovery import PathFilter, iter_source_files
 from tf24migrate.run.file import migrate_file, slim, write_result
-from tf24migrate.run.files import (
-    digest,
-    interrupts_deferred,
-)
+from tf24migrate.run.files import digest, interrupts_deferred, read_regular_file
 from tf24migrate.run.workers import jobs_the_open_files_allow, migrate_in_workers
 from tf24migrate.sources.kinds import SUFFIXES
 
@@ -60,11 +56,14 @@ def migrate_files(
     if cache is not None:
         if texts:
             raise ValueError("a cache keeps no texts of unchanged files: pass texts=False with it")
-        results = _results_with_cache(files, settings, jobs, cache)
+        results = _results_with_cache(files, settings, jobs, cache, write)
     elif jobs > 1 and len(files) >= _PARALLEL_FROM:
         results = migrate_in_workers(files, settings, min(jobs, len(files)), texts)
     else:
         results = (slim(migrate_file(path, settings), texts) for path in files)
+    # Where each file is when the run starts: a write goes there, not through a symlink put
+    # in place of the file or a folder on its way since (`write_source`).
+    reals = {path: os.path.realpath(path) for path in files} if write else {}
     try:
         for result in results:
             if write and result.changed and choose is not None:
@@ -79,37 +78,42 @@ def migrate_files(
 
             # A write and its report are one step: an interruption lands before or after both.
             with interrupts_deferred():
-                yield write_result(result, again=again)
+                yield write_result(result, again=again, real=reals.get(result.path))
     finally:
         results.close()  # the workers finish the file at hand, and start no other
 
 
-def _look_up(path: str, cache: ResultCache) -> FileResult | str | None:
+def _look_up(path: str, cache: ResultCache, write: bool) -> FileResult | str | None:
     """A file's cached result (a changed one as its digest, to be loaded again when its turn
     comes, so that its texts are not all held at once), or None: not cached, or not readable. A
-    file the cache's index shows unchanged is not even read."""
+    file the cache's index shows unchanged is not even read. With `write`, a changed file is a
+    miss: what is written always comes from the file's own bytes, migrated now, never from an
+    entry alone."""
     try:
         status = os.stat(path)
         known = cache.known(path, status)
         if known is not None:
             content, result = known
-            return content if result is None else result
-        content = digest(read_bytes(path)[0])
+            if result is None:
+                return None if write else content
+            return result
+        content = digest(read_regular_file(path)[0])
     except OSError:
         return None
     result = cache.load(path, content, texts=False)
     if result is not None:
         cache.remember(path, status, content, result)
     if result is not None and result.status is Status.CHANGED:
-        return content
+        return None if write else content
     return result
 
 
 def _results_with_cache(
-    files: Sequence[str], settings: Settings, jobs: int, cache: ResultCache
+    files: Sequence[str], settings: Settings, jobs: int, cache: ResultCache, write: bool
 ) -> Generator[FileResult, None, None]:
-    """The files' results (never written): those in `cache`, and the others migrated (and stored)."""
-    found = [_look_up(path, cache) for path in files]
+    """The files' results (never written): those in `cache`, and the others migrated (and stored);
+    to `write`, a change is always migrated again (`_look_up`)."""
+    found = [_look_up(path, cache, write) for path in files]
     misses = [path for path, hit in zip(files, found, strict=True) if hit is None]
     if jobs > 1 and len(misses) >= _PARALLEL_FROM:
         migrated = migrate_in_workers(misses, settings, min(jobs, len(misses)), False, cache)
@@ -148,13 +152,32 @@ def migrate_paths(
     Yields one `FileResult` per file, in a stable order (sorted paths), whatever `jobs` is (0 means
     all cores). Files are written only when `write` is true; a file that cannot be read or parsed,
     or that changed on disk meanwhile, is reported as failed and the others go on. Raises
-    `MissingPathError` for a path that does not exist. `target_version` (`"2.3"`) is the oldest
+    `MissingPathError` for a path that does not exist (when the results are first asked for), and
+    `TypeError` at once for an argument of the wrong type. `target_version` (`"2.3"`) is the oldest
     TensorFlow the code must still run on, as for `migrate_source` (default: 2.4; the project's
     metadata is not read: `tf24migrate.run.project_metadata.project_target(path)` reads it).
     """
+    from tf24migrate.model import arguments
     from tf24migrate.model.target import target_of
 
+    paths = arguments.paths_of("migrate_paths", paths)
+    arguments.check_selectors("migrate_paths", "select", select)
+    arguments.check_selectors("migrate_paths", "ignore", ignore)
+    arguments.check_flag("migrate_paths", "unsafe_fixes", unsafe_fixes)
+    arguments.check_flag("migrate_paths", "write", write)
+    arguments.check_jobs("migrate_paths", jobs)
+    arguments.check_optional_str("migrate_paths", "target_version", target_version)
+    if path_filter is not None and not isinstance(path_filter, PathFilter):
+        raise TypeError(
+            f"migrate_paths: `path_filter` takes a PathFilter or None, not {type(path_filter).__name__}"
+        )
     target = target_of(target_version, "the target_version argument")
     settings = Settings.selected(select, ignore, target=target, unsafe_fixes=unsafe_fixes)
+    return _migrated_paths(paths, settings, write, jobs, path_filter)
+
+
+def _migrated_paths(
+    paths: list[str], settings: Settings, write: bool, jobs: int, path_filter: PathFilter | None
+) -> Iterator[FileResult]:
     files = list(iter_source_files(paths, SUFFIXES, path_filter))
     yield from migrate_files(files, settings, write=write, jobs=jobs)

@@ -35,6 +35,7 @@ from tf24migrate.model.target import (
     named,
 )
 from tf24migrate.rules.text import parse_python
+from tf24migrate.run.files import read_regular_file
 
 _MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", "environment.yml", "environment.yaml")
 _REQUIREMENTS = re.compile(r"^requirements.*\.txt$")
@@ -117,8 +118,7 @@ def project_folder(path: str, known: dict[str, str | None] | None = None) -> str
 
 
 def _read(path: str) -> str:
-    with open(path, encoding="utf-8", errors="replace") as handle:
-        return handle.read()
+    return read_regular_file(path)[0].decode("utf-8", "replace")
 
 
 def _pyproject(path: str) -> Iterator[str]:
@@ -127,7 +127,7 @@ def _pyproject(path: str) -> Iterator[str]:
     tomllib = toml_parser()
     try:
         project = tomllib.loads(_read(path)).get("project", {})
-    except tomllib.TOMLDecodeError:
+    except (tomllib.TOMLDecodeError, RecursionError):  # not TOML, or nested too deeply to read
         return
     if not isinstance(project, dict):
         return
@@ -166,22 +166,26 @@ def _setup_py(path: str) -> Iterator[str]:
         tree = parse_python(_read(path))
     except (SyntaxError, ValueError, RecursionError):
         return
-    constants: dict[str, ast.expr] = {}
+    # Module-level lists of strings, each assignment evaluated in turn (`REQUIRED = REQUIRED +
+    # [...]` reads the binding before it), and the last node bound to each name.
+    lists: dict[str, list[str]] = {}
+    nodes: dict[str, ast.expr] = {}
     assert isinstance(tree, ast.Module)
-    for statement in tree.body:  # simple module-level constants: `REQUIRED = [...]`
+    for statement in tree.body:
         if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
             target = statement.targets[0]
             if isinstance(target, ast.Name):
-                constants[target.id] = statement.value
+                lists[target.id] = _literal_strings(statement.value, lists)
+                nodes[target.id] = statement.value
     for node in ast.walk(tree):
         if not (isinstance(node, ast.Call) and _callee(node.func) == "setup"):
             continue
         for keyword in node.keywords:
             if keyword.arg == "install_requires":
-                yield from _literal_strings(keyword.value, constants)
+                yield from _literal_strings(keyword.value, lists)
             elif keyword.arg == "extras_require":
                 value = (
-                    constants.get(keyword.value.id, keyword.value)
+                    nodes.get(keyword.value.id, keyword.value)
                     if isinstance(keyword.value, ast.Name)
                     else keyword.value
                 )
@@ -189,39 +193,61 @@ def _setup_py(path: str) -> Iterator[str]:
                     for key, group in zip(value.keys, value.values, strict=True):
                         named_for = key.value if isinstance(key, ast.Constant) else None
                         if not (isinstance(named_for, str) and for_development(named_for)):
-                            yield from _literal_strings(group, constants)
+                            yield from _literal_strings(group, lists)
 
 
 def _callee(func: ast.expr) -> str | None:
     return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
 
 
-def _literal_strings(node: ast.expr, constants: dict[str, ast.expr]) -> list[str]:
-    if isinstance(node, ast.Name):
-        node = constants.get(node.id, node)
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):  # `BASE + [...]`
-        return _literal_strings(node.left, constants) + _literal_strings(node.right, constants)
-    try:
-        value = ast.literal_eval(node)
-    except (ValueError, TypeError, SyntaxError, RecursionError):
-        return []
-    if isinstance(value, str):
-        return [value]
-    return [item for item in value if isinstance(item, str)] if isinstance(value, (list, tuple)) else []
+def _literal_strings(node: ast.expr, lists: dict[str, list[str]]) -> list[str]:
+    """The strings of a list expression: a literal, a name bound to one before (`lists`), or a
+    chain of them joined by `+` (walked without recursion, however long)."""
+    terms = []
+    while isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):  # `BASE + [...] + [...]`
+        terms.append(node.right)
+        node = node.left
+    terms.append(node)
+    strings: list[str] = []
+    for term in reversed(terms):
+        if isinstance(term, ast.Name):
+            strings += lists.get(term.id, [])
+            continue
+        try:
+            value = ast.literal_eval(term)
+        except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
+            continue
+        if isinstance(value, str):
+            strings.append(value)
+        elif isinstance(value, (list, tuple)):
+            strings += [item for item in value if isinstance(item, str)]
+    return strings
 
 
-def _requirements(path: str, seen: set[str] | None = None) -> Iterator[str]:
-    seen = set() if seen is None else seen
-    real = os.path.realpath(path)
-    if real in seen or not os.path.isfile(path):
-        return
-    seen.add(real)
-    text = re.sub(r"\\\n", "", _read(path))  # continued lines
-    for line in text.splitlines():
+def _requirements(path: str, seen: set[str]) -> Iterator[str]:
+    """The requirements of a requirements file and of the files it includes (`-r`), however long
+    the chain of includes (a stack, not recursion); a file in `seen` (real paths) is not read
+    again (`requirements_in` shares it between the files of a folder)."""
+    stack: list[tuple[str, Iterator[str]]] = []
+
+    def include(included: str) -> None:
+        real = os.path.realpath(included)
+        if real not in seen and os.path.isfile(included):
+            seen.add(real)
+            text = re.sub(r"\\\n", "", _read(included))  # continued lines
+            stack.append((os.path.dirname(included), iter(text.splitlines())))
+
+    include(path)
+    while stack:
+        folder, lines = stack[-1]
+        line = next(lines, None)
+        if line is None:
+            stack.pop()
+            continue
         line = re.sub(r"(^|\s)#.*", "", line).strip()
-        include = re.match(r"^(?:-r|--requirement)(?:\s+|=)(\S+)", line)
-        if include:
-            yield from _requirements(os.path.join(os.path.dirname(path), include[1]), seen)
+        included = re.match(r"^(?:-r|--requirement)(?:\s+|=)(\S+)", line)
+        if included:
+            include(os.path.join(folder, included[1]))
         elif line and not line.startswith("-"):
             yield line
 
@@ -275,15 +301,16 @@ def requirements_in(folder: str) -> Iterator[tuple[str, str]]:
         "environment.yaml": _environment_yml,
     }
     names = sorted(os.listdir(folder))
+    seen: set[str] = set()  # the requirements files read (each once, however many include it)
     for name in [*readers, *(n for n in names if _REQUIREMENTS.match(n))]:
         path = os.path.join(folder, name)
         if not os.path.isfile(path):
             continue
-        reader = readers.get(name, _requirements)
+        reader = readers.get(name, lambda path: _requirements(path, seen))
         try:
             for requirement in reader(path):
                 yield name, requirement
-        except OSError:
+        except (OSError, ValueError, RecursionError, MemoryError):  # unreadable: as if absent
             continue
 
 

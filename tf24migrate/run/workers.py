@@ -16,6 +16,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Generator, Sequence
 from typing import TYPE_CHECKING
 
@@ -33,22 +34,42 @@ _CHUNKS_IN_FLIGHT_PER_JOB = 4
 _worker_settings = Settings(())
 _worker_stop = None
 _worker_cache: ResultCache | None = None
+_worker_slot: tuple[_Board, int] | None = None
 
 
 def _start_worker(
-    rules: RuleSelection | tuple[str, ...], settings: Settings, stop, parent: int, cache: ResultCache | None
+    rules: RuleSelection | tuple[str, ...],
+    settings: Settings,
+    stop,
+    parent: int,
+    cache: ResultCache | None,
+    board: _Board,
 ) -> None:
     """Set a worker up with the run's rules (a selection, loaded when a file needs them, or codes),
-    its other settings and the cache it stores its results in."""
-    global _worker_settings, _worker_stop, _worker_cache
+    its other settings, the cache it stores its results in, and its slot on the `board` of files
+    at hand."""
+    global _worker_settings, _worker_stop, _worker_cache, _worker_slot
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the main process decides when to stop
     if hasattr(signal, "SIGHUP"):
         signal.signal(signal.SIGHUP, signal.SIG_IGN)
     _die_with(parent)
+    _worker_slot = (board, board.take_slot())
+    # Not the main process's handler (a SIGTERM there stops the run): the worker ends, noting when.
+    signal.signal(signal.SIGTERM, _end_on_sigterm)
     selected = rules if isinstance(rules, RuleSelection) else select_rules(rules) if rules else ()
     _worker_settings = dataclasses.replace(settings, rules=selected)
     _worker_stop = stop
     _worker_cache = cache
+
+
+def _end_on_sigterm(signum, frame) -> None:
+    """Note on the board when this worker was told to end (the first of a pool's workers to end
+    is the one killed from outside; the pool ends the others after it), then end by the signal."""
+    if _worker_slot is not None:
+        board, slot = _worker_slot
+        board.ended(slot)
+    signal.signal(signum, signal.SIG_DFL)
+    os.kill(os.getpid(), signum)
 
 
 _PR_SET_PDEATHSIG = 1
@@ -83,6 +104,9 @@ def _migrate_chunk(paths: list[str], texts: bool) -> list[FileResult]:
     for path in paths:
         if _worker_stop is not None and _worker_stop.is_set():
             break
+        if _worker_slot is not None:
+            board, slot = _worker_slot
+            board.write(slot, path)
         result = migrate_file(path, _worker_settings, cache=_worker_cache)
         results.append(slim(result, texts))
     return results
@@ -92,6 +116,86 @@ WORKER_DIED = (
     "not migrated: a worker process died (killed, or out of memory) while it held this file; the "
     "file was left unchanged: run the command again (with -j 1 to see which file it was)"
 )
+
+
+def _worker_killed(signal_name: str) -> str:
+    return (
+        f"not migrated: its worker process was killed by {signal_name} while migrating it (out of "
+        "memory, or killed from outside); the file was left unchanged"
+    )
+
+
+class _Board:
+    """Which file each worker of a pool has at hand, in shared memory: a slot per worker, with its
+    process id, so that the file of a worker that died is known."""
+
+    _SLOT = 4096
+
+    def __init__(self, context, jobs: int) -> None:
+        import ctypes
+
+        self.paths = context.Array(ctypes.c_char, jobs * self._SLOT, lock=False)
+        self.pids = context.Array(ctypes.c_int, jobs, lock=False)
+        self.taken = context.Value(ctypes.c_int, 0)
+        self.ended_at = context.Array(ctypes.c_double, jobs, lock=False)  # monotonic, on SIGTERM
+
+    def take_slot(self) -> int:
+        with self.taken.get_lock():
+            slot = self.taken.value
+            self.taken.value += 1
+        if slot < len(self.pids):
+            self.pids[slot] = os.getpid()
+        return slot
+
+    def write(self, slot: int, path: str) -> None:
+        if slot < len(self.pids):
+            data = os.fsencode(path)[: self._SLOT - 1] + b"\0"
+            start = slot * self._SLOT
+            self.paths[start : start + len(data)] = data
+
+    def ended(self, slot: int) -> None:
+        if slot < len(self.pids):
+            self.ended_at[slot] = time.monotonic()
+
+    def _slot_of(self, pid: int) -> int | None:
+        for slot in range(min(self.taken.value, len(self.pids))):
+            if self.pids[slot] == pid:
+                return slot
+        return None
+
+    def at_hand(self, pid: int) -> str | None:
+        slot = self._slot_of(pid)
+        if slot is None:
+            return None
+        start = slot * self._SLOT
+        return os.fsdecode(self.paths[start : start + self._SLOT].split(b"\0", 1)[0]) or None
+
+    def ended_first(self, pids: list[int]) -> int | None:
+        """Of `pids`, the worker that noted its end first."""
+        times = {pid: self.ended_at[slot] for pid in pids if (slot := self._slot_of(pid)) is not None}
+        times = {pid: at for pid, at in times.items() if at}
+        return min(times, key=times.__getitem__) if times else None
+
+
+def _deaths(pool, board: _Board) -> dict[str, str]:
+    """The files whose worker died, with the signal it died of: the workers killed by a signal
+    other than the SIGTERM with which the pool ends the others; when all ended by SIGTERM, the
+    first to end."""
+    dead = {}
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.join(5)  # the pool ends the others at once
+        if process.exitcode is not None and process.exitcode < 0:
+            dead[process.pid] = -process.exitcode
+    killed = {pid: number for pid, number in dead.items() if number != signal.SIGTERM}
+    if not killed and dead:  # all ended by SIGTERM: the first one was killed from outside
+        first = board.ended_first(list(dead))
+        killed = {first: signal.SIGTERM} if first is not None else dead
+    found = {}
+    for pid, number in killed.items():
+        path = board.at_hand(pid)
+        if path is not None:
+            found[path] = signal.Signals(number).name
+    return found
 
 
 def _context():
@@ -109,8 +213,9 @@ def migrate_in_workers(
     texts: bool,
     cache: ResultCache | None = None,
 ) -> Generator[FileResult, None, None]:
-    """The files' results (never written), from worker processes; when a worker dies, the files
-    of the chunks in flight are failed results and the rest go on in a new pool."""
+    """The files' results (never written), from worker processes, in the order given. When a
+    worker dies, the file it was migrating fails, naming the signal, and the other files in flight
+    are migrated again in a new pool (failed too only when the file at hand cannot be told)."""
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
@@ -120,48 +225,66 @@ def migrate_in_workers(
     rules = settings.rules
     selection = rules if isinstance(rules, RuleSelection) else tuple(rule.code for rule in rules)
     rest = dataclasses.replace(settings, rules=())  # the rules go as `selection`
-    pending: collections.deque = collections.deque()  # (future, its files)
+    # In order: (future, its files) or (None, [a failed result]).
+    pending: collections.deque = collections.deque()
+    again: list[str | FileResult] = []  # what a broken pool left: files to migrate, results to give
     start = 0
     # The forked workers share the parent's objects; freezing them keeps the workers' garbage
     # collector from scanning (and so copying) every inherited page.
     gc.freeze()
     try:
-        while start < len(files):
+        while start < len(files) or again:
+            board = _Board(context, jobs)
             with ProcessPoolExecutor(
                 jobs,
                 mp_context=context,
                 initializer=_start_worker,
-                initargs=(selection, rest, stop, os.getpid(), cache),
+                initargs=(selection, rest, stop, os.getpid(), cache, board),
             ) as pool:
                 try:
+                    for item in again:  # the files in flight when the last pool broke, in order
+                        if isinstance(item, FileResult):
+                            pending.append((None, [item]))
+                        else:
+                            pending.append((pool.submit(_migrate_chunk, [item], texts), [item]))
+                    again = []
                     while start < len(files) or pending:
                         if start < len(files) and len(pending) < jobs * _CHUNKS_IN_FLIGHT_PER_JOB:
                             chunk = list(files[start : start + chunk_size])
-                            try:
-                                future = pool.submit(_migrate_chunk, chunk, texts)
-                            except BrokenProcessPool:  # a worker died meanwhile: a new pool takes it
-                                break
+                            future = pool.submit(_migrate_chunk, chunk, texts)
                             start += len(chunk)
                             pending.append((future, chunk))
                             continue
                         future, chunk = pending[0]
-                        try:
-                            results = future.result()
-                        except BrokenProcessPool:
-                            break
+                        results = chunk if future is None else future.result()
                         pending.popleft()
                         yield from results
+                except BrokenProcessPool:  # a worker died: its file fails, the others go on
+                    deaths = _deaths(pool, board)
+                    for future, chunk in pending:
+                        if future is not None and future.done() and future.exception() is None:
+                            again += future.result()  # done before the break: kept
+                            continue
+                        for item in chunk:
+                            if isinstance(item, FileResult) or not deaths:
+                                failed = item if isinstance(item, FileResult) else None
+                                again.append(
+                                    failed or FileResult(path=item, status=Status.FAILED, error=WORKER_DIED)
+                                )
+                            elif item in deaths:
+                                error = _worker_killed(deaths[item])
+                                again.append(FileResult(path=item, status=Status.FAILED, error=error))
+                            else:
+                                again.append(item)
+                    pending.clear()
                 except (
                     BaseException
                 ):  # Ctrl-C, or the consumer stopped: finish the file at hand, start no other
                     stop.set()
                     for future, _ in pending:
-                        future.cancel()
+                        if future is not None:
+                            future.cancel()
                     raise
-            while pending:  # the pool broke: a worker died
-                _, chunk = pending.popleft()
-                for path in chunk:
-                    yield FileResult(path=path, status=Status.FAILED, error=WORKER_DIED)
     finally:
         gc.unfreeze()
 

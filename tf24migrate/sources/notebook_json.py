@@ -19,13 +19,13 @@ import json
 import re
 from collections.abc import Iterator
 from json.decoder import scanstring  # type: ignore[attr-defined]  # public, missing from typeshed
+from typing import TYPE_CHECKING
 
 from tf24migrate.model.errors import SourceSyntaxError
 from tf24migrate.rules.text import line_opcodes
 
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
 _NON_ASCII_ESCAPE = re.compile(r"\\u(?!00[0-7])[0-9a-fA-F]{4}")  # `\u00e9`, not `\u001b`
-_DECODER = json.JSONDecoder()
 _LINE = re.compile(r"[^\n]*\n|[^\n]+")
 _CANNOT_EDIT = "not a notebook tf24migrate can edit: "
 _JSON_TYPES = {dict: "a JSON object", list: "a list", str: "a string", bool: "a boolean", type(None): "null"}
@@ -49,14 +49,31 @@ def _without_duplicate_keys(pairs: list[tuple[str, object]]) -> dict:
     return found
 
 
+if TYPE_CHECKING:
+    import decimal
+
+
 def _json_type(value: object) -> str:
     return _JSON_TYPES.get(type(value), "a number")
+
+
+def _number(text: str) -> int | decimal.Decimal:
+    """A JSON integer; one longer than Python converts to `int` (4,300 digits) as a `Decimal`
+    (metadata is read, never written back from its value)."""
+    if len(text) < 4000:
+        return int(text)
+    import decimal
+
+    return decimal.Decimal(text)
+
+
+_DECODER = json.JSONDecoder(parse_int=_number)  # spans of values: numbers of any length
 
 
 def load(text: str, path: str | None) -> dict:
     """The notebook in `text`; `SourceSyntaxError` saying why when it is not one to edit."""
     try:
-        notebook = json.loads(text, object_pairs_hook=_without_duplicate_keys)
+        notebook = json.loads(text, object_pairs_hook=_without_duplicate_keys, parse_int=_number)
     except _DuplicateKey as error:
         raise SourceSyntaxError(
             f"{_CANNOT_EDIT}the key {error.key!r} appears twice in one JSON object, and "

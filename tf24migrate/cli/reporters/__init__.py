@@ -33,8 +33,9 @@ class Reporter:
         """One file's result, with the group of settings it was migrated with."""
         raise NotImplementedError
 
-    def finish(self, summary: Summary, statistics: RuleStatistics) -> None:
-        """Print what comes after the last result (a document, the statistics)."""
+    def finish(self, summary: Summary, statistics: RuleStatistics, *, interrupted: bool = False) -> None:
+        """Print what comes after the last result (a document, the statistics); an `interrupted`
+        run's document holds the files done, and says so."""
         raise NotImplementedError
 
     def statistics_table(self, statistics: RuleStatistics, *, err: bool) -> None:

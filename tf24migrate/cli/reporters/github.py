@@ -17,7 +17,7 @@ class GithubReporter(Reporter):
     def add(self, result: FileResult, group: Group) -> None:
         self.echo(github_annotations([result]), err=False, nl=False)
 
-    def finish(self, summary: Summary, statistics: RuleStatistics) -> None:
+    def finish(self, summary: Summary, statistics: RuleStatistics, *, interrupted: bool = False) -> None:
         self.statistics_table(statistics, err=True)  # stdout holds the annotations alone
 
 

@@ -37,7 +37,7 @@ class JsonReporter(Reporter):
         if len(self.run.groups) > 1:
             self.config_of[result.path] = shown(group.config_path)
 
-    def finish(self, summary: Summary, statistics: RuleStatistics) -> None:
+    def finish(self, summary: Summary, statistics: RuleStatistics, *, interrupted: bool = False) -> None:
         run, groups = self.run, self.run.groups
         document = json_document(
             self.results,
@@ -47,6 +47,8 @@ class JsonReporter(Reporter):
             statistics=statistics.json(written=run.writes) if run.statistics else None,
             with_code=run.stdin,
         )
+        if interrupted:
+            document["interrupted"] = True  # `files` holds only those done
         if len(groups) == 1:
             document["config"] = shown(groups[0].config_path)
         else:  # each file names its config; the list says each config's target

@@ -136,9 +136,11 @@ def _result(finding: Finding, rule_index: dict[str, int], fix: dict | None) -> d
     return result
 
 
-def sarif_log(results: Sequence[FileResult], rules: Sequence[Rule], version: str) -> dict:
+def sarif_log(
+    results: Sequence[FileResult], rules: Sequence[Rule], version: str, *, interrupted: bool = False
+) -> dict:
     """The SARIF log of one run over `results`, with a descriptor for every rule in `rules`, and
-    for every other rule or note that a finding names."""
+    for every other rule or note that a finding names; an `interrupted` run is not successful."""
     descriptors: list[Rule | Note] = list(rules)
     reported = {finding.code for result in results for finding in result.findings}
     others = reported - {r.code for r in rules}
@@ -146,7 +148,11 @@ def sarif_log(results: Sequence[FileResult], rules: Sequence[Rule], version: str
     descriptors += [note for note in NOTES if note.code in others]
     rule_index = {rule.code: index for index, rule in enumerate(descriptors)}
     sarif_results = []
-    notifications = []
+    notifications: list[dict] = []
+    if interrupted:
+        notifications.append(
+            {"level": "error", "message": {"text": "interrupted: the results are those of the files done"}}
+        )
     for file_result in results:
         if file_result.status is Status.FAILED:
             notifications.append(
@@ -197,12 +203,12 @@ class SarifReporter(Reporter):
     def add(self, result: FileResult, group: Group) -> None:
         self.results.append(kept(result, stdin=self.run.stdin, texts=True))  # fixes as replacements
 
-    def finish(self, summary: Summary, statistics: RuleStatistics) -> None:
+    def finish(self, summary: Summary, statistics: RuleStatistics, *, interrupted: bool = False) -> None:
         import json
 
         groups = self.run.groups
         rules = list({rule.code: rule for group in groups for rule in group.settings.rules}.values())
-        log = sarif_log(self.results, rules, __version__)
+        log = sarif_log(self.results, rules, __version__, interrupted=interrupted)
         if len(groups) > 1:
             log["runs"][0]["invocations"][0]["properties"] = {"config": [g.json() for g in groups]}
         self.echo(json.dumps(log, indent=2), err=False)

@@ -89,5 +89,5 @@ class TextReporter(Reporter):
                 self.explained.add((finding.code, finding.details))
                 self.echo(details_line(finding), err=run.findings_to_stderr)
 
-    def finish(self, summary: Summary, statistics: RuleStatistics) -> None:
+    def finish(self, summary: Summary, statistics: RuleStatistics, *, interrupted: bool = False) -> None:
         self.statistics_table(statistics, err=self.run.stdin)  # stdout holds nothing else, but a source

@@ -1,0 +1,48 @@
+"""Rare codecs, for which decoding and encoding again is not the identity (issue 31): a write keeps
+every byte outside the edited text, or refuses the file with a message."""
+
+from __future__ import annotations
+
+import pytest
+from test_cli import run
+
+# A byte sequence of each codec that decodes to a character encoded back otherwise.
+ODD = {
+    "big5": b"\xa1\xfe",
+    "big5hkscs": b"\xa2\x7e",
+    "cp950": b"\xa2\xcc",
+    "cp932": b"\x87\x90",
+    "johab": b"\x84A",
+    "iso2022_jp": b"\x1b(Jabc\x1b(B",
+    "utf-7": b"+AGEAYgBj-",
+    "unicode_escape": b"\\u0041",
+    "raw_unicode_escape": b"\\u0041",
+}
+
+
+@pytest.mark.parametrize("encoding", sorted(ODD))
+def test_bytes_outside_the_edit_are_kept(tmp_path, encoding):
+    odd = ODD[encoding]
+    source = (
+        b"# -*- coding: " + encoding.encode() + b" -*-\n# " + odd + b"\nimport tensorflow as tf\n"
+        b"x = '" + odd + b"'\nstrategy.experimental_run_v2(fn)  # " + odd + b"\n"
+    )
+    assert source.decode(encoding).encode(encoding) != source
+    (tmp_path / "train.py").write_bytes(source)
+    result = run("--write", "--no-cache", "train.py", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "train.py").read_bytes() == source.replace(b"experimental_run_v2(", b"run(")
+
+
+def test_lines_that_cannot_be_kept_apart_refuse_the_file(tmp_path):
+    """`unicode_escape` turns `\\n` in a string into a line break: the file's lines are not its
+    text's, so no splice can keep them; the file is refused and named."""
+    source = (
+        b'# -*- coding: unicode_escape -*-\nimport tensorflow as tf\nx = """\\u0041\\n"""\n'
+        b"strategy.experimental_run_v2(fn)\n"
+    )
+    (tmp_path / "train.py").write_bytes(source)
+    result = run("--write", "--no-cache", "train.py", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "train.py" in result.stderr and "does not give back the same bytes" in result.stderr
+    assert (tmp_path / "train.py").read_bytes() == source

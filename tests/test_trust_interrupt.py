@@ -1,0 +1,63 @@
+"""Interrupted with a machine-readable output (issue 31): the document of what was done is still
+printed, complete and marked as partial."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+OLD = "import tensorflow as tf\nstrategy.experimental_run_v2(fn)\n"
+NEW = "import tensorflow as tf\nstrategy.run(fn)\n"
+
+
+@pytest.mark.parametrize("output_format", ["json", "sarif"])
+def test_ctrl_c_during_a_write_still_prints_the_record(tmp_path, output_format):
+    for number in range(400):
+        (tmp_path / f"m{number:03}.py").write_text(OLD)
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "tf24migrate",
+            "--write",
+            "--no-cache",
+            "-j",
+            "1",
+            "--output-format",
+            output_format,
+            ".",
+        ],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 120
+    while (tmp_path / "m000.py").read_text() == OLD and time.monotonic() < deadline:
+        time.sleep(0.05)
+    process.send_signal(signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=120)
+    assert process.returncode == 130, stderr
+    assert "interrupted" in stderr
+    written = {f"./{p.name}" for p in tmp_path.glob("m*.py") if p.read_text() == NEW}
+    assert written and len(written) < 400
+    document = json.loads(stdout)
+    if output_format == "json":
+        assert document["interrupted"] is True
+        reported = {entry["path"] for entry in document["files"] if entry["status"] == "changed"}
+    else:
+        (invocation,) = document["runs"][0]["invocations"]
+        assert invocation["executionSuccessful"] is False
+        reported = {
+            result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+            for result in document["runs"][0]["results"]
+        }
+        written = {path.removeprefix("./") for path in written}
+    assert reported == written
+    assert not [name for name in os.listdir(tmp_path) if name.startswith(".tf24migrate-")]
