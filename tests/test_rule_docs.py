@@ -8,8 +8,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from tf24migrate.catalogue.entries import versions_section
 from tf24migrate.catalogue.selection import all_rules
 from tf24migrate.cli.command import _app
+from tf24migrate.model.target import versions_line
 
 # A rule's docs show what it changes (Before/After) or what it reports and what to write instead.
 EXAMPLE_MARKERS = (("Before:", "After:"), ("Reported:", "Write instead:"))
@@ -29,7 +31,12 @@ def test_explain_shows_the_docs(rule):
     result = CliRunner().invoke(_app(), ["--explain", rule.code])
     assert result.exit_code == 0, result.output
     assert result.output.startswith(f"{rule.code} {rule.name}\n")
-    assert rule.doc in result.output
+    body, checked = versions_section(rule.doc)
+    assert body in result.output
+    shown = " ".join(result.output.split())
+    assert shown.count("Checked: ") == (checked is not None)  # said once, beside the versions
+    if checked:
+        assert f"TensorFlow versions: {versions_line(rule)} Checked: {' '.join(checked.split())}" in shown
 
 
 def test_sources_cite_the_release_notes_or_the_api_not_an_outside_file():

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from tf24migrate.catalogue.entries import versions_section
 from tf24migrate.model.target import versions_line
 from tf24migrate.rules.base import Rule
 
@@ -40,6 +41,7 @@ def render_reference(rules: Iterable[Rule]) -> str:
         for r in rules
     ]
     for rule in rules:
+        body, checked = versions_section(rule.doc)
         lines += [
             "",
             f"## {rule.code} {rule.name}",
@@ -47,8 +49,8 @@ def render_reference(rules: Iterable[Rule]) -> str:
             f"Fix: {_fix(rule)}. Severity: {rule.severity.value}. "
             f"Default: {'yes' if rule.default else 'opt-in'}.",
             "",
-            f"TensorFlow versions: {versions_line(rule)}",
+            f"TensorFlow versions: {versions_line(rule)}{f' Checked: {checked}' if checked else ''}",
             "",
-            rule.doc,
+            body,
         ]
     return "\n".join(lines) + "\n"

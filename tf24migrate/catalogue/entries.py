@@ -62,16 +62,31 @@ def find_entry(selector: str) -> Entry:
 
 def explanation(entry: Entry) -> str:
     """A rule's page as `--explain` prints it (and the language server shows it)."""
+    import textwrap
+
     from tf24migrate.model.target import versions_line
 
     fix = entry.fix or "none (report only)"
     default = "yes" if entry.default else "no (opt-in)"
+    body, checked = versions_section(entry.doc)
     return (
         f"{entry.code} {entry.name}\n\n"
         f"Fix: {fix}. Severity: {entry.severity}. Runs by default: {default}.\n\n"
-        f"TensorFlow versions: {versions_line(entry)}\n\n"
-        f"{entry.doc}"
+        f"{textwrap.fill(f'TensorFlow versions: {versions_line(entry)}' + (f' Checked: {checked}' if checked else ''), 100)}\n\n"
+        f"{body}"
     )
+
+
+def versions_section(doc: str) -> tuple[str, str | None]:
+    """A rule's docstring without its `Versions:` paragraph (where its version fields were checked:
+    the modules of the released wheels, the release notes), and that paragraph's text, on one
+    line; the pages show it once, beside the versions themselves."""
+    paragraphs = doc.split("\n\n")
+    for index, paragraph in enumerate(paragraphs):
+        if paragraph.startswith("Versions: "):
+            checked = " ".join(paragraph.removeprefix("Versions: ").split())
+            return "\n\n".join(paragraphs[:index] + paragraphs[index + 1 :]), checked
+    return doc, None
 
 
 def table_source() -> str:
