@@ -1,0 +1,129 @@
+"""Every rule's claims, executed on the real TensorFlow 2.3.0 and 2.4.0.
+
+Each program in `rule_programs/` is written for TF 2.3 and named after the rule it proves
+(`TF24101-strategy-run.py`). The rule's own versions decide what must happen:
+
+- as written, on 2.3.0: it runs (the code the tool migrates is working TF 2.3 code);
+- the rule fires on it (`--select CODE --unsafe-fixes`);
+- as written, on 2.4.0: it fails exactly when the rule says the old spelling is gone there
+  (`old_removed`) or its behaviour changed (`changed_in`: the program asserts the TF 2.3 behaviour);
+- a fix was applied: the migrated program runs on 2.4.0, and on 2.3.0 it runs exactly when the
+  new spelling is there (`new_since` 2.3 or older);
+- nothing was fixed (a report) and it fails on 2.4.0: the failing line is one the rule reported.
+
+A program whose first lines hold `# harness: fresh` runs in a new interpreter (it sets what
+TensorFlow reads when it is imported). Rules with no program say why in `WITHOUT_PROGRAM`, and their
+documentation says it too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from releases import Batch, Outcome
+
+from tf24migrate import migrate_source
+from tf24migrate.model.target import parse_version
+from tf24migrate.rules.selection import all_rules
+
+PROGRAMS = Path(__file__).parent / "rule_programs"
+pytestmark = pytest.mark.tensorflow
+BEFORE, AFTER = "2.3.0", "2.4.0"
+
+# rule -> why no CPU program can show its break; the rule's documentation says so in these words
+WITHOUT_PROGRAM = {}
+
+
+def code_of(program: Path) -> str:
+    return program.name.split("-", 1)[0]
+
+
+def rule_programs() -> list[Path]:
+    return sorted(PROGRAMS.glob("TF24*.py"))
+
+
+@dataclass(frozen=True)
+class Evidence:
+    program: Path
+    findings: tuple  # the rule's findings on the program as written
+    migrated: Path | None  # None: no fix was applied
+    outcomes: dict[tuple[str, Path], Outcome]
+
+    def on(self, release: str, migrated: bool = False) -> Outcome:
+        return self.outcomes[(release, self.migrated if migrated else self.program)]
+
+
+@pytest.fixture(scope="module")
+def evidence(tmp_path_factory) -> dict[str, Evidence]:
+    folder = tmp_path_factory.mktemp("migrated")
+    batch = Batch()
+    migrations = {}
+    for program in rule_programs():
+        source = program.read_text()
+        result = migrate_source(source, path=str(program), select=[code_of(program)], unsafe_fixes=True)
+        migrated = None
+        if result.code != source:
+            migrated = folder / program.name
+            migrated.write_text(result.code)
+        migrations[program] = (tuple(result.findings), migrated)
+        fresh = "# harness: fresh" in source
+        for release in (BEFORE, AFTER):
+            batch.add(release, program, fresh)
+            if migrated:
+                batch.add(release, migrated, fresh)
+    outcomes = batch.run()
+    return {
+        program.name: Evidence(program, findings, migrated, outcomes)
+        for program, (findings, migrated) in migrations.items()
+    }
+
+
+def _reaches(version: str | None, release: str) -> bool:
+    """Whether a rule's version `X.Y` (None: never) is `release` or older."""
+    release_version = parse_version(release.rsplit(".", 1)[0], "a release tested")
+    return version is not None and parse_version(version, "a rule") <= release_version
+
+
+def test_every_rule_has_a_program_or_a_reason():
+    proven = {code_of(program) for program in rule_programs()}
+    for rule in all_rules():
+        if rule.code in WITHOUT_PROGRAM:
+            assert rule.code not in proven, f"{rule.code} has a program now: drop it from WITHOUT_PROGRAM"
+            assert WITHOUT_PROGRAM[rule.code] in rule.doc, f"{rule.code}'s documentation must say why"
+        else:
+            assert rule.code in proven, f"{rule.code} has no program in {PROGRAMS.name}/ and no reason"
+
+
+@pytest.mark.parametrize("name", [program.name for program in rule_programs()])
+def test_rule_program(name, evidence):
+    proof = evidence[name]
+    rule = next(rule for rule in all_rules() if rule.code == code_of(proof.program))
+    before = proof.on(BEFORE)
+    assert before.ran, f"{name} must run on TF {BEFORE} as written: {before.describe()}"
+    assert proof.findings, f"{rule.code} did not fire on {name}"
+
+    as_written = proof.on(AFTER)
+    breaks = _reaches(rule.old_removed, AFTER) or _reaches(rule.changed_in, AFTER)
+    assert as_written.ran is not breaks, (
+        f"{rule.code} says the code {'breaks' if breaks else 'still works'} on TF {AFTER}: {as_written.describe()}"
+    )
+    if proof.migrated is None:
+        if not breaks:
+            return
+        reported = {finding.line for finding in proof.findings}
+        assert as_written.lines and as_written.lines[-1] in reported, (
+            f"{name} fails on TF {AFTER} at line {as_written.lines}, {rule.code} reported {sorted(reported)}: "
+            f"{as_written.describe()}"
+        )
+        return
+
+    migrated = proof.on(AFTER, migrated=True)
+    assert migrated.ran, f"migrated {name} fails on TF {AFTER}:\n{proof.migrated.read_text()}\n{migrated.describe()}"
+    there = _reaches(rule.new_since, BEFORE)
+    migrated_before = proof.on(BEFORE, migrated=True)
+    assert migrated_before.ran is there, (
+        f"{rule.code} says its new spelling is {'' if there else 'not '}in TF {BEFORE} (new since "
+        f"{rule.new_since}): {migrated_before.describe()}"
+    )
