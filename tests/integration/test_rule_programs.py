@@ -11,9 +11,13 @@ Each program in `rule_programs/` is written for TF 2.3 and named after the rule 
   new spelling is there (`new_since` 2.3 or older);
 - nothing was fixed (a report) and it fails on 2.4.0: the failing line is one the rule reported.
 
-A program whose first lines hold `# harness: fresh` runs in a new interpreter (it sets what
-TensorFlow reads when it is imported). Rules with no program say why in `WITHOUT_PROGRAM`, and their
-documentation says it too.
+A program's header comments can say more: `# harness: fresh` runs it in a new interpreter (it
+sets what TensorFlow reads when it is imported); `# rules: CODE` selects another rule with its own
+(a program that needs both fixes); `# breaks in TF's call of: NAME` says that TF 2.4 calls the
+method `NAME` that the program overrides, with a keyword it no longer takes: the failure is at the
+call, and the rule reports the definition. Rules with no program, and those whose break needs
+hardware (only their spellings are executed), are listed in `tf24migrate.rules.evidence`, which the
+rule reference renders, and their documentation says why.
 """
 
 from __future__ import annotations
@@ -26,18 +30,23 @@ from releases import Batch, Outcome
 
 from tf24migrate import migrate_source
 from tf24migrate.model.target import parse_version
+from tf24migrate.rules.evidence import BREAK_NEEDS, NO_PROGRAM
 from tf24migrate.rules.selection import all_rules
 
 PROGRAMS = Path(__file__).parent / "rule_programs"
-pytestmark = pytest.mark.tensorflow
 BEFORE, AFTER = "2.3.0", "2.4.0"
-
-# rule -> why no CPU program can show its break; the rule's documentation says so in these words
-WITHOUT_PROGRAM = {}
 
 
 def code_of(program: Path) -> str:
     return program.name.split("-", 1)[0]
+
+
+def header(program: Path, key: str) -> str | None:
+    """The value of the comment `# key: value` among the program's first lines."""
+    for line in program.read_text().splitlines()[:8]:
+        if line.startswith(f"# {key}:"):
+            return line.split(":", 1)[1].strip()
+    return None
 
 
 def rule_programs() -> list[Path]:
@@ -62,13 +71,15 @@ def evidence(tmp_path_factory) -> dict[str, Evidence]:
     migrations = {}
     for program in rule_programs():
         source = program.read_text()
-        result = migrate_source(source, path=str(program), select=[code_of(program)], unsafe_fixes=True)
+        select = [code_of(program), *(header(program, "rules") or "").split()]
+        result = migrate_source(source, path=str(program), select=select, unsafe_fixes=True)
         migrated = None
         if result.code != source:
             migrated = folder / program.name
             migrated.write_text(result.code)
-        migrations[program] = (tuple(result.findings), migrated)
-        fresh = "# harness: fresh" in source
+        findings = tuple(f for f in result.findings if f.code == code_of(program))
+        migrations[program] = (findings, migrated)
+        fresh = header(program, "harness") == "fresh"
         for release in (BEFORE, AFTER):
             batch.add(release, program, fresh)
             if migrated:
@@ -89,13 +100,17 @@ def _reaches(version: str | None, release: str) -> bool:
 def test_every_rule_has_a_program_or_a_reason():
     proven = {code_of(program) for program in rule_programs()}
     for rule in all_rules():
-        if rule.code in WITHOUT_PROGRAM:
-            assert rule.code not in proven, f"{rule.code} has a program now: drop it from WITHOUT_PROGRAM"
-            assert WITHOUT_PROGRAM[rule.code] in rule.doc, f"{rule.code}'s documentation must say why"
+        doc = " ".join(rule.doc.split())
+        if rule.code in NO_PROGRAM:
+            assert rule.code not in proven, f"{rule.code} has a program now: drop it from NO_PROGRAM"
+            assert NO_PROGRAM[rule.code] in doc, f"{rule.code}'s documentation must say why"
         else:
             assert rule.code in proven, f"{rule.code} has no program in {PROGRAMS.name}/ and no reason"
+        if rule.code in BREAK_NEEDS:
+            assert f"needs {BREAK_NEEDS[rule.code]}" in doc, f"{rule.code}'s documentation must say why"
 
 
+@pytest.mark.tensorflow
 @pytest.mark.parametrize("name", [program.name for program in rule_programs()])
 def test_rule_program(name, evidence):
     proof = evidence[name]
@@ -105,7 +120,9 @@ def test_rule_program(name, evidence):
     assert proof.findings, f"{rule.code} did not fire on {name}"
 
     as_written = proof.on(AFTER)
-    breaks = _reaches(rule.old_removed, AFTER) or _reaches(rule.changed_in, AFTER)
+    breaks = rule.code not in BREAK_NEEDS and (
+        _reaches(rule.old_removed, AFTER) or _reaches(rule.changed_in, AFTER)
+    )
     assert as_written.ran is not breaks, (
         f"{rule.code} says the code {'breaks' if breaks else 'still works'} on TF {AFTER}: {as_written.describe()}"
     )
@@ -113,6 +130,14 @@ def test_rule_program(name, evidence):
         if not breaks:
             return
         reported = {finding.line for finding in proof.findings}
+        overridden = header(proof.program, "breaks in TF's call of")
+        if overridden:
+            lines = proof.program.read_text().splitlines()
+            assert f"{overridden}() got an unexpected keyword argument" in as_written.error, (
+                as_written.describe()
+            )
+            assert any(f"def {overridden}(" in lines[line - 1] for line in reported), sorted(reported)
+            return
         assert as_written.lines and as_written.lines[-1] in reported, (
             f"{name} fails on TF {AFTER} at line {as_written.lines}, {rule.code} reported {sorted(reported)}: "
             f"{as_written.describe()}"
@@ -120,7 +145,9 @@ def test_rule_program(name, evidence):
         return
 
     migrated = proof.on(AFTER, migrated=True)
-    assert migrated.ran, f"migrated {name} fails on TF {AFTER}:\n{proof.migrated.read_text()}\n{migrated.describe()}"
+    assert migrated.ran, (
+        f"migrated {name} fails on TF {AFTER}:\n{proof.migrated.read_text()}\n{migrated.describe()}"
+    )
     there = _reaches(rule.new_since, BEFORE)
     migrated_before = proof.on(BEFORE, migrated=True)
     assert migrated_before.ran is there, (

@@ -76,8 +76,7 @@ REMOVED_KERAS_UTILS = ReportUse(
 KERAS_GET_GRAPH = ReportUse(
     code="TF24212",
     name="keras-get-graph",
-    changed_in="2.4",
-    severity=Severity.WARNING,
+    severity=Severity.INFO,
     symbols={
         qualified: "Functional models no longer need the Keras graph from TF 2.4 (they are built from "
         "symbolic `KerasTensor`s): remove `with K.get_graph().as_default():` and build the model "
@@ -89,8 +88,9 @@ KERAS_GET_GRAPH = ReportUse(
     TF 2.4.
 
     Functional models are built from symbolic `KerasTensor`s, outside any graph; `get_graph` is an
-    internal function that the public TF 2 `tf.keras.backend` does not export. Not rewritten:
-    removing the `with` block re-indents its body, which is left to you.
+    internal function that the public TF 2 `tf.keras.backend` does not export. A note, not a
+    warning: a functional model built inside the block still works on TF 2.4 (executed on 2.4.0).
+    Not rewritten: removing the `with` block re-indents its body, which is left to you.
 
     Reported: `from tensorflow.keras import backend as K, layers` then `with K.get_graph().as_default(): outputs = layers.Dense(10)(inputs)`
     Write instead: `outputs = layers.Dense(10)(inputs)`
