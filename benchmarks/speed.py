@@ -96,7 +96,7 @@ def libcst_in_a_fresh_process(paths: list[Path]) -> None:
 
 
 def engine_in_this_process(paths: list[Path], jobs: int | None) -> None:
-    from tf24migrate.rules.selection import select_rules
+    from tf24migrate.catalogue.selection import select_rules
     from tf24migrate.run.migrate import migrate_files
 
     for _ in migrate_files([str(p) for p in paths], select_rules(), jobs=jobs or 0, texts=False):

@@ -3,7 +3,7 @@
     python benchmarks/triggers.py [--tf-sources PATH] [FOLDER ...]
 
 For each rule (all of them, `--select all`) and each tree: the `.py` files its needles let
-through (`Rule.requires` and `Rule.triggers`, as `tf24migrate.rules.prefilter` decides), the lines
+through (`Rule.requires` and `Rule.triggers`, as `tf24migrate.catalogue.prefilter` decides), the lines
 holding one of its triggers in those files (the statements the engine visits for it), the
 files it actually reports in, and what its needles cost over the tree (each file probed afresh for
 that rule alone, in milliseconds: a run probes a needle shared by rules once). Then, under the
@@ -20,12 +20,12 @@ from pathlib import Path
 
 from repos import trees
 
+from tf24migrate.catalogue.prefilter import Probe
+from tf24migrate.catalogue.selection import all_rules, select_rules
 from tf24migrate.engine import pipeline
 from tf24migrate.engine.pipeline import run_rules
 from tf24migrate.engine.pruning import trigger_lines
 from tf24migrate.model.errors import RuleError, SourceSyntaxError
-from tf24migrate.rules.prefilter import Probe
-from tf24migrate.rules.selection import all_rules, select_rules
 
 
 def measure(folder: Path) -> tuple[dict[str, tuple[int, int, int, float]], int, tuple[int, int]]:

@@ -8,7 +8,7 @@ import pytest
 
 import tf24migrate
 from tf24migrate import Fix, Severity, Status, migrate_paths, migrate_source
-from tf24migrate.rules.selection import UnknownRuleError
+from tf24migrate.catalogue.selection import UnknownRuleError
 
 MESSY = textwrap.dedent(
     """\

@@ -9,9 +9,9 @@ import re
 import pytest
 from test_cli import ADVISORY, NEW, OLD, run
 
+from tf24migrate.catalogue.selection import select_rules
 from tf24migrate.cli.progress import ProgressBar
 from tf24migrate.model.findings import Status
-from tf24migrate.rules.selection import select_rules
 from tf24migrate.run.migrate import migrate_files
 
 KERAS = "model.compile(optimizer='sgd', experimental_steps_per_execution=4)\n"

@@ -8,7 +8,7 @@ import textwrap
 
 import pytest
 
-from tf24migrate.rules.selection import select_rules
+from tf24migrate.catalogue.selection import select_rules
 from tf24migrate.run.file import migrate_file
 from tf24migrate.sources.c_sources import code_only, scan_c_source
 

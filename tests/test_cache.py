@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from test_cli import run as run_command
 
+from tf24migrate.catalogue.selection import RuleSelection
 from tf24migrate.model.findings import FileResult, Finding, Fix, Severity, Status
-from tf24migrate.rules.selection import RuleSelection
 from tf24migrate.run.cache import ResultCache, default_folder, run_key, tool_fingerprint
 
 DATA = Path(__file__).resolve().parent / "data" / "notebooks"

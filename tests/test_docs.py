@@ -6,8 +6,8 @@ import doctest
 from pathlib import Path
 
 import tf24migrate.engine.pipeline
-from tf24migrate.rules.docs import render_reference
-from tf24migrate.rules.selection import all_rules
+from tf24migrate.catalogue.docs import render_reference
+from tf24migrate.catalogue.selection import all_rules
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 
@@ -26,5 +26,5 @@ def test_docstring_examples_run():
 def test_rule_reference_is_current():
     expected = render_reference(all_rules())
     assert (DOCS / "rules.md").read_text(encoding="utf-8") == expected, (
-        "docs/rules.md is stale: run `python -m tf24migrate.rules.docs > docs/rules.md`"
+        "docs/rules.md is stale: run `python -m tf24migrate.catalogue.docs > docs/rules.md`"
     )

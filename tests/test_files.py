@@ -13,9 +13,9 @@ import time
 import pytest
 from test_cli import run
 
+from tf24migrate.catalogue.selection import select_rules
 from tf24migrate.model.findings import MigrationResult, Status
 from tf24migrate.rules.base import Rule
-from tf24migrate.rules.selection import select_rules
 from tf24migrate.run.file import migrate_file
 from tf24migrate.sources.kinds import BY_SUFFIX, PYTHON
 

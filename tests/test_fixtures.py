@@ -10,8 +10,8 @@ import pytest
 from fixture_cases import all_cases, render_findings, snapshot_diff
 
 from tf24migrate import migrate_source
+from tf24migrate.catalogue.selection import all_rules
 from tf24migrate.engine.outside_edits import first_line_changed_outside
-from tf24migrate.rules.selection import all_rules
 
 CASES = all_cases()
 UPDATE = os.environ.get("TF24MIGRATE_UPDATE_FIXTURES") == "1"

@@ -12,10 +12,10 @@ import pytest
 from test_cli import run
 from test_notebooks import AddsTensorFlowImport, cell_sources, notebook
 
+from tf24migrate.catalogue.selection import select_rules
 from tf24migrate.cli.sarif import sarif_log
 from tf24migrate.model.findings import Severity
 from tf24migrate.model.notes import NOTES
-from tf24migrate.rules.selection import select_rules
 from tf24migrate.sources.notebook import migrate_notebook
 from tf24migrate.sources.notebook_cells import (
     CellCode,

@@ -19,10 +19,10 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
+from tf24migrate.catalogue.selection import select_rules
 from tf24migrate.model.errors import SourceSyntaxError
 from tf24migrate.model.findings import Fix, Severity
 from tf24migrate.rules.base import Rule
-from tf24migrate.rules.selection import select_rules
 from tf24migrate.sources import notebook as notebooks
 from tf24migrate.sources.ipython_syntax import is_python_cell, mask, unmask
 from tf24migrate.sources.notebook import migrate_notebook

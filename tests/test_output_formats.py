@@ -11,9 +11,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from tf24migrate.catalogue.selection import all_rules, select_rules
 from tf24migrate.cli.output import github_annotation
 from tf24migrate.model.findings import Finding, Severity
-from tf24migrate.rules.selection import all_rules, select_rules
 
 SCHEMA = json.loads((Path(__file__).parent / "data" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
 

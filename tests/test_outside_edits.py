@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from tf24migrate import migrate_source
+from tf24migrate.catalogue.selection import select_rules
 from tf24migrate.engine import pipeline as engine
 from tf24migrate.engine.outside_edits import changed_lines, first_line_changed_outside
 from tf24migrate.model.findings import Status
-from tf24migrate.rules.selection import select_rules
 from tf24migrate.run.file import migrate_file
 
 SOURCE = (

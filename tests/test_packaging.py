@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tf24migrate.rules.selection import all_rules
+from tf24migrate.catalogue.selection import all_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -59,7 +59,11 @@ def test_wheel_installs_and_runs(tmp_path):
     )
     assert "TF24101" in listed.stdout
     installed = subprocess.run(
-        [python, "-c", "from tf24migrate.rules.selection import all_rules\nfor r in all_rules(): print(r.code)"],
+        [
+            python,
+            "-c",
+            "from tf24migrate.catalogue.selection import all_rules\nfor r in all_rules(): print(r.code)",
+        ],
         capture_output=True,
         text=True,
         cwd=tmp_path,

@@ -7,30 +7,30 @@ import pathlib
 import pytest
 
 import tf24migrate
-from tf24migrate.engine.pipeline import migrate_source
-from tf24migrate.engine.pruning import trigger_lines
-from tf24migrate.rules.needles import Pattern, literals_of
-from tf24migrate.rules.prefilter import (
+from tf24migrate.catalogue.prefilter import (
     Probe,
     could_fire,
     pattern_of,
     rules_that_could_fire,
     table_source,
 )
-from tf24migrate.rules.selection import RuleSelection, all_rules, select_rules
+from tf24migrate.catalogue.selection import RuleSelection, all_rules, select_rules
+from tf24migrate.engine.pipeline import migrate_source
+from tf24migrate.engine.pruning import trigger_lines
+from tf24migrate.rules.needles import Pattern, literals_of
 
 FIXTURES = pathlib.Path(__file__).resolve().parents[1] / "fixtures"
 
 
 def test_the_table_is_generated_from_the_rules():
-    table = pathlib.Path(tf24migrate.__file__).parent / "rules" / "trigger_table.py"
+    table = pathlib.Path(tf24migrate.__file__).parent / "catalogue" / "trigger_table.py"
     assert table.read_text(encoding="utf-8") == table_source(), (
-        "tf24migrate/rules/trigger_table.py is stale: run `python -m tf24migrate.rules.prefilter` and commit it"
+        "tf24migrate/catalogue/trigger_table.py is stale: run `python -m tf24migrate.catalogue.prefilter` and commit it"
     )
 
 
 def test_the_table_holds_every_rule():
-    from tf24migrate.rules.trigger_table import ROWS
+    from tf24migrate.catalogue.trigger_table import ROWS
 
     assert [(r.code, r.requires, r.triggers) for r in ROWS] == [
         (r.code, r.requires, r.triggers) for r in all_rules()

@@ -11,10 +11,10 @@ import pytest
 from fixture_cases import all_cases
 
 from tf24migrate import migrate_source
+from tf24migrate.catalogue.selection import all_rules, select_rules
 from tf24migrate.engine import pipeline as engine
 from tf24migrate.engine.pruning import StatementPlan, bindings, trigger_lines
 from tf24migrate.engine.syntax import parse
-from tf24migrate.rules.selection import all_rules, select_rules
 
 CASES = all_cases()
 
@@ -250,8 +250,8 @@ def test_trigger_lines_count_lines_as_python_does():
 
 def test_the_engine_parses_a_source_with_python_once(monkeypatch):
     """The TF 1 check, the doctests and the plan share one `ast` parse of the source."""
+    from tf24migrate.catalogue.selection import select_rules
     from tf24migrate.engine.pipeline import run_rules
-    from tf24migrate.rules.selection import select_rules
 
     source = (
         "import tensorflow as tf\n\n\n"

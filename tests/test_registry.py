@@ -10,7 +10,7 @@ import textwrap
 
 from tf24migrate.transforms import FAMILIES, discover_rules, rule_modules
 
-from tf24migrate.rules.selection import all_rules
+from tf24migrate.catalogue.selection import all_rules
 
 
 def test_a_module_with_rules_is_registered_at_any_depth(tmp_path, monkeypatch):

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from tf24migrate.catalogue.selection import all_rules
 from tf24migrate.cli.command import _app
-from tf24migrate.rules.selection import all_rules
 
 # A rule's docs show what it changes (Before/After) or what it reports and what to write instead.
 EXAMPLE_MARKERS = (("Before:", "After:"), ("Reported:", "Write instead:"))

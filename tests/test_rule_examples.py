@@ -24,8 +24,8 @@ from dataclasses import dataclass
 import pytest
 
 from tf24migrate import migrate_source
+from tf24migrate.catalogue.selection import all_rules
 from tf24migrate.model.findings import Fix
-from tf24migrate.rules.selection import all_rules
 from tf24migrate.sources.c_sources import scan_c_source
 
 # Examples known not to hold, each with the reason; an entry whose example passes fails the test.

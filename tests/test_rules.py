@@ -10,7 +10,7 @@ import textwrap
 
 import pytest
 
-from tf24migrate.rules.selection import RuleSelection, UnknownRuleError, select_rules
+from tf24migrate.catalogue.selection import RuleSelection, UnknownRuleError, select_rules
 
 
 def test_a_selection_loads_its_rules_when_first_used_and_travels_as_selectors():

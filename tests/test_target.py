@@ -10,6 +10,7 @@ import textwrap
 import pytest
 
 from tf24migrate import Severity, migrate_paths, migrate_source
+from tf24migrate.catalogue.selection import all_rules
 from tf24migrate.model.target import (
     DEFAULT_TARGET,
     Target,
@@ -18,7 +19,6 @@ from tf24migrate.model.target import (
     parse_version,
     target_of,
 )
-from tf24migrate.rules.selection import all_rules
 from tf24migrate.run.project_metadata import _conda_specifier, project_target
 
 OLD = textwrap.dedent(
@@ -331,8 +331,8 @@ def test_migrate_paths_takes_the_target_version(tmp_path):
 
 def test_severity_follows_the_supported_range():
     def severity(target: Target) -> Severity:
+        from tf24migrate.catalogue.selection import RuleSelection
         from tf24migrate.engine.pipeline import run_rules
-        from tf24migrate.rules.selection import RuleSelection
 
         (finding,) = run_rules(MIXED, RuleSelection("TF24302", target=target)).findings
         return finding.severity
@@ -350,8 +350,8 @@ def test_severity_follows_the_supported_range():
 
 
 def test_a_removal_in_2_4_is_an_error_for_every_target_named_without_a_requirement():
+    from tf24migrate.catalogue.selection import RuleSelection
     from tf24migrate.engine.pipeline import run_rules
-    from tf24migrate.rules.selection import RuleSelection
 
     for target in (DEFAULT_TARGET, target_of("2.2", "--target-version")):
         (finding,) = run_rules(

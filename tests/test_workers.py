@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tf24migrate.catalogue.selection import select_rules
 from tf24migrate.model.findings import Status
-from tf24migrate.rules.selection import select_rules
 from tf24migrate.run import file, workers
 from tf24migrate.run.migrate import migrate_files
 from tf24migrate.run.workers import WORKER_DIED

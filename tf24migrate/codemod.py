@@ -19,8 +19,8 @@ from typing import ClassVar
 import libcst as cst
 from libcst.codemod import CodemodCommand, CodemodContext
 
+from tf24migrate.catalogue.selection import all_rules, select_rules
 from tf24migrate.engine.pipeline import run_rules
-from tf24migrate.rules.selection import all_rules, select_rules
 
 
 class TF24Migrate(CodemodCommand):

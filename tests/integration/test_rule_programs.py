@@ -16,7 +16,7 @@ sets what TensorFlow reads when it is imported); `# rules: CODE` selects another
 (a program that needs both fixes); `# breaks in TF's call of: NAME` says that TF 2.4 calls the
 method `NAME` that the program overrides, with a keyword it no longer takes: the failure is at the
 call, and the rule reports the definition. Rules with no program, and those whose break needs
-hardware (only their spellings are executed), are listed in `tf24migrate.rules.evidence`, which the
+hardware (only their spellings are executed), are listed in `tf24migrate.catalogue.evidence`, which the
 rule reference renders, and their documentation says why.
 """
 
@@ -29,9 +29,9 @@ import pytest
 from releases import Batch, Outcome
 
 from tf24migrate import migrate_source
+from tf24migrate.catalogue.evidence import BREAK_NEEDS, NO_PROGRAM
+from tf24migrate.catalogue.selection import all_rules
 from tf24migrate.model.target import parse_version
-from tf24migrate.rules.evidence import BREAK_NEEDS, NO_PROGRAM
-from tf24migrate.rules.selection import all_rules
 
 PROGRAMS = Path(__file__).parent / "rule_programs"
 BEFORE, AFTER = "2.3.0", "2.4.0"

@@ -19,9 +19,9 @@ from typing import Annotated
 import typer
 
 from tf24migrate import __version__
+from tf24migrate.catalogue.selection import RuleSelection, UnknownRuleError, all_rules, find_rule
 from tf24migrate.cli.exit_codes import EXIT_ERROR, EXIT_OK
 from tf24migrate.model.target import TargetVersionError, target_of, versions_line
-from tf24migrate.rules.selection import RuleSelection, UnknownRuleError, all_rules, find_rule
 
 
 class OutputFormat(str, enum.Enum):

@@ -13,9 +13,9 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from tf24migrate.catalogue.selection import RuleSelection, UnknownRuleError
 from tf24migrate.cli.output import printable, target_json
 from tf24migrate.model.target import Target, target_of
-from tf24migrate.rules.selection import RuleSelection, UnknownRuleError
 from tf24migrate.run.config import Config, find_pyproject, load_config
 from tf24migrate.run.discovery import DEFAULT_EXCLUDE, PathFilter
 

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from urllib.parse import quote
 
+from tf24migrate.catalogue.selection import all_rules
 from tf24migrate.model.findings import FileResult, Finding, Severity, Status
 from tf24migrate.model.notes import NOTES, Note
 from tf24migrate.rules.base import Rule
-from tf24migrate.rules.selection import all_rules
 from tf24migrate.rules.text import line_opcodes
 
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"

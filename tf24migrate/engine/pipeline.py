@@ -2,7 +2,7 @@
 
 `run_rules` runs the stages in this order, each a function or method below, in reading order:
 
-1. prefilter: the rules whose `requires` and `triggers` occur (`rules.prefilter`); a file with
+1. prefilter: the rules whose `requires` and `triggers` occur (`catalogue.prefilter`); a file with
    none is not parsed. TensorFlow 1 files get one note and no rule (`tf1_code`).
 2. text stages, which keep every line where it is (so every finding is at a line of the source):
    rules that read text rather than the tree (`Rule.reads_text`: comments and docstrings), then,
@@ -30,6 +30,12 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from tf24migrate.catalogue.prefilter import (
+    needs_public_imports,
+    rules_that_could_fire,
+    without_public_imports,
+)
+from tf24migrate.catalogue.selection import RuleSelection
 from tf24migrate.engine.context import FileContext, Report
 from tf24migrate.engine.doctests import TF_IMPORT, migrate_doctests
 from tf24migrate.engine.form_feeds import with_form_feeds
@@ -47,8 +53,6 @@ from tf24migrate.model.findings import Finding, MigrationResult, Span
 from tf24migrate.model.notes import without_notes
 from tf24migrate.model.target import DEFAULT_TARGET, Target, target_of
 from tf24migrate.rules.base import Rule
-from tf24migrate.rules.prefilter import needs_public_imports, rules_that_could_fire, without_public_imports
-from tf24migrate.rules.selection import RuleSelection
 from tf24migrate.rules.text import python_chunks
 
 _PROMPTED = re.compile(r"(?:>>>|\.\.\.)(?: (.*)|$)", re.MULTILINE)  # what follows a doctest prompt

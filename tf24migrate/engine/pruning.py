@@ -22,9 +22,9 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from tf24migrate.catalogue.prefilter import Needle, matches, pattern_of
 from tf24migrate.engine.nesting import too_deep
 from tf24migrate.engine.sparse import MARKER_PREFIX, Sparse
-from tf24migrate.rules.prefilter import Needle, matches, pattern_of
 from tf24migrate.rules.text import line_starts, python_chunks
 
 _MAX_FOLLOW_ROUNDS = 3

@@ -50,7 +50,7 @@ class Finding:
     applied: bool
     path: str | None = None
     cell: int | None = None
-    # The rule's TensorFlow versions (see `tf24migrate.rules.selection.Rule`): where the new spelling first
+    # The rule's TensorFlow versions (see `tf24migrate.catalogue.selection.Rule`): where the new spelling first
     # exists, where the old one stops working, where the reported behaviour changed.
     new_since: str | None = None
     old_removed: str | None = None

@@ -1,7 +1,7 @@
 """What a rule is: one code, one name and one docstring (its documentation).
 
 A rule declares what must occur in a file for it to possibly fire (`requires` and `triggers`, see
-`tf24migrate.rules.prefilter`): the engine parses only files holding them, and visits only the
+`tf24migrate.catalogue.prefilter`): the engine parses only files holding them, and visits only the
 statements on lines holding a trigger (or using a name bound on such a line), so every line a rule
 must look at has to hold one. It handles the node types it cares about with
 `leave_<NodeType>(ctx, original, updated)` methods, as a LibCST transformer would, where `ctx` is
@@ -38,7 +38,7 @@ class Rule:
     severity: ClassVar[Severity] = Severity.WARNING
     default: ClassVar[bool] = True
     # One of these must occur in a file, and on every line the rule must see (`needles.Needle`s:
-    # literal strings or `Pattern`s); after changing them, run `python -m tf24migrate.rules.prefilter`.
+    # literal strings or `Pattern`s); after changing them, run `python -m tf24migrate.catalogue.prefilter`.
     triggers: ClassVar[tuple[Needle, ...]] = ()
     # Needles that must all occur in a file for the rule to run at all: a rule that matches only
     # names reached through TensorFlow imports requires "tensorflow" (see IMPORTS_TENSORFLOW).

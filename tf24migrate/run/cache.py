@@ -137,7 +137,7 @@ def run_key(rules: Sequence, unsafe_fixes: bool) -> str:
     """The part of every entry's key that the run's options decide (see the module docstring).
     The default rules of a `RuleSelection` are named as such, so a run with the defaults loads no
     rule to make its key; any other selection is named by the codes it resolves to."""
-    from tf24migrate.rules.selection import RuleSelection
+    from tf24migrate.catalogue.selection import RuleSelection
 
     if isinstance(rules, RuleSelection) and not rules.select and not rules.ignore:
         selected = "default"

@@ -9,9 +9,9 @@ import os
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
+from tf24migrate.catalogue.selection import RuleSelection
 from tf24migrate.model.findings import FileResult, Status
 from tf24migrate.rules.base import Rule
-from tf24migrate.rules.selection import RuleSelection
 from tf24migrate.run.cache import read_bytes
 from tf24migrate.run.discovery import PathFilter, iter_source_files
 from tf24migrate.run.file import migrate_file, slim, write_result

@@ -18,9 +18,9 @@ import threading
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
+from tf24migrate.catalogue.selection import RuleSelection, select_rules
 from tf24migrate.model.findings import FileResult, Status
 from tf24migrate.rules.base import Rule
-from tf24migrate.rules.selection import RuleSelection, select_rules
 from tf24migrate.run.file import migrate_file, slim
 
 if TYPE_CHECKING:

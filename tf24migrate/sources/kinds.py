@@ -13,9 +13,9 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from tf24migrate.catalogue.prefilter import could_fire
 from tf24migrate.model.findings import Finding, MigrationResult
 from tf24migrate.rules.base import Rule
-from tf24migrate.rules.prefilter import could_fire
 from tf24migrate.sources.diff import unified_diff
 
 

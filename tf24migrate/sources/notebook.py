@@ -33,6 +33,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
+from tf24migrate.catalogue.prefilter import could_fire, rules_that_could_fire
 from tf24migrate.model.errors import RuleError, SourceSyntaxError
 from tf24migrate.model.findings import Finding, MigrationResult
 from tf24migrate.model.notes import (
@@ -42,7 +43,6 @@ from tf24migrate.model.notes import (
     note_finding,
 )
 from tf24migrate.rules.base import Rule
-from tf24migrate.rules.prefilter import could_fire, rules_that_could_fire
 from tf24migrate.rules.text import parse_python
 from tf24migrate.sources.ipython_syntax import absent_name, unmask
 from tf24migrate.sources.notebook_cells import CellCode, SkippedCell, classify

@@ -10,10 +10,10 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
+from tf24migrate.catalogue.prefilter import Probe
 from tf24migrate.model.findings import Finding
 from tf24migrate.model.target import DEFAULT_TARGET
 from tf24migrate.rules.base import Rule
-from tf24migrate.rules.prefilter import Probe
 
 
 def markdown_readers(rules: Sequence[Rule]) -> list[Rule]:

@@ -11,12 +11,12 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from functools import cached_property
 
+from tf24migrate.catalogue.selection import all_rules
 from tf24migrate.model.findings import Finding, Fix, Severity, Span
 from tf24migrate.model.target import Target
 from tf24migrate.rules.base import Rule
 from tf24migrate.rules.docstrings import docstrings, example_and_output_lines
 from tf24migrate.rules.kinds import RenameKeyword, RenameMethod, RenameSymbol
-from tf24migrate.rules.selection import all_rules
 from tf24migrate.rules.text import line_starts, python_chunks
 
 _CODE_SPAN = re.compile(r"(?<!`)`([^`\r\n]+)`(?!`)")

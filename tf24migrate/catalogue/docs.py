@@ -1,16 +1,16 @@
 """The rule reference (docs/rules.md), rendered from the rules themselves.
 
-Regenerate with `python -m tf24migrate.rules.docs > docs/rules.md`; a test fails when it is stale.
+Regenerate with `python -m tf24migrate.catalogue.docs > docs/rules.md`; a test fails when it is stale.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+from tf24migrate.catalogue.evidence import EXECUTED_ON, executed, executed_column
+from tf24migrate.catalogue.selection import all_rules
 from tf24migrate.model.target import versions_line
 from tf24migrate.rules.base import Rule
-from tf24migrate.rules.evidence import EXECUTED_ON, executed, executed_column
-from tf24migrate.rules.selection import all_rules
 
 
 def _fix(rule: Rule) -> str:
@@ -22,7 +22,7 @@ def render_reference(rules: Iterable[Rule]) -> str:
     lines = [
         "# Rule reference",
         "",
-        "<!-- Generated from the rules' docstrings by `python -m tf24migrate.rules.docs > docs/rules.md`. "
+        "<!-- Generated from the rules' docstrings by `python -m tf24migrate.catalogue.docs > docs/rules.md`. "
         "Do not edit by hand. -->",
         "",
         "Fix kinds: **safe** fixes are applied by default; **unsafe** ones only with `--unsafe-fixes` "

@@ -3,7 +3,7 @@
 Every rule has a program in the repository's `tests/integration/rule_programs/`, written for TF 2.3
 and run on TensorFlow 2.3.0 and 2.4.0, except those in `NO_PROGRAM`; the tests there check the
 rule's versions (`new_since`, `old_removed`, `changed_in`) against what runs, and this table
-against the programs. The rule reference (`tf24migrate.rules.docs`) says what was executed.
+against the programs. The rule reference (`tf24migrate.catalogue.docs`) says what was executed.
 """
 
 from __future__ import annotations
