@@ -1,4 +1,5 @@
-"""TensorFlow 1 files: found before any rule runs, and left alone with one note (`notes.TF1_FILE`).
+"""TensorFlow 1 files: found before any rule runs, and left alone with one note (`notes.TF1_FILE`);
+and TF 2 files that still support TF 1 (`with_tf1_support`), whose target is TF 1.15.
 
 A TF 2.4 rewrite in TF 1 code breaks it (`nodes_blacklist=` -> `nodes_denylist=` is a TypeError on
 TF 1.15), and such a file needs `tf_upgrade_v2` first anyway. A file is TF 1 code when it imports
@@ -22,6 +23,7 @@ from tf24migrate.engine.public_api import imports_public_tensorflow
 from tf24migrate.engine.shims import SHIM_EXCEPTIONS, VERSION_CONSTANT, VERSION_WORDS
 from tf24migrate.model.findings import Finding
 from tf24migrate.model.notes import TF1_FILE, note_finding
+from tf24migrate.model.target import TF1_TARGET, Target
 from tf24migrate.rules.names import normalize
 from tf24migrate.rules.needles import Pattern
 from tf24migrate.rules.text import line_starts, python_chunks
@@ -217,3 +219,37 @@ def tf1_note(evidence: TF1Evidence, path: str | None) -> Finding:
         column=evidence.column,
         end_column=evidence.column + len(evidence.what),
     )
+
+
+# TF 2 code that still supports TF 1.15: it imports `tensorflow.contrib` in a `try` whose handler
+# catches ImportError, or asks which TensorFlow runs (`is_tf2()`, `tf2.enabled()`, the version
+# compared with a 1.x or 2.0 string).
+_TF1_SUPPORT = (
+    (
+        re.compile(
+            r"^([ \t]*)try[ \t]*:[^\n]*\n(?:\1[ \t]+[^\n]*\n|[ \t]*\n)*?\1[ \t]+(?:from[ \t]+tensorflow\.contrib\b|import[ \t]+tensorflow\.contrib\b)"
+            r"[^\n]*\n(?:\1[ \t]+[^\n]*\n|[ \t]*\n)*\1except\b[^\n]*ImportError",
+            re.MULTILINE,
+        ),
+        "it imports `tensorflow.contrib` where an ImportError is caught",
+    ),
+    (
+        re.compile(r"\bis_tf2\(\)|\btf2\.enabled\(\)"),
+        "it asks whether TF 2 runs (`is_tf2()`, `tf2.enabled()`)",
+    ),
+    (
+        re.compile(r"__version__\b[^\n]*?['\"](?:1|1\.\d*|2|2\.0)['\"]"),
+        "it compares `__version__` with a TF 1 or TF 2.0 version",
+    ),
+)
+
+
+def with_tf1_support(source: str, target: Target) -> Target:
+    """`target`, lowered to TF 1.15 when `source` still supports TF 1 (`_TF1_SUPPORT`): there a fix
+    whose new spelling TF 1.15 lacks is reported, not applied."""
+    if target.version <= TF1_TARGET or "tensorflow" not in source:
+        return target
+    for pattern, why in _TF1_SUPPORT:
+        if pattern.search(source):
+            return Target(TF1_TARGET, f"this file supports TF 1: {why}", target.newest)
+    return target
