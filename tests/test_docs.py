@@ -26,5 +26,5 @@ def test_docstring_examples_run():
 def test_rule_reference_is_current():
     expected = render_reference(all_rules())
     assert (DOCS / "rules.md").read_text(encoding="utf-8") == expected, (
-        "docs/rules.md is stale: run `python -m tf24migrate.catalogue.docs > docs/rules.md`"
+        "docs/rules.md is stale: run `python -m tf24migrate.dev regen`"
     )

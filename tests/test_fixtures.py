@@ -3,18 +3,16 @@
 from __future__ import annotations
 
 import ast
-import os
 from collections import Counter
 
 import pytest
-from fixture_cases import all_cases, render_findings, snapshot_diff
 
 from tf24migrate import migrate_source
 from tf24migrate.catalogue.selection import all_rules
+from tf24migrate.dev.fixtures import all_cases, render_findings, snapshot_diff
 from tf24migrate.engine.outside_edits import first_line_changed_outside
 
 CASES = all_cases()
-UPDATE = os.environ.get("TF24MIGRATE_UPDATE_FIXTURES") == "1"
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
@@ -22,12 +20,6 @@ def test_fixture(case):
     options = case.options()
     source = case.input.read_text(encoding="utf-8")
     result = migrate_source(source, path=case.input.name, **options)
-    if UPDATE:
-        if result.code == source:
-            case.expected.unlink(missing_ok=True)
-        else:
-            case.expected.write_text(result.code, encoding="utf-8")
-        case.findings.write_text(render_findings(result.findings), encoding="utf-8")
     expected_path = case.expected if case.expected.exists() else case.input
     check_snapshot(case.expected_output(), result.code, expected_path)
     check_snapshot(case.findings.read_text(encoding="utf-8"), render_findings(result.findings), case.findings)
@@ -48,7 +40,7 @@ def check_snapshot(expected: str, actual: str, path) -> None:
         pytest.fail(
             f"{path.name} differs from this run (stored -> actual):\n"
             f"{snapshot_diff(expected, actual, path)}"
-            "If the new output is right, regenerate with TF24MIGRATE_UPDATE_FIXTURES=1 and review the diff.",
+            "If the new output is right, regenerate with `python -m tf24migrate.dev regen` and review the diff.",
             pytrace=False,
         )
 
@@ -80,5 +72,5 @@ def test_a_snapshot_mismatch_is_reported_as_a_diff(tmp_path):
         check_snapshot(stored, actual, path)
     report = str(failure.value)
     assert "-    old wording\n+    new wording\n" in report
-    assert "TF24MIGRATE_UPDATE_FIXTURES=1" in report
+    assert "python -m tf24migrate.dev regen" in report
     check_snapshot(stored, stored, path)

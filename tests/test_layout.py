@@ -7,9 +7,9 @@ import io
 import tokenize
 
 import pytest
-from fixture_cases import all_cases
 
 from tf24migrate import migrate_source
+from tf24migrate.dev.fixtures import all_cases
 
 CASES = all_cases()
 

@@ -15,6 +15,7 @@ from tf24migrate.catalogue.prefilter import (
     table_source,
 )
 from tf24migrate.catalogue.selection import RuleSelection, all_rules, select_rules
+from tf24migrate.dev.fixtures import all_cases
 from tf24migrate.engine.pipeline import migrate_source
 from tf24migrate.engine.pruning import trigger_lines
 from tf24migrate.rules.needles import Pattern, literals_of
@@ -25,7 +26,7 @@ FIXTURES = pathlib.Path(__file__).resolve().parents[1] / "fixtures"
 def test_the_table_is_generated_from_the_rules():
     table = pathlib.Path(tf24migrate.__file__).parent / "catalogue" / "trigger_table.py"
     assert table.read_text(encoding="utf-8") == table_source(), (
-        "tf24migrate/catalogue/trigger_table.py is stale: run `python -m tf24migrate.catalogue.prefilter` and commit it"
+        "tf24migrate/catalogue/trigger_table.py is stale: run `python -m tf24migrate.dev regen` and commit it"
     )
 
 
@@ -35,6 +36,23 @@ def test_the_table_holds_every_rule():
     assert [(r.code, r.requires, r.triggers) for r in ROWS] == [
         (r.code, r.requires, r.triggers) for r in all_rules()
     ]
+
+
+@pytest.mark.parametrize("current", [True, False])
+def test_a_stale_table_is_not_used(monkeypatch, current):
+    """A table generated from other sources than the rules' own (a rule edited, the table not
+    regenerated) must not decide: the rules are loaded instead, so the command line (which uses the
+    table) and the library (which loads the rules) never disagree."""
+    from tf24migrate.catalogue import prefilter, trigger_table
+
+    digest = trigger_table.SOURCES_DIGEST if current else "0" * 32
+    monkeypatch.setattr(trigger_table, "SOURCES_DIGEST", digest)
+    monkeypatch.setattr(trigger_table, "ROWS", ())  # a table without the rule that fires below
+    prefilter.table_is_current.cache_clear()
+    try:
+        assert could_fire("strategy.experimental_run_v2(fn)\n", RuleSelection()) is not current
+    finally:
+        prefilter.table_is_current.cache_clear()
 
 
 def test_a_selection_is_answered_from_the_table_without_loading_its_rules():
@@ -288,9 +306,7 @@ NEEDLE_LOOK_ALIKES = {
 
 @pytest.mark.parametrize(
     "source",
-    [c.input for c in __import__("fixture_cases").all_cases()]
-    + list(NEEDLE_EDGES.values())
-    + list(NEEDLE_LOOK_ALIKES.values()),
+    [c.input for c in all_cases()] + list(NEEDLE_EDGES.values()) + list(NEEDLE_LOOK_ALIKES.values()),
     ids=lambda s: (
         s.name
         if isinstance(s, pathlib.Path)
@@ -302,7 +318,7 @@ def test_the_prefilter_changes_speed_never_results(source, monkeypatch):
     statement as with the needles, the import check and the plan."""
     options = {}
     if isinstance(source, pathlib.Path):
-        case = next(c for c in __import__("fixture_cases").all_cases() if c.input == source)
+        case = next(c for c in all_cases() if c.input == source)
         options, source = case.options(), source.read_text(encoding="utf-8")
     filtered = _outcome(source, **options)
     _unfiltered(monkeypatch)

@@ -8,10 +8,10 @@ import ast
 import textwrap
 
 import pytest
-from fixture_cases import all_cases
 
 from tf24migrate import migrate_source
 from tf24migrate.catalogue.selection import all_rules, select_rules
+from tf24migrate.dev.fixtures import all_cases
 from tf24migrate.engine import pipeline as engine
 from tf24migrate.engine.pruning import StatementPlan, bindings, trigger_lines
 from tf24migrate.engine.syntax import parse

@@ -1,6 +1,6 @@
 """The rule reference (docs/rules.md), rendered from the rules themselves.
 
-Regenerate with `python -m tf24migrate.catalogue.docs > docs/rules.md`; a test fails when it is stale.
+Regenerate with `python -m tf24migrate.dev regen`; a test fails when it is stale.
 """
 
 from __future__ import annotations
@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from tf24migrate.catalogue.evidence import EXECUTED_ON, executed, executed_column
-from tf24migrate.catalogue.selection import all_rules
 from tf24migrate.model.target import versions_line
 from tf24migrate.rules.base import Rule
 
@@ -17,12 +16,24 @@ def _fix(rule: Rule) -> str:
     return rule.fix.value if rule.fix else "none"
 
 
+def explanation(rule: Rule) -> str:
+    """A rule's page as `--explain` prints it (and the language server links to it)."""
+    fix = rule.fix.value if rule.fix else "none (report only)"
+    default = "yes" if rule.default else "no (opt-in)"
+    return (
+        f"{rule.code} {rule.name}\n\n"
+        f"Fix: {fix}. Severity: {rule.severity.value}. Runs by default: {default}.\n\n"
+        f"TensorFlow versions: {versions_line(rule)}\n\n"
+        f"{rule.doc}"
+    )
+
+
 def render_reference(rules: Iterable[Rule]) -> str:
     rules = list(rules)
     lines = [
         "# Rule reference",
         "",
-        "<!-- Generated from the rules' docstrings by `python -m tf24migrate.catalogue.docs > docs/rules.md`. "
+        "<!-- Generated from the rules' docstrings by `python -m tf24migrate.dev regen`. "
         "Do not edit by hand. -->",
         "",
         "Fix kinds: **safe** fixes are applied by default; **unsafe** ones only with `--unsafe-fixes` "
@@ -58,7 +69,3 @@ def render_reference(rules: Iterable[Rule]) -> str:
             rule.doc,
         ]
     return "\n".join(lines) + "\n"
-
-
-if __name__ == "__main__":
-    print(render_reference(all_rules()), end="")

@@ -21,7 +21,7 @@ import typer
 from tf24migrate import __version__
 from tf24migrate.catalogue.selection import RuleSelection, UnknownRuleError, all_rules, find_rule
 from tf24migrate.cli.exit_codes import EXIT_ERROR, EXIT_OK
-from tf24migrate.model.target import TargetVersionError, target_of, versions_line
+from tf24migrate.model.target import TargetVersionError, target_of
 
 
 class OutputFormat(str, enum.Enum):
@@ -81,14 +81,9 @@ def _list_rules(output_format: OutputFormat) -> None:
 
 
 def _explain(selector: str) -> None:
-    rule = find_rule(selector)
-    fix = rule.fix.value if rule.fix else "none (report only)"
-    typer.echo(f"{rule.code} {rule.name}\n")
-    typer.echo(
-        f"Fix: {fix}. Severity: {rule.severity.value}. Runs by default: {'yes' if rule.default else 'no (opt-in)'}.\n"
-    )
-    typer.echo(f"TensorFlow versions: {versions_line(rule)}\n")
-    typer.echo(rule.doc)
+    from tf24migrate.catalogue.docs import explanation
+
+    typer.echo(explanation(find_rule(selector)))
 
 
 def _split_globs(value: list[str] | None) -> tuple[str, ...] | None:
@@ -259,6 +254,7 @@ def main_command(
 
     Safe rewrites are applied; whatever cannot be rewritten safely is reported with what to do.
     Settings may also live in pyproject.toml, in the tool.tf24migrate table; the command line wins.
+    `tf24migrate server` starts the language server for editors.
     """
     from tf24migrate.cli.output import printable
     from tf24migrate.run.config import ConfigError
@@ -351,7 +347,32 @@ def main_command(
     raise typer.Exit(exit_code)
 
 
+def server_command(
+    stdio: Annotated[
+        bool, typer.Option("--stdio", help="Speak LSP over stdin and stdout (the default, and the only way).")
+    ] = False,
+) -> None:
+    r"""Start the language server: findings shown in the editor, fixes offered as code actions.
+
+    Needs the `server` extra: pip install "tf24migrate\[server]".
+    """
+    try:
+        from tf24migrate.server.protocol import serve
+    except ImportError as error:
+        missing = (error.name or "pygls").split(".")[0]
+        raise _fail(
+            f"the language server needs the `server` extra ({missing} is missing): "
+            'pip install "tf24migrate[server]"'
+        ) from None
+    serve()
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["server"]:  # a folder named `server` is migrated as `./server`
+        app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
+        app.command()(server_command)
+        app(args=sys.argv[2:], prog_name="tf24migrate server")
+        return
     _app()(prog_name="tf24migrate")
 
 

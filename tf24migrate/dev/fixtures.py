@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"  # in a clone of the repository
 _OPTIONS = re.compile(r"#\s*fixture:(.*)")
 
 
@@ -63,9 +63,12 @@ class Case:
         }
 
 
-def all_cases() -> list[Case]:
+def all_cases(fixtures: Path = FIXTURES, code: str | None = None) -> list[Case]:
+    """Every case under `fixtures`, or only those of the rule `code`."""
     cases = []
-    for folder in sorted(p for p in FIXTURES.iterdir() if p.is_dir()):
+    for folder in sorted(p for p in fixtures.iterdir() if p.is_dir()):
+        if code is not None and not folder.name.startswith(f"{code}-"):
+            continue
         for source in sorted(folder.glob("*.py")):
             if not source.name.endswith(".expected.py"):
                 cases.append(Case(folder, source.name[: -len(".py")]))
@@ -92,3 +95,23 @@ def snapshot_diff(expected: str, actual: str, path: Path) -> str:
         tofile=f"{path.parent.name}/{path.name} (this run)",
     )
     return "".join(lines)
+
+
+def update(case: Case) -> list[Path]:
+    """Write the case's expected output and findings from a run of the rules; the paths changed."""
+    from tf24migrate import migrate_source
+
+    source = case.input.read_text(encoding="utf-8")
+    result = migrate_source(source, path=case.input.name, **case.options())
+    paths = (case.expected, case.findings)
+    before = [path.read_bytes() if path.exists() else None for path in paths]
+    if result.code == source:
+        case.expected.unlink(missing_ok=True)
+    else:
+        case.expected.write_text(result.code, encoding="utf-8")
+    case.findings.write_text(render_findings(result.findings), encoding="utf-8")
+    return [
+        path
+        for path, old in zip(paths, before, strict=True)
+        if old != (path.read_bytes() if path.exists() else None)
+    ]

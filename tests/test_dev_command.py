@@ -1,0 +1,187 @@
+"""The developer command: `new-rule` adds a rule the registry, the fixtures, the docs and the
+command line all see at once, in five files or fewer; `regen` keeps what is generated current."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Run in the copy: its rules, its trigger table, its fixtures (the installed package's engine).
+PROBE = """
+import sys
+from pathlib import Path
+root = Path(sys.argv[1])
+import tf24migrate.transforms
+tf24migrate.transforms.__path__[:] = [str(root / "transforms")]
+from tf24migrate import migrate_source
+from tf24migrate.catalogue import prefilter, trigger_table
+from tf24migrate.catalogue.selection import RuleSelection, all_rules
+from tf24migrate.dev.fixtures import all_cases
+import runpy
+table = runpy.run_path(str(root / "tf24migrate" / "catalogue" / "trigger_table.py"))
+trigger_table.ROWS, trigger_table.SOURCES_DIGEST = table["ROWS"], table["SOURCES_DIGEST"]
+code = sys.argv[2]
+print("registered", code in {r.code for r in all_rules()})
+print("table current", prefilter.table_is_current())
+for case in all_cases(root / "fixtures", code):
+    source = case.input.read_text()
+    result = migrate_source(source, **case.options())
+    stored = case.expected.read_text() if case.expected.exists() else source
+    print(case.name, [f.code for f in result.findings], result.code == stored)
+sample = (root / "fixtures").glob(code + "-*/positive.py").__next__().read_text()
+print("could fire", prefilter.could_fire(sample, RuleSelection()))
+"""
+
+
+@pytest.fixture
+def checkout(tmp_path):
+    copy = tmp_path / "repo"
+    for name in ("transforms", "fixtures", "docs"):
+        shutil.copytree(ROOT / name, copy / name, ignore=shutil.ignore_patterns("__pycache__"))
+    (copy / "tf24migrate" / "catalogue").mkdir(parents=True)
+    shutil.copy(ROOT / "tf24migrate" / "catalogue" / "trigger_table.py", copy / "tf24migrate" / "catalogue")
+    shutil.copy(ROOT / "pyproject.toml", copy)
+    subprocess.run(["git", "init", "-q"], cwd=copy, check=True)
+    subprocess.run(["git", "add", "-A"], cwd=copy, check=True)
+    identity = ["-c", "user.name=t", "-c", "user.email=t@example.com"]
+    subprocess.run(["git", *identity, "commit", "-qm", "base"], cwd=copy, check=True)
+    return copy
+
+
+def dev(*args: str, root: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "tf24migrate.dev", *args, "--root", str(root)], capture_output=True, text=True
+    )
+
+
+@pytest.mark.slow  # a process per kind that loads every rule and regenerates (about 3 s each)
+@pytest.mark.parametrize(
+    ("kind", "options"),
+    [
+        ("rename-method", ["--old", "experimental_gather", "--new", "gather"]),
+        (
+            "rename-symbol",
+            ["--old", "tensorflow.distribute.experimental.Old", "--new", "tensorflow.distribute.New"],
+        ),
+        ("rename-keyword", ["--old", "experimental_x", "--new", "x", "--callee", "gather"]),
+        ("structural", ["--old", "tensorflow.distribute.experimental.Gone"]),
+    ],
+)
+def test_a_new_rule_is_seen_everywhere_after_one_command(checkout, kind, options):
+    done = dev(
+        "new-rule",
+        "TF24190",
+        "new-example",
+        "--family",
+        "distribute",
+        "--kind",
+        kind,
+        *options,
+        root=checkout,
+    )
+    assert done.returncode == 0, done.stderr
+
+    changed = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=all"],
+        cwd=checkout,
+        capture_output=True,
+        text=True,
+    ).stdout.splitlines()
+    paths = {line[3:] for line in changed}
+    generated = {
+        p for p in paths if p.endswith((".findings", ".expected.py", "trigger_table.py", "rules.md"))
+    }
+    assert {"docs/rules.md", "tf24migrate/catalogue/trigger_table.py"} <= generated
+    source = "transforms/distribute/" + ("new_example.py" if kind == "structural" else "renames.py")
+    folder = "fixtures/TF24190-new-example/"
+    assert paths - generated == {source, folder + "positive.py", folder + "negative.py"}
+
+    probe = subprocess.run(
+        [sys.executable, "-c", PROBE, str(checkout), "TF24190"], capture_output=True, text=True
+    )
+    assert probe.returncode == 0, probe.stderr
+    lines = probe.stdout.splitlines()
+    assert "registered True" in lines and "table current True" in lines and "could fire True" in lines
+    assert "positive ['TF24190'] True" in lines  # fires, and matches its generated snapshot
+    assert "negative [] True" in lines
+    assert "## TF24190 new-example" in (checkout / "docs" / "rules.md").read_text()
+
+    again = dev("regen", root=checkout)
+    assert again.returncode == 0 and "everything generated is current" in again.stdout, again.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            [
+                "TF24101",
+                "x-y",
+                "--family",
+                "distribute",
+                "--kind",
+                "rename-method",
+                "--old",
+                "a",
+                "--new",
+                "b",
+            ],
+            "taken",
+        ),
+        (
+            ["TF24190", "x-y", "--family", "keras", "--kind", "rename-method", "--old", "a", "--new", "b"],
+            "distribute",
+        ),
+        (
+            [
+                "TF24190",
+                "X_Y",
+                "--family",
+                "distribute",
+                "--kind",
+                "rename-method",
+                "--old",
+                "a",
+                "--new",
+                "b",
+            ],
+            "name",
+        ),
+        (["TF24190", "x-y", "--family", "distribute", "--kind", "rename-method", "--old", "a"], "--new"),
+        (
+            [
+                "TF24190",
+                "x-y",
+                "--family",
+                "distribute",
+                "--kind",
+                "rename-symbol",
+                "--old",
+                "a",
+                "--new",
+                "b",
+            ],
+            "qualified",
+        ),
+    ],
+)
+def test_a_rule_that_cannot_be_added_is_refused_with_what_to_do(checkout, args, message):
+    done = dev("new-rule", *args, root=checkout)
+    assert done.returncode == 2
+    assert done.stderr.startswith("tf24migrate.dev: error: ") and message in done.stderr, done.stderr
+    assert not list((checkout / "fixtures").glob("TF24190-*"))
+
+
+def test_regen_writes_a_stale_generated_file_back(checkout):
+    docs = checkout / "docs" / "rules.md"
+    docs.write_text("stale\n")
+    done = dev("regen", root=checkout)
+    assert done.returncode == 0, done.stderr
+    assert "wrote docs/rules.md" in done.stdout
+    assert docs.read_text() == (ROOT / "docs" / "rules.md").read_text()

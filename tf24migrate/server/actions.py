@@ -1,0 +1,98 @@
+"""Code actions: a finding's fix as a quick fix (an unsafe one only where the configuration applies
+unsafe fixes, and then titled as such), every fix of a document at once
+(`source.fixAll.tf24migrate`), and a finding silenced by the project's suppression comment
+(`# tf24migrate: ignore[CODE]`, `//` in C and C++) at the end of its line.
+
+Each edit is computed from a migration of the document's text as the server holds it: a quick fix
+from the text migrated with every other fix declined (as `--interactive` shows one change), so it
+brings along only what that fix needs (an import), whole changed lines at a time.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import tokenize
+
+from lsprotocol import types
+
+from tf24migrate.model.findings import Finding, Fix
+from tf24migrate.server.documents import Lines
+
+FIX_ALL = "source.fixAll.tf24migrate"
+# A quick fix costs a migration of its own: over a range with more fixes than this (a whole file
+# selected), each finding gets its suppression only, and the fix-all action does the rest.
+MOST_QUICK_FIXES = 10
+Edits = dict[str, list[types.TextEdit]]  # by document uri
+
+_SUPPRESSION_CODES = re.compile(r"tf24migrate:\s*ignore\[([^\]]*)\]", re.IGNORECASE)
+
+
+def quick_fix(finding: Finding, diagnostic: types.Diagnostic, edits: Edits) -> types.CodeAction:
+    unsafe = finding.fix is Fix.UNSAFE
+    return types.CodeAction(
+        title=f"tf24migrate: fix {finding.code} ({finding.name})"
+        + (" - unsafe fix: may change behaviour" if unsafe else ""),
+        kind=types.CodeActionKind.QuickFix,
+        diagnostics=[diagnostic],
+        edit=types.WorkspaceEdit(changes=edits),
+        is_preferred=not unsafe,
+    )
+
+
+def fix_all(edits: Edits, unsafe_fixes: bool) -> types.CodeAction:
+    what = "safe and unsafe fixes (unsafe-fixes is on)" if unsafe_fixes else "safe fixes"
+    return types.CodeAction(
+        title=f"tf24migrate: apply all {what} in this file",
+        kind=FIX_ALL,
+        edit=types.WorkspaceEdit(changes=edits),
+    )
+
+
+def suppress(
+    finding: Finding, diagnostic: types.Diagnostic, uri: str, lines: Lines, comment: str = "#"
+) -> types.CodeAction | None:
+    """Silence `finding` with a suppression comment on its first line (its last, when the first
+    ends inside a string or with a line continuation); None when neither line can hold one."""
+    inside = _lines_inside_strings(lines.text) if comment == "#" else set()
+    for number in dict.fromkeys((finding.line, finding.end_line)):
+        end = lines.line_end(number)
+        text = lines.text[lines.starts[number - 1] : end]
+        if number in inside or text.rstrip().endswith("\\"):
+            continue
+        existing = _SUPPRESSION_CODES.search(text)
+        if existing is not None:  # `ignore[TF24101]` becomes `ignore[TF24101,TF24104]`
+            at = lines.starts[number - 1] + existing.end(1)
+            new_text = f",{finding.code}" if existing.group(1).strip() else finding.code
+        else:
+            at, new_text = end, f"  {comment} tf24migrate: ignore[{finding.code}]"
+        position = lines.position(at)
+        return types.CodeAction(
+            title=f"tf24migrate: suppress {finding.code} on this line",
+            kind=types.CodeActionKind.QuickFix,
+            diagnostics=[diagnostic],
+            edit=types.WorkspaceEdit(
+                changes={
+                    uri: [types.TextEdit(range=types.Range(start=position, end=position), new_text=new_text)]
+                }
+            ),
+        )
+    return None
+
+
+def _lines_inside_strings(text: str) -> set[int]:
+    """The lines (1-based) whose end lies inside a string: a comment there would be in the string."""
+    inside: set[int] = set()
+    starts: list[int] = []
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            name = tokenize.tok_name[token.type]
+            if name == "FSTRING_START":  # Python 3.12 tokenizes f-strings in parts
+                starts.append(token.start[0])
+            elif name == "FSTRING_END" and starts:
+                inside.update(range(starts.pop(), token.end[0]))
+            elif token.type == tokenize.STRING:
+                inside.update(range(token.start[0], token.end[0]))
+    except (tokenize.TokenError, SyntaxError, ValueError):
+        pass
+    return inside

@@ -1,0 +1,116 @@
+"""The text of a document as the client sees it: lines split where LSP splits them (`\\r\\n`,
+`\\r`, `\\n`, the places Python counts lines at too), positions in the client's units (UTF-16
+unless the client chose another), changes applied, and the edits that turn one text into another.
+
+The server keeps the texts itself rather than reading pygls's workspace: pygls splits lines with
+`str.splitlines`, which also breaks at form feeds, `\\x1c`-`\\x1e`, `\\x85` and `\\u2028`, so an
+incremental change after one of those would land elsewhere in its copy than in the editor.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Callable
+
+from lsprotocol import types
+
+from tf24migrate.rules.text import line_opcodes
+
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+Units = Callable[[str], int]  # how many of the client's code units a string takes
+
+
+def utf16_units(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+class Lines:
+    """`text` by lines, with the conversions between the client's positions and offsets in it."""
+
+    def __init__(self, text: str, units: Units = utf16_units) -> None:
+        self.text = text
+        self.units = units
+        self.starts = [0, *(match.end() for match in _LINE_END.finditer(text))]
+
+    def _line(self, number: int) -> str:
+        """Line `number` (0-based) without its line end."""
+        start = self.starts[number]
+        end = self.starts[number + 1] if number + 1 < len(self.starts) else len(self.text)
+        return self.text[start:end].rstrip("\r\n")
+
+    def offset(self, position: types.Position) -> int:
+        """The offset in `text` of a client's position (clamped to the text and to its line)."""
+        if position.line >= len(self.starts):
+            return len(self.text)
+        line, units, index = self._line(position.line), 0, 0
+        while index < len(line) and units < position.character:
+            units += self.units(line[index])
+            index += 1
+        return self.starts[position.line] + index
+
+    def position(self, offset: int) -> types.Position:
+        """The client's position of an offset in `text`."""
+        offset = max(0, min(offset, len(self.text)))
+        number = _last_at_most(self.starts, offset)
+        start = self.starts[number]
+        before = (
+            self.text[start:offset].rstrip("\r\n")
+            if number + 1 < len(self.starts)
+            else self.text[start:offset]
+        )
+        return types.Position(line=number, character=self.units(before))
+
+    def at(self, line: int, column: int) -> types.Position:
+        """The client's position of a finding's place (line and column 1-based, in characters)."""
+        if line - 1 >= len(self.starts):
+            return self.position(len(self.text))
+        text = self._line(line - 1)
+        return types.Position(line=line - 1, character=self.units(text[: max(column - 1, 0)]))
+
+    def line_end(self, line: int) -> int:
+        """The offset of the end of line `line` (1-based), before its line break."""
+        return self.starts[line - 1] + len(self._line(line - 1))
+
+    def edits_to(self, new: str) -> list[types.TextEdit]:
+        """The fewest whole-line edits that turn `text` into `new` (one per changed run of lines)."""
+        old_lines, new_lines = _with_ends(self.text), _with_ends(new)
+        edits = []
+        for tag, old_from, old_to, new_from, new_to in line_opcodes(old_lines, new_lines):
+            if tag == "equal":
+                continue
+            start, end = (
+                self.starts[at] if at < len(self.starts) else len(self.text) for at in (old_from, old_to)
+            )
+            edits.append(
+                types.TextEdit(
+                    range=types.Range(start=self.position(start), end=self.position(end)),
+                    new_text="".join(new_lines[new_from:new_to]),
+                )
+            )
+        return edits
+
+
+def _with_ends(text: str) -> list[str]:
+    """`text`'s lines, each with its line break."""
+    lines, start = [], 0
+    for match in _LINE_END.finditer(text):
+        lines.append(text[start : match.end()])
+        start = match.end()
+    if start < len(text):
+        lines.append(text[start:])
+    return lines
+
+
+def _last_at_most(starts: list[int], offset: int) -> int:
+    return bisect.bisect_right(starts, offset) - 1
+
+
+def apply_change(text: str, change: types.TextDocumentContentChangeEvent, units: Units) -> str:
+    """`text` after one change the client sent (the whole text, or a range replaced)."""
+    if not isinstance(change, types.TextDocumentContentChangePartial):
+        return change.text
+    lines = Lines(text, units)
+    start, end = lines.offset(change.range.start), lines.offset(change.range.end)
+    return text[:start] + change.text + text[max(start, end) :]

@@ -1,0 +1,233 @@
+"""Migrations off the server's event loop: one worker process runs them, one at a time, with a
+time limit; a migration over its limit, or a worker that dies, is ended by ending the process, and
+the next job starts a new one. The worker keeps what a job needs between jobs (each folder's
+settings, the rules loaded, LibCST imported), until the server's configuration changes.
+
+A job migrates the document's text as the server holds it, never the file on disk, with the
+settings the command line would use for its path (`cli.groups`). The command's result cache is
+read and written only for a text that is the file's on disk, under the key the command uses for
+those bytes: an unsaved text has no bytes on disk to key it by, and storing every keystroke's text
+would fill the cache with entries no run ever reads again. A cache folder is used only once the
+command made one: opening a file in the editor creates no folder in the project.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import sys
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
+
+from tf24migrate.model.findings import FileResult, Finding, Status
+from tf24migrate.server.settings import EditorSettings
+
+
+@dataclass(frozen=True)
+class Job:
+    """One document to migrate: its path (for the settings, the cache and the findings), its text,
+    the editor's settings and the configuration's generation (a new one drops what the worker
+    kept). With `declined`, the text is migrated with those findings' fixes left out."""
+
+    path: str
+    text: str
+    settings: EditorSettings
+    generation: int
+    declined: tuple[Finding, ...] | None = None
+    pages: str | None = None  # the folder where each rule's page is written, for the links
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A job's result: the findings and the migrated text, or why there are none (`failure`: a
+    configuration that cannot be used, a text that does not parse, a time limit, an internal error)."""
+
+    findings: tuple[Finding, ...] = ()
+    code: str | None = None  # None: not migrated
+    failure: str | None = None
+    unsafe_fixes: bool = False
+
+
+class _State:
+    """What the worker process keeps between jobs of one configuration generation."""
+
+    generation = -1
+    groups: dict = {}
+    caches: dict = {}
+
+
+def _group(job: Job):
+    """The settings (`cli.groups.Group`) of `job.path`, as the command line would use them."""
+    from tf24migrate.cli.groups import groups_of
+
+    if job.generation != _State.generation:
+        _State.generation, _State.groups, _State.caches = job.generation, {}, {}
+    key = (os.path.dirname(job.path), job.settings)
+    if key not in _State.groups:
+        (_State.groups[key],) = groups_of([job.path], job.settings.options)
+    return _State.groups[key]
+
+
+def _cache(group):
+    """The group's result cache, if the command created its folder; else None."""
+    from tf24migrate.run.cache import ResultCache, run_key
+
+    if group.cache_dir is None or not os.path.isdir(os.path.join(group.cache_dir, "results")):
+        return None
+    if id(group) not in _State.caches:  # the groups live as long as the caches (`_group`)
+        _State.caches[id(group)] = ResultCache(group.cache_dir, run_key(group.rules, group.unsafe_fixes))
+    return _State.caches[id(group)]
+
+
+def _on_disk(path: str, text: str):
+    """The file at `path` as the command reads it (`SourceFile`), when it holds `text`; else None."""
+    from tf24migrate.run.file import decode_file
+    from tf24migrate.run.files import UnreadableFile
+
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read()
+        source = decode_file(path, raw)
+    except (OSError, UnreadableFile):
+        return None
+    return source if source.text == text else None
+
+
+def _migrate(job: Job, group) -> FileResult:
+    from tf24migrate.run.file import migrate_loaded
+    from tf24migrate.run.files import SourceFile, digest
+
+    on_disk = _on_disk(job.path, job.text)
+    cache = _cache(group) if on_disk is not None else None
+    if cache is not None:
+        cached = cache.load(job.path, digest(on_disk.raw))
+        if cached is not None:
+            return cached
+    source = on_disk or SourceFile(job.text, "utf-8", job.text.encode("utf-8", "surrogatepass"))
+    result = migrate_loaded(job.path, source, group.rules, unsafe_fixes=group.unsafe_fixes)
+    if cache is not None:
+        cache.store(job.path, digest(on_disk.raw), result)
+    return result
+
+
+def run_job(job: Job) -> Outcome:
+    """Migrate `job`'s text (in the worker process); every failure is an `Outcome.failure`."""
+    from tf24migrate.model.errors import UnknownRuleError
+    from tf24migrate.model.target import TargetVersionError
+    from tf24migrate.run.config import ConfigError
+
+    try:
+        group = _group(job)
+    except (ConfigError, UnknownRuleError, TargetVersionError) as error:
+        return Outcome(failure=f"the configuration cannot be used: {error}")
+    if job.declined is not None:
+        from tf24migrate.run.file import migrate_declining
+
+        source = FileResult(path=job.path, status=Status.UNCHANGED, source=job.text)
+        declined = migrate_declining(
+            source, group.rules, unsafe_fixes=group.unsafe_fixes, declined=job.declined
+        )
+        return Outcome(declined.findings, declined.code, unsafe_fixes=group.unsafe_fixes)
+    result = _migrate(job, group)
+    if job.pages is not None:
+        _write_pages(job.pages, result.findings)
+    if result.status is Status.FAILED:
+        return Outcome(result.findings, failure=result.error, unsafe_fixes=group.unsafe_fixes)
+    code = job.text if result.code is None or result.status is Status.UNCHANGED else result.code
+    return Outcome(result.findings, code, unsafe_fixes=group.unsafe_fixes)
+
+
+def _write_pages(folder: str, findings: Sequence[Finding]) -> None:
+    """Write the page of each rule (or note) found that has none yet: what `--explain` prints."""
+    from tf24migrate.server.diagnostics import page_path, page_text
+
+    for code in {finding.code for finding in findings}:
+        path = page_path(folder, code)
+        if not os.path.exists(path):
+            with contextlib.suppress(OSError):
+                with open(path + ".tmp", "w", encoding="utf-8") as handle:
+                    handle.write(page_text(code))
+                os.replace(path + ".tmp", path)
+
+
+def _serve(connection) -> None:
+    """The worker process: answer each job sent, until the server closes the connection."""
+    os.dup2(2, 1)  # stdout is the server's channel to the editor: nothing may be printed there
+    sys.stdout = sys.stderr
+    while True:
+        try:
+            job = connection.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            answer = run_job(job)
+        except Exception as error:  # a bug must cost one document its findings, not the worker
+            answer = Outcome(
+                failure=f"internal error ({type(error).__name__}: {error}); please report it with the file"
+            )
+        connection.send(answer)
+
+
+class Worker:
+    """The worker process, seen from the server: `run` sends one job and waits for its outcome in
+    a thread of its own, so the event loop never waits; jobs run one after the other."""
+
+    def __init__(self) -> None:
+        self._threads = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tf24migrate-worker")
+        self._context = multiprocessing.get_context("spawn")
+        self._process: BaseProcess | None = None
+        self._connection: Connection | None = None
+
+    async def run(self, job: Job) -> Outcome:
+        import asyncio
+
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._threads, self._run, job)
+        except RuntimeError:  # the server is shutting down: no job runs any more
+            return Outcome(failure="not checked: the server is shutting down")
+
+    def _start(self) -> Connection:
+        ours, theirs = self._context.Pipe()
+        self._process = self._context.Process(
+            target=_serve, args=(theirs,), daemon=True, name="tf24migrate-worker"
+        )
+        self._process.start()
+        theirs.close()
+        self._connection = ours
+        return ours
+
+    def _run(self, job: Job) -> Outcome:
+        alive = self._process is not None and self._process.is_alive()
+        connection = self._connection if alive and self._connection is not None else self._start()
+        try:
+            connection.send(job)
+            if connection.poll(job.settings.timeout):
+                return connection.recv()
+            failure = (
+                f"not checked: migrating this file took longer than {job.settings.timeout:g} s "
+                "(the `timeout` setting); run `tf24migrate --diff` on it to see its findings"
+            )
+        except (EOFError, OSError) as error:
+            failure = f"internal error: the worker process ended ({error or type(error).__name__}); please report it with the file"
+        except Exception as error:  # a job that cannot be sent (pickled): never the server's end
+            failure = f"internal error ({type(error).__name__}: {error}); please report it with the file"
+        self.stop()
+        return Outcome(failure=failure)
+
+    def stop(self) -> None:
+        """End the worker process (the next job starts another)."""
+        if self._connection is not None:
+            self._connection.close()
+        if self._process is not None:
+            self._process.kill()
+            self._process.join(5)
+        self._process = self._connection = None
+
+    def close(self) -> None:
+        """End the worker process, once the job at hand (if any) is over; no job runs after."""
+        self._threads.shutdown(wait=True, cancel_futures=True)
+        self.stop()
