@@ -221,18 +221,10 @@ def tf1_note(evidence: TF1Evidence, path: str | None) -> Finding:
     )
 
 
-# TF 2 code that still supports TF 1.15: it imports `tensorflow.contrib` in a `try` whose handler
-# catches ImportError, or asks which TensorFlow runs (`is_tf2()`, `tf2.enabled()`, the version
-# compared with a 1.x or 2.0 string).
-_TF1_SUPPORT = (
-    (
-        re.compile(
-            r"^([ \t]*)try[ \t]*:[^\n]*\n(?:\1[ \t]+[^\n]*\n|[ \t]*\n)*?\1[ \t]+(?:from[ \t]+tensorflow\.contrib\b|import[ \t]+tensorflow\.contrib\b)"
-            r"[^\n]*\n(?:\1[ \t]+[^\n]*\n|[ \t]*\n)*\1except\b[^\n]*ImportError",
-            re.MULTILINE,
-        ),
-        "it imports `tensorflow.contrib` where an ImportError is caught",
-    ),
+# TF 2 code that still supports TF 1.15 asks which TensorFlow runs (`is_tf2()`, `tf2.enabled()`, the
+# version compared with a 1.x or 2.0 string), or imports `tensorflow.contrib` where an ImportError
+# is caught (`_contrib_under_import_error`).
+_ASKS_VERSION = (
     (
         re.compile(r"\bis_tf2\(\)|\btf2\.enabled\(\)"),
         "it asks whether TF 2 runs (`is_tf2()`, `tf2.enabled()`)",
@@ -242,14 +234,43 @@ _TF1_SUPPORT = (
         "it compares `__version__` with a TF 1 or TF 2.0 version",
     ),
 )
+_IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
+
+
+def _catches_import_error(handler: ast.ExceptHandler) -> bool:
+    caught = handler.type
+    names = caught.elts if isinstance(caught, ast.Tuple) else [caught]
+    return caught is None or any(isinstance(n, ast.Name) and n.id in _IMPORT_ERRORS for n in names)
+
+
+def _imports_contrib(node: ast.AST) -> bool:
+    if isinstance(node, ast.ImportFrom):
+        return _is_contrib(node.module or "") and not node.level
+    return isinstance(node, ast.Import) and any(_is_contrib(alias.name) for alias in node.names)
+
+
+def _contrib_under_import_error(source: str) -> bool:
+    """Whether `source` imports `tensorflow.contrib` in a `try` whose handler catches ImportError."""
+    if "contrib" not in source or "Error" not in source:
+        return False
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return False
+    return any(
+        isinstance(node, ast.Try)
+        and any(map(_catches_import_error, node.handlers))
+        and any(_imports_contrib(inner) for statement in node.body for inner in ast.walk(statement))
+        for node in ast.walk(tree)
+    )
 
 
 def with_tf1_support(source: str, target: Target) -> Target:
-    """`target`, lowered to TF 1.15 when `source` still supports TF 1 (`_TF1_SUPPORT`): there a fix
-    whose new spelling TF 1.15 lacks is reported, not applied."""
+    """`target`, lowered to TF 1.15 when `source` still supports TF 1: there a fix whose new
+    spelling TF 1.15 lacks is reported, not applied."""
     if target.version <= TF1_TARGET or "tensorflow" not in source:
         return target
-    for pattern, why in _TF1_SUPPORT:
-        if pattern.search(source):
-            return Target(TF1_TARGET, f"this file supports TF 1: {why}", target.newest)
-    return target
+    why = next((why for pattern, why in _ASKS_VERSION if pattern.search(source)), None)
+    if why is None and _contrib_under_import_error(source):
+        why = "it imports `tensorflow.contrib` where an ImportError is caught"
+    return target if why is None else Target(TF1_TARGET, f"this file supports TF 1: {why}", target.newest)
