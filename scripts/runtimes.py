@@ -7,7 +7,8 @@ of its own made from a Python 3.8 (the newest Python those releases have wheels 
 The environments live in `$TF24MIGRATE_RUNTIMES`, by default `${XDG_CACHE_HOME:-~/.cache}/
 tf24migrate/runtimes/tf-X.Y.Z`, outside the repository, and are kept between runs: one is made
 once, and used while it holds the marker written after its TensorFlow imported. The interpreter is
-found through `pyenv root` (`versions/3.8.*/bin/python`), then `python3.8` on PATH. Where there is
+found through `pyenv root` (`versions/3.8.*/bin/python`; `$PYENV_ROOT` or `~/.pyenv` when pyenv is
+not on PATH), then `python3.8` on PATH. Where there is
 none, nothing is made, the tests that need it skip with the reason, and this exits 0: CI runs the
 rest. Standard library only.
 """
@@ -53,8 +54,8 @@ def find_interpreter(version: str = PYTHON) -> Path | None:
     """The newest `version.*` interpreter pyenv has, else `pythonX.Y` on PATH, else None."""
     try:
         root = subprocess.run(["pyenv", "root"], capture_output=True, text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        root = os.environ.get("PYENV_ROOT", "")
+    except (OSError, subprocess.CalledProcessError):  # pyenv not on PATH: its variable, or its default
+        root = os.environ.get("PYENV_ROOT") or os.path.join(os.path.expanduser("~"), ".pyenv")
     candidates = sorted(
         glob.glob(os.path.join(root, "versions", f"{version}.*", "bin", "python")), key=_version_key
     )

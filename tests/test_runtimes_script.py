@@ -74,3 +74,11 @@ def test_the_cache_is_the_users_by_default(tmp_path):
     fake_python(folder / "bin" / "python")
     (folder / "tf24migrate-runtime.json").write_text("{}\n")
     assert f"TensorFlow 2.4.0: {folder / 'bin' / 'python'}" in run_script("--list", env=env).stdout
+
+
+def test_pyenvs_default_root_counts_when_pyenv_is_not_on_path(tmp_path, bare_env):
+    python = fake_python(tmp_path / ".pyenv" / "versions" / "3.8.18" / "bin" / "python")
+    code = "import runtimes; print(runtimes.find_interpreter())"
+    env = {**bare_env, "PYTHONPATH": str(SCRIPT.parent)}
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert found.stdout.strip() == str(python), found.stderr
