@@ -125,8 +125,8 @@ def test_an_unsafe_rewrite_shown_in_a_message_stays_on_one_line():
     )
     (finding,) = [f for f in migrate_source(source).findings if f.code == "TF24301"]
     assert not finding.applied
-    assert "\n" not in finding.message
-    rewrite = finding.message.split("Unsafe fix (apply with --unsafe-fixes): ")[1]
+    assert "\n" not in finding.message and "\n" not in finding.details
+    rewrite = finding.details.split("Unsafe fix (apply with --unsafe-fixes): ")[1]
     assert rewrite.startswith("`tf.keras.mixed_precision.Policy(") and '"mixed_float16"' in rewrite
 
 

@@ -10,6 +10,7 @@ import pytest
 from test_cli import ADVISORY, NEW, OLD, run
 
 from tf24migrate.catalogue.selection import select_rules
+from tf24migrate.catalogue.settings import Settings
 from tf24migrate.cli.progress import ProgressBar
 from tf24migrate.model.findings import Status
 from tf24migrate.run.migrate import migrate_files
@@ -42,12 +43,12 @@ def test_parallel_library_results_equal_serial_ones_and_writes_happen_once(tmp_p
     many(tmp_path)
     files = sorted(str(p) for p in tmp_path.rglob("*.py"))
     rules = select_rules()
-    serial = list(migrate_files(files, rules, jobs=1))
-    parallel = list(migrate_files(files, rules, jobs=2))
+    serial = list(migrate_files(files, Settings(rules), jobs=1))
+    parallel = list(migrate_files(files, Settings(rules), jobs=2))
     assert serial == parallel
-    written = list(migrate_files(files, rules, jobs=2, write=True))
+    written = list(migrate_files(files, Settings(rules), jobs=2, write=True))
     assert sum(r.written for r in written) == sum(r.status is Status.CHANGED for r in serial) == 16
-    assert all(r.status is not Status.CHANGED for r in migrate_files(files, rules, jobs=2))
+    assert all(r.status is not Status.CHANGED for r in migrate_files(files, Settings(rules), jobs=2))
 
 
 def test_stdin_to_stdout_keeps_the_encoding_and_line_endings(tmp_path):
@@ -65,7 +66,7 @@ def test_stdin_that_cannot_be_migrated_comes_back_unchanged(tmp_path):
     result = run_bytes(["-"], broken, tmp_path)
     assert result.returncode == 2
     assert result.stdout == broken
-    assert b"<stdin>: error: cannot parse" in result.stderr
+    assert b"<stdin>:1:7: TF24005 error cannot parse" in result.stderr
 
 
 def test_stdin_check_prints_nothing_on_stdout(tmp_path):
@@ -76,7 +77,7 @@ def test_stdin_check_prints_nothing_on_stdout(tmp_path):
 
 def test_stdin_diff_prints_a_diff_naming_the_source(tmp_path):
     result = run_bytes(["--diff", "--stdin-filename", "src/train.py", "-"], OLD.encode(), tmp_path)
-    assert result.returncode == 0, result.stderr
+    assert result.returncode == 1, result.stderr  # a change is due
     assert result.stdout.decode().startswith("--- a/src/train.py\n+++ b/src/train.py\n")
     assert "-strategy.experimental_run_v2(step_fn)\n+strategy.run(step_fn)\n" in result.stdout.decode()
     assert b"src/train.py:4:1: TF24101 error [fixable]" in result.stderr
@@ -148,13 +149,14 @@ def test_statistics_count_fixed_and_reported_sites_per_rule(tmp_path):
     result = run("--check", "--statistics", ".", cwd=tmp_path)
     lines = [line for line in result.stdout.splitlines() if line.startswith("TF24")]
     assert lines == [
+        "TF24005  syntax-error              0 fixable  2 reported",  # the 2 files that do not parse
         "TF24101  experimental-run-v2       2 fixable  0 reported",
         "TF24109  hints-parameter-override  0 fixable  2 reported",
         "TF24201  steps-per-execution       2 fixable  0 reported",
     ]
     assert ": TF24101 " not in result.stdout  # statistics instead of each finding
     as_json = run("--check", "--statistics", "--output-format", "json", ".", cwd=tmp_path)
-    assert json.loads(as_json.stdout)["summary"]["findings"] == 6
+    assert json.loads(as_json.stdout)["summary"]["findings"] == 8
     assert "TF24109  hints-parameter-override  0 fixable  2 reported" in as_json.stderr  # and in the document
     assert {s["code"]: s["reported"] for s in json.loads(as_json.stdout)["statistics"]}["TF24109"] == 2
 
@@ -162,7 +164,7 @@ def test_statistics_count_fixed_and_reported_sites_per_rule(tmp_path):
 def test_summary_line_has_the_time_and_no_progress_bar_off_a_terminal(tmp_path):
     many(tmp_path, 10)
     result = run("--check", ".", cwd=tmp_path)
-    assert re.search(r"10 files scanned, 4 to change, 2 failed, 6 findings .* in [0-9.]+s\n$", result.stderr)
+    assert re.search(r"10 files scanned, 4 to change, 2 failed, 8 findings .* in [0-9.]+s\n$", result.stderr)
     assert "\r" not in result.stderr
     assert run("--check", "--quiet", ".", cwd=tmp_path).stderr.count("tf24migrate:") == 0
 

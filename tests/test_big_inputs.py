@@ -56,5 +56,5 @@ def test_a_20000_long_chain_is_refused_at_once_with_a_message(tmp_path, chain):
         timeout=60,
     )
     assert result.returncode == 2
-    assert "deep.py: error: cannot parse: nesting too deep" in result.stderr
+    assert "deep.py:1:1: TF24005 error cannot parse: nesting too deep" in result.stderr
     assert "Traceback" not in result.stderr

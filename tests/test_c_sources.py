@@ -9,6 +9,7 @@ import textwrap
 import pytest
 
 from tf24migrate.catalogue.selection import select_rules
+from tf24migrate.catalogue.settings import Settings
 from tf24migrate.run.file import migrate_file
 from tf24migrate.sources.c_sources import code_only, scan_c_source
 
@@ -51,7 +52,7 @@ def test_code_only_blanks_comments_and_literals_keeping_offsets():
 
 
 def test_scan_reports_code_uses_with_positions_and_replacements():
-    result = scan_c_source(SOURCE, RULES, path="encode.cc")
+    result = scan_c_source(SOURCE, Settings(RULES), path="encode.cc")
     assert result.code == SOURCE and not result.changed
     located = [(f.line, f.column, f.end_column, f.code) for f in result.findings]
     assert located == [
@@ -61,18 +62,18 @@ def test_scan_reports_code_uses_with_positions_and_replacements():
     ]
     encode = result.findings[1]
     assert encode.path == "encode.cc" and encode.severity.value == "error" and not encode.applied
-    assert "TF_TString_Init" in encode.message and "TF_TString_Copy" in encode.message
-    assert "TF_TString_GetDataPointer" in result.findings[2].message
-    assert "sizeof(TF_TString)" in result.findings[0].message
+    assert "TF_TString_Init" in encode.details and "TF_TString_Copy" in encode.details
+    assert "TF_TString_GetDataPointer" in result.findings[2].details
+    assert "sizeof(TF_TString)" in result.findings[0].details
 
 
 def test_scan_runs_only_selected_rules():
-    assert scan_c_source(SOURCE, select_rules("TF24101"), path="encode.cc").findings == ()
+    assert scan_c_source(SOURCE, Settings(select_rules("TF24101")), path="encode.cc").findings == ()
 
 
 def test_scan_handles_unterminated_comment_and_string():
     source = 'x = TF_StringEncode(a);\ny = "TF_StringDecode\nz = TF_StringDecode(b); /* TF_StringEncode'
-    lines = [f.line for f in scan_c_source(source, RULES).findings]
+    lines = [f.line for f in scan_c_source(source, Settings(RULES)).findings]
     assert lines == [1, 3]
 
 
@@ -80,7 +81,7 @@ def test_scan_handles_unterminated_comment_and_string():
 def test_runner_dispatches_c_suffixes(tmp_path, suffix):
     path = tmp_path / f"ops{suffix}"
     path.write_text("void f() { TF_StringDecode(a, b, c, d, e); }\n")
-    result = migrate_file(str(path), RULES, write=True)
+    result = migrate_file(str(path), Settings(RULES), write=True)
     assert [(f.line, f.column) for f in result.findings] == [(1, 12)]
     assert path.read_text() == "void f() { TF_StringDecode(a, b, c, d, e); }\n"
 

@@ -15,6 +15,7 @@ import pytest
 from test_cli import run as run_command
 
 from tf24migrate.catalogue.selection import RuleSelection
+from tf24migrate.catalogue.settings import Settings
 from tf24migrate.model.findings import FileResult, Finding, Fix, Severity, Status
 from tf24migrate.run.cache import ResultCache, default_folder, run_key, tool_fingerprint
 
@@ -222,12 +223,12 @@ def test_the_tool_s_own_files_are_part_of_the_key(tmp_path, monkeypatch):
     assert tool_fingerprint() == before
     os.utime(package / "rule.py", ns=(0, 12345))  # same version string, another file
     assert tool_fingerprint() != before
-    assert run_key(RuleSelection(), False) != run_key(RuleSelection(), True)
+    assert run_key(Settings(RuleSelection())) != run_key(Settings(RuleSelection(), unsafe_fixes=True))
 
 
 def test_the_default_key_needs_no_rule_and_other_selections_are_their_codes():
-    assert run_key(RuleSelection("TF241,TF242"), False) == run_key(RuleSelection("TF242,TF241"), False)
-    assert run_key(RuleSelection(), False) != run_key(RuleSelection("all"), False)
+    assert run_key(Settings(RuleSelection("TF241,TF242"))) == run_key(Settings(RuleSelection("TF242,TF241")))
+    assert run_key(Settings(RuleSelection())) != run_key(Settings(RuleSelection("all")))
 
 
 WARM_RUN = """
@@ -255,10 +256,10 @@ def _in_process(tree, cache_folder):
     from tf24migrate.run.migrate import migrate_files
 
     files = sorted(str(p) for p in tree.rglob("*") if p.suffix in (".py", ".ipynb"))
-    cache = ResultCache.open(str(cache_folder), run_key(RuleSelection(), False))
+    cache = ResultCache.open(str(cache_folder), run_key(Settings(RuleSelection())))
     return [
         (r.path, r.status, r.findings)
-        for r in migrate_files(files, RuleSelection(), texts=False, cache=cache)
+        for r in migrate_files(files, Settings(RuleSelection()), texts=False, cache=cache)
     ]
 
 
@@ -320,3 +321,34 @@ def test_a_damaged_index_is_ignored(tree, tmp_path, monkeypatch, damage):
     for changes in ({"key": "another run's"}, {"files": other_files}, {"files": damaged_heads}):
         index.write_text(json.dumps({**data, **changes}))
         assert _in_process(tree, tmp_path / "cache") == cold
+
+
+def test_an_internal_error_is_not_kept_and_a_changed_result_keeps_how_to_write_it(tmp_path, monkeypatch):
+    import dataclasses
+
+    from tf24migrate.run.file import migrate_file
+    from tf24migrate.run.files import digest
+    from tf24migrate.sources.kinds import BY_SUFFIX, PYTHON
+
+    cache = ResultCache.open(str(tmp_path / "cache"), run_key(Settings(RuleSelection())))
+    changed = tmp_path / "changed.py"
+    changed.write_bytes("# -*- coding: latin-1 -*-\n# caf\xe9\ns.experimental_run_v2(f)\n".encode("latin-1"))
+    result = migrate_file(str(changed), Settings(RuleSelection()), cache=cache)
+    kept = cache.load(str(changed), digest(changed.read_bytes()))
+    assert kept is not None and kept.code == result.code
+    assert (
+        (kept.encoding, kept.digest)
+        == (result.encoding, result.digest)
+        == ("iso-8859-1", digest(changed.read_bytes()))
+    )
+
+    def crash(text, settings, *, path):
+        raise RecursionError("deep")
+
+    monkeypatch.setitem(BY_SUFFIX, ".py", dataclasses.replace(PYTHON, migrate=crash))
+    failing = tmp_path / "failing.py"
+    failing.write_text("s.experimental_run_v2(f)\n")
+    failed = migrate_file(str(failing), Settings(RuleSelection()), cache=cache)
+    assert failed.error is not None and failed.error.startswith("internal error (RecursionError: deep)")
+    assert not failed.cacheable
+    assert cache.load(str(failing), digest(failing.read_bytes())) is None

@@ -76,8 +76,8 @@ def test_unsafe_fixes_and_jobs_from_config_and_from_the_command_line(tmp_path, m
 
     seen = []
 
-    def migrate_files(files, rules, *, unsafe_fixes, jobs, **options):
-        seen.append((unsafe_fixes, jobs))
+    def migrate_files(files, settings, *, jobs, **options):
+        seen.append((settings.unsafe_fixes, jobs))
         yield from ()
 
     monkeypatch.setattr(batch, "migrate_files", migrate_files)

@@ -90,7 +90,7 @@ def test_the_target_of_each_project(tmp_path):
         (line,) = [line for line in lines if line.startswith(f"{project}/m.py:5:38: TF24103")]
         assert ("[fixable]" in line) is fixable, line
     assert "target is TensorFlow 2.3 (from old/pyproject.toml [tool.tf24migrate])" in result.stdout
-    assert "target is TensorFlow 2.2 (from pinned/requirements.txt)" in result.stdout
+    assert "target is TensorFlow 2.2 (from pinned/requirements.txt: tensorflow>=2.2,<2.5)" in result.stdout
 
 
 def test_one_summary_and_the_exit_code_count_every_group(tmp_path):
@@ -222,8 +222,8 @@ def test_excludes_unsafe_fixes_and_jobs_are_each_project_s_own(two, monkeypatch)
 
     seen = []
 
-    def migrate_files(files, rules, *, unsafe_fixes, jobs, **options):
-        seen.append((files, unsafe_fixes, jobs))
+    def migrate_files(files, settings, *, jobs, **options):
+        seen.append((files, settings.unsafe_fixes, jobs))
         yield from ()
 
     monkeypatch.setattr(session, "migrate_files", migrate_files)

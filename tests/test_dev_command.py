@@ -45,7 +45,8 @@ def checkout(tmp_path):
     for name in ("transforms", "fixtures", "docs"):
         shutil.copytree(ROOT / name, copy / name, ignore=shutil.ignore_patterns("__pycache__"))
     (copy / "tf24migrate" / "catalogue").mkdir(parents=True)
-    shutil.copy(ROOT / "tf24migrate" / "catalogue" / "trigger_table.py", copy / "tf24migrate" / "catalogue")
+    for table in ("trigger_table.py", "entry_table.py"):
+        shutil.copy(ROOT / "tf24migrate" / "catalogue" / table, copy / "tf24migrate" / "catalogue")
     shutil.copy(ROOT / "pyproject.toml", copy)
     subprocess.run(["git", "init", "-q"], cwd=copy, check=True)
     subprocess.run(["git", "add", "-A"], cwd=copy, check=True)
@@ -94,10 +95,9 @@ def test_a_new_rule_is_seen_everywhere_after_one_command(checkout, kind, options
         text=True,
     ).stdout.splitlines()
     paths = {line[3:] for line in changed}
-    generated = {
-        p for p in paths if p.endswith((".findings", ".expected.py", "trigger_table.py", "rules.md"))
-    }
-    assert {"docs/rules.md", "tf24migrate/catalogue/trigger_table.py"} <= generated
+    generated = {p for p in paths if p.endswith((".findings", ".expected.py", "_table.py", "rules.md"))}
+    tables = {f"tf24migrate/catalogue/{name}_table.py" for name in ("trigger", "entry")}
+    assert {"docs/rules.md", *tables} <= generated
     source = "transforms/distribute/" + ("new_example.py" if kind == "structural" else "renames.py")
     folder = "fixtures/TF24190-new-example/"
     assert paths - generated == {source, folder + "positive.py", folder + "negative.py"}

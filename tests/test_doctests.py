@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import tf24migrate.engine.pipeline as engine
 from tf24migrate import migrate_source
+from tf24migrate.catalogue.settings import Settings
 
 NUMPY_DATASET = '''def f(s, x):
     """Example.
@@ -34,7 +35,7 @@ def test_unsafe_fixes_in_examples_follow_the_option():
     kept = migrate_source(PARAMETER_SERVER)
     assert kept.code == PARAMETER_SERVER
     assert [(f.code, f.line, f.applied) for f in kept.findings] == [("TF24108", 7, False)]
-    assert "Unsafe fix" in kept.findings[0].message
+    assert "Unsafe fix" in kept.findings[0].details
     fixed = migrate_source(PARAMETER_SERVER, unsafe_fixes=True)
     assert ">>> s = tf.compat.v1.distribute.experimental.ParameterServerStrategy(resolver)\n" in fixed.code
     assert [(f.code, f.line, f.column, f.applied) for f in fixed.findings] == [("TF24108", 7, 13, True)]
@@ -44,7 +45,7 @@ def test_declined_findings_in_examples_are_not_applied():
     source = 'def f(s):\n    """Run.\n\n    >>> s.experimental_run_v2(g)\n    >>> s.experimental_run_v2(h)\n    """\n'
     first = migrate_source(source)
     assert [(f.line, f.applied) for f in first.findings] == [(4, True), (5, True)]
-    result = engine.run_rules(source, engine.RuleSelection(), declined=[first.findings[0]])
+    result = engine.run_rules(source, Settings.selected().declining([first.findings[0]]))
     assert result.code == source.replace("experimental_run_v2(h)", "run(h)")
     assert [(f.line, f.applied) for f in result.findings] == [(4, False), (5, True)]
 

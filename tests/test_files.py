@@ -14,6 +14,7 @@ import pytest
 from test_cli import run
 
 from tf24migrate.catalogue.selection import select_rules
+from tf24migrate.catalogue.settings import Settings
 from tf24migrate.model.findings import MigrationResult, Status
 from tf24migrate.rules.base import Rule
 from tf24migrate.run.file import migrate_file
@@ -41,7 +42,7 @@ PRESERVED = {
 }
 # name -> (bytes, what the error says)
 BAD = {
-    "unparsable.py": (b"def f(:\n    " + OLD_CALL + b"\n", "cannot parse: invalid syntax at line 1"),
+    "unparsable.py": (b"def f(:\n    " + OLD_CALL + b"\n", "1:7: TF24005 error cannot parse: invalid syntax"),
     "binary.py": (b"x = 1\n\x00\x01\x02" + OLD_CALL, "binary file (NUL byte at line 2)"),
     "undecodable.py": (b"x = 1\ny = '\xff\xfe'\n" + OLD_CALL + b"\n", "cannot decode as utf-8 at line 2"),
     "bad_cookie.py": (b"# -*- coding: klingon -*-\n" + OLD_CALL + b"\n", "unknown encoding"),
@@ -65,7 +66,8 @@ def test_bad_files_are_left_byte_identical_reported_and_the_run_goes_on(tmp_path
     assert result.returncode == 2
     for name, (content, message) in BAD.items():
         assert (tmp_path / name).read_bytes() == content, name
-        assert f"./{name}: error: " in result.stderr and message in result.stderr, (name, result.stderr)
+        output = result.stdout + result.stderr
+        assert f"./{name}:" in output and message in output, (name, output)
     assert (tmp_path / "good.py").read_bytes() == NEW_CALL + b"\n"
     assert f"{len(BAD) + 1} files scanned, 1 changed, {len(BAD)} failed" in result.stderr
     assert list(tmp_path.glob(".tf24migrate-*")) == []
@@ -98,13 +100,13 @@ def test_a_file_changed_after_it_was_read_is_not_overwritten(tmp_path, monkeypat
     path.write_bytes(OLD_CALL + b"\n")
     edited_meanwhile = b"# the user's edit\n" + OLD_CALL + b"\n"
 
-    def migrate_while_the_user_edits(text, rules, *, path, unsafe_fixes):
+    def migrate_while_the_user_edits(text, settings, *, path):
         with open(path, "wb") as handle:
             handle.write(edited_meanwhile)
         return MigrationResult(source=text, code=text.replace("experimental_run_v2", "run"))
 
     monkeypatch.setitem(BY_SUFFIX, ".py", dataclasses.replace(PYTHON, migrate=migrate_while_the_user_edits))
-    result = migrate_file(str(path), select_rules(), write=True)
+    result = migrate_file(str(path), Settings(select_rules()), write=True)
     assert result.status is Status.FAILED
     assert "changed on disk after it was read; it was not overwritten" in result.error
     assert path.read_bytes() == edited_meanwhile
@@ -155,7 +157,7 @@ def test_invalid_escape_sequences_are_not_our_business(tmp_path):
 def test_a_crashing_rule_fails_its_file_and_the_run_goes_on(tmp_path, monkeypatch):
     from tf24migrate.run.migrate import migrate_files
 
-    def crash(text, rules, *, path, unsafe_fixes):
+    def crash(text, settings, *, path):
         if path.endswith("a.py"):
             raise AttributeError("'NoneType' object has no attribute 'value'")
         return MigrationResult(source=text, code=text)
@@ -163,7 +165,7 @@ def test_a_crashing_rule_fails_its_file_and_the_run_goes_on(tmp_path, monkeypatc
     monkeypatch.setitem(BY_SUFFIX, ".py", dataclasses.replace(PYTHON, migrate=crash))
     for name in ("a.py", "b.py"):
         (tmp_path / name).write_bytes(OLD_CALL + b"\n")
-    results = list(migrate_files([str(tmp_path / "a.py"), str(tmp_path / "b.py")], select_rules()))
+    results = list(migrate_files([str(tmp_path / "a.py"), str(tmp_path / "b.py")], Settings(select_rules())))
     assert [r.status for r in results] == [Status.FAILED, Status.UNCHANGED]
     assert "internal error (AttributeError: 'NoneType' object has no attribute 'value')" in results[0].error
 
@@ -198,7 +200,7 @@ def test_a_broken_rule_leaves_the_file_alone_and_is_named(tmp_path, replacement,
     # The broken statement sits between statements no rule touches: its own text is checked.
     path.write_bytes(b"import os\n\n" + OLD_CALL + b"\nx = (\n    1,\n)\n")
     before = path.read_bytes()
-    [result] = migrate_files([str(path)], (_BreaksCode(replacement),), write=True)
+    [result] = migrate_files([str(path)], Settings((_BreaksCode(replacement),)), write=True)
     assert result.status is Status.FAILED
     assert result.error.startswith(f"internal error: rule TF24999 {problem}")
     assert "--ignore TF24999" in result.error
@@ -223,7 +225,7 @@ def test_a_file_changed_on_disk_during_a_run_is_migrated_again_from_what_it_hold
     edited_meanwhile = b"# the user's edit\n" + OLD_CALL + b"\n"
     calls = []
 
-    def migrate_while_the_user_edits_once(text, rules, *, path, unsafe_fixes):
+    def migrate_while_the_user_edits_once(text, settings, *, path):
         if not calls:
             with open(path, "wb") as handle:
                 handle.write(edited_meanwhile)
@@ -233,7 +235,7 @@ def test_a_file_changed_on_disk_during_a_run_is_migrated_again_from_what_it_hold
     monkeypatch.setitem(
         BY_SUFFIX, ".py", dataclasses.replace(PYTHON, migrate=migrate_while_the_user_edits_once)
     )
-    [result] = migrate_files([str(path)], select_rules(), write=True)
+    [result] = migrate_files([str(path)], Settings(select_rules()), write=True)
     assert result.written, result.error
     assert len(calls) == 2 and calls[1].startswith("# the user's edit")
     assert path.read_bytes() == edited_meanwhile.replace(b"experimental_run_v2", b"run")

@@ -34,7 +34,7 @@ def test_the_preview_applies_with_git_apply_to_what_write_writes(tmp_path):
     applied = tmp_path / "applied"
     subprocess.run(["git", "init", "-q", "."], cwd=applied, check=True)
     preview = subprocess.run([sys.executable, "-m", "tf24migrate", "."], cwd=applied, capture_output=True)
-    assert preview.returncode == 0, preview.stderr
+    assert preview.returncode == 1, preview.stderr  # changes are due
     check = subprocess.run(
         ["git", "apply", "--check", "-"], cwd=applied, input=preview.stdout, capture_output=True
     )
@@ -57,7 +57,7 @@ def test_the_preview_of_files_with_control_characters_in_their_names_applies(tmp
         (tmp_path / name).write_bytes(VARIANTS["crlf.py"])
     subprocess.run(["git", "init", "-q", "."], cwd=tmp_path, check=True)
     preview = subprocess.run([sys.executable, "-m", "tf24migrate", "."], cwd=tmp_path, capture_output=True)
-    assert preview.returncode == 0, preview.stderr
+    assert preview.returncode == 1, preview.stderr  # changes are due
     assert b'--- "a/a\\nb.py"\n+++ "b/a\\nb.py"\n' in preview.stdout
     subprocess.run(["git", "apply", "-"], cwd=tmp_path, input=preview.stdout, check=True)
     for name in names:

@@ -82,4 +82,7 @@ def test_the_invariant_sees_a_comment_moved_onto_a_kept_line():
 def test_unsafe_policy_fix_message_quotes_what_a_person_would_write():
     source = "import tensorflow as tf\n\npolicy = tf.keras.mixed_precision.experimental.Policy(\n    'mixed_float16', loss_scale=1024)\n"
     (finding,) = migrate_source(source, select="TF24301").findings
-    assert finding.message.endswith("`tf.keras.mixed_precision.Policy('mixed_float16')`")
+    assert (
+        "Unsafe fix (apply with --unsafe-fixes): `tf.keras.mixed_precision.Policy('mixed_float16')`"
+        in finding.details
+    )

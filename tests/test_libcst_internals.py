@@ -56,7 +56,7 @@ def test_code_and_spans_through_the_private_codegen_match_libcst():
     module = cst.parse_module(source)
     assert module_code(module) == module.code == source
     call = module.body[1].body.body[0].body[0].value
-    span = node_spans(module, [call])[id(call)]
+    span = node_spans(module, [call])[call]
     assert (span.line, span.column, span.end_line, span.end_column) == (5, 12, 5, 25)
     statements = StatementMap.build(module, ast.parse(source), source)
-    assert statements.spans({id(call): (call, module.body[1])})[id(call)] == span
+    assert statements.spans({call: module.body[1]})[call] == span

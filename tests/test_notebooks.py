@@ -20,6 +20,7 @@ import libcst as cst
 import pytest
 
 from tf24migrate.catalogue.selection import select_rules
+from tf24migrate.catalogue.settings import Settings
 from tf24migrate.model.errors import SourceSyntaxError
 from tf24migrate.model.findings import Fix, Severity
 from tf24migrate.rules.base import Rule
@@ -37,7 +38,7 @@ def read(name: str) -> str:
 
 
 def migrate(text: str, path: str = "train.ipynb"):
-    return migrate_notebook(text, RULES, path=path)
+    return migrate_notebook(text, Settings(RULES), path=path)
 
 
 def notebook(*sources: str, language: str = "python") -> str:
@@ -219,7 +220,7 @@ class AddsTensorFlowImport(Rule):
     ],
 )
 def test_lines_a_rule_adds_stay_in_their_cell(sources, expected, finding_line):
-    result = migrate_notebook(notebook(*sources), [AddsTensorFlowImport()], path="a.ipynb")
+    result = migrate_notebook(notebook(*sources), Settings([AddsTensorFlowImport()]), path="a.ipynb")
     assert cell_sources(result.code) == expected
     assert [(f.cell, f.line) for f in result.findings] == [(3, finding_line)]
 
@@ -355,7 +356,7 @@ def test_invalid_notebook_fails_alone(project):
     (project / "bad.ipynb").write_text("{ not json", encoding="utf-8")
     result = run("--write", ".", cwd=project)
     assert result.returncode == 2
-    assert "bad.ipynb: error: not a notebook: invalid JSON" in result.stderr
+    assert "bad.ipynb:1:3: TF24005 error not a notebook: invalid JSON" in result.stdout
     assert (project / "colab.ipynb").read_text(encoding="utf-8") == read("colab.expected.ipynb")
 
 

@@ -1,5 +1,6 @@
 """The notes (TF24001 notebook-cell-syntax-error, TF24002 notebook-not-python, TF24003 tf1-file,
-TF24004 notebook-cell-skipped) through the real command: known to every output format, hidden by --ignore, refused by --select."""
+TF24004 notebook-cell-skipped, TF24005 syntax-error, TF24006 unknown-suppression) through the real
+command: known to every output format, hidden by --ignore, refused by --select."""
 
 from __future__ import annotations
 
@@ -28,9 +29,19 @@ def project(tmp_path):
     return tmp_path
 
 
-def test_sarif_describes_every_note(project):
-    result = run("--output-format", "sarif", ".", cwd=project)
-    assert result.returncode == 1, result.stderr  # the cell that does not parse is an error
+@pytest.fixture
+def every_note(project):
+    """The project, with a file that does not parse and a suppression comment naming no rule."""
+    (project / "broken.py").write_text("def f(:\n    s.experimental_run_v2(x)\n")
+    (project / "typo.py").write_text(
+        "import tensorflow as tf\ns.experimental_run_v2(f)  # tf24migrate: ignore[TF24999]\n"
+    )
+    return project
+
+
+def test_sarif_describes_every_note(every_note):
+    result = run("--output-format", "sarif", ".", cwd=every_note)
+    assert result.returncode == 2, result.stderr  # broken.py failed
     log = json.loads(result.stdout)
     _validate(log)
     (sarif_run,) = log["runs"]
@@ -40,15 +51,23 @@ def test_sarif_describes_every_note(project):
         assert by_id[note.code]["name"] == note.name
         assert by_id[note.code]["fullDescription"]["text"] == note.description
     results = {(r["ruleId"], r["level"]) for r in sarif_run["results"]}
-    assert results == {("TF24001", "error"), ("TF24002", "note"), ("TF24003", "note"), ("TF24004", "note")}
+    assert results == {
+        ("TF24001", "error"),
+        ("TF24002", "note"),
+        ("TF24003", "note"),
+        ("TF24004", "note"),
+        ("TF24005", "error"),
+        ("TF24006", "warning"),
+        ("TF24101", "error"),
+    }
     for item in sarif_run["results"]:
         assert descriptors[item["ruleIndex"]]["id"] == item["ruleId"]
 
 
 @pytest.mark.parametrize("output_format", ["text", "json", "github"])
-def test_every_format_reports_the_notes(project, output_format):
-    result = run("--check", "--output-format", output_format, ".", cwd=project)
-    assert result.returncode == 1, result.stderr
+def test_every_format_reports_the_notes(every_note, output_format):
+    result = run("--check", "--output-format", output_format, ".", cwd=every_note)
+    assert result.returncode == 2, result.stderr
     for note in NOTES:
         assert note.code in result.stdout
 

@@ -87,7 +87,10 @@ def test_an_odd_notebook_fails_as_a_file_through_the_command(tmp_path):
         text=True,
     )
     assert result.returncode == 2
-    assert "odd.ipynb: error: not a notebook tf24migrate can edit: the source of cell 2 is" in result.stderr
+    assert (
+        "TF24005 error not a notebook tf24migrate can edit: the source of cell 2 is"
+        in result.stdout + result.stderr
+    )
     assert "internal error" not in result.stderr and "Traceback" not in result.stderr
 
 

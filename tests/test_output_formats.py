@@ -12,7 +12,7 @@ import jsonschema
 import pytest
 
 from tf24migrate.catalogue.selection import all_rules, select_rules
-from tf24migrate.cli.output import github_annotation
+from tf24migrate.cli.reporters.github import github_annotation
 from tf24migrate.model.findings import Finding, Severity
 
 SCHEMA = json.loads((Path(__file__).parent / "data" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
@@ -48,21 +48,13 @@ def test_github_annotations_one_per_finding(project):
     assert result.returncode == 1  # unfixed errors
     assert result.stdout.splitlines() == [
         "::error file=./native.cc,line=1,col=9,endLine=1,endColumn=29,title=TF24701::c-api-string-functions: "
-        "`TF_StringEncodedSize` was removed from the TensorFlow C API in 2.4: a TF_STRING tensor now holds an "
-        "array of `TF_TString` (`tensorflow/core/platform/ctstring.h`); each element takes "
-        "`sizeof(TF_TString)`, so allocate `n * sizeof(TF_TString)` bytes for `n` strings in "
-        "`TF_AllocateTensor`.",
+        "`TF_StringEncodedSize` was removed from the TensorFlow C API in 2.4: use the `TF_TString_*` functions.",
         "::warning file=./quantize.py,line=2,col=5,endLine=2,endColumn=58,title=TF24505::quantize-and-dequantize: "
-        "[unsafe fix: --unsafe-fixes] `tf.quantization.quantize_and_dequantize` is deprecated from TF 2.4; its "
-        "replacement `quantize_and_dequantize_v2` zeroes gradients outside the range, so wrap it in "
-        "`tf.grad_pass_through` as a closure to keep the old gradient. Unsafe fix (apply with --unsafe-fixes): "
-        "`tf.grad_pass_through(lambda _t: tf.quantization.quantize_and_dequantize_v2(_t, -1.0, 1.0))(x)`",
+        "[unsafe fix: --unsafe-fixes] `tf.quantization.quantize_and_dequantize` is deprecated from TF 2.4.",
         "::error file=./train.py,line=4,col=1,endLine=4,endColumn=29,title=TF24101::experimental-run-v2: "
         "[fixable] `experimental_run_v2` was removed in TF 2.4: call `run` (same arguments).",
         "::error file=./train.py,line=5,col=12,endLine=5,endColumn=42,title=TF24202::removed-keras-utils: "
-        "`tf.keras.utils.multi_gpu_model` was removed in TF 2.4: create and compile the model inside "
-        "`with tf.distribute.MirroredStrategy().scope():` and train that model directly instead of a "
-        "`multi_gpu_model(...)` copy.",
+        "`tf.keras.utils.multi_gpu_model` was removed in TF 2.4: use a `MirroredStrategy` scope.",
     ]
     assert "3 files scanned" in result.stderr
     assert (project / "train.py").read_text() == TRAIN
@@ -92,7 +84,9 @@ def test_github_reports_failed_files(project):
     (project / "broken.py").write_text("def f(:\n    s.experimental_run_v2(x)\n")
     result = run("--output-format", "github", "broken.py", cwd=project)
     assert result.returncode == 2
-    assert result.stdout.startswith("::error file=broken.py,title=tf24migrate::cannot parse")
+    assert result.stdout.startswith(
+        "::error file=broken.py,line=1,col=7,endLine=1,endColumn=7,title=TF24005::syntax-error: cannot parse"
+    )
 
 
 def _validate(document: dict) -> None:
@@ -119,13 +113,14 @@ def test_sarif_is_valid_and_complete(project):
     (sarif_run,) = log["runs"]
     driver = sarif_run["tool"]["driver"]
     default_rules = select_rules()
-    assert [d["id"] for d in driver["rules"]] == [r.code for r in default_rules]
-    for descriptor, rule in zip(driver["rules"], default_rules, strict=True):
+    assert [d["id"] for d in driver["rules"]] == [*(r.code for r in default_rules), "TF24005"]
+    for descriptor, rule in zip(driver["rules"][:-1], default_rules, strict=True):
         assert descriptor["name"] == rule.name
         assert descriptor["help"]["text"] == rule.doc != ""
         assert descriptor["shortDescription"]["text"] == rule.summary
     results = sarif_run["results"]
     assert [(r["ruleId"], r["level"]) for r in results] == [
+        ("TF24005", "error"),  # broken.py: the syntax error, a finding of its own
         ("TF24701", "error"),
         ("TF24505", "warning"),
         ("TF24101", "error"),
@@ -133,7 +128,8 @@ def test_sarif_is_valid_and_complete(project):
     ]
     for item in results:
         assert driver["rules"][item["ruleIndex"]]["id"] == item["ruleId"]
-    native, quantize, run_v2, removed = results
+    syntax_error, native, quantize, run_v2, removed = results
+    assert syntax_error["locations"][0]["physicalLocation"]["region"]["startLine"] == 1
     location = run_v2["locations"][0]["physicalLocation"]
     assert location["artifactLocation"]["uri"] == "train.py"
     assert location["region"] == {"startLine": 4, "startColumn": 1, "endLine": 4, "endColumn": 29}
@@ -180,3 +176,35 @@ def test_sarif_without_findings_is_valid(tmp_path):
     log = json.loads(run("--output-format", "sarif", "clean.py", cwd=tmp_path).stdout)
     _validate(log)
     assert log["runs"][0]["results"] == []
+
+
+POLICY = (
+    "import tensorflow as tf\n"
+    "policy = tf.keras.mixed_precision.experimental.Policy('mixed_float16')\n"
+    "print(policy.loss_scale)\n"
+)
+POLICY_EVIDENCE = "`policy` is a policy"
+
+
+def test_evidence_is_a_field_of_json_and_sarif_findings_and_quoted_in_the_details(tmp_path):
+    (tmp_path / "policy.py").write_text(POLICY)
+    document = json.loads(run("--output-format", "json", "policy.py", cwd=tmp_path).stdout)
+    (finding,) = [f for f in document["findings"] if f["code"] == "TF24309"]
+    assert finding["evidence"] == POLICY_EVIDENCE
+    assert f"{POLICY_EVIDENCE}; the experimental `Policy`" in finding["details"]
+    shown = run("policy.py", cwd=tmp_path)
+    assert finding["message"] in " ".join(line.strip() for line in (shown.stdout + shown.stderr).splitlines())
+    sarif = json.loads(run("--output-format", "sarif", "policy.py", cwd=tmp_path).stdout)
+    _validate(sarif)
+    (result,) = [r for r in sarif["runs"][0]["results"] if r["ruleId"] == "TF24309"]
+    assert result["properties"]["evidence"] == POLICY_EVIDENCE
+    assert result["message"]["text"] == finding["message"]
+
+
+def test_findings_without_evidence_have_none():
+    from tf24migrate import migrate_source
+
+    (finding,) = migrate_source(QUANTIZE).findings
+    assert finding.evidence is None
+    (policy,) = [f for f in migrate_source(POLICY).findings if f.code == "TF24309"]
+    assert policy.evidence == POLICY_EVIDENCE

@@ -6,6 +6,7 @@ import pytest
 
 from tf24migrate import migrate_source
 from tf24migrate.catalogue.selection import select_rules
+from tf24migrate.catalogue.settings import Settings
 from tf24migrate.engine import pipeline as engine
 from tf24migrate.engine.outside_edits import changed_lines, first_line_changed_outside
 from tf24migrate.model.findings import Status
@@ -35,7 +36,7 @@ def test_a_change_outside_the_edited_statements_is_refused_and_nothing_written(t
     edges = engine.with_the_edges_of
     # A bug somewhere after the statements were generated, touching a line no fix edited.
     monkeypatch.setattr(engine, "with_the_edges_of", lambda s, c: edges(s, c).replace("y = 2", "y = 3"))
-    result = migrate_file(str(path), select_rules(), write=True)
+    result = migrate_file(str(path), Settings(select_rules()), write=True)
     assert result.status is Status.FAILED and not result.written
     assert result.error.startswith(
         "internal error: would change text outside the edited statements (line 7); nothing written"

@@ -46,8 +46,8 @@ def test_deep_nesting_fails_its_file_and_the_run_goes_on(tmp_path, source):
     (tmp_path / "b_train.py").write_text(OLD)
     result = run("--write", "-j", "1", ".", cwd=tmp_path)
     assert result.returncode == 2, result.stderr  # not -11 (a segfault), not 1 (a traceback)
-    assert "./a_deep.py: error: cannot parse:" in result.stderr
-    assert "nesting too deep" in result.stderr or "too many nested parentheses" in result.stderr
+    assert "./a_deep.py:" in result.stdout and " TF24005 error cannot parse:" in result.stdout
+    assert "nesting too deep" in result.stdout or "too many nested parentheses" in result.stdout
     assert "Traceback" not in result.stderr and "internal error" not in result.stderr
     assert (tmp_path / "a_deep.py").read_text() == source
     assert (tmp_path / "b_train.py").read_text() == OLD.replace("experimental_run_v2", "run")
@@ -66,7 +66,7 @@ def test_syntax_newer_than_the_running_python_says_so(tmp_path):
     (tmp_path / "train.py").write_text("import tensorflow as tf\ntype Step = int\n" + OLD)
     result = run("--check", "train.py", cwd=tmp_path)
     assert result.returncode == 2
-    assert "(the syntax of a newer Python than 3." in result.stderr
+    assert "(the syntax of a newer Python than 3." in result.stdout
     assert "internal error" not in result.stderr
 
 
@@ -81,7 +81,7 @@ def test_stdin_echoes_a_source_too_deep_for_python_s_parser():
     result = subprocess.run(command, input=source, capture_output=True, text=True, timeout=120)
     assert result.returncode == 2
     assert result.stdout == source
-    assert "<stdin>: error: cannot parse: nesting too deep" in result.stderr
+    assert "<stdin>:1:1: TF24005 error cannot parse: nesting too deep" in result.stderr
     assert "internal error" not in result.stderr
 
 

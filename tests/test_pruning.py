@@ -11,6 +11,7 @@ import pytest
 
 from tf24migrate import migrate_source
 from tf24migrate.catalogue.selection import all_rules, select_rules
+from tf24migrate.catalogue.settings import Settings
 from tf24migrate.dev.fixtures import all_cases
 from tf24migrate.engine import pipeline as engine
 from tf24migrate.engine.pruning import StatementPlan, bindings, trigger_lines
@@ -261,6 +262,6 @@ def test_the_engine_parses_a_source_with_python_once(monkeypatch):
     parsed = []
     real_parse = ast.parse
     monkeypatch.setattr(ast, "parse", lambda text, *a, **k: parsed.append(text) or real_parse(text, *a, **k))
-    result = run_rules(source, select_rules())
+    result = run_rules(source, Settings(select_rules()))
     assert [f.code for f in result.findings] == ["TF24101"]
     assert parsed.count(source) == 1

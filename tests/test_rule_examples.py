@@ -25,6 +25,7 @@ import pytest
 
 from tf24migrate import migrate_source
 from tf24migrate.catalogue.selection import all_rules
+from tf24migrate.catalogue.settings import Settings
 from tf24migrate.model.findings import Fix
 from tf24migrate.sources.c_sources import scan_c_source
 
@@ -117,8 +118,8 @@ def with_import(code: str, reference: str) -> str:
 
 
 def run(rule, code: str):
-    if getattr(rule, "c_identifiers", None):
-        return scan_c_source(code, [rule], path="example.cc")
+    if rule.c_identifiers:
+        return scan_c_source(code, Settings([rule]), path="example.cc")
     return migrate_source(code, path="example.py", select=[rule.code], unsafe_fixes=rule.fix is Fix.UNSAFE)
 
 
@@ -134,7 +135,7 @@ def meaning(code: str) -> tuple[str, list[str]]:
 def test_docstring_examples_run(rule):
     pairs = examples(rule.doc)
     assert pairs, f"{rule.code}'s docstring has no example to run"
-    c_rule = bool(getattr(rule, "c_identifiers", None))
+    c_rule = bool(rule.c_identifiers)
     for pair in pairs:
         first = pair.first.code if c_rule else with_import(pair.first.code, pair.first.code)
         result = run(rule, first)

@@ -326,7 +326,9 @@ async def test_configuration_files_and_settings_reload(client: LanguageClient, p
         types.DidSaveTextDocumentParams(types.TextDocumentIdentifier(requirements.as_uri()))
     )
     (run,) = await diagnostics_of(client, uri)
-    assert re.search(r"the target is TensorFlow 2\.1 \(from \S*requirements\.txt\)", run.message)
+    assert re.search(
+        r"the target is TensorFlow 2\.1 \(from \S*requirements\.txt: tensorflow>=2\.1,<2\.5\)", run.message
+    )
     requirements.unlink()
     client.set_configuration({}, section="tf24migrate")
     forget(client, uri)

@@ -8,6 +8,7 @@ import textwrap
 import libcst as cst
 import pytest
 
+from tf24migrate.catalogue.settings import Settings
 from tf24migrate.engine.pipeline import run_rules
 from tf24migrate.model.findings import Fix, Severity
 from tf24migrate.rules.base import Rule
@@ -130,7 +131,7 @@ class _WrapServer(Rule):
 
 
 def _run(source: str, *rules: Rule, unsafe_fixes: bool = False):
-    return run_rules(textwrap.dedent(source), rules, unsafe_fixes=unsafe_fixes)
+    return run_rules(textwrap.dedent(source), Settings(rules, unsafe_fixes=unsafe_fixes))
 
 
 def test_import_alongside_adds_the_name_to_the_statement_that_imported_the_call():

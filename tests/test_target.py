@@ -119,7 +119,7 @@ def test_pyproject_dependencies_and_optional_dependencies(tmp_path):
     )
     target = project_target(str(tmp_path / "src" / "demo" / "train.py"))
     assert (target.version, target.newest) == ((2, 3), None)
-    assert target.source.startswith("from ") and target.source.endswith("pyproject.toml")
+    assert target.source.startswith("from ") and target.source.endswith("pyproject.toml: tensorflow-gpu~=2.3")
 
 
 def test_setup_cfg_install_requires_and_extras(tmp_path):
@@ -140,7 +140,7 @@ def test_setup_cfg_install_requires_and_extras(tmp_path):
     )
     target = project_target(str(tmp_path))
     assert (target.version, target.newest) == ((2, 3), (2, 4))
-    assert target.source.endswith("setup.cfg")
+    assert target.source.endswith("setup.cfg: tensorflow-cpu>=2.3,<2.5")
 
 
 def test_setup_py_is_read_not_run(tmp_path):
@@ -159,7 +159,7 @@ def test_setup_py_is_read_not_run(tmp_path):
     )
     target = project_target(str(tmp_path))
     assert target.version == (2, 2)
-    assert target.source.endswith("setup.py")
+    assert target.source.endswith("setup.py: tensorflow==2.2.*")
     assert not marker.exists()
 
 
@@ -180,7 +180,7 @@ def test_requirements_follow_includes_and_keep_every_marker(tmp_path):
     )
     target = project_target(str(tmp_path))
     assert target.version == (2, 3)
-    assert target.source.endswith("requirements.txt")
+    assert target.source.endswith('requirements.txt: tensorflow>=2.3 ; python_version < "3.9"')
 
 
 def test_environment_yml_conda_and_pip_entries(tmp_path):
@@ -199,7 +199,7 @@ def test_environment_yml_conda_and_pip_entries(tmp_path):
     )
     target = project_target(str(tmp_path))
     assert (target.version, target.newest) == ((2, 3), (2, 4))
-    assert target.source.endswith("environment.yml")
+    assert target.source.endswith("environment.yml: tensorflow-gpu>=2.3,<2.5")
 
 
 def test_without_metadata_or_version_the_default_is_2_4(tmp_path):
@@ -246,7 +246,7 @@ def test_the_project_requirement_sets_the_target_and_the_summary_says_so(project
     result = run("--diff", "train.py", cwd=project)
     assert "+strategy.run(step_fn)" in result.stdout
     assert "+strategy.distribute_datasets_from_function" not in result.stdout
-    assert "; target TensorFlow 2.3 (from requirements.txt) in " in result.stderr
+    assert "; target TensorFlow 2.3 (from requirements.txt: tensorflow>=2.3,<2.5) in " in result.stderr
     # withheld by the target, and the old name works on every supported release: a note
     assert "TF24102 info `experimental_distribute_datasets_from_function` is deprecated" in result.stderr
     assert (
@@ -284,7 +284,11 @@ def test_a_bad_target_is_an_error_naming_where_it_came_from(project, value):
 
 def test_json_carries_the_target_and_each_findings_versions(project):
     document = json.loads(run("--output-format", "json", "train.py", cwd=project).stdout)
-    assert document["target"] == {"version": "2.3", "source": "from requirements.txt", "newest": "2.4"}
+    assert document["target"] == {
+        "version": "2.3",
+        "source": "from requirements.txt: tensorflow>=2.3,<2.5",
+        "newest": "2.4",
+    }
     versions = {f["code"]: (f["new_since"], f["old_removed"], f["applied"]) for f in document["findings"]}
     assert versions == {"TF24101": ("2.2", "2.4", True), "TF24102": ("2.4", None, False)}
 
@@ -333,9 +337,10 @@ def test_migrate_paths_takes_the_target_version(tmp_path):
 def test_severity_follows_the_supported_range():
     def severity(target: Target) -> Severity:
         from tf24migrate.catalogue.selection import RuleSelection
+        from tf24migrate.catalogue.settings import Settings
         from tf24migrate.engine.pipeline import run_rules
 
-        (finding,) = run_rules(MIXED, RuleSelection("TF24302", target=target)).findings
+        (finding,) = run_rules(MIXED, Settings(RuleSelection("TF24302"), target=target)).findings
         return finding.severity
 
     # The experimental module is gone in 2.9: an error where 2.9 or later is supported.
@@ -353,11 +358,13 @@ def test_severity_follows_the_supported_range():
 
 def test_a_removal_in_2_4_is_an_error_for_every_target_named_without_a_requirement():
     from tf24migrate.catalogue.selection import RuleSelection
+    from tf24migrate.catalogue.settings import Settings
     from tf24migrate.engine.pipeline import run_rules
 
     for target in (DEFAULT_TARGET, target_of("2.2", "--target-version")):
         (finding,) = run_rules(
-            "import tensorflow as tf\ns.experimental_run_v2(f)\n", RuleSelection("TF24101", target=target)
+            "import tensorflow as tf\ns.experimental_run_v2(f)\n",
+            Settings(RuleSelection("TF24101"), target=target),
         ).findings
         assert finding.severity is Severity.ERROR
 
@@ -406,4 +413,4 @@ def test_the_target_is_read_from_dockerfiles_too(tmp_path, dockerfile, lowest):
     (tmp_path / "train.py").write_text("import tensorflow as tf\n")
     target = project_target(str(tmp_path / "train.py"))
     assert target.version == lowest
-    assert target.source.endswith("Dockerfile")
+    assert target.source.rsplit(": ", 1)[0].endswith("Dockerfile")  # `from .../Dockerfile: tensorflow==...`

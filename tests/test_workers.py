@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tf24migrate.catalogue.selection import select_rules
+from tf24migrate.catalogue.settings import Settings
 from tf24migrate.model.findings import Status
 from tf24migrate.run import file, workers
 from tf24migrate.run.migrate import migrate_files
@@ -42,7 +43,7 @@ def test_workers_never_write_the_main_process_does(tmp_path, monkeypatch):
         return write_source(*args, **kwargs)
 
     monkeypatch.setattr(file, "write_source", recorded)
-    results = list(migrate_files(files, select_rules(), write=True, jobs=2))
+    results = list(migrate_files(files, Settings(select_rules()), write=True, jobs=2))
     assert all(r.written for r in results)
     assert writers.read_text().split() == [str(os.getpid())] * 12
     assert all(Path(f).read_bytes() == AFTER for f in files)
@@ -60,7 +61,7 @@ def test_a_worker_that_dies_fails_the_files_it_held_and_the_run_goes_on(tmp_path
         return migrate_file(path, *args, **kwargs)
 
     monkeypatch.setattr(workers, "migrate_file", dies_on_one)
-    results = list(migrate_files(files, select_rules(), write=True, jobs=2))
+    results = list(migrate_files(files, Settings(select_rules()), write=True, jobs=2))
     assert [r.path for r in results] == files
     by_path = {r.path: r for r in results}
     assert by_path[doomed].status is Status.FAILED and by_path[doomed].error == WORKER_DIED
@@ -139,3 +140,28 @@ def test_workers_die_with_a_killed_command_and_write_nothing_after(tmp_path):
     time.sleep(0.5)
     assert [p.read_bytes() for p in sorted(tmp_path.glob("m*.py"))] == contents
     assert BEFORE in contents
+
+
+def test_workers_get_the_whole_settings(tmp_path):
+    """The rules travel to worker processes as selectors; the target, the unsafe-fix setting and
+    the hidden notes travel with them."""
+    from tf24migrate.catalogue.selection import RuleSelection
+    from tf24migrate.model.target import Target
+
+    files = []
+    for n in range(10):
+        path = tmp_path / f"m{n}.py"
+        path.write_text(
+            "import tensorflow as tf\ns.experimental_run_v2(f)\ny = tf.quantization.quantize_and_dequantize(x, -1.0, 1.0)\n"
+        )
+        files.append(str(path))
+    old_target = Settings(RuleSelection("TF241,TF245"), target=Target((2, 1)))
+    unsafe = Settings(RuleSelection("TF241,TF245"), unsafe_fixes=True)
+    for settings, expected in (
+        (old_target, {("TF24101", False), ("TF24505", False)}),  # 2.1 has no `run`
+        (unsafe, {("TF24101", True), ("TF24505", True)}),
+    ):
+        serial = list(migrate_files(files, settings, jobs=1))
+        parallel = list(migrate_files(files, settings, jobs=2))
+        assert [r.findings for r in parallel] == [r.findings for r in serial]
+        assert {(f.code, f.applied) for r in parallel for f in r.findings} == expected

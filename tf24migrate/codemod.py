@@ -20,11 +20,12 @@ import libcst as cst
 from libcst.codemod import CodemodCommand, CodemodContext
 
 from tf24migrate.catalogue.selection import all_rules, select_rules
+from tf24migrate.catalogue.settings import Settings
 from tf24migrate.engine.pipeline import run_rules
 
 
 class TF24Migrate(CodemodCommand):
-    DESCRIPTION: ClassVar[str] = "Migrate TensorFlow 2.0-2.3 code to the TensorFlow 2.4 API."
+    DESCRIPTION: str = "Migrate TensorFlow 2.0-2.3 code to the TensorFlow 2.4 API."
     SELECT: ClassVar[tuple[str, ...] | None] = None
 
     def __init__(
@@ -47,7 +48,8 @@ class TF24Migrate(CodemodCommand):
         arg_parser.add_argument("--unsafe-fixes", action="store_true", help="Also apply unsafe fixes.")
 
     def transform_module_impl(self, tree: cst.Module) -> cst.Module:
-        result = run_rules(tree.code, self.rules, path=self.context.filename, unsafe_fixes=self.unsafe_fixes)
+        settings = Settings(self.rules, unsafe_fixes=self.unsafe_fixes)
+        result = run_rules(tree.code, settings, path=self.context.filename)
         for finding in result.findings:
             if not finding.applied:
                 self.warn(f"{finding.location}: {finding.code} {finding.message}")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.names import dotted_parts
 
 # Calls whose string arguments are text for people: print, logging, warnings, exceptions.
@@ -65,7 +66,7 @@ def is_prose(ancestors: list[cst.CSTNode], node: cst.CSTNode) -> bool:
     return False
 
 
-def assigned_value(ctx, name: cst.Name) -> cst.BaseExpression | None:
+def assigned_value(ctx: RuleContext, name: cst.Name) -> cst.BaseExpression | None:
     """The value of `name = value` (or `name: T = value`) when that is how `name` is bound here."""
     if not ctx.is_reference(name):
         return None

@@ -16,18 +16,6 @@ def _fix(rule: Rule) -> str:
     return rule.fix.value if rule.fix else "none"
 
 
-def explanation(rule: Rule) -> str:
-    """A rule's page as `--explain` prints it (and the language server links to it)."""
-    fix = rule.fix.value if rule.fix else "none (report only)"
-    default = "yes" if rule.default else "no (opt-in)"
-    return (
-        f"{rule.code} {rule.name}\n\n"
-        f"Fix: {fix}. Severity: {rule.severity.value}. Runs by default: {default}.\n\n"
-        f"TensorFlow versions: {versions_line(rule)}\n\n"
-        f"{rule.doc}"
-    )
-
-
 def render_reference(rules: Iterable[Rule]) -> str:
     rules = list(rules)
     lines = [

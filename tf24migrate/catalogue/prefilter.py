@@ -59,7 +59,7 @@ class Probe:
         return found
 
     def could_fire(
-        self, requires: Iterable[Needle], triggers: Iterable[Needle], within: Probe | None = None
+        self, requires: Sequence[Needle], triggers: Iterable[Needle], within: Probe | None = None
     ) -> bool:
         """Whether each of `requires` occurs in `within` (default: this text) and one of
         `triggers` in this text. The shared go first, as each needle is looked for once per text:
@@ -117,7 +117,7 @@ def _shorter_literals() -> dict[str, tuple[str, ...]]:
 _SPLITS: dict[int, tuple] = {}  # by the id of a rule's `requires` (which the entry keeps alive)
 
 
-def _split(requires: Sequence[Needle]) -> tuple[tuple[Needle, ...], ...]:
+def _split(requires: Sequence[Needle]) -> tuple[tuple[Pattern, ...], tuple[str, ...], tuple[Pattern, ...]]:
     """A rule's `requires` as it is best checked (once per rule): the patterns that hold one
     literal, the literals, then the patterns of several literals."""
     entry = _SPLITS.get(id(requires))

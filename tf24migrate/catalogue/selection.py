@@ -5,13 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import Protocol, TypeVar, overload
 
 from tf24migrate.model.errors import UnknownRuleError
 from tf24migrate.rules.base import Rule
-
-if TYPE_CHECKING:
-    from tf24migrate.model.target import Target
 
 
 @cache
@@ -24,17 +21,10 @@ def all_rules() -> tuple[Rule, ...]:
 
 class RuleSelection(Sequence[Rule]):
     """The rules chosen by `select` and `ignore` (as for `select_rules`), loaded on first use:
-    a run where no file could match (`prefilter.could_fire`) never loads them, nor LibCST. `target` is the
-    oldest TensorFlow their fixes must run on (a `tf24migrate.model.target.Target`; None: the default)."""
+    a run where no file could match (`prefilter.could_fire`) never loads them, nor LibCST."""
 
-    def __init__(
-        self,
-        select: Iterable[str] | str | None = None,
-        ignore: Iterable[str] | str | None = None,
-        target: Target | None = None,
-    ):
+    def __init__(self, select: Iterable[str] | str | None = None, ignore: Iterable[str] | str | None = None):
         self.select, self.ignore = _split(select), _split(ignore)
-        self.target = target
         self._rules: tuple[Rule, ...] | None = None
 
     @property
@@ -60,10 +50,24 @@ class RuleSelection(Sequence[Rule]):
         return len(self.rules)
 
     def __reduce__(self):  # sent to worker processes as its selectors, not as rules
-        return RuleSelection, (self.select, self.ignore, self.target)
+        return RuleSelection, (self.select, self.ignore)
 
 
-def _matches(rule: Rule, selector: str) -> bool:
+class Selectable(Protocol):
+    """What selectors match: a rule, a note (`tf24migrate.model.notes`) or a row of the trigger table."""
+
+    @property
+    def code(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def default(self) -> bool: ...
+
+
+AnySelectable = TypeVar("AnySelectable", bound=Selectable)
+
+
+def _matches(rule: Selectable, selector: str) -> bool:
     selector = selector.strip()
     if selector.lower() == "all":
         return True
@@ -80,11 +84,23 @@ def _split(selectors: Iterable[str] | str | None) -> list[str]:
     return [part.strip() for item in selectors for part in item.split(",") if part.strip()]
 
 
+@overload
+def select_rules(
+    select: Iterable[str] | str | None = None, ignore: Iterable[str] | str | None = None, rules: None = None
+) -> tuple[Rule, ...]: ...
+
+
+@overload
+def select_rules(
+    select: Iterable[str] | str | None, ignore: Iterable[str] | str | None, rules: Iterable[AnySelectable]
+) -> tuple[AnySelectable, ...]: ...
+
+
 def select_rules(
     select: Iterable[str] | str | None = None,
     ignore: Iterable[str] | str | None = None,
-    rules: Iterable[Rule] | None = None,
-) -> tuple[Rule, ...]:
+    rules: Iterable[Selectable] | None = None,
+) -> tuple[Selectable, ...]:
     """The rules chosen by `select` (default: the default rules) minus those in `ignore`.
 
     Selectors are codes (`TF24101`), names (`experimental-run-v2`), code prefixes (`TF241`) or
@@ -93,7 +109,7 @@ def select_rules(
     """
     from tf24migrate.model.notes import NOTES
 
-    pool = tuple(rules) if rules is not None else all_rules()
+    pool: tuple[Selectable, ...] = tuple(rules) if rules is not None else all_rules()
     selected_names = _split(select)
     ignored_names = _split(ignore)
     for selector in selected_names:

@@ -4,14 +4,15 @@ Streams: with `--diff` (the default) stdout carries only the unified diffs, so i
 `git apply`, and findings go to stderr; with `--write` and `--check` findings go to stdout. With
 `--output-format json` or `sarif`, stdout holds one JSON document and nothing else; with `github`,
 only the workflow annotations (one line per finding). With `-` as the path, stdout carries the
-migrated source (with `--diff`, its diff; in JSON, the file entry's `code`) and findings go to stderr. The summary line and the progress bar go to stderr;
-`--interactive` shows each diff and its question on stdout. This module parses the options and
-settles them with pyproject.toml (`run.config`); `session` prints the run.
+migrated source (with `--diff`, its diff; in JSON, the file entry's `code`) and findings go to
+stderr. The summary line and the progress bar go to stderr; `--interactive` shows each diff and
+its question on stdout. This module parses the options and settles them with pyproject.toml
+(`run.config`, `cli.groups`); `session` prints the run. Every usage error is one line,
+`tf24migrate: error: ...`, exit 2.
 """
 
 from __future__ import annotations
 
-import enum
 import os
 import sys
 from typing import Annotated
@@ -19,16 +20,22 @@ from typing import Annotated
 import typer
 
 from tf24migrate import __version__
-from tf24migrate.catalogue.selection import RuleSelection, UnknownRuleError, all_rules, find_rule
+from tf24migrate.cli import rule_listing
 from tf24migrate.cli.exit_codes import EXIT_ERROR, EXIT_OK
-from tf24migrate.model.target import TargetVersionError, target_of
+from tf24migrate.cli.invocation import Mode, OutputFormat
+from tf24migrate.cli.usage import UsageErrorsInOneLine, fail
+
+_SELECTION, _FIXES, _FILES, _OUTPUT, _CACHE = "Rule selection", "Fixes", "File selection", "Output", "Cache"
 
 
-class OutputFormat(str, enum.Enum):
-    text = "text"
-    json = "json"
-    github = "github"
-    sarif = "sarif"
+def _rules(help: str):
+    """A repeatable option naming rules (codes, names, prefixes), of the selection panel."""
+    return typer.Option(help=help, metavar="RULES", rich_help_panel=_SELECTION)
+
+
+def _globs(help: str):
+    """A repeatable option of gitignore-style globs, of the file selection panel."""
+    return typer.Option(help=help, metavar="GLOBS", rich_help_panel=_FILES)
 
 
 def _version(value: bool) -> None:
@@ -37,56 +44,8 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
-def _fail(message: str) -> typer.Exit:
-    from tf24migrate.cli.output import printable
-
-    typer.echo(printable(f"tf24migrate: error: {message}"), err=True)
-    return typer.Exit(EXIT_ERROR)
-
-
-def _list_rules(output_format: OutputFormat) -> None:
-    if output_format is OutputFormat.json:
-        import json
-
-        catalogue = [
-            {
-                "code": r.code,
-                "name": r.name,
-                "fix": r.fix.value if r.fix else None,
-                "default": r.default,
-                "severity": r.severity.value,
-                "new_since": r.new_since,
-                "old_removed": r.old_removed,
-                "summary": r.summary,
-            }
-            for r in all_rules()
-        ]
-        typer.echo(json.dumps(catalogue, indent=2))
-        return
-    rows = [("code", "name", "fix", "default", "new since", "old removed")]
-    rows += [
-        (
-            r.code,
-            r.name,
-            r.fix.value if r.fix else "none",
-            "yes" if r.default else "opt-in",
-            r.new_since or "-",
-            r.old_removed or "-",
-        )
-        for r in all_rules()
-    ]
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    for row in rows:
-        typer.echo("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip())
-
-
-def _explain(selector: str) -> None:
-    from tf24migrate.catalogue.docs import explanation
-
-    typer.echo(explanation(find_rule(selector)))
-
-
-def _split_globs(value: list[str] | None) -> tuple[str, ...] | None:
+def _split(value: list[str] | None) -> tuple[str, ...] | None:
+    """A repeatable option's values, each also comma-separated; None when not given."""
     if value is None:
         return None
     return tuple(part.strip() for item in value for part in item.split(",") if part.strip())
@@ -102,7 +61,7 @@ def _read_files_from(source: str) -> list[str]:
             with open(source, "rb") as handle:
                 data = handle.read()
     except OSError as error:
-        raise _fail(f"--files-from {source}: cannot read: {error.strerror or error}") from None
+        raise fail(f"--files-from {source}: cannot read: {error.strerror or error}") from None
     lines = (line.removesuffix(b"\r") for line in data.split(b"\n"))
     return [os.fsdecode(line) for line in lines if line.strip()]
 
@@ -125,39 +84,55 @@ def _without_other_kinds(paths: list[str]) -> list[str]:
     return kept
 
 
+def _mode(diff: bool, write: bool, check: bool, interactive: bool, stdin: bool) -> Mode:
+    """The mode the flags ask for. `--check --diff` is the preview that exits 1 when something
+    is due, which every preview does (as `ruff check --diff` and `black --check --diff`);
+    `-` alone prints the migrated source (editors pipe through it)."""
+    if check and diff:
+        check = False
+    if sum((diff, write, check, interactive)) > 1:
+        raise fail("--diff, --write, --check and --interactive exclude each other (but --check --diff)")
+    if write or (stdin and not (diff or check)):
+        return Mode.WRITE
+    if check:
+        return Mode.CHECK
+    return Mode.INTERACTIVE if interactive else Mode.DIFF
+
+
 def main_command(
     paths: Annotated[
         list[str] | None,
         typer.Argument(
-            help="Files or folders to migrate; `-` reads one source from stdin and writes it to stdout.",
+            help="Files or folders to migrate (default: the current folder); `-` reads one source "
+            "from stdin and writes it to stdout.",
             show_default=False,
         ),
     ] = None,
     diff: Annotated[
-        bool, typer.Option("--diff", help="Preview: print a unified diff, write nothing (the default).")
+        bool,
+        typer.Option("--diff", help="Preview: print the diffs, write nothing (the default); exit 1 if due."),
     ] = False,
     write: Annotated[bool, typer.Option("--write", help="Apply the changes in place.")] = False,
     check: Annotated[
-        bool, typer.Option("--check", help="Write nothing; exit 1 if any file would change.")
+        bool, typer.Option("--check", help="Write nothing; list the files that would change; exit 1 if any.")
     ] = False,
     interactive: Annotated[
         bool,
-        typer.Option(
-            "--interactive",
-            "-i",
-            help="Show each change and ask whether to apply it (y/n/a/q); write the accepted ones.",
-        ),
+        typer.Option("--interactive", "-i", help="Show each change and ask whether to apply it (y/n/a/q)."),
     ] = False,
     select: Annotated[
-        str | None, typer.Option(help="Rules to run: codes, names, prefixes or 'all', comma-separated.")
+        list[str] | None,
+        _rules("Rules to run: codes, names, prefixes or 'all' (repeat, or comma-separate)."),
     ] = None,
-    ignore: Annotated[str | None, typer.Option(help="Rules to leave out, as for --select.")] = None,
+    extend_select: Annotated[list[str] | None, _rules("Rules to run on top of the selection.")] = None,
+    ignore: Annotated[list[str] | None, _rules("Rules (and notes) to leave out.")] = None,
     target_version: Annotated[
         str | None,
         typer.Option(
-            help="The oldest TensorFlow the code must still run on (default: read from the project's "
-            "requirements, else 2.4); fixes that need a newer one are reported, not applied.",
+            help="Oldest TensorFlow the code must run on (default: the project's requirements, else "
+            "2.4); fixes needing a newer one are only reported.",
             metavar="X.Y",
+            rich_help_panel=_FIXES,
         ),
     ] = None,
     unsafe_fixes: Annotated[
@@ -166,70 +141,101 @@ def main_command(
             "--unsafe-fixes/--no-unsafe-fixes",
             help="Also apply fixes that may change behaviour.",
             show_default=False,
+            rich_help_panel=_FIXES,
         ),
     ] = None,
+    exit_zero: Annotated[
+        bool,
+        typer.Option(
+            "--exit-zero",
+            help="Exit 0 when something is due (2 still means a failure).",
+            rich_help_panel=_FIXES,
+        ),
+    ] = False,
+    exit_non_zero_on_fix: Annotated[
+        bool,
+        typer.Option("--exit-non-zero-on-fix", help="Exit 1 when a fix was written.", rich_help_panel=_FIXES),
+    ] = False,
     exclude: Annotated[
         list[str] | None,
-        typer.Option(
-            help="Globs (gitignore style) to leave out of folder walks, replacing the defaults "
-            "(virtual environments, build, dist, ...).",
-            metavar="GLOBS",
-        ),
+        _globs("Globs to leave out of folder walks, replacing the defaults (venv, build, ...)."),
     ] = None,
-    extend_exclude: Annotated[
-        list[str] | None, typer.Option(help="Globs to leave out, on top of --exclude.", metavar="GLOBS")
-    ] = None,
+    extend_exclude: Annotated[list[str] | None, _globs("Globs to leave out, on top of --exclude.")] = None,
     no_ignore: Annotated[
-        bool, typer.Option("--no-ignore", help="Do not honour .gitignore and .git/info/exclude.")
+        bool,
+        typer.Option(
+            "--no-ignore", help="Do not honour .gitignore and .git/info/exclude.", rich_help_panel=_FILES
+        ),
     ] = False,
     force_exclude: Annotated[
         bool | None,
         typer.Option(
             "--force-exclude/--no-force-exclude",
-            help="Apply the excludes to paths named on the command line too (for pre-commit).",
+            help="Apply the excludes to named paths too (pre-commit).",
+            rich_help_panel=_FILES,
         ),
     ] = None,
     files_from: Annotated[
         str | None,
         typer.Option(
-            help="Also process the paths listed in FILE, one per line (`-`: stdin).", metavar="FILE"
+            help="Also the paths listed in FILE, one a line (`-`: stdin).",
+            metavar="FILE",
+            rich_help_panel=_FILES,
         ),
     ] = None,
     stdin_filename: Annotated[
-        str | None, typer.Option(help="The name to report for a source read from stdin (`-`).")
-    ] = None,
-    jobs: Annotated[
-        int | None,
-        typer.Option("--jobs", "-j", help="Worker processes (default: all cores; 1: no workers).", min=0),
+        str | None,
+        typer.Option(
+            help="The name of a source read from stdin (`-`).", metavar="NAME", rich_help_panel=_FILES
+        ),
     ] = None,
     output_format: Annotated[
-        OutputFormat, typer.Option("--output-format", help="How to print findings.")
-    ] = OutputFormat.text,
+        OutputFormat,
+        typer.Option(
+            "--output-format",
+            help="text, json, github (annotations) or sarif.",
+            metavar="FORMAT",
+            rich_help_panel=_OUTPUT,
+        ),
+    ] = OutputFormat.TEXT,
     statistics: Annotated[
         bool,
-        typer.Option("--statistics", help="Print, per rule, the sites fixed and reported, not each finding."),
-    ] = False,
-    exit_zero: Annotated[
-        bool,
         typer.Option(
-            "--exit-zero", help="Exit 0 even when changes or findings are due (2 still means a failure)."
+            "--statistics",
+            help="Print only a table: per rule, sites fixed and reported.",
+            rich_help_panel=_OUTPUT,
         ),
     ] = False,
-    exit_non_zero_on_fix: Annotated[
-        bool,
+    color: Annotated[
+        bool | None,
         typer.Option(
-            "--exit-non-zero-on-fix", help="Exit 1 when --write fixed something, even if nothing is left."
+            "--color/--no-color",
+            help="Colour diffs (default: on a terminal).",
+            show_default=False,
+            rich_help_panel=_OUTPUT,
         ),
+    ] = None,
+    quiet: Annotated[
+        bool,
+        typer.Option("--quiet", "-q", help="No summary line, no progress bar.", rich_help_panel=_OUTPUT),
     ] = False,
+    jobs: Annotated[
+        int | None,
+        typer.Option(
+            "--jobs", "-j", help="Worker processes (default: all cores; 1: none).", min=0, metavar="N"
+        ),
+    ] = None,
     no_cache: Annotated[
-        bool, typer.Option("--no-cache", help="Neither read nor write the result cache.")
+        bool,
+        typer.Option("--no-cache", help="Neither read nor write the result cache.", rich_help_panel=_CACHE),
     ] = False,
     cache_dir: Annotated[
         str | None,
         typer.Option(
-            help="Where to keep the result cache (default: .tf24migrate_cache at the project root; "
+            help="The result cache's folder (default: .tf24migrate_cache at the project root; "
             "also TF24MIGRATE_CACHE_DIR).",
             metavar="DIR",
+            rich_help_panel=_CACHE,
         ),
     ] = None,
     list_rules: Annotated[bool, typer.Option("--list-rules", help="List every rule and exit.")] = False,
@@ -237,78 +243,83 @@ def main_command(
         str | None,
         typer.Option(help="Show a rule's documentation (code or name) and exit.", metavar="RULE"),
     ] = None,
-    color: Annotated[
-        bool | None,
-        typer.Option(
-            "--color/--no-color", help="Colour diffs (default: only on a terminal).", show_default=False
-        ),
-    ] = None,
-    quiet: Annotated[
-        bool, typer.Option("--quiet", "-q", help="Print no summary line and no progress bar.")
-    ] = False,
     version: Annotated[
         bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit.")
     ] = False,
 ) -> None:
     """Migrate TensorFlow 2.0-2.3 code to the TensorFlow 2.4 API.
 
-    Safe rewrites are applied; whatever cannot be rewritten safely is reported with what to do.
-    Settings may also live in pyproject.toml, in the tool.tf24migrate table; the command line wins.
+    Safe rewrites are applied; the rest is reported with what to do. Settings: pyproject.toml, tool.tf24migrate table.
+
+    Exit codes: 0 nothing due; 1 changes or error findings due (or left); 2 usage error, or a file failed.
+
     `tf24migrate server` starts the language server for editors.
     """
     from tf24migrate.cli.output import printable
+    from tf24migrate.model.errors import UnknownRuleError
+    from tf24migrate.model.target import TargetVersionError, target_of
     from tf24migrate.run.config import ConfigError
     from tf24migrate.run.discovery import path_problem
 
-    paths = list(paths or [])
+    select_, extend_select_, ignore_ = _split(select), _split(extend_select), _split(ignore)
     try:
         if list_rules:
-            _list_rules(output_format)
+            rule_listing.list_rules(output_format)
             return
         if explain:
-            _explain(explain)
+            rule_listing.explain(explain)
             return
-        RuleSelection(select, ignore, target_of(target_version, "--target-version")).check()
+        target_of(target_version, "--target-version")
     except (UnknownRuleError, TargetVersionError) as error:
-        raise _fail(str(error)) from None
-    if sum((diff, write, check, interactive)) > 1:
-        raise _fail("--diff, --write, --check and --interactive exclude each other: choose one")
+        raise fail(str(error)) from None
+    paths = list(paths or [])
+    mode = _mode(diff, write, check, interactive, stdin=paths == ["-"])
     if exit_zero and exit_non_zero_on_fix:
-        raise _fail("--exit-zero and --exit-non-zero-on-fix exclude each other: choose one")
-    if files_from:
-        paths += _read_files_from(files_from)
+        raise fail("--exit-zero and --exit-non-zero-on-fix exclude each other: choose one")
+    listed = _read_files_from(files_from) if files_from else []
+    if not paths and not files_from:
+        paths = ["."]  # as ruff and black: the current folder
     if "-" in paths and (len(paths) > 1 or files_from == "-"):
-        raise _fail("`-` (a source on stdin) cannot be combined with other paths or --files-from -")
-    if interactive and output_format is not OutputFormat.text:
-        raise _fail("--interactive asks on the terminal: it works with --output-format text only")
+        raise fail("`-` (a source on stdin) cannot be combined with other paths or --files-from -")
+    if mode is Mode.INTERACTIVE and output_format is not OutputFormat.TEXT:
+        raise fail("--interactive asks on the terminal: it works with --output-format text only")
     if paths == ["-"] and interactive:
-        raise _fail("--interactive needs files to write: it cannot work on a source read from stdin")
-    if not paths:
-        raise _fail("no paths given: name the files or folders to migrate, e.g. `tf24migrate --diff .`")
-    # A path that is not a file or folder is named, with why, and left out; the others are
-    # processed, and the run exits 2.
+        raise fail("--interactive needs files to write: it cannot work on a source read from stdin")
+    # A path named that is not a file or folder is named, with why, and left out; the others are
+    # processed, and the run exits 2. A path listed by --files-from that does not exist (a file
+    # the branch deletes) is a note.
     problems = {p: problem for p in paths if p != "-" and (problem := path_problem(p)) is not None}
     for path, problem in problems.items():
         typer.echo(printable(f"tf24migrate: {path}: {problem}"), err=True)
-    missing = list(problems)
-    paths = [p for p in paths if p not in missing]
+    gone = [p for p in listed if not os.path.lexists(p)]
+    for path in gone:
+        typer.echo(printable(f"tf24migrate: note: {path}: listed by --files-from, does not exist"), err=True)
+    listed_problems = {
+        p: problem for p in listed if p not in gone and (problem := path_problem(p)) is not None
+    }
+    for path, problem in listed_problems.items():
+        typer.echo(printable(f"tf24migrate: {path}: {problem}"), err=True)
+    missing = [*problems, *listed_problems]
+    paths = [p for p in (*paths, *listed) if p not in missing and p not in gone]
     if not paths:
-        raise typer.Exit(EXIT_ERROR)
+        raise typer.Exit(EXIT_ERROR if missing else EXIT_OK)
     paths = _without_other_kinds(paths)
     if not paths:
         raise typer.Exit(EXIT_ERROR if missing else EXIT_OK)
 
     from tf24migrate.cli.groups import Options, groups_of
-    from tf24migrate.cli.session import Run, migrate_stdin, run_files
+    from tf24migrate.cli.invocation import Run
+    from tf24migrate.cli.session import migrate_stdin, run_files
     from tf24migrate.run.discovery import MissingPathError
 
     options = Options(
-        select=select,
-        ignore=ignore,
+        select=select_,
+        extend_select=extend_select_,
+        ignore=ignore_,
         target_version=target_version,
         unsafe_fixes=unsafe_fixes,
-        exclude=_split_globs(exclude),
-        extend_exclude=_split_globs(extend_exclude),
+        exclude=_split(exclude),
+        extend_exclude=_split(extend_exclude),
         no_ignore=no_ignore,
         force_exclude=force_exclude,
         jobs=jobs,
@@ -318,18 +329,11 @@ def main_command(
     try:  # each path's own pyproject.toml; a source on stdin: its name's, else the current folder's
         groups = groups_of([stdin_filename or "."] if paths == ["-"] else paths, options)
     except (UnknownRuleError, ConfigError, TargetVersionError) as error:
-        raise _fail(str(error)) from None
+        raise fail(str(error)) from None
     run = Run(
-        # `-` alone prints the migrated source (editors pipe through it); `--diff -` its diff.
-        mode="write"
-        if write or (paths == ["-"] and not (diff or check))
-        else "check"
-        if check
-        else "interactive"
-        if interactive
-        else "diff",
+        mode=mode,
         groups=groups,
-        output_format=output_format.value,
+        output_format=output_format,
         color=color if color is not None else (sys.stdout.isatty() and "NO_COLOR" not in os.environ),
         quiet=quiet,
         statistics=statistics,
@@ -343,7 +347,7 @@ def main_command(
         try:
             exit_code = run_files(run)
         except MissingPathError as error:
-            raise _fail(str(error)) from None
+            raise fail(str(error)) from None
     raise typer.Exit(exit_code)
 
 
@@ -360,7 +364,7 @@ def server_command(
         from tf24migrate.server.protocol import serve
     except ImportError as error:
         missing = (error.name or "pygls").split(".")[0]
-        raise _fail(
+        raise fail(
             f"the language server needs the `server` extra ({missing} is missing): "
             'pip install "tf24migrate[server]"'
         ) from None
@@ -378,5 +382,5 @@ def main() -> None:
 
 def _app() -> typer.Typer:
     app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
-    app.command(name="tf24migrate")(main_command)
+    app.command(name="tf24migrate", cls=UsageErrorsInOneLine)(main_command)
     return app

@@ -12,8 +12,10 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import overload
 
 from tf24migrate.catalogue.selection import RuleSelection, UnknownRuleError
+from tf24migrate.catalogue.settings import Settings
 from tf24migrate.cli.output import printable, target_json
 from tf24migrate.model.target import Target, target_of
 from tf24migrate.run.config import Config, find_pyproject, load_config
@@ -24,8 +26,9 @@ from tf24migrate.run.discovery import DEFAULT_EXCLUDE, PathFilter
 class Options:
     """What the command line says about the settings a config may also set; None: not said."""
 
-    select: str | None = None
-    ignore: str | None = None
+    select: tuple[str, ...] | None = None
+    extend_select: tuple[str, ...] | None = None
+    ignore: tuple[str, ...] | None = None
     target_version: str | None = None
     unsafe_fixes: bool | None = None
     exclude: tuple[str, ...] | None = None
@@ -43,15 +46,14 @@ class Group:
 
     paths: tuple[str, ...]
     config_path: str | None  # the pyproject.toml the settings came from; None: the defaults
-    rules: RuleSelection
-    unsafe_fixes: bool
+    settings: Settings
     path_filter: PathFilter
     jobs: int
     cache_dir: str | None  # None: no cache
 
     @property
     def target(self) -> Target:
-        return self.rules.target
+        return self.settings.target
 
     def json(self) -> dict:
         return {"path": shown(self.config_path), "target": target_json(self.target)}
@@ -64,6 +66,10 @@ class Group:
         return f"{config} with target {self.target.describe}"
 
 
+@overload
+def shown(path: str) -> str: ...
+@overload
+def shown(path: str | None) -> str | None: ...
 def shown(path: str | None) -> str | None:
     return os.path.relpath(path) if path else None
 
@@ -95,18 +101,17 @@ def groups_of(paths: Sequence[str], options: Options) -> list[Group]:
 
 
 def _group(paths: tuple[str, ...], config: Config, target: Target, options: Options) -> Group:
-    rules = RuleSelection(
-        options.select if options.select is not None else config.select,
-        options.ignore if options.ignore is not None else config.ignore,
-        target,
+    settings = Settings.selected(
+        _selected(options, config),
+        _first_set(options.ignore, config.ignore, None),
+        target=target,
+        unsafe_fixes=_first_set(options.unsafe_fixes, config.unsafe_fixes, False),
     )
-    rules.check()
     exclude, extend = options.exclude, options.extend_exclude
     return Group(
         paths=paths,
         config_path=config.path,
-        rules=rules,
-        unsafe_fixes=_first_set(options.unsafe_fixes, config.unsafe_fixes, False),
+        settings=settings,
         path_filter=PathFilter(
             exclude=_first_set(exclude, config.exclude, DEFAULT_EXCLUDE),
             extend_exclude=_first_set(extend, config.extend_exclude, ()),
@@ -119,9 +124,24 @@ def _group(paths: tuple[str, ...], config: Config, target: Target, options: Opti
     )
 
 
+def _selected(options: Options, config: Config) -> tuple[str, ...] | None:
+    """The selectors of the rules to run: the command line's `--select`, else the config's `select`,
+    with `extend-select` (the config's unless `--select` is given, and the command line's) added; a
+    selection only extended is the default rules and those. None: the default rules."""
+    select = _first_set(options.select, config.select, None)
+    extend = (*(config.extend_select or () if options.select is None else ()), *(options.extend_select or ()))
+    if not extend:
+        return select
+    if select is None:
+        from tf24migrate.catalogue.entries import entries
+
+        select = tuple(entry.code for entry in entries() if entry.default)
+    return (*select, *extend)
+
+
 def _first_set(*values):
     """The first value that is not None: the command line's, then pyproject.toml's, then the default."""
-    return next(value for value in values if value is not None)
+    return next((value for value in values if value is not None), None)
 
 
 def _target(
@@ -150,6 +170,7 @@ def _checked(config: Config, options: Options) -> Config:
     names the file and the key."""
     for key, selection in (
         ("select", None if options.select is not None else RuleSelection(config.select)),
+        ("extend-select", None if options.select is not None else RuleSelection(config.extend_select)),
         ("ignore", None if options.ignore is not None else RuleSelection(None, config.ignore)),
     ):
         if selection is None:

@@ -1,5 +1,5 @@
-"""Turning results into text: unified diffs, finding lines, the summary, the JSON document and
-GitHub workflow annotations (the SARIF log is `sarif.py`).
+"""What every output format shares: finding lines, fix markers, the summary, the target as JSON
+(each format's reporter is in `cli.reporters`).
 
 Pure functions from results to strings or dicts; the CLI decides where they are printed. Text
 meant for a terminal goes through `printable`: a file name or a message holding a newline or an
@@ -9,11 +9,10 @@ escape sequence prints as one line, escaped, and never reaches the terminal raw.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from tf24migrate.model.findings import FileResult, Finding, Fix, Severity, Status
-from tf24migrate.sources.kinds import kind_of
 
 # Control characters (C0, DEL, C1) and the Unicode line and paragraph separators.
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
@@ -90,77 +89,6 @@ class Summary:
         return "tf24migrate: " + ", ".join(parts)
 
 
-def finding_json(finding: Finding, *, written: bool = False) -> dict:
-    """A finding as JSON; one in a notebook also has `cell` (its line and column are in that cell).
-
-    `applied`: the fix is part of this run's output (the diff, or the file written); `written`: it
-    is on disk (`written` says whether the finding's file was written)."""
-    entry = {
-        "path": finding.path,
-        "line": finding.line,
-        "column": finding.column,
-        "end_line": finding.end_line,
-        "end_column": finding.end_column,
-        "code": finding.code,
-        "name": finding.name,
-        "severity": finding.severity.value,
-        "message": finding.message,
-        "fix": finding.fix.value if finding.fix else None,
-        "applied": finding.applied,
-        "written": finding.applied and written,
-        "new_since": finding.new_since,
-        "old_removed": finding.old_removed,
-        "changed_in": finding.changed_in,
-    }
-    if finding.cell is not None:
-        entry["cell"] = finding.cell
-    return entry
-
-
-def json_document(
-    results: Sequence[FileResult],
-    version: str,
-    *,
-    with_diffs: bool,
-    target=None,
-    statistics=None,
-    with_code: bool = False,
-) -> dict:
-    """The JSON output; `target` (a `tf24migrate.model.target.Target`) is the TensorFlow the run aimed at;
-    `statistics` (a list, `RuleStatistics.json`) is added as `"statistics"` when given. With
-    `with_code` (a source from stdin) every file is listed, with its migrated source as `"code"`
-    (the source as it was when it failed)."""
-    summary = Summary.of(results)
-    files = []
-    for result in results:
-        if result.status is Status.UNCHANGED and not result.findings and not with_code:
-            continue
-        entry = {
-            "path": result.path,
-            "status": result.status.value,
-            "error": result.error,
-            "written": result.written,
-        }
-        if with_diffs and result.status is Status.CHANGED:
-            entry["diff"] = kind_of(result.path).diff(result.path, result.source or "", result.code or "")
-        if with_code:
-            entry["code"] = result.code if result.code is not None else result.source
-        files.append(entry)
-    return {
-        "tf24migrate": version,
-        "summary": {
-            "files_scanned": summary.files_scanned,
-            "files_changed": summary.files_changed,
-            "files_failed": summary.files_failed,
-            "findings": summary.findings,
-        },
-        "files": files,
-        "findings": [finding_json(f, written=r.written) for r in results for f in r.findings],
-        **({"target": target_json(target)} if target is not None else {}),
-        **({"statistics": statistics} if statistics is not None else {}),
-    }
-
-
 def target_json(target) -> dict:
     """The target as JSON: `{"version": "2.3", "source": "from requirements.txt", "newest": null}`."""
     from tf24migrate.model.target import format_version
@@ -170,41 +98,3 @@ def target_json(target) -> dict:
         "source": target.source,
         "newest": format_version(target.newest),
     }
-
-
-_GITHUB_LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
-
-
-def _github_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def _github_property(text: str) -> str:
-    return _github_data(text).replace(":", "%3A").replace(",", "%2C")
-
-
-def github_annotation(finding: Finding, *, written: bool) -> str:
-    """`::error file=...,line=...,col=...,endLine=...,endColumn=...,title=CODE::message`, escaped."""
-    marker = fix_marker(finding, written=written)
-    properties = {
-        "file": finding.path or "<string>",
-        "line": finding.line,
-        "col": finding.column,
-        "endLine": finding.end_line,
-        "endColumn": finding.end_column,
-        "title": finding.code,
-    }
-    fields = ",".join(f"{key}={_github_property(str(value))}" for key, value in properties.items())
-    message = f"{finding.name}: {marker + ' ' if marker else ''}{finding.message}"
-    return f"::{_GITHUB_LEVELS[finding.severity]} {fields}::{_github_data(message)}"
-
-
-def github_annotations(results: Sequence[FileResult]) -> str:
-    """One annotation per finding, and one error per file that failed; each on its own line."""
-    lines = []
-    for result in results:
-        if result.status is Status.FAILED:
-            file = _github_property(result.path)
-            lines.append(f"::error file={file},title=tf24migrate::{_github_data(result.error or 'failed')}")
-        lines.extend(github_annotation(finding, written=result.written) for finding in result.findings)
-    return "".join(line + "\n" for line in lines)

@@ -1,233 +1,93 @@
 """The command's run: results streamed from the runner to the terminal, one file at a time.
 
-This is the printing half of the command line (`command` parses options): diffs, finding lines,
-the interactive review, the progress bar, statistics, the summary and the exit code. Results are
-printed as they arrive and then dropped, so memory does not grow with the number of files; only a
-structured output format (JSON) keeps what its document needs until the end.
+This is the printing half of the command line (`command` parses options): each result goes to the
+reporter of the output format (`cli.reporters`), after the interactive review when there is one;
+then the summary line and the exit code. Results are printed as they arrive and then dropped, so
+memory does not grow with the number of files; only a structured output format (JSON, SARIF)
+keeps what its document needs until the end.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
 import os
 import signal
 import sys
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 
 import typer
 
-from tf24migrate import __version__
 from tf24migrate.cli.exit_codes import EXIT_DUE, EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK
-from tf24migrate.cli.groups import Group, describe, shown
-from tf24migrate.cli.output import Summary, finding_line, github_annotations, json_document, printable
+from tf24migrate.cli.groups import Group, describe
+from tf24migrate.cli.invocation import Mode, OutputFormat, Run
+from tf24migrate.cli.output import Summary, printable
+from tf24migrate.cli.reporters import reporter_for
 from tf24migrate.cli.statistics import RuleStatistics
-from tf24migrate.model.findings import FileResult, Finding, MigrationResult, Status
+from tf24migrate.model.findings import FileResult, Status
 from tf24migrate.run.discovery import iter_source_files
-from tf24migrate.run.file import decode_file, migrate_declining, migrate_loaded, write_result
+from tf24migrate.run.file import decode_file, migrate_loaded
 from tf24migrate.run.files import STOP_SIGNALS, UnreadableFile
 from tf24migrate.run.migrate import migrate_files
-from tf24migrate.sources.diff import diff_bytes
-from tf24migrate.sources.kinds import SUFFIXES, kind_of
-
-
-@dataclass(frozen=True)
-class Run:
-    """What the command line asked for, settled (pyproject.toml merged in)."""
-
-    mode: str  # "diff", "write", "check" or "interactive"; with `stdin`, "write" prints the source
-    groups: Sequence[Group]  # the paths, each group with its settings (`cli.groups`); stdin: one
-    output_format: str  # "text", "json", "github" or "sarif"
-    color: bool
-    quiet: bool
-    statistics: bool
-    exit_zero: bool = False  # exit 0 when something is due (still 2 when a file failed)
-    exit_non_zero_on_fix: bool = False  # exit 1 when a fix was written, even with nothing left
-    paths_missing: int = 0  # paths named that do not exist, folders unreadable (left out: exit 2)
-    stdin: bool = False  # one source from stdin: its migrated source, or its diff, to stdout
-
-    @property
-    def writes(self) -> bool:
-        return self.mode in ("write", "interactive")
-
-    @property
-    def findings_to_stderr(self) -> bool:
-        return self.mode == "diff" or self.stdin  # stdout carries the diff, or the source
-
-
-def color_diff(diff: str, color: bool) -> str:
-    if not color:
-        return diff
-    styled = []
-    for line in diff.splitlines(keepends=True):
-        if line.startswith(("+++", "---")):
-            styled.append(typer.style(line, bold=True))
-        elif line.startswith("+"):
-            styled.append(typer.style(line, fg="green"))
-        elif line.startswith("-"):
-            styled.append(typer.style(line, fg="red"))
-        elif line.startswith("@@"):
-            styled.append(typer.style(line, fg="cyan"))
-        else:
-            styled.append(line)
-    return "".join(styled)
+from tf24migrate.sources.kinds import SUFFIXES
 
 
 class _Printer:
-    """Prints each result as it comes, and keeps the totals over every group."""
+    """Hands each result to the reporter as it comes, and keeps the totals over every group."""
 
     def __init__(self, run: Run, progress) -> None:
         self.run = run
         self.group = run.groups[0]  # the settings of the results added now
-        self.config_of: dict[str, str | None] = {}  # each kept result's config, with several groups
         self.progress = progress
         self.summary = Summary.of([])
         self.statistics = RuleStatistics()
-        self.kept: list[FileResult] = []  # only for a structured output format
-        self.review = None
         self.stdout_is_terminal = sys.stdout.isatty()
-        if run.mode == "interactive":
+        self.reporter = reporter_for(run, self.echo)
+        self.review = None
+        if run.mode is Mode.INTERACTIVE:
             from tf24migrate.cli.interactive import Review
 
-            self.review = Review(lambda text: typer.echo(text, nl=False), sys.stdin.readline)
+            self.review = Review(self.show, sys.stdin.readline, color=run.color)
 
     def echo(self, text: str | bytes, *, err: bool, nl: bool = True, color: bool | None = None) -> None:
         if err or self.stdout_is_terminal:  # the bar shares the terminal with this text
             self.progress.clear()
         typer.echo(text, err=err, nl=nl, color=color)
 
-    def diff_of(self, result: FileResult) -> str:
-        return color_diff(
-            kind_of(result.path).diff(result.path, result.source or "", result.code or ""), self.run.color
-        )
-
-    def file_diff(self, result: FileResult) -> bytes | str:
-        """The diff printed for a changed file: the bytes `git apply` needs (its encoding, its BOM)."""
-        encoding = result.extra.get("encoding", "utf-8")
-        if encoding in ("utf-8", "utf8") or result.path.lower().endswith(".ipynb"):
-            return self.diff_of(result)
-        bom = "\ufeff" if encoding == "utf-8-sig" else ""
-        diff = kind_of(result.path).diff(result.path, bom + (result.source or ""), bom + (result.code or ""))
-        return diff_bytes(color_diff(diff, self.run.color), encoding)
-
-    def reviewed(self, result: FileResult) -> FileResult:
-        """The result after asking about each of its fixes (interactive mode only); only the
-        accepted ones are written."""
-        self.progress.clear()
-        fixes = [f for f in result.findings if f.applied]
-        if len(fixes) <= 1:  # one question, about the file's whole change
-            if self.review.accepts(
-                printable(result.path), self.diff_of(result), _which(fixes[0]) if fixes else ""
-            ):
-                return write_result(result)
-            return _skipped(result)
-        accepted = [fix for fix in fixes if self._accepts_alone(result, fix, fixes)]
-        if len(accepted) == len(fixes):
-            return write_result(result)
-        partial = self._migrated(result, declined=[f for f in fixes if f not in accepted])
-        if partial.code == result.source:
-            return _skipped(dataclasses.replace(result, findings=partial.findings))
-        return write_result(dataclasses.replace(result, code=partial.code, findings=partial.findings))
-
-    def _migrated(self, result: FileResult, declined: list[Finding]) -> MigrationResult:
-        return migrate_declining(
-            result, self.group.rules, unsafe_fixes=self.group.unsafe_fixes, declined=declined
-        )
-
-    def _accepts_alone(self, result: FileResult, fix: Finding, fixes: list[Finding]) -> bool:
-        """Show the change one fix makes on its own, and ask about it."""
-        alone = self._migrated(result, declined=[f for f in fixes if f is not fix])
-        if alone.code == result.source:  # nothing to show: it goes with the others
-            return True
-        diff = self.diff_of(dataclasses.replace(result, code=alone.code))
-        return self.review.accepts(printable(result.path), diff, _which(fix))
+    def show(self, text: str) -> None:
+        """The review's text, on stdout as it is."""
+        self.echo(text, err=False, nl=False, color=self.run.color)
 
     def add(self, result: FileResult) -> None:
-        run = self.run
-        if self.review is not None and result.status is Status.CHANGED:
-            result = self.reviewed(result)
         self.summary = self.summary.plus(result)
         self.statistics.add(result.findings)
-        if run.output_format != "text":
-            # JSON shows the diffs due; SARIF describes every applied fix as a replacement.
-            # A source from stdin keeps its code: the document is the only place it goes.
-            with_texts = run.stdin or (
-                result.status is Status.CHANGED and (not run.writes or run.output_format == "sarif")
-            )
-            self.kept.append(result if with_texts else dataclasses.replace(result, source=None, code=None))
-            if len(run.groups) > 1:
-                self.config_of[result.path] = shown(self.group.config_path)
-            return
-        if result.status is Status.FAILED:
-            self.echo(printable(f"{result.path}: error: {result.error}"), err=True)
-        if run.mode == "diff" and result.status is Status.CHANGED:
-            self.echo(self.file_diff(result), err=False, nl=False, color=run.color)
-        if run.mode == "check" and result.status is Status.CHANGED:
-            self.echo(f"would change: {printable(result.path)}", err=run.stdin)
-        if not run.statistics:
-            for finding in result.findings:
-                self.echo(finding_line(finding, written=result.written), err=run.findings_to_stderr)
+        self.reporter.add(result, self.group)
 
     def finish(self, elapsed: float) -> int:
-        run, groups = self.run, self.run.groups
+        run = self.run
         self.progress.clear()
-        if run.output_format == "json":
-            document = json_document(
-                self.kept,
-                __version__,
-                with_diffs=not run.writes,
-                target=groups[0].target if len(groups) == 1 else None,
-                statistics=self.statistics.json(written=run.writes) if run.statistics else None,
-                with_code=run.stdin,
+        self.reporter.finish(self.summary, self.statistics)
+        if self.review is not None and self.review.not_offered:
+            count = self.review.not_offered
+            typer.echo(
+                f"tf24migrate: review quit: {count} more change{'' if count == 1 else 's'} not offered, "
+                "nothing written for them; run the command again to review them",
+                err=True,
             )
-            if len(groups) == 1:
-                document["config"] = shown(groups[0].config_path)
-            else:  # each file names its config; the list says each config's target
-                for entry in document["files"]:
-                    entry["config"] = self.config_of[entry["path"]]
-                document["config"] = [group.json() for group in groups]
-            typer.echo(json.dumps(document, indent=2))
-        elif run.output_format == "github":
-            typer.echo(github_annotations(self.kept), nl=False)
-        elif run.output_format == "sarif":
-            from tf24migrate.cli.sarif import sarif_log
-
-            rules = list({rule.code: rule for group in groups for rule in group.rules}.values())
-            log = sarif_log(self.kept, rules, __version__)
-            if len(groups) > 1:
-                log["runs"][0]["invocations"][0]["properties"] = {"config": [g.json() for g in groups]}
-            typer.echo(json.dumps(log, indent=2))
-        if run.statistics:  # with a structured format, stdout holds the document alone
-            to_stderr = run.findings_to_stderr or run.output_format != "text"
-            for line in self.statistics.lines(written=run.writes):
-                typer.echo(line, err=to_stderr)
         if not run.quiet:
             typer.echo(
-                f"{self.summary.line(written=run.writes)}{describe(groups)} in {elapsed:.2f}s", err=True
+                f"{self.summary.line(written=run.writes)}{describe(run.groups)} in {elapsed:.2f}s", err=True
             )
         return exit_code(self.summary, run)
 
 
-def _skipped(result: FileResult) -> FileResult:
-    """A changed file left as it is: its findings are reported, none fixed."""
-    findings = tuple(dataclasses.replace(f, applied=False) for f in result.findings)
-    return dataclasses.replace(result, status=Status.UNCHANGED, code=result.source, findings=findings)
-
-
-def _which(fix: Finding) -> str:
-    """Which fix a question is about, after the file's name."""
-    cell = f"cell {fix.cell}, " if fix.cell is not None else ""
-    return f" ({fix.code}, {cell}line {fix.line})"
-
-
 def exit_code(summary: Summary, run: Run) -> int:
-    """2 when a file failed or a path named is missing; 1 when something is due (`--check` found changes, or an error finding
-    is left unfixed) unless `--exit-zero`, or when `--exit-non-zero-on-fix` and a fix was written."""
+    """2 when a file failed or a path named is missing; 1 when something is due (a preview or
+    `--check` found changes, or an error finding is left unfixed) unless `--exit-zero`, or when
+    `--exit-non-zero-on-fix` and a fix was written; else 0."""
     if summary.files_failed or run.paths_missing:
         return EXIT_ERROR
-    due = (run.mode == "check" and summary.files_changed) or summary.unfixed_errors
+    due = (not run.writes and summary.files_changed) or summary.unfixed_errors
     if due and not run.exit_zero:
         return EXIT_DUE
     if run.exit_non_zero_on_fix and run.writes and summary.files_changed:
@@ -246,7 +106,7 @@ def _open_cache(group: Group):
     from tf24migrate.run.cache import ResultCache, run_key
 
     try:
-        return ResultCache.open(group.cache_dir, run_key(group.rules, group.unsafe_fixes))
+        return ResultCache.open(group.cache_dir, run_key(group.settings))
     except OSError as error:
         typer.echo(
             f"tf24migrate: note: the cache folder {group.cache_dir} cannot be used "
@@ -273,7 +133,7 @@ def run_files(run: Run) -> int:
     run = dataclasses.replace(run, paths_missing=run.paths_missing + len(unreadable))
     total = sum(map(len, files))
     progress = ProgressBar(
-        total, sys.stderr, enabled=not run.quiet and run.mode != "interactive" and sys.stderr.isatty()
+        total, sys.stderr, enabled=not run.quiet and run.mode is not Mode.INTERACTIVE and sys.stderr.isatty()
     )
     printer = _Printer(run, progress)
     try:
@@ -305,7 +165,7 @@ def _files_of(groups: Sequence[Group], on_skip) -> list[list[str]]:
     if len(groups) == 1:
         return files
     seen: set[str] = set()
-    kept = []
+    kept: list[list[str]] = []
     absolute = {path: os.path.abspath(path) for path in named}
     for group, found in zip(groups, files, strict=True):
         own = {absolute[path] for path in group.paths if os.path.isdir(path)}  # a file holds no other
@@ -339,21 +199,23 @@ def _self_and_folders(path: str) -> Iterator[str]:
 
 
 def _run_group(group: Group, files: list[str], printer: _Printer) -> bool:
-    """Migrate and print one group's `files`; False when the review was quit."""
+    """Migrate and print one group's `files`; False when the review was quit. `--interactive`
+    writes through the same path as `--write`, with the review choosing what each write holds."""
+    review = printer.review
     results = migrate_files(
         files,
-        group.rules,
-        unsafe_fixes=group.unsafe_fixes,
-        write=printer.run.mode == "write",
+        group.settings,
+        write=printer.run.writes,
         jobs=group.jobs,
         texts=False,
         cache=_open_cache(group) if files else None,
+        choose=None if review is None else lambda result: review.choose(result, group, printer.progress),
     )
     try:
         for result in results:
             printer.progress.advance()
             printer.add(result)
-            if printer.review is not None and printer.review.quit:
+            if review is not None and review.quit:
                 return False
     finally:
         results.close()  # lets the workers finish the file at hand, and starts no other
@@ -388,14 +250,14 @@ def migrate_stdin(run: Run, name: str) -> int:
         output = raw
     else:
         (group,) = run.groups
-        result = migrate_loaded(name, source, group.rules, unsafe_fixes=group.unsafe_fixes)
+        result = migrate_loaded(name, source, group.settings)
         output = raw
         if result.status is Status.CHANGED and run.writes:
             output = (result.code or "").encode(source.encoding)
-            result = dataclasses.replace(result, written=run.output_format == "text")
+            result = dataclasses.replace(result, written=run.output_format is OutputFormat.TEXT)
     printer = _Printer(run, _NoProgress())
     printer.add(result)
-    if run.output_format == "text" and run.writes:  # else the printer printed the diff, or nothing
+    if run.output_format is OutputFormat.TEXT and run.writes:  # else the printer printed the diff, or nothing
         sys.stdout.flush()
         sys.stdout.buffer.write(output)
         sys.stdout.buffer.flush()

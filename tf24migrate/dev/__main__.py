@@ -30,15 +30,17 @@ def use_checkout(root: Path) -> Path:
         raise ScaffoldError(
             f"{root} is not a clone of tf24migrate: run this from the repository, or pass --root"
         )
-    import tf24migrate.transforms
+    import importlib
 
-    tf24migrate.transforms.__path__[:] = [str(root / "transforms")]  # the spec shares this list
+    package = importlib.import_module("tf24migrate.transforms")
+    package.__path__[:] = [str(root / "transforms")]  # the spec shares this list
     return root
 
 
 def regenerate(root: Path, code: str | None = None) -> list[Path]:
-    """Write the trigger table, the rule reference and the fixture snapshots (of `code` only, if
+    """Write the trigger table, the rule entries, the rule reference and the fixture snapshots (of `code` only, if
     given) of the clone at `root`; the paths whose content changed."""
+    from tf24migrate.catalogue import entries
     from tf24migrate.catalogue.docs import render_reference
     from tf24migrate.catalogue.prefilter import table_source
     from tf24migrate.catalogue.selection import all_rules
@@ -47,6 +49,7 @@ def regenerate(root: Path, code: str | None = None) -> list[Path]:
     changed = []
     generated = {
         root / "tf24migrate" / "catalogue" / "trigger_table.py": table_source(),
+        root / "tf24migrate" / "catalogue" / "entry_table.py": entries.table_source(),
         root / "docs" / "rules.md": render_reference(all_rules()),
     }
     for path, text in generated.items():
@@ -79,7 +82,7 @@ def regen(
 
 @app.command("new-rule")
 def new_rule(
-    code: Annotated[str, typer.Argument(help="The new code, in its family's range: TF24110.")],
+    code: Annotated[str, typer.Argument(help="The new code, in its family's range: TF24111.")],
     name: Annotated[str, typer.Argument(help="The new name: lowercase words joined by '-'.")],
     family: Annotated[str, typer.Option(help="The family package under transforms/: distribute, keras, ...")],
     kind: Annotated[

@@ -3,8 +3,8 @@
 Each case is `<case>.py` (input), `<case>.expected.py` (output; absent when the output is the
 input, as in negative cases) and `<case>.findings`, the snapshot of the findings: per finding a line
 `line:column CODE severity fix applied` (fix `none` when the rule has none, `not-applied` when the
-fix was not made) and under it the finding's whole message, indented by four spaces, so that the
-wording is tested too. A first line `# fixture: select=CODES unsafe-fixes target-version=X.Y` changes the rules
+fix was not made) and under it the finding's message and its details, each indented by four
+spaces, so that the wording is tested too. A first line `# fixture: select=CODES unsafe-fixes target-version=X.Y` changes the rules
 run (default: the folder's rule), turns on unsafe fixes, or sets the oldest TensorFlow the code must
 run on (default: 2.4, every fix applies).
 """
@@ -81,7 +81,7 @@ def render_findings(findings) -> str:
     for f in findings:
         fix = f.fix.value if f.fix else "none"
         applied = "applied" if f.applied else "not-applied"
-        message = f.message.replace("\n", "\n    ")
+        message = (f.message + (f"\n{f.details}" if f.details else "")).replace("\n", "\n    ")
         blocks.append(f"{f.line}:{f.column} {f.code} {f.severity.value} {fix} {applied}\n    {message}\n")
     return "".join(blocks)
 

@@ -235,8 +235,8 @@ def add_row(renames: Path, rule: NewRule) -> None:
     rules = re.search(r"^RULES = \((?P<names>.*?)\)\n", text, re.MULTILINE | re.DOTALL)
     if rules is None:
         raise ScaffoldError(f"{renames} has no `RULES = (...)` tuple to list the new row in")
-    names = [name.strip() for name in rules.group("names").split(",") if name.strip()]
-    listed = "RULES = (\n" + "".join(f"    {name},\n" for name in [*names, rule.constant]) + ")\n"
+    listed_names = [name.strip() for name in rules.group("names").split(",") if name.strip()]
+    listed = "RULES = (\n" + "".join(f"    {name},\n" for name in [*listed_names, rule.constant]) + ")\n"
     text = text[: rules.start()] + row_source(rule) + "\n\n" + listed + text[rules.end() :]
     renames.write_text(text, encoding="utf-8")
 

@@ -11,24 +11,28 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 import libcst as cst
 
+from tf24migrate.catalogue.settings import Settings
 from tf24migrate.engine import import_edits
 from tf24migrate.engine.linked import Linked
 from tf24migrate.engine.positions import StatementMap, node_spans
 from tf24migrate.engine.public_api import imports_public_tensorflow
 from tf24migrate.engine.scopes import ScopeTracker
 from tf24migrate.engine.suppressions import is_suppressed
+from tf24migrate.model.exhaustive import assert_never
 from tf24migrate.model.findings import Fix, Span
-from tf24migrate.model.target import DEFAULT_TARGET, Target, too_new_note
+from tf24migrate.model.target import format_version, too_new_note
 from tf24migrate.rules.base import Rule
 from tf24migrate.rules.calls import code_for
+from tf24migrate.rules.context import EVIDENCE, Replacement, RuleContext
 from tf24migrate.rules.edits import (
     AddImport,
     AddStatementAfter,
+    AnyEdit,
     DropUse,
     Edit,
     ImportAlongside,
@@ -51,6 +55,7 @@ class Report:
     fix: Fix | None
     applied: bool
     statement: cst.CSTNode | None = None  # the top-level statement holding `node`, if known
+    evidence: str | None = None
 
 
 @dataclass
@@ -59,7 +64,7 @@ class Cursor:
 
     ancestors: list[cst.CSTNode] = field(default_factory=list)  # outermost first
     leaving: cst.CSTNode | None = None  # the node whose handlers are running
-    shims: set[int] = field(default_factory=set)  # ids of the shim statements around it
+    shims: set[cst.CSTNode] = field(default_factory=set)  # the shim statements around it
     rule: Rule | None = None  # the rule whose handler is running
 
     def top_statement(self) -> cst.CSTNode | None:
@@ -69,19 +74,17 @@ class Cursor:
         return self.leaving if self.ancestors else None
 
 
-class FileContext:
+class FileContext(RuleContext):
     """The `tf24migrate.rules.context.RuleContext` of one pass. See the module docstring."""
 
     def __init__(
         self,
         source: str,
+        settings: Settings,
         *,
-        unsafe_fixes: bool = False,
-        target: Target = DEFAULT_TARGET,
         blocked: dict[object, str] | None = None,
         statements: StatementMap | None = None,
         suppressions: dict[int, frozenset[str] | None] | None = None,
-        declined: Collection[tuple[str, int, int]] = (),
         locate: Callable[[cst.CSTNode, cst.CSTNode | None], Span] | None = None,
     ) -> None:
         self.source = source
@@ -89,12 +92,12 @@ class FileContext:
         self.cursor = Cursor()
         self.module: cst.Module | None = None  # the original module, once the pass entered it
         self.reports: list[Report] = []
-        self._unsafe_fixes = unsafe_fixes
-        self._target = target  # fixes whose new spelling is newer than this are reported, not applied
+        self._unsafe_fixes = settings.unsafe_fixes
+        self._target = settings.target  # fixes whose new spelling is newer are reported, not applied
         # Suppression comments (`line_suppressions`) and the (code, line, column) of findings
         # whose fixes were declined (--interactive), checked where `locate` places a node.
         self._suppressions = suppressions or {}
-        self._declined = frozenset(declined)
+        self._declined = frozenset((f.code, f.line, f.column) for f in settings.declined)
         self._locate = locate
         self._statements = statements
         # Fixes that must not be applied alone (see `Linked`): what earlier passes blocked, and
@@ -102,11 +105,10 @@ class FileContext:
         self.blocked: dict[object, str] = dict(blocked or {})
         self.newly_blocked: dict[object, str] = {}
         self._linked = Linked()
-        # id(new Name) -> (the Name, its import): holding the Name keeps its id from being reused
-        self._brings: dict[int, tuple[cst.Name, AddImport | ImportAlongside]] = {}
+        self._brings: dict[cst.CSTNode, AddImport | ImportAlongside] = {}  # a new Name -> its import
         self._module_imports: dict[str, str] = {}  # local name -> module, for applied AddImports
-        self._names_to_import: dict[int, list[str]] = {}  # id(original ImportFrom) -> names to add
-        self._left_imports: dict[int, cst.ImportFrom] = {}  # id(original) -> the node left in the tree
+        self._names_to_import: dict[cst.ImportFrom, list[str]] = {}  # original statement -> names to add
+        self._left_imports: dict[cst.ImportFrom, cst.ImportFrom] = {}  # original -> the node left in the tree
         self._statements_after: list[cst.BaseStatement] = []
 
     # ----------------------------------------------------------------- the file
@@ -126,9 +128,9 @@ class FileContext:
     def node_lines(self, node: cst.CSTNode) -> tuple[list[str], Span]:
         assert self.module is not None
         if self._statements is not None:
-            span = self._statements.spans({id(node): (node, self.cursor.top_statement())})[id(node)]
+            span = self._statements.spans({node: self.cursor.top_statement()})[node]
             return [self._statements.line(n) for n in range(span.line, span.end_line + 1)], span
-        span = node_spans(self.module, [node])[id(node)]
+        span = node_spans(self.module, [node])[node]
         return self.module.code.splitlines()[span.line - 1 : span.end_line], span
 
     def line_around(self, node: cst.CSTNode) -> tuple[str, str]:
@@ -146,11 +148,11 @@ class FileContext:
     def qualified_name(self, node: cst.CSTNode) -> str | None:
         """None too for the dotted names of import statements (`import tensorflow.python.x`),
         which are module paths, not uses."""
-        parts = dotted_parts(node)
-        if not parts or not self.scopes.is_reference(head_name(node)):
+        parts, head = dotted_parts(node), head_name(node)
+        if not parts or head is None or not self.scopes.is_reference(head):
             return None
         binding = self.scopes.scope.lookup(parts[0])
-        if binding is None or not binding.is_import:
+        if binding is None or binding.qualified_name is None:
             return None
         return normalize(".".join([binding.qualified_name, *parts[1:]]))
 
@@ -159,7 +161,11 @@ class FileContext:
         if head is None:
             return False
         binding = self.scopes.scope.lookup(head.value)
-        return binding is not None and binding.is_import and not is_tensorflow(binding.qualified_name)
+        return (
+            binding is not None
+            and binding.qualified_name is not None
+            and not is_tensorflow(binding.qualified_name)
+        )
 
     def spell(self, qualified_name: str, like: cst.CSTNode | None = None) -> cst.BaseExpression | None:
         scope = self.scopes.scope
@@ -168,7 +174,7 @@ class FileContext:
         if head is not None:
             binding = scope.lookup(head.value)
             if binding is not None and binding.is_import:
-                base = cst.Name(binding.renamed_to) if binding.renamed_to else head
+                base: cst.Name | str = cst.Name(binding.renamed_to) if binding.renamed_to else head
                 candidates.append((base, normalize(binding.spelled_name)))
         others = sorted(
             (b for b in scope.visible_imports() if b.renamed_to is None), key=lambda b: -len(b.spelled_name)
@@ -183,7 +189,7 @@ class FileContext:
             local = self._free_name_for_tensorflow()
             if local is not None:
                 name = cst.Name(local)
-                self._brings[id(name)] = (name, AddImport(local, TENSORFLOW))
+                self._brings[name] = AddImport(local, TENSORFLOW)
                 rest = qualified_name[len(TENSORFLOW) + 1 :].split(".")
                 return _attribute_chain(name, rest if qualified_name != TENSORFLOW else [])
         return None
@@ -191,9 +197,13 @@ class FileContext:
     def import_alongside(self, name: cst.Name, new_name: str) -> cst.Name | None:
         scope = self.scopes.scope
         binding = scope.lookup(name.value)
-        if binding is None or not binding.is_import or binding.node is None:
+        if binding is None or binding.qualified_name is None or binding.node is None:
             return None
-        statement = self.scopes.import_of_alias.get(id(binding.node))
+        statement = (
+            self.scopes.import_of_alias.get(binding.node)
+            if isinstance(binding.node, cst.ImportAlias)
+            else None
+        )
         if statement is None:
             return None
         wanted = f"{binding.qualified_name.rsplit('.', 1)[0]}.{new_name}"
@@ -203,16 +213,15 @@ class FileContext:
         if scope.ever_bound(new_name) or re.search(rf"\b{new_name}\b", self.source):
             return None
         alongside = cst.Name(new_name)
-        self._brings[id(alongside)] = (alongside, ImportAlongside(statement, new_name))
+        self._brings[alongside] = ImportAlongside(statement, new_name)
         return alongside
 
     # ----------------------------------------------------------------- reporting
 
     def blocked_reason(self, key: object) -> str | None:
-        return self.blocked.get(id(key) if isinstance(key, cst.CSTNode) else key)
+        return self.blocked.get(key)
 
     def block(self, key: object, reason: str) -> None:
-        key = id(key) if isinstance(key, cst.CSTNode) else key
         if key not in self.blocked and key not in self.newly_blocked:
             self.newly_blocked[key] = reason
 
@@ -221,10 +230,11 @@ class FileContext:
         node: cst.CSTNode,
         message: str,
         *,
-        replacement: cst.CSTNode | cst.RemovalSentinel | None = None,
+        replacement: Replacement | None = None,
         fix: Fix | None = None,
         edits: Iterable[Edit] = (),
-    ):
+        evidence: str | None = None,
+    ) -> Replacement | None:
         rule = self.cursor.rule
         assert rule is not None, "report() outside a rule handler"
         if self.cursor.shims and not rule.runs_in_shims:
@@ -235,6 +245,8 @@ class FileContext:
             if is_suppressed(span, rule.code, self._suppressions):
                 return None
             declined = (rule.code, span.line, span.column) in self._declined
+        if evidence is not None:
+            message = message.replace(EVIDENCE, evidence)
         if replacement is not None and fix is None:
             fix = rule.fix or Fix.SAFE
         if replacement is None:
@@ -243,18 +255,24 @@ class FileContext:
         applied = (
             (fix is Fix.SAFE or (fix is Fix.UNSAFE and self._unsafe_fixes)) and not declined and not too_new
         )
-        if too_new:
-            message = f"{message} {too_new_note(rule, self._target, fixable=fix is not None)}"
+        if too_new:  # the first line says so; the details what to do
+            head, _, details = message.partition("\n")
+            note = too_new_note(rule, self._target, fixable=fix is not None)
+            needs = f"needs TensorFlow {rule.new_since}, the target is {format_version(self._target.version)}"
+            message = (
+                f"{head.rstrip('.')} ({'not fixed: ' if fix is not None else ''}{needs}).\n{details}\n{note}"
+            )
         elif fix is Fix.UNSAFE and not self._unsafe_fixes and isinstance(replacement, cst.CSTNode):
             rewrite = _ONE_LINE.sub(" ", code_for(replacement).strip())  # a finding is one line
-            message = f"{message} Unsafe fix (apply with --unsafe-fixes): `{rewrite}`"
-        self.reports.append(Report(rule, node, message, fix, applied, self.cursor.top_statement()))
+            message = f"{message}\nUnsafe fix (apply with --unsafe-fixes): `{rewrite}`"
+        self.reports.append(Report(rule, node, message, fix, applied, self.cursor.top_statement(), evidence))
         if not applied:
             return None
+        carried: list[AnyEdit] = list(edits)
         if isinstance(replacement, cst.CSTNode):
             self._linked.migrated(node)
-            edits = [*edits, *self._brought_by(replacement)]
-        for edit in edits:
+            carried += self._brought_by(replacement)
+        for edit in carried:
             self._carry_out(edit)
         return replacement
 
@@ -266,35 +284,36 @@ class FileContext:
         found, stack = [], [replacement]
         while stack:
             node = stack.pop()
-            if id(node) in self._brings:
-                found.append(self._brings.pop(id(node))[1])
+            if node in self._brings:
+                found.append(self._brings.pop(node))
             stack.extend(node.children)
         return found
 
-    def _carry_out(self, edit: Edit | AddImport | ImportAlongside) -> None:
-        kind = type(edit)
-        if kind is AddStatementAfter:
-            self._statements_after.append(edit.statement)
-        elif kind is AddImport:
-            self._module_imports[edit.local] = edit.module
-        elif kind is ImportAlongside:
-            names = self._names_to_import.setdefault(id(edit.statement), [])
-            if edit.new_name not in names:
-                names.append(edit.new_name)
-        elif kind is DropUse:
-            binding = self.scopes.scope.lookup(edit.name.value)
-            if binding is not None and binding.is_import and self.scopes.is_reference(edit.name):
-                binding.uses_dropped += 1
-        else:
-            binding = self.scopes.alias_bindings.get(id(edit.alias))
-            if binding is None:
-                return
-            if kind is RenameBinding:
-                binding.renamed_to = edit.new_name
-            elif kind is MoveBinding:
-                binding.moved_to = edit.new_qualified_name
-            elif kind is TrackUses:
-                self._linked.track(binding)
+    def _carry_out(self, edit: AnyEdit) -> None:
+        match edit:
+            case AddStatementAfter(statement):
+                self._statements_after.append(statement)
+            case AddImport(local, module):
+                self._module_imports[local] = module
+            case ImportAlongside(statement, new_name):
+                names = self._names_to_import.setdefault(statement, [])
+                if new_name not in names:
+                    names.append(new_name)
+            case DropUse(name):
+                binding = self.scopes.scope.lookup(name.value)
+                if binding is not None and binding.is_import and self.scopes.is_reference(name):
+                    binding.uses_dropped += 1
+            case RenameBinding(alias, new_name):
+                if (binding := self.scopes.alias_bindings.get(alias)) is not None:
+                    binding.renamed_to = new_name
+            case MoveBinding(alias, new_qualified_name):
+                if (binding := self.scopes.alias_bindings.get(alias)) is not None:
+                    binding.moved_to = new_qualified_name
+            case TrackUses(alias):
+                if (binding := self.scopes.alias_bindings.get(alias)) is not None:
+                    self._linked.track(binding)
+            case _:
+                assert_never(edit)
 
     # ----------------------------------------------------------------- hooks of the pass
 
@@ -310,7 +329,7 @@ class FileContext:
             return result
         binding.uses += 1
         if binding.renamed_to and type(result) is cst.Name:
-            self._linked.kept.add(id(original))  # the same object under its new name
+            self._linked.kept.add(original)  # the same object under its new name
             result = result.with_changes(value=binding.renamed_to)
         if self._linked.tracked:
             ancestors = self.cursor.ancestors
@@ -319,7 +338,7 @@ class FileContext:
 
     def leave_import_from(self, original, result):
         if type(result) is cst.ImportFrom:
-            self._left_imports[id(original)] = result
+            self._left_imports[original] = result
         return result
 
     def leave_statement(self, original, result):
@@ -336,7 +355,7 @@ class FileContext:
         module = import_edits.add_imported_names(
             module,
             {
-                id(self._left_imports[key]): names
+                self._left_imports[key]: names
                 for key, names in self._names_to_import.items()
                 if key in self._left_imports
             },
@@ -345,16 +364,16 @@ class FileContext:
             module = import_edits.remove_imported_names(module, self._unused_imports())
         return import_edits.add_imports(module, self._module_imports)
 
-    def _unused_imports(self) -> dict[int, set[str]]:
+    def _unused_imports(self) -> dict[cst.ImportFrom, set[str]]:
         """The `from ... import` names whose every use an applied fix rewrote away, by statement."""
-        targets: dict[int, set[str]] = {}
-        for alias_id, binding in self.scopes.alias_bindings.items():
-            statement = self.scopes.import_of_alias.get(alias_id)
+        targets: dict[cst.ImportFrom, set[str]] = {}
+        for alias, binding in self.scopes.alias_bindings.items():
+            statement = self.scopes.import_of_alias.get(alias)
             if statement is None or not binding.uses or binding.uses != binding.uses_dropped:
                 continue
-            left = self._left_imports.get(id(statement))
+            left = self._left_imports.get(statement)
             if left is not None:
-                targets.setdefault(id(left), set()).add(binding.name)
+                targets.setdefault(left, set()).add(binding.name)
         return targets
 
     def _free_name_for_tensorflow(self) -> str | None:

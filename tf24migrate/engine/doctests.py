@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-from collections.abc import Callable, Collection, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
+from tf24migrate.catalogue.settings import Settings
 from tf24migrate.engine.pruning import bindings
 from tf24migrate.model.findings import Finding, MigrationResult
 from tf24migrate.rules.docstrings import Docstring, docstrings, examples
@@ -54,20 +55,19 @@ def _compiles(code: str, mode: str = "exec") -> bool:
     return True
 
 
-RunModule = Callable[..., MigrationResult]
+RunModule = Callable[[str, Settings, str | None], MigrationResult]
 
 
 def migrate_doctests(
     source: str,
     run: RunModule,
+    settings: Settings,
     *,
     path: str | None,
-    unsafe_fixes: bool,
-    declined: Collection[Finding],
     suppressed: Callable[[Finding], bool],
 ) -> tuple[str, list[Finding]]:
     """`source` with its doctest examples migrated by `run` (the engine's pass over a module:
-    `run(text, path=, unsafe_fixes=, declined=)`), and the findings at the file's lines."""
+    `run(text, settings, path)`), and the findings at the file's lines."""
     tf_bound = False
 
     def read(trees: Iterable[ast.Module]) -> Iterator[ast.Module]:
@@ -84,8 +84,8 @@ def migrate_doctests(
     for docstring in found:
         if not docstring.spliceable:
             continue
-        new_text, found = _migrate_one(docstring, run, tf_bound, path, unsafe_fixes, declined, suppressed)
-        findings += found
+        new_text, in_docstring = _migrate_one(docstring, run, tf_bound, path, settings, suppressed)
+        findings += in_docstring
         if new_text is not None:
             pieces += [source[copied : docstring.start], new_text]
             copied = docstring.end
@@ -97,7 +97,14 @@ def migrate_doctests(
     return code, findings
 
 
-def _migrate_one(docstring, run, tf_bound, path, unsafe_fixes, declined, suppressed):
+def _migrate_one(
+    docstring: Docstring,
+    run: RunModule,
+    tf_bound: bool,
+    path: str | None,
+    settings: Settings,
+    suppressed: Callable[[Finding], bool],
+) -> tuple[str | None, list[Finding]]:
     """(the docstring's new text or None, its findings)."""
     found = examples(docstring.lines)
     code_lines = [(i, prompt) for example in found for i, prompt in example.lines]
@@ -125,18 +132,16 @@ def _migrate_one(docstring, run, tf_bound, path, unsafe_fixes, declined, suppres
     def key(finding: Finding) -> tuple[str, int, int]:
         return finding.code, finding.line, finding.column
 
-    declined_at = {key(f) for f in declined}
-    result = run(text, path=path, unsafe_fixes=unsafe_fixes)
+    declined_at = {key(f) for f in settings.declined}
+    result = run(text, settings.declining(()), path)
     placed = [(f, place(f)) for f in result.findings]
     dropped = {key(f) for f, p in placed if p is None or suppressed(p)}  # not reported at all
     refused = dropped | {key(f) for f, p in placed if p is not None and key(p) in declined_at}
     if refused:  # suppressed or declined: run again with those fixes declined
-        result = run(
-            text, path=path, unsafe_fixes=unsafe_fixes, declined=[f for f, _ in placed if key(f) in refused]
-        )
+        result = run(text, settings.declining(f for f, _ in placed if key(f) in refused), path)
     new_lines = _spliced(docstring, code_lines, result.code, prelude) if result.changed else None
     if result.changed and new_lines is None:  # not faithfully spliceable: report, do not apply
-        result = run(text, path=path, unsafe_fixes=unsafe_fixes, declined=result.findings)
+        result = run(text, settings.declining(result.findings), path)
     findings = [p for f in result.findings if key(f) not in dropped and (p := place(f)) is not None]
     return (docstring.text(new_lines) if new_lines is not None else None), findings
 

@@ -11,14 +11,14 @@ from tf24migrate.rules.calls import code_for
 from tf24migrate.rules.names import is_import_line
 
 
-def add_imported_names(module: cst.Module, targets: dict[int, list[str]]) -> cst.Module:
-    """`module` with names appended to `from ... import` statements, by `id` of the statement."""
+def add_imported_names(module: cst.Module, targets: dict[cst.ImportFrom, list[str]]) -> cst.Module:
+    """`module` with names appended to `from ... import` statements (the nodes of `module`)."""
     return walk(module, AddImportedNames(targets)) if targets else module
 
 
-def remove_imported_names(module: cst.Module, targets: dict[int, set[str]]) -> cst.Module:
-    """`module` with local names removed from `from ... import` statements, by `id` of the
-    statement; a statement left with no name is removed."""
+def remove_imported_names(module: cst.Module, targets: dict[cst.ImportFrom, set[str]]) -> cst.Module:
+    """`module` with local names removed from `from ... import` statements (the nodes of
+    `module`); a statement left with no name is removed."""
     return walk(module, RemoveImportedNames(targets)) if targets else module
 
 
@@ -31,7 +31,7 @@ def add_imports(module: cst.Module, imports: dict[str, str]) -> cst.Module:
         cst.parse_statement(f"import {mod} as {local}\n" if mod != local else f"import {mod}\n")
         for local, mod in sorted(imports.items())
     ]
-    body = list(module.body)
+    body: list[cst.BaseStatement] = list(module.body)
     index = import_insertion_index(body)
     return module.with_changes(body=[*body[:index], *new, *body[index:]])
 
@@ -46,12 +46,12 @@ class _ImportStatementEdit(cst.CSTTransformer):
 class AddImportedNames(_ImportStatementEdit):
     """Appends names to given `from ... import` statements (found by identity)."""
 
-    def __init__(self, targets: dict[int, list[str]]) -> None:
+    def __init__(self, targets: dict[cst.ImportFrom, list[str]]) -> None:
         super().__init__()
         self.targets = targets
 
     def leave_ImportFrom(self, original: cst.ImportFrom, updated: cst.ImportFrom) -> cst.ImportFrom:
-        names = self.targets.get(id(original))
+        names = self.targets.get(original)
         if not names or isinstance(updated.names, cst.ImportStar):
             return updated
         aliases = list(updated.names)
@@ -70,12 +70,12 @@ class RemoveImportedNames(_ImportStatementEdit):
     """Removes names from given `from ... import` statements (found by identity), and a statement
     left with no name."""
 
-    def __init__(self, targets: dict[int, set[str]]) -> None:
+    def __init__(self, targets: dict[cst.ImportFrom, set[str]]) -> None:
         super().__init__()
         self.targets = targets
 
     def leave_ImportFrom(self, original: cst.ImportFrom, updated: cst.ImportFrom):
-        local_names = self.targets.get(id(original))
+        local_names = self.targets.get(original)
         if not local_names or isinstance(updated.names, cst.ImportStar):
             return updated
         kept = [alias for alias in updated.names if _local_name(alias) not in local_names]
@@ -98,7 +98,12 @@ def merge_from_imports(statements: list[cst.BaseStatement]) -> list[cst.BaseStat
     by_module: dict[str, int] = {}
     for statement in statements:
         body = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) else None
-        if not isinstance(body, cst.ImportFrom) or isinstance(body.names, cst.ImportStar) or body.relative:
+        if (
+            not isinstance(body, cst.ImportFrom)
+            or isinstance(body.names, cst.ImportStar)
+            or body.relative
+            or body.module is None
+        ):
             merged.append(statement)
             continue
         module = code_for(body.module)
@@ -107,7 +112,9 @@ def merge_from_imports(statements: list[cst.BaseStatement]) -> list[cst.BaseStat
             merged.append(statement)
             continue
         first = merged[by_module[module]]
-        first_import = first.body[0]
+        first_import = first.body[0] if isinstance(first, cst.SimpleStatementLine) else None
+        # the statement this loop kept for the module
+        assert isinstance(first_import, cst.ImportFrom) and not isinstance(first_import.names, cst.ImportStar)
         names = [
             *first_import.names[:-1],
             first_import.names[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),

@@ -20,11 +20,12 @@ from __future__ import annotations
 import libcst as cst
 
 from tf24migrate.rules.calls import code_for, split_call
+from tf24migrate.rules.context import RuleContext
 
 _STATEMENTS = (cst.SimpleStatementLine, cst.SimpleStatementSuite, cst.BaseCompoundStatement)
 
 
-def lay_out_call(ctx, original: cst.Call, result: cst.CSTNode) -> cst.CSTNode:
+def lay_out_call(ctx: RuleContext, original: cst.Call, result: cst.CSTNode) -> cst.CSTNode:
     """`result` (what the rules made of `original`) aligned and wrapped; see the module docstring."""
     if result is original or type(result) is not cst.Call:
         return result
@@ -33,7 +34,7 @@ def lay_out_call(ctx, original: cst.Call, result: cst.CSTNode) -> cst.CSTNode:
     return _wrapped(ctx, original, result)
 
 
-def _realigned(ctx, original: cst.Call, result: cst.Call) -> cst.Call:
+def _realigned(ctx: RuleContext, original: cst.Call, result: cst.Call) -> cst.Call:
     old_func, new_func = code_for(original.func), code_for(result.func)
     delta = len(new_func) - len(old_func)
     if delta == 0 or "\n" in old_func or not isinstance(original.whitespace_after_func, cst.SimpleWhitespace):
@@ -78,7 +79,7 @@ class _Shift(cst.CSTTransformer):
         return updated.with_changes(whitespace=self._moved(updated.whitespace))
 
 
-def _wrapped(ctx, original: cst.Call, result: cst.Call) -> cst.Call:
+def _wrapped(ctx: RuleContext, original: cst.Call, result: cst.Call) -> cst.Call:
     code = code_for(result)
     if len(code) <= len(code_for(original)) or "#" in code:
         return result
@@ -111,7 +112,7 @@ def _bare(arg: cst.Arg) -> cst.Arg:
     return arg.with_changes(comma=cst.MaybeSentinel.DEFAULT, whitespace_after_arg=cst.SimpleWhitespace(""))
 
 
-def _in_call_on_its_line(ctx) -> bool:
+def _in_call_on_its_line(ctx: RuleContext) -> bool:
     """Whether the call being left is inside another call written on one line (which wraps it)."""
     for ancestor in ctx.ancestors:
         if isinstance(ancestor, _STATEMENTS):

@@ -22,10 +22,11 @@ class Linked:
     """The uses of tracked imported names, and which of them applied fixes migrated or kept."""
 
     def __init__(self) -> None:
+        # By id: a `Binding` is a mutable dataclass, so it has no hash; the dict holds it alive.
         self.tracked: dict[int, Binding] = {}  # id(binding) -> binding
         self._uses: dict[int, list[tuple[cst.Name, cst.CSTNode | None]]] = {}
-        self._migrated: set[int] = set()  # ids of the Name nodes inside applied fixes
-        self.kept: set[int] = set()  # ids of uses that stay valid as they are
+        self._migrated: set[cst.Name] = set()  # the Name nodes inside applied fixes
+        self.kept: set[cst.Name] = set()  # uses that stay valid as they are
 
     def track(self, binding: Binding) -> None:
         self.tracked[id(binding)] = binding
@@ -42,7 +43,7 @@ class Linked:
         while stack:
             current = stack.pop()
             if type(current) is cst.Name:
-                self._migrated.add(id(current))
+                self._migrated.add(current)
             stack.extend(current.children)
 
     def blocked(self) -> Iterator[tuple[cst.CSTNode, str]]:
@@ -51,7 +52,7 @@ class Linked:
             left = [
                 code_for(parent) if isinstance(parent, cst.Attribute) and parent.value is name else name.value
                 for name, parent in self._uses.get(key, ())
-                if id(name) not in self._migrated and id(name) not in self.kept
+                if name not in self._migrated and name not in self.kept
             ]
             if left and binding.node is not None:
                 shown = ", ".join(f"`{use}`" for use in dict.fromkeys(left))

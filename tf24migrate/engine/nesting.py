@@ -15,6 +15,7 @@ the depth still allowed are visited.
 from __future__ import annotations
 
 import ast
+from typing import Any
 
 NESTING_LIMIT = 400
 _SAME_TEXT_SLACK = 8  # levels that share their parent's text (`Expr(Call(...))`, ...)
@@ -24,13 +25,13 @@ def too_deep(tree: ast.Module, line_starts: list[int]) -> int | None:
     """The line of the first statement of `tree` nesting deeper than `NESTING_LIMIT`, or None.
     `line_starts[n]` is the offset of line n + 1 (for the length of a node's text)."""
 
-    def length(node: ast.AST) -> int:
+    def length(node: Any) -> int:  # an ast node with a position: they share no type
         return (line_starts[node.end_lineno - 1] + node.end_col_offset) - (
             line_starts[node.lineno - 1] + node.col_offset
         )
 
     for statement in tree.body:
-        stack = [(statement, 1)]
+        stack: list[tuple[ast.AST, int]] = [(statement, 1)]
         while stack:
             node, depth = stack.pop()
             if depth > NESTING_LIMIT:

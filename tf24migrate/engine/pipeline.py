@@ -25,7 +25,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import sys
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import libcst as cst
@@ -35,7 +35,7 @@ from tf24migrate.catalogue.prefilter import (
     rules_that_could_fire,
     without_public_imports,
 )
-from tf24migrate.catalogue.selection import RuleSelection
+from tf24migrate.catalogue.settings import Settings
 from tf24migrate.engine.context import FileContext, Report
 from tf24migrate.engine.doctests import TF_IMPORT, migrate_doctests
 from tf24migrate.engine.form_feeds import with_form_feeds
@@ -44,14 +44,15 @@ from tf24migrate.engine.positions import StatementMap, module_code, node_spans
 from tf24migrate.engine.pruning import StatementPlan
 from tf24migrate.engine.public_api import imports_public_tensorflow
 from tf24migrate.engine.sparse import Sparse
-from tf24migrate.engine.suppressions import is_suppressed, line_suppressions
+from tf24migrate.engine.suppressions import is_suppressed, line_suppressions, with_unknown_suppressions
 from tf24migrate.engine.syntax import TOO_DEEP, parse, python_syntax_error
+from tf24migrate.engine.text_reports import TextReports
 from tf24migrate.engine.tf1_code import tf1_evidence, tf1_note, with_tf1_support
 from tf24migrate.engine.transformer import run_pass
 from tf24migrate.model.errors import RuleError, SourceSyntaxError
 from tf24migrate.model.findings import Finding, MigrationResult, Span
 from tf24migrate.model.notes import without_notes
-from tf24migrate.model.target import DEFAULT_TARGET, Target, target_of
+from tf24migrate.model.target import target_of
 from tf24migrate.rules.base import Rule
 from tf24migrate.rules.text import python_chunks
 
@@ -95,29 +96,27 @@ def migrate_source(
             else ""
         )
         raise TypeError(f"migrate_source takes the source text as a str, not {type(source).__name__}{hint}")
-    rules = RuleSelection(select, ignore, target_of(target_version, "the target_version argument"))
-    rules.check()
-    result = run_rules(source, rules, path=path, unsafe_fixes=unsafe_fixes)
-    hidden = rules.hidden_notes
+    target = target_of(target_version, "the target_version argument")
+    settings = Settings.selected(select, ignore, target=target, unsafe_fixes=unsafe_fixes)
+    result = run_rules(source, settings, path=path)
+    hidden = settings.hidden_notes
     return dataclasses.replace(result, findings=without_notes(result.findings, hidden)) if hidden else result
 
 
-def run_rules(
-    source: str,
-    rules: Sequence[Rule],
-    *,
-    path: str | None = None,
-    unsafe_fixes: bool = False,
-    declined: Collection[Finding] = (),
-) -> MigrationResult:
-    """Apply `rules` to `source`. Raises `SourceSyntaxError` or `RuleError`. The fixes of the
-    findings in `declined` (found by code, line and column) are not applied, only reported. The
-    target TensorFlow is the one `rules` carries (a `RuleSelection`'s), else the default."""
+def run_rules(source: str, settings: Settings, *, path: str | None = None) -> MigrationResult:
+    """Apply the rules of `settings` to `source`. Raises `SourceSyntaxError` or `RuleError`. The
+    fixes of the findings `settings` declines (found by code, line and column) are not applied,
+    only reported. The notes `settings` hides are not left out here (the caller does it). A
+    suppression comment naming no rule or note is reported (`suppressions`)."""
+    return with_unknown_suppressions(_run_rules(source, settings, path=path), path)
+
+
+def _run_rules(source: str, settings: Settings, *, path: str | None) -> MigrationResult:
     if source.startswith(_BOM):  # Python's parser rejects it in a text; LibCST would drop it
-        result = run_rules(source[1:], rules, path=path, unsafe_fixes=unsafe_fixes, declined=declined)
+        result = _run_rules(source[1:], settings, path=path)
         return dataclasses.replace(result, source=source, code=_BOM + result.code)  # the same lines
-    target = getattr(rules, "target", None) or DEFAULT_TARGET
-    active = rules_that_could_fire(source, rules)
+    target, unsafe_fixes, declined = settings.target, settings.unsafe_fixes, settings.declined
+    active = rules_that_could_fire(source, settings.rules)
     main, in_examples = _imports_allow(source, active), _example_rules(source, active)
     if not main and not in_examples:
         return MigrationResult(source=source, code=source)
@@ -125,8 +124,11 @@ def run_rules(
     if tf1 is not None:  # TF 1 code: rewrites would break it, rules do not run (see `tf1_code`)
         return MigrationResult(source=source, code=source, findings=(tf1_note(tf1, path),))
     target = with_tf1_support(source, target)  # TF 2 code that still runs on TF 1 keeps doing so
+    if target is not settings.target:
+        settings = dataclasses.replace(settings, target=target)
     text_rules = [rule for rule in active if rule.reads_text]
-    code, findings, edited = source, [], ()
+    code, findings = source, []
+    edited: tuple[tuple[int, int], ...] = ()
     suppressions = line_suppressions(source)
 
     def suppressed(finding: Finding) -> bool:
@@ -136,33 +138,32 @@ def run_rules(
     # The stages that keep every line where it is come first, so all findings are at source lines.
     for rule in text_rules:  # comments and docstrings (`Rule.reads_text`)
         before = code
-        code, found = rule.scan_text(
-            code,
+        reports = TextReports(
+            rule,
             path=path,
+            target=target,
             unsafe_fixes=unsafe_fixes,
             declined=declined,
             suppressed=suppressed,
-            target=target,
         )
-        findings += found
+        code = rule.scan_text(reports, code)
+        findings += reports.findings
         edited += changed_lines(before, code) if code != before else ()
     if in_examples:
 
-        def run_examples(text: str, *, path, unsafe_fixes, declined=()) -> MigrationResult:
+        def run_examples(text: str, settings: Settings, path: str | None) -> MigrationResult:
             rules_here = _imports_allow(text, rules_that_could_fire(text, in_examples))
             if not rules_here or tf1_evidence(text) is not None:
                 return MigrationResult(source=text, code=text)
-            return _run_tree(text, rules_here, path, unsafe_fixes, declined, target)
+            return _run_tree(text, rules_here, path, settings)
 
         before = code
-        code, found = migrate_doctests(
-            code, run_examples, path=path, unsafe_fixes=unsafe_fixes, declined=declined, suppressed=suppressed
-        )
+        code, found = migrate_doctests(code, run_examples, settings, path=path, suppressed=suppressed)
         findings += found
         edited += changed_lines(before, code) if code != before else ()
     tree_rules = [rule for rule in main if not rule.reads_text]
     if tree_rules:  # the stages before kept every line where it was: their lines are the source's
-        done = _run_tree(code, tree_rules, path, unsafe_fixes, declined, target)
+        done = _run_tree(code, tree_rules, path, settings)
         code, findings, edited = done.code, [*findings, *done.findings], edited + (done.edited or ())
     findings.sort(key=lambda f: (f.line, f.column, f.code))
     return MigrationResult(source=source, code=code, findings=tuple(findings), edited=edited)
@@ -193,23 +194,16 @@ def _example_rules(source: str, rules: list[Rule]) -> list[Rule]:
 # 3-8. the LibCST stages
 
 
-def _run_tree(
-    source: str,
-    active: Sequence[Rule],
-    path: str | None,
-    unsafe_fixes: bool,
-    declined: Collection[Finding],
-    target: Target,
-) -> MigrationResult:
+def _run_tree(source: str, active: Sequence[Rule], path: str | None, settings: Settings) -> MigrationResult:
     """The LibCST stages of `active` (rules whose triggers occur in `source`) over `source`."""
-    declined_at = frozenset((f.code, f.line, f.column) for f in declined)
+    target = settings.target
     # plan and parse
     parsed = _Parsed.of(source, active, path)
     # transform (suppression comments and declined fixes are honoured during the pass)
-    done = parsed.transform(source, active, unsafe_fixes, target, declined_at)
+    done = parsed.transform(source, active, settings)
     if done is None:  # the plan and LibCST disagreed: no pruning, then
         parsed = parsed.whole(source, path)
-        done = parsed.transform(source, active, unsafe_fixes, target, declined_at)
+        done = parsed.transform(source, active, settings)
     assert done is not None
     new_module, reports = done
     # positions
@@ -225,13 +219,19 @@ def _run_tree(
         problem = next(filter(None, map(_check_parses, generated)), None)
         if problem is not None:
             raise RuleError(
-                _culprits(source, active, unsafe_fixes, path, target),
+                _culprits(source, active, path, settings),
                 f"produced code that does not parse ({problem})",
             )
     findings = sorted(
         (
             r.rule.finding(
-                spans[id(r.node)], r.message, target=target, fix=r.fix, applied=r.applied, path=path
+                spans[r.node],
+                r.message,
+                target=target,
+                fix=r.fix,
+                applied=r.applied,
+                path=path,
+                evidence=r.evidence,
             )
             for r in reports
         ),
@@ -260,16 +260,15 @@ class _Parsed:
         if plan.deep is not None:
             raise SourceSyntaxError(TOO_DEEP, (path, plan.deep, 1, None))
         sparse = plan.sparse(source)
-        module = None
+        module: cst.Module | None = None
         if sparse is not None:
             try:
                 module = cst.parse_module(sparse.text)
             except (cst.ParserSyntaxError, RecursionError):
                 sparse = None  # parse the whole source, for its own error (if any)
-        if sparse is None:
+        if sparse is None or module is None:
             plan.drop_markers()
             module = parse(source, path)
-        if sparse is None:
             return cls(module, plan, StatementMap.at_lines(module, plan.top_lines, source), sparse)
         statements = StatementMap.at_lines(
             module, plan.top_lines, sparse.text, sparse.sparse_line, sparse.sizes
@@ -284,10 +283,12 @@ class _Parsed:
         module = parse(source, path)
         return _Parsed(module, statements=StatementMap.at_lines(module, self.plan.top_lines, source))
 
-    def transform(self, source, rules, unsafe_fixes, target=DEFAULT_TARGET, declined=()):
-        """The rules applied: (new module, reports), or None if the plan went astray. A finding
-        on a line with a suppression comment is not reported; the fixes of the `declined`
-        findings (code, line, column) are not applied.
+    def transform(
+        self, source: str, rules: Sequence[Rule], settings: Settings
+    ) -> tuple[cst.Module, list[Report]] | None:
+        """`rules` applied: (new module, reports), or None if the plan went astray. A finding
+        on a line with a suppression comment is not reported; the fixes of the findings
+        `settings` declines (by code, line, column) are not applied.
 
         A pass that finds fixes which are only right together with others that were not applied
         (`linked`) blocks them, and the rules run again without them."""
@@ -298,12 +299,10 @@ class _Parsed:
                 self.plan.reset()
             ctx = FileContext(
                 source,
-                unsafe_fixes=unsafe_fixes,
-                target=target,
+                settings,
                 blocked=blocked,
                 statements=self.statements,
                 suppressions=suppressions,
-                declined=declined,
                 locate=self.locate,
             )
             new_module = run_pass(self.module, rules, ctx, self.plan)
@@ -316,18 +315,18 @@ class _Parsed:
 
     def locate(self, node: cst.CSTNode, statement: cst.CSTNode | None) -> Span:
         """Where one original node (in its top-level `statement`, if known) is in the source."""
-        return self._placed(self._spans({id(node): (node, statement)}))[id(node)]
+        return self._placed(self._spans({node: statement}))[node]
 
-    def spans(self, reports: Sequence[Report]) -> dict[int, Span]:
+    def spans(self, reports: Sequence[Report]) -> dict[cst.CSTNode, Span]:
         """Where each report's node is, in the original source's lines."""
-        return self._placed(self._spans({id(r.node): (r.node, r.statement) for r in reports}))
+        return self._placed(self._spans({r.node: r.statement for r in reports}))
 
-    def _spans(self, nodes: dict[int, tuple[cst.CSTNode, cst.CSTNode | None]]) -> dict[int, Span]:
+    def _spans(self, nodes: dict[cst.CSTNode, cst.CSTNode | None]) -> dict[cst.CSTNode, Span]:
         if self.statements is not None:
             return self.statements.spans(nodes)
-        return node_spans(self.module, [node for node, _ in nodes.values()])
+        return node_spans(self.module, list(nodes))
 
-    def _placed(self, spans: dict[int, Span]) -> dict[int, Span]:
+    def _placed(self, spans: dict[cst.CSTNode, Span]) -> dict[cst.CSTNode, Span]:
         """Spans in the sparse text's lines, as the source's lines."""
         if self.sparse is None:
             return spans
@@ -372,14 +371,12 @@ def _check_parses(code: str) -> str | None:
     return None
 
 
-def _culprits(
-    source: str, rules: Sequence[Rule], unsafe_fixes: bool, path: str | None, target: Target
-) -> list[str]:
+def _culprits(source: str, rules: Sequence[Rule], path: str | None, settings: Settings) -> list[str]:
     """The rules that, run alone over the whole source, produce code that does not parse."""
     whole = _Parsed(parse(source, path))
     culprits = []
     for rule in rules:
-        done = whole.transform(source, [rule], unsafe_fixes, target)
+        done = whole.transform(source, [rule], settings.declining(()))
         if done is not None and _check_parses(module_code(done[0])) is not None:
             culprits.append(rule.code)
     return culprits or [rule.code for rule in rules]

@@ -33,10 +33,10 @@ class _AllFound(Exception):
 
 @dataclass
 class _OffsetState(CodegenState):
-    targets: Collection[int] = ()
+    targets: Collection[cst.CSTNode] = ()
     offset: int = 0
     starts: list[int] = field(default_factory=list)
-    found: dict[int, tuple[int, int]] = field(default_factory=dict)
+    found: dict[cst.CSTNode, tuple[int, int]] = field(default_factory=dict)
 
     def add_indent_tokens(self) -> None:
         self.tokens.extend(self.indent_tokens)
@@ -48,18 +48,18 @@ class _OffsetState(CodegenState):
         self.offset += len(value)
 
     def before_codegen(self, node: cst.CSTNode) -> None:
-        if id(node) in self.targets:
+        if node in self.targets:
             self.starts.append(self.offset)
 
     def after_codegen(self, node: cst.CSTNode) -> None:
-        if id(node) in self.targets:
+        if node in self.targets:
             start = self.starts.pop()
-            self.found.setdefault(id(node), (start, self.offset))
+            self.found.setdefault(node, (start, self.offset))
             if len(self.found) == len(self.targets) and not self.starts:
                 raise _AllFound  # the rest of the module is not needed
 
-    def record_syntactic_position(self, node: cst.CSTNode, **_: object):  # type: ignore[override]
-        if id(node) not in self.targets:
+    def record_syntactic_position(self, node: cst.CSTNode, **_: object):
+        if node not in self.targets:
             return _NO_RECORD
         return self._record(node)
 
@@ -70,7 +70,7 @@ class _OffsetState(CodegenState):
             yield
         finally:
             # The syntactic span (without leading whitespace) wins over the whole node's span.
-            self.found[id(node)] = (start, self.offset)
+            self.found[node] = (start, self.offset)
 
 
 def module_code(module: cst.Module) -> str:
@@ -80,21 +80,23 @@ def module_code(module: cst.Module) -> str:
     return "".join(state.tokens)
 
 
-def node_spans(module: cst.Module, nodes: Collection[cst.CSTNode]) -> dict[int, Span]:
-    """`{id(node): Span}` for each of `nodes`, which must belong to `module`."""
+def node_spans(module: cst.Module, nodes: Collection[cst.CSTNode]) -> dict[cst.CSTNode, Span]:
+    """`{node: Span}` for each of `nodes`, which must belong to `module`."""
     if not nodes:
         return {}
     state = _OffsetState(
         default_indent=module.default_indent,
         default_newline=module.default_newline,
-        targets={id(n) for n in nodes},
+        targets=set(nodes),
     )
     with contextlib.suppress(_AllFound):
         module._codegen(state)
     return _spans(state.found, line_starts("".join(state.tokens)))
 
 
-def _spans(found: Mapping[int, tuple[int, int]], lines: list[int], base: int = 0) -> dict[int, Span]:
+def _spans(
+    found: Mapping[cst.CSTNode, tuple[int, int]], lines: list[int], base: int = 0
+) -> dict[cst.CSTNode, Span]:
     """Spans from `{key: (start offset, end offset)}`, offsets counted from `base` in a text whose
     lines start at `lines`."""
 
@@ -135,9 +137,8 @@ class StatementMap:
         self._line_starts = lines  # offset of each source line, 0-based
         footer = len(source) if not module.footer else lines[len(lines) - 1 - len(module.footer)]
         ends = [*starts[1:], footer]
-        self._span: dict[int, tuple[int, int]] = {
-            id(statement): (start, end)
-            for statement, start, end in zip(module.body, starts, ends, strict=True)
+        self._span: dict[cst.CSTNode, tuple[int, int]] = {
+            statement: (start, end) for statement, start, end in zip(module.body, starts, ends, strict=True)
         }
         self._end = dict(zip(starts, ends, strict=True))  # a statement's start -> its end
         self._header_end = starts[0]
@@ -221,7 +222,7 @@ class StatementMap:
         cursor = self._header_end  # where the source's next statement starts
         state = _OffsetState(default_indent=new.default_indent, default_newline=new.default_newline)
         for statement in new.body:
-            span = self._span.get(id(statement))
+            span = self._span.get(statement)
             if span is not None and span[0] >= cursor:  # the source's own, in its order
                 pieces.append(self.source[span[0] : span[1]])
                 cursor = span[1]
@@ -239,23 +240,23 @@ class StatementMap:
                 pieces.append(code)
             edited.append((line(cursor), line(cursor) - 1))
         pieces.append(self.source[self._footer_start :])
-        kept = {id(statement) for statement in new.body}
+        kept = set(new.body)
         edited += [
             (line(start), line(end - 1))
             for s in module.body
-            if id(s) not in kept
-            for start, end in [self._span[id(s)]]
+            if s not in kept
+            for start, end in [self._span[s]]
         ]
         return "".join(pieces), generated, edited
 
-    def spans(self, nodes: Mapping[int, tuple[cst.CSTNode, cst.CSTNode | None]]) -> dict[int, Span]:
-        """`{id(node): Span}` for `{id(node): (node, its top-level statement)}`; a node whose
-        statement is unknown (None) is placed by generating the module up to it."""
-        by_statement: dict[int, list[cst.CSTNode]] = {}
+    def spans(self, nodes: Mapping[cst.CSTNode, cst.CSTNode | None]) -> dict[cst.CSTNode, Span]:
+        """`{node: Span}` for `{node: its top-level statement}`; a node whose statement is unknown
+        (None) is placed by generating the module up to it."""
+        by_statement: dict[cst.CSTNode, list[cst.CSTNode]] = {}
         elsewhere: list[cst.CSTNode] = []
-        for node, statement in nodes.values():
-            if statement is not None and id(statement) in self._span:
-                by_statement.setdefault(id(statement), [statement]).append(node)
+        for node, statement in nodes.items():
+            if statement is not None and statement in self._span:
+                by_statement.setdefault(statement, [statement]).append(node)
             else:
                 elsewhere.append(node)
         spans = node_spans(self.module, elsewhere)
@@ -264,9 +265,9 @@ class StatementMap:
             state = _OffsetState(
                 default_indent=self.module.default_indent,
                 default_newline=self.module.default_newline,
-                targets={id(n) for n in targets},
+                targets=set(targets),
             )
             with contextlib.suppress(_AllFound):
                 statement._codegen(state)
-            spans.update(_spans(state.found, self._line_starts, base=self._span[id(statement)][0]))
+            spans.update(_spans(state.found, self._line_starts, base=self._span[statement][0]))
         return spans

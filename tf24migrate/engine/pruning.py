@@ -77,7 +77,10 @@ def trigger_lines(source: str, triggers: Iterable[Needle], *, words: bool = Fals
     """1-based numbers of the lines on which any of `triggers` occurs (literals as whole words if
     `words`)."""
     starts = line_starts(source)
-    found = pattern_of(triggers, words=True).finditer(source) if words else matches(source, triggers)
+    if words:  # names, all literals
+        found = pattern_of([t for t in triggers if isinstance(t, str)], words=True).finditer(source)
+    else:
+        found = matches(source, triggers)
     return {bisect.bisect_right(starts, match.start()) for match in found}
 
 
@@ -153,7 +156,7 @@ class StatementPlan:
         for entry in self.entries:
             entry.interesting = _spans_any(entry, ordered)
 
-    def _add(self, statements: Iterable[ast.AST], top_level: bool = False) -> None:
+    def _add(self, statements: Iterable[ast.stmt], top_level: bool = False) -> None:
         for statement in statements:
             start = min([statement.lineno, *(d.lineno for d in getattr(statement, "decorator_list", ()))])
             end = statement.end_lineno or statement.lineno
@@ -395,5 +398,5 @@ def bindings(
         for child in statement.body:
             yield from bindings(child, True, walrus=walrus)
         return
-    for child in ast.iter_child_nodes(statement):
-        yield from bindings(child, in_handler, walrus=walrus)
+    for node in ast.iter_child_nodes(statement):
+        yield from bindings(node, in_handler, walrus=walrus)

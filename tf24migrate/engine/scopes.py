@@ -10,6 +10,7 @@ is slow, and this runs for every node). A statement the pruning plan skips binds
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import libcst as cst
 
@@ -25,12 +26,12 @@ class ScopeTracker:
     def __init__(self) -> None:
         self.scope = Scope("module")
         self.handler_depth = 0  # how many `except` handlers enclose the node
-        self.not_references: set[int] = set()  # ids of Names that are not expressions
-        self.alias_bindings: dict[int, Binding] = {}  # id(ImportAlias) -> what it binds
-        self.import_of_alias: dict[int, cst.ImportFrom] = {}  # id(ImportAlias) -> its statement
+        self.not_references: set[cst.Name] = set()  # Names that are not expressions
+        self.alias_bindings: dict[cst.ImportAlias, Binding] = {}  # what each import alias binds
+        self.import_of_alias: dict[cst.ImportAlias, cst.ImportFrom] = {}  # the statement of each
 
     def is_reference(self, node: cst.Name) -> bool:
-        return id(node) not in self.not_references
+        return node not in self.not_references
 
     def bind(self, name: str, node: cst.CSTNode | None, qualified_name: str | None = None) -> Binding:
         binding = Binding(name, qualified_name, node, in_handler=self.handler_depth > 0)
@@ -47,14 +48,14 @@ class ScopeTracker:
     # ----------------------------------------------------------------- entering nodes
 
     def _visit_attribute(self, node: cst.Attribute) -> None:
-        self.not_references.add(id(node.attr))
+        self.not_references.add(node.attr)
 
     def _visit_arg(self, node: cst.Arg) -> None:
         if node.keyword is not None:
-            self.not_references.add(id(node.keyword))
+            self.not_references.add(node.keyword)
 
     def _visit_definition(self, node: cst.FunctionDef | cst.ClassDef) -> None:
-        self.not_references.add(id(node.name))
+        self.not_references.add(node.name)
         self.bind(node.name.value, node)
         self.scope = Scope("function" if type(node) is cst.FunctionDef else "class", self.scope)
 
@@ -62,7 +63,7 @@ class ScopeTracker:
         self.scope = Scope("function", self.scope)
 
     def _visit_param(self, node: cst.Param) -> None:
-        self.not_references.add(id(node.name))
+        self.not_references.add(node.name)
         self.bind(node.name.value, node)
 
     def _visit_comprehension(self, node) -> None:
@@ -85,19 +86,19 @@ class ScopeTracker:
 
     def _visit_global(self, node: cst.Global | cst.Nonlocal) -> None:
         for item in node.names:
-            self.not_references.add(id(item.name))
+            self.not_references.add(item.name)
 
     def _visit_import(self, node: cst.Import | cst.ImportFrom) -> None:
         for local, qualified_name, alias in import_bindings(node):
-            self.alias_bindings[id(alias)] = self.bind(local, alias, qualified_name)
+            self.alias_bindings[alias] = self.bind(local, alias, qualified_name)
             if isinstance(node, cst.ImportFrom):
-                self.import_of_alias[id(alias)] = node
+                self.import_of_alias[alias] = node
         for alias in node.names if not isinstance(node.names, cst.ImportStar) else ():
             for part in _names_in(alias):
-                self.not_references.add(id(part))
+                self.not_references.add(part)
         if isinstance(node, cst.ImportFrom) and node.module is not None:
             for part in _names_in(node.module):
-                self.not_references.add(id(part))
+                self.not_references.add(part)
 
     # ----------------------------------------------------------------- leaving nodes
 
@@ -119,8 +120,9 @@ class ScopeTracker:
             for name in target_names(target):
                 self.bind(name.value, original)
 
-    VISIT: dict[type, Callable[[ScopeTracker, cst.CSTNode], None]]
-    LEAVE: dict[type, Callable[[ScopeTracker, cst.CSTNode], None]]
+    # By node type, so each takes the node of its key's type.
+    VISIT: dict[type, Callable[[ScopeTracker, Any], None]]
+    LEAVE: dict[type, Callable[[ScopeTracker, Any], None]]
 
 
 ScopeTracker.VISIT = {

@@ -126,7 +126,7 @@ class _Finder:
             return None
         return min(self.found, key=lambda e: (e.line, e.column))
 
-    def _note(self, node: ast.AST, what: str, *, contrib: bool = False) -> None:
+    def _note(self, node: ast.expr | ast.stmt, what: str, *, contrib: bool = False) -> None:
         self.found.append(TF1Evidence(node.lineno, node.col_offset + 1, what))
         self.contrib |= contrib
 
@@ -211,8 +211,8 @@ def tf1_note(evidence: TF1Evidence, path: str | None) -> Finding:
     """The one finding of a TF 1 file, at what shows it."""
     return note_finding(
         TF1_FILE,
-        f"TensorFlow 1 code (`{evidence.what}`): not migrated, since TF 2.4 rewrites would break it "
-        "on TF 1. Migrate it to TF 2 first (`tf_upgrade_v2 --infile FILE --outfile FILE`, then the TF 2 "
+        f"TensorFlow 1 code (`{evidence.what}`): not migrated; migrate it to TF 2 first.\n"
+        "TF 2.4 rewrites would break it on TF 1. Migrate it to TF 2 first (`tf_upgrade_v2 --infile FILE --outfile FILE`, then the TF 2 "
         "idioms), then run tf24migrate on it again.",
         path=path,
         line=evidence.line,

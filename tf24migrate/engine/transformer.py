@@ -11,6 +11,7 @@ calls.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, cast
 
 import libcst as cst
 
@@ -22,6 +23,9 @@ from tf24migrate.engine.shims import is_shim
 from tf24migrate.engine.walk import walk
 from tf24migrate.model.errors import RuleError
 from tf24migrate.rules.base import Rule
+
+if TYPE_CHECKING:
+    from tf24migrate.rules.base import Handler
 
 _COMPOUND_TYPES = frozenset(
     {cst.FunctionDef, cst.ClassDef, cst.If, cst.For, cst.While, cst.With, cst.Try, cst.TryStar, cst.Match}
@@ -81,26 +85,26 @@ class MigrationTransformer(cst.CSTTransformer):
         self._scopes = ctx.scopes
         self._cursor = ctx.cursor
         self._handlers, self.inert = _dispatch(tuple(rules))
-        self._pruned: set[int] = set()
+        self._pruned: set[cst.CSTNode] = set()
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         kind = type(node)
         if self.plan is not None and kind in _STATEMENT_TYPES and self._prune(node):
             return False
-        if kind is cst.Module:
+        if type(node) is cst.Module:  # `type(...) is`: LibCST's nodes are ABCs, slow in isinstance
             self.ctx.visit_module(node)
         visit = ScopeTracker.VISIT.get(kind)
         if visit is not None:
             visit(self._scopes, node)
         if kind in _SHIM_CANDIDATES and is_shim(node):
-            self._cursor.shims.add(id(node))
+            self._cursor.shims.add(node)
         self._cursor.ancestors.append(node)
         return True
 
     def on_leave(self, original: cst.CSTNode, updated: cst.CSTNode):
         kind = type(original)
-        if self._pruned and id(original) in self._pruned:
-            self._pruned.discard(id(original))
+        if self._pruned and original in self._pruned:
+            self._pruned.discard(original)
             return updated
         cursor = self._cursor
         cursor.ancestors.pop()
@@ -121,20 +125,20 @@ class MigrationTransformer(cst.CSTTransformer):
         leave = ScopeTracker.LEAVE.get(kind)
         if leave is not None:
             leave(self._scopes, original)
-        if kind is cst.Call:
+        if type(original) is cst.Call:
             result = layout.lay_out_call(self.ctx, original, result)
-        if cursor.shims and id(original) in cursor.shims:
-            cursor.shims.discard(id(original))
+        if cursor.shims and original in cursor.shims:
+            cursor.shims.discard(original)
         return result
 
     def _prune(self, node: cst.CSTNode) -> bool:
         """Skip a statement the plan marks uninteresting, binding the names its ast node binds."""
         assert self.plan is not None
         if type(node) in _COMPOUND_TYPES:
-            skipped = self.plan.take_compound(node)
+            skipped = self.plan.take_compound(cast(cst.BaseCompoundStatement, node))
             skipped_binds = [skipped] if skipped is not None else None
         else:
-            body = node.body
+            body = cast(cst.SimpleStatementLine | cst.SimpleStatementSuite, node).body
             only_name = (
                 body[0].value.value
                 if len(body) == 1 and type(body[0]) is cst.Expr and type(body[0].value) is cst.Name
@@ -147,7 +151,7 @@ class MigrationTransformer(cst.CSTTransformer):
             return False
         for binds in skipped_binds:
             self._scopes.bind_skipped(binds)
-        self._pruned.add(id(node))
+        self._pruned.add(node)
         return True
 
 
@@ -168,17 +172,15 @@ _CONTEXT_HOOKS: dict[type, Callable] = {
 }
 
 
-_DISPATCH: dict[tuple[int, ...], tuple[tuple[Rule, ...], dict[type, list], frozenset[type]]] = {}
+_DISPATCH: dict[tuple[Rule, ...], tuple[dict[type, list[tuple[Rule, Handler]]], frozenset[type]]] = {}
 
 
-def _dispatch(rules: tuple[Rule, ...]) -> tuple[dict[type, list[tuple[Rule, Callable]]], frozenset[type]]:
+def _dispatch(rules: tuple[Rule, ...]) -> tuple[dict[type, list[tuple[Rule, Handler]]], frozenset[type]]:
     """The handlers of `rules` by node type, and the inert node types none of them handles."""
-    key = tuple(map(id, rules))
-    if key not in _DISPATCH:
-        handlers: dict[type, list[tuple[Rule, Callable]]] = {}
+    if rules not in _DISPATCH:
+        handlers: dict[type, list[tuple[Rule, Handler]]] = {}
         for rule in rules:
             for node_type, handler in rule.handlers().items():
                 handlers.setdefault(getattr(cst, node_type), []).append((rule, handler))
-        _DISPATCH[key] = (rules, handlers, frozenset(_INERT - handlers.keys()))  # rules: keeps the ids alive
-    _, handlers, inert = _DISPATCH[key]
-    return handlers, inert
+        _DISPATCH[rules] = (handlers, frozenset(_INERT - handlers.keys()))
+    return _DISPATCH[rules]

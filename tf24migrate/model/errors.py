@@ -30,3 +30,8 @@ class RuleError(TF24MigrateError, RuntimeError):
             f"internal error: rule {', '.join(codes)} {problem}; the file was left unchanged. "
             f"Please report this with the file, or run with --ignore {','.join(codes)}"
         )
+
+
+class RuleDefinitionError(TF24MigrateError, TypeError):
+    """A rule class is written wrong (a handler for no LibCST node, a `visit_` method): raised when
+    the class is defined, with what to write instead."""

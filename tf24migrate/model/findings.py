@@ -55,6 +55,12 @@ class Finding:
     new_since: str | None = None
     old_removed: str | None = None
     changed_in: str | None = None
+    # Why a report-only rule believes the code at this place is affected (`x` is bound to
+    # `tf.keras.Input(...)`); the message quotes it where it says `{evidence}`.
+    evidence: str | None = None
+    # Why, and the version story, after the short `message` (what and where): JSON's `details`,
+    # SARIF's message markdown, a second line of the text output once per code and text.
+    details: str | None = None
 
     @property
     def location(self) -> str:
@@ -98,7 +104,13 @@ class FileResult:
     findings: tuple[Finding, ...] = ()
     error: str | None = None
     written: bool = False
-    extra: dict = field(default_factory=dict, compare=False)
+    # A changed file's encoding and the digest of the bytes read: it is written back in that
+    # encoding, and only if it still holds those bytes.
+    encoding: str | None = field(default=None, compare=False)
+    digest: str | None = field(default=None, compare=False)
+    # False for a result that may not follow from the file's content alone (an internal error,
+    # perhaps a recursion limit): the result cache does not keep it.
+    cacheable: bool = field(default=True, compare=False)
 
     @property
     def changed(self) -> bool:

@@ -1,5 +1,6 @@
 """The notes: findings that are not a rule's (a notebook cell that does not parse, a notebook that is
-not Python, a TensorFlow 1 file, a notebook cell skipped). Defined here once, for every output format and for `--ignore`.
+not Python, a TensorFlow 1 file, a notebook cell skipped, a file that does not parse, a suppression
+comment naming no rule). Defined here once, for every output format and for `--ignore`.
 
 A note cannot be selected (it is not a rule, it runs whenever its case occurs), only ignored:
 ignoring it hides it from the results.
@@ -60,13 +61,38 @@ NOTEBOOK_CELL_SKIPPED = Note(
     "it something else than Python (%%bash, %%html, %%writefile of a file that is not .py).",
 )
 
-NOTES: tuple[Note, ...] = (NOTEBOOK_CELL_SYNTAX, NOTEBOOK_NOT_PYTHON, TF1_FILE, NOTEBOOK_CELL_SKIPPED)
+SYNTAX_ERROR = Note(
+    "TF24005",
+    "syntax-error",
+    Severity.ERROR,
+    "A file does not parse as Python: it is left as it is, and the run exits 2.\n\nFix the syntax error "
+    "(or run on a Python version whose syntax the file uses) and run tf24migrate again.",
+)
+
+UNKNOWN_SUPPRESSION = Note(
+    "TF24006",
+    "unknown-suppression",
+    Severity.WARNING,
+    "A suppression comment (`# tf24migrate: ignore[...]`, or `# noqa:` with a TF24 code) names a code or "
+    "name that is no rule nor note: it suppresses nothing.\n\nCorrect it (`tf24migrate --list-rules` lists "
+    "the codes and names) or remove it.",
+)
+
+NOTES: tuple[Note, ...] = (
+    NOTEBOOK_CELL_SYNTAX,
+    NOTEBOOK_NOT_PYTHON,
+    TF1_FILE,
+    NOTEBOOK_CELL_SKIPPED,
+    SYNTAX_ERROR,
+    UNKNOWN_SUPPRESSION,
+)
 NOTES_BY_CODE = {note.code: note for note in NOTES}
 
 
 def note_finding(note: Note, message: str, **where) -> Finding:
     """A finding of `note`: `where` is `path`, `line`, `column` (and `cell`, `end_line`,
     `end_column`); the end defaults to the start."""
+    message, _, details = message.partition("\n")  # as a rule's: the why after the first line
     line, column = where.pop("line"), where.pop("column")
     end_line, end_column = where.pop("end_line", line), where.pop("end_column", column)
     return Finding(
@@ -80,6 +106,7 @@ def note_finding(note: Note, message: str, **where) -> Finding:
         note.severity,
         fix=None,
         applied=False,
+        details=details.strip() or None,
         **where,
     )
 

@@ -18,6 +18,9 @@ from typing import TYPE_CHECKING
 from tf24migrate.model.errors import TF24MigrateError
 
 if TYPE_CHECKING:
+    from packaging.version import Version as PackageVersion
+
+    from tf24migrate.catalogue.entries import Entry
     from tf24migrate.model.findings import Severity
     from tf24migrate.rules.base import Rule
 
@@ -106,12 +109,20 @@ DEFAULT_TARGET = named(DEFAULT_VERSION, "default")
 
 
 def target_of(version: str | Target | None, source: str) -> Target:
-    """A `Target` from an `X.Y` string given by `source` (a flag, a key, an argument)."""
+    """A `Target` from an `X.Y` string given by `source` (a flag, a key, an argument); a version
+    that is no TensorFlow 2 release (1.15, 3.0, 2.99) raises `TargetVersionError`."""
     if version is None:
         return DEFAULT_TARGET
     if isinstance(version, Target):
         return version
-    return named(parse_version(version, source), f"from {source}")
+    parsed = parse_version(version, source)
+    newest = parse_version(KNOWN_RELEASES[-1].rsplit(".", 1)[0], "the known releases")
+    if not (2, 0) <= parsed <= newest:
+        raise TargetVersionError(
+            f"{source}: {version} is not a TensorFlow release tf24migrate knows: the target is the oldest "
+            f"TensorFlow 2 the code must run on, 2.0 to {format_version(newest)}"
+        )
+    return named(parsed, f"from {source}")
 
 
 def lowest_and_newest(specifiers: list[str]) -> tuple[Version, Version | None] | None:
@@ -134,12 +145,17 @@ def lowest_and_newest(specifiers: list[str]) -> tuple[Version, Version | None] |
         allowed = [release for release in releases if specifier.contains(release, prereleases=False)]
         if not allowed:
             continue
-        lowest.append(allowed[0].release[:2])
-        newest.append(None if allowed[-1] == releases[-1] else allowed[-1].release[:2])
+        lowest.append(_minor(allowed[0]))
+        newest.append(None if allowed[-1] == releases[-1] else _minor(allowed[-1]))
     if not lowest:
         return None
     top = None if any(version is None for version in newest) else max(v for v in newest if v is not None)
     return min(lowest), top
+
+
+def _minor(release: PackageVersion) -> Version:
+    major, minor = release.release[:2]
+    return major, minor
 
 
 def severity_for(rule: Rule, target: Target) -> Severity:
@@ -172,7 +188,7 @@ def too_new_note(rule: Rule, target: Target, *, fixable: bool) -> str:
     )
 
 
-def versions_line(rule: Rule) -> str:
+def versions_line(rule: Rule | Entry) -> str:
     """A rule's versions in words, for `--explain` and the rule reference."""
     parts = [
         f"new spelling since {rule.new_since}" if rule.new_since else "no new spelling (report only)",

@@ -14,12 +14,20 @@ import inspect
 from functools import cache
 from typing import TYPE_CHECKING, ClassVar
 
+from tf24migrate.model.errors import RuleDefinitionError
 from tf24migrate.model.findings import Finding, Fix, Severity, Span
-from tf24migrate.model.target import Target, severity_for
+from tf24migrate.model.target import Target, severity_for, versions_line
 from tf24migrate.rules.needles import IMPORTS_PUBLIC_TENSORFLOW
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from typing import Any
+
+    from tf24migrate.rules.context import RuleContext, TextContext
     from tf24migrate.rules.needles import Needle
+
+    Handler = Callable[[RuleContext, Any, Any], Any]
+    """A bound `leave_<Node>(ctx, original, updated)`: returns what replaces `updated`."""
 
 # `Rule.requires` of rules that only match names of TensorFlow's public API (`tensorflow.X`), which
 # only an import of that API binds: TensorFlow's own sources, which import its internals, are not parsed.
@@ -32,17 +40,17 @@ MENTIONS_TENSORFLOW = ("tensorflow",)
 class Rule:
     """Base class of every rule. Subclasses set the class attributes and the docstring."""
 
-    code: ClassVar[str] = ""
-    name: ClassVar[str] = ""
-    fix: ClassVar[Fix | None] = None  # the rule's usual fix kind, as listed in the catalogue
-    severity: ClassVar[Severity] = Severity.WARNING
-    default: ClassVar[bool] = True
+    code: str = ""
+    name: str = ""
+    fix: Fix | None = None  # the rule's usual fix kind, as listed in the catalogue
+    severity: Severity = Severity.WARNING
+    default: bool = True
     # One of these must occur in a file, and on every line the rule must see (`needles.Needle`s:
     # literal strings or `Pattern`s); after changing them, run `python -m tf24migrate.catalogue.prefilter`.
-    triggers: ClassVar[tuple[Needle, ...]] = ()
+    triggers: tuple[Needle, ...] = ()
     # Needles that must all occur in a file for the rule to run at all: a rule that matches only
     # names reached through TensorFlow imports requires "tensorflow" (see IMPORTS_TENSORFLOW).
-    requires: ClassVar[tuple[Needle, ...]] = ()
+    requires: tuple[Needle, ...] = ()
     # The triggers on whose lines a bound name must be followed to the statements using it
     # (`pruning`), for a rule that follows a value or an import alias through names; None: all of
     # `triggers`. A rule that only rewrites or reports what its trigger names (a method, a keyword
@@ -54,13 +62,27 @@ class Rule:
     # TensorFlow versions ("X.Y"), checked in the released wheels; the docstring says where. A fix
     # is applied only when the target is at least `new_since` (`tf24migrate.model.target`); an old
     # spelling that stops working (`old_removed`) within the supported versions is an error.
-    new_since: ClassVar[str | None] = None  # the first release with the spelling the fix writes
-    old_removed: ClassVar[str | None] = None  # the first release where the old spelling fails; None: works
-    changed_in: ClassVar[str | None] = None  # the release whose change of behaviour the rule reports
-    # A rule that reads the text (comments, docstrings) rather than the tree: the engine calls its
-    # `scan_text(source, *, path, unsafe_fixes, declined, suppressed, target)` -> (source, findings)
-    # before the other rules, and its fixes must keep every line where it is.
+    new_since: str | None = None  # the first release with the spelling the fix writes
+    old_removed: str | None = None  # the first release where the old spelling fails; None: works
+    changed_in: str | None = None  # the release whose change of behaviour the rule reports
+    # Set when the class is defined: whether it overrides `scan_text` / `scan_markdown`.
     reads_text: ClassVar[bool] = False
+    reads_markdown: ClassVar[bool] = False
+    # The identifiers the rule reports in C and C++ sources (`tf24migrate.sources.c_sources`),
+    # each with its message; those sources are only scanned, never rewritten.
+    c_identifiers: ClassVar[Mapping[str, str]] = {}
+
+    def scan_text(self, ctx: TextContext, source: str) -> str:
+        """A rule that reads the text (comments, docstrings) rather than the tree overrides this:
+        the engine calls it before the tree rules, with the whole source. It reports through
+        `ctx.report(span, message, replacement=...)`, which says whether a fix is applied, and
+        returns the source with the applied fixes, which must keep every line where it is."""
+        return source
+
+    def scan_markdown(self, ctx: TextContext, text: str) -> str:
+        """A rule that reads prose overrides this to read a notebook's Markdown cells too: as
+        `scan_text`, over one cell's text (lines counted from 1)."""
+        return text
 
     @property
     def doc(self) -> str:
@@ -79,9 +101,16 @@ class Rule:
         fix: Fix | None = None,
         applied: bool = False,
         path: str | None = None,
+        evidence: str | None = None,
     ) -> Finding:
         """A finding of this rule at `span`: the one place findings of rules are made, so each
-        carries the rule's code, name, versions and its severity for `target`."""
+        carries the rule's code, name, versions and its severity for `target`. The first line of
+        `message` is what and where (ruff's short message); the lines after it (the why), then
+        the rule's versions when its old spelling stops working, are the finding's `details`."""
+        message, _, why = message.partition("\n")
+        details = [part.strip() for part in why.split("\n") if part.strip()]
+        if self.old_removed or self.changed_in:
+            details.append(f"TensorFlow versions: {versions_line(self)}")
         return Finding(
             code=self.code,
             name=self.name,
@@ -97,21 +126,69 @@ class Rule:
             new_since=self.new_since,
             old_removed=self.old_removed,
             changed_in=self.changed_in,
+            evidence=evidence,
+            details=" ".join(details) or None,
         )
 
-    def handlers(self) -> dict[str, object]:
+    # The names of the node types the class handles (`leave_<Node>` methods), set when it is defined.
+    handled: ClassVar[tuple[str, ...]] = ()
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        """Check the handlers of a rule class as it is defined: every `leave_<Node>` names a LibCST
+        node class, and no `visit_<Node>` is declared (the engine never calls one)."""
+        super().__init_subclass__(**kwargs)
+        cls.handled = _handled_nodes(cls)
+        cls.reads_text = cls.scan_text is not Rule.scan_text
+        cls.reads_markdown = cls.scan_markdown is not Rule.scan_markdown
+
+    def handlers(self) -> dict[str, Handler]:
         """`{"Call": bound leave_Call, ...}` for the node types this rule handles."""
-        return {attr[len("leave_") :]: getattr(self, attr) for attr in _handler_names(type(self))}
+        return {node: getattr(self, f"leave_{node}") for node in self.handled}
 
     def __repr__(self) -> str:
         return f"<{self.code} {self.name}>"
 
 
 @cache
-def _handler_names(rule_class: type[Rule]) -> tuple[str, ...]:
+def _node_names() -> tuple[str, ...]:
+    """The names of LibCST's node classes (imported here: defining a rule class loads LibCST)."""
+    import libcst as cst
+
     return tuple(
-        attr for attr in dir(rule_class) if attr.startswith("leave_") and callable(getattr(rule_class, attr))
+        sorted(
+            name
+            for name, value in vars(cst).items()
+            if isinstance(value, type) and issubclass(value, cst.CSTNode)
+        )
     )
+
+
+def _handled_nodes(rule_class: type) -> tuple[str, ...]:
+    """The `X` of the `leave_X` methods of `rule_class`; `RuleDefinitionError` for a `visit_X`
+    method or an `X` that is not a LibCST node class."""
+    where = f"{rule_class.__module__}.{rule_class.__qualname__}"
+    handled = []
+    for attr in dir(rule_class):
+        if attr.startswith("visit_") and callable(getattr(rule_class, attr)):
+            raise RuleDefinitionError(
+                f"{where}.{attr}: rules are never visited; a handler is "
+                f"`leave_<Node>(self, ctx, original, updated)`, e.g. `leave_{attr[len('visit_') :]}`"
+            )
+        if not attr.startswith("leave_") or not callable(getattr(rule_class, attr)):
+            continue
+        node = attr[len("leave_") :]
+        if node not in _node_names():  # LibCST is loaded by the first class with a handler
+            import difflib
+
+            close = difflib.get_close_matches(node, _node_names(), n=3)
+            hint = f" (did you mean {' or '.join(f'`leave_{name}`' for name in close)}?)" if close else ""
+            raise RuleDefinitionError(
+                f"{where}.{attr}: `{node}` is not a LibCST node class{hint}; a handler is "
+                "`leave_<Node>(self, ctx, original, updated)` where <Node> is a class of `libcst` "
+                "(`leave_Call`, `leave_Attribute`, ...)"
+            )
+        handled.append(node)
+    return tuple(handled)
 
 
 class DataRule(Rule):

@@ -7,6 +7,8 @@ from collections.abc import Sequence
 
 import libcst as cst
 
+from tf24migrate.rules.context import RuleContext
+
 _NO_SPACE = cst.SimpleWhitespace("")
 
 
@@ -157,14 +159,12 @@ def is_multiline(call: cst.Call) -> bool:
     return "\n" in code_for(call.with_changes(func=cst.Name("f")))
 
 
-def leading_comment_lines(call: cst.Call) -> dict[int, list[cst.EmptyLine]]:
-    """`{id(arg): comment lines written on their own lines just before it}` for each argument."""
-    result: dict[int, list[cst.EmptyLine]] = {}
+def leading_comment_lines(call: cst.Call) -> dict[cst.Arg, list[cst.EmptyLine]]:
+    """`{arg: comment lines written on their own lines just before it}` for each argument."""
+    result: dict[cst.Arg, list[cst.EmptyLine]] = {}
     previous = call.whitespace_before_args
     for arg in call.args:
-        result[id(arg)] = (
-            list(previous.empty_lines) if isinstance(previous, cst.ParenthesizedWhitespace) else []
-        )
+        result[arg] = list(previous.empty_lines) if isinstance(previous, cst.ParenthesizedWhitespace) else []
         previous = _after(arg)
     return result
 
@@ -199,15 +199,13 @@ def nested_multiline_call(
     args = []
     for index, (keyword, arg) in enumerate(moved):
         if index + 1 < len(moved):
-            whitespace = line_break(
-                indent + unit, _indented(leading[id(moved[index + 1][1])], unit), _after(arg)
-            )
+            whitespace = line_break(indent + unit, _indented(leading[moved[index + 1][1]], unit), _after(arg))
         else:
             whitespace = line_break(indent, (), _after(arg))
         args.append(
             keyword_arg(keyword, arg.value).with_changes(comma=cst.Comma(whitespace_after=whitespace))
         )
-    first_comments = _indented(leading[id(moved[0][1])], unit) if moved else []
+    first_comments = _indented(leading[moved[0][1]], unit) if moved else []
     return cst.Call(func, args, whitespace_before_args=line_break(indent + unit, first_comments))
 
 
@@ -240,13 +238,13 @@ def keep_arguments(call: cst.Call, kept: Sequence[cst.Arg]) -> cst.Call:
     call's did: a trailing comma stays only in a call closed on a line of its own. A call left with
     one argument is written on one line as `lone_argument_on_one_line` says.
     """
-    keep = {id(arg) for arg in kept}
+    keep = {arg for arg in kept}
     args: list[cst.Arg] = []
     before_args = call.whitespace_before_args
     gap = call.whitespace_before_args  # the whitespace before the next kept argument or `)`
     for index, arg in enumerate(call.args):
         closing = index == len(call.args) - 1
-        if id(arg) in keep:
+        if arg in keep:
             if args:
                 args[-1] = _followed_by(args[-1], gap)
             else:
@@ -290,16 +288,18 @@ def _without_line(
     """The whitespace left where an argument between `before` and `after` was removed; `closing`
     when `)` follows it."""
     own_line_before = isinstance(before, cst.ParenthesizedWhitespace)
-    own_line_after = isinstance(after, cst.ParenthesizedWhitespace)
-    if own_line_before and own_line_after:  # its line goes, with the comment on it
+    if isinstance(before, cst.ParenthesizedWhitespace) and isinstance(after, cst.ParenthesizedWhitespace):
+        # its line goes, with the comment on it
         return before.with_changes(
             empty_lines=[*before.empty_lines, *after.empty_lines],
             indent=after.indent,
             last_line=after.last_line,
         )
-    if own_line_after or (closing and not own_line_before):
+    if isinstance(after, cst.ParenthesizedWhitespace) or (closing and not own_line_before):
         return after  # the line stays with what was before the argument, and keeps its comment
-    if own_line_before and closing:  # `)` was on the argument's line: it moves up, or to the left
+    if (
+        isinstance(before, cst.ParenthesizedWhitespace) and closing
+    ):  # `)` was on the argument's line: it moves up, or to the left
         if before.first_line.comment is None and not before.empty_lines:
             return _NO_SPACE
         return before.with_changes(indent=True, last_line=_NO_SPACE)
@@ -315,16 +315,19 @@ def _bare(call: cst.Call) -> cst.Call:
     return call.with_changes(func=cst.Name("f"))
 
 
-def bind_or_report(ctx, call: cst.Call, params: Sequence[str], message: str) -> dict[str, cst.Arg] | None:
+def bind_or_report(
+    ctx: RuleContext, call: cst.Call, params: Sequence[str], message: str
+) -> dict[str, cst.Arg] | None:
     """`bind_arguments` of `call`, or None after reporting `message` with the reason at the call
     (a report-only finding: the handler leaves the call as it is)."""
     try:
         return bind_arguments(call.args, params)
     except UnboundArguments as problem:
-        ctx.report(call, f"{message}; {problem}.")
+        head, newline, why = message.partition("\n")  # the problem ends the first line
+        ctx.report(call, f"{head}; {problem}.{newline}{why}")
         return None
 
 
-def updated_values(original: cst.Call, updated: cst.Call) -> dict[int, cst.BaseExpression]:
-    """`{id(original Arg): its value in the updated tree}`, for rules that bind the original call."""
-    return {id(o): u.value for o, u in zip(original.args, updated.args, strict=True)}
+def updated_values(original: cst.Call, updated: cst.Call) -> dict[cst.Arg, cst.BaseExpression]:
+    """`{original Arg: its value in the updated tree}`, for rules that bind the original call."""
+    return {o: u.value for o, u in zip(original.args, updated.args, strict=True)}

@@ -14,13 +14,19 @@ The engine's implementation is `tf24migrate.engine.context.FileContext`.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
-import libcst as cst
+if TYPE_CHECKING:  # the context is declared without loading LibCST (the text rules need none)
+    import libcst as cst
 
-from tf24migrate.model.findings import Fix, Span
-from tf24migrate.rules.edits import Edit
-from tf24migrate.rules.names import Binding
+    from tf24migrate.model.findings import Fix, Span
+    from tf24migrate.rules.edits import Edit
+    from tf24migrate.rules.names import Binding
+
+EVIDENCE = "{evidence}"
+"""Where a message quotes the evidence passed with it (`RuleContext.report`)."""
+
+Replacement = TypeVar("Replacement", bound="cst.CSTNode | cst.RemovalSentinel")
 
 
 class RuleContext(Protocol):
@@ -78,13 +84,16 @@ class RuleContext(Protocol):
         node: cst.CSTNode,
         message: str,
         *,
-        replacement: cst.CSTNode | cst.RemovalSentinel | None = None,
+        replacement: Replacement | None = None,
         fix: Fix | None = None,
         edits: Iterable[Edit] = (),
-    ) -> cst.CSTNode | cst.RemovalSentinel | None:
+        evidence: str | None = None,
+    ) -> Replacement | None:
         """Report a finding at `node`. With a `replacement`, the finding is fixable (`fix`, default
         the rule's own kind); returns `replacement` when the fix is applied, else None. `edits`
-        (`tf24migrate.rules.edits`) are carried out only with the fix."""
+        (`tf24migrate.rules.edits`) are carried out only with the fix. `evidence` says why the
+        rule believes the code is affected: the finding carries it (`Finding.evidence`), and
+        `message` quotes it where it says `{evidence}`."""
 
     def blocked_reason(self, key: object) -> str | None:
         """Why the fix keyed by `key` (an original node, or a rule's own key) must not be applied
@@ -93,3 +102,14 @@ class RuleContext(Protocol):
     def block(self, key: object, reason: str) -> None:
         """Make the fix keyed by `key` not applied: the engine runs the rules again, and
         `blocked_reason(key)` says why."""
+
+
+class TextContext(Protocol):
+    """What a rule that reads text (`Rule.scan_text`, `Rule.scan_markdown`) reports through: the
+    engine's `tf24migrate.engine.text_reports.TextReports` for one rule over one text."""
+
+    def report(self, span: Span, message: str, *, replacement: str | None = None) -> bool:
+        """Report a finding at `span` (in the lines of the text the rule was given). With
+        `replacement` (the new text of the span) the finding is fixable, of the rule's fix kind;
+        returns whether the fix is applied, which is decided here (suppression comments, declined
+        fixes, `--unsafe-fixes`, the target version): the rule then writes `replacement` there."""

@@ -76,3 +76,7 @@ class ImportAlongside:
 
 
 Edit = AddStatementAfter | DropUse | RenameBinding | MoveBinding | TrackUses
+"""The edits a rule passes to `ctx.report`."""
+
+AnyEdit = Edit | AddImport | ImportAlongside
+"""Every edit the engine carries out: a rule's, and the imports its new names bring."""

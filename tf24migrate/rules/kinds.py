@@ -13,6 +13,7 @@ import libcst as cst
 
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, DataRule
 from tf24migrate.rules.calls import code_for
+from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.edits import AddStatementAfter, Edit, MoveBinding, RenameBinding, TrackUses
 from tf24migrate.rules.names import dotted_name_of_module, normalize, tf_spelling
 from tf24migrate.rules.needles import attribute, keyword
@@ -44,7 +45,9 @@ class RenameSymbol(DataRule):
         self.uses_must_follow = uses_must_follow
         self.message = message or f"`{tf_spelling(old)}` is `{tf_spelling(new)}` in TF 2.4: use the new name."
 
-    def leave_Attribute(self, ctx, original: cst.Attribute, updated: cst.Attribute):
+    def leave_Attribute(
+        self, ctx: RuleContext, original: cst.Attribute, updated: cst.Attribute
+    ) -> cst.BaseExpression:
         if ctx.qualified_name(original) != self.old:
             return updated
         new = ctx.spell(self.new, like=original)
@@ -54,9 +57,12 @@ class RenameSymbol(DataRule):
         new = new.with_changes(lpar=updated.lpar, rpar=updated.rpar)
         return ctx.report(original, self.message, replacement=new) or updated
 
-    def leave_ImportFrom(self, ctx, original: cst.ImportFrom, updated: cst.ImportFrom):
+    def leave_ImportFrom(
+        self, ctx: RuleContext, original: cst.ImportFrom, updated: cst.ImportFrom
+    ) -> cst.BaseSmallStatement | cst.RemovalSentinel:
         if original.relative or isinstance(original.names, cst.ImportStar):
             return updated
+        assert not isinstance(updated.names, cst.ImportStar)
         module = dotted_name_of_module(original.module)
         old_parent, old_last = self.old.rsplit(".", 1)
         if module is None or normalize(module) != old_parent:
@@ -64,7 +70,7 @@ class RenameSymbol(DataRule):
         new_parent, new_last = self.new.rsplit(".", 1)
         names = list(updated.names)
         keep = [True] * len(names)
-        moved_module = None
+        moved_module: cst.BaseExpression | None = None
         # Earlier rules may have removed names of this statement: pair the names left with their
         # original aliases by what they import.
         originals = {_import_key(alias): alias for alias in original.names}
@@ -106,10 +112,9 @@ class RenameSymbol(DataRule):
             names[-1] = names[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
         if not names:
             return cst.RemoveFromParent()
-        changes = {"names": names}
         if moved_module is not None:
-            changes["module"] = moved_module
-        return updated.with_changes(**changes)
+            return updated.with_changes(names=names, module=moved_module)
+        return updated.with_changes(names=names)
 
 
 def _import_key(alias: cst.ImportAlias) -> tuple[str | None, str | None]:
@@ -130,30 +135,35 @@ class ReportUse(DataRule):
         super().__init__(**kwargs)
         self.symbols = symbols
 
-    def _message(self, ctx, qualified: str | None) -> str | None:
+    def _message(self, ctx: RuleContext, qualified: str | None) -> str | None:
         message = self.symbols.get(qualified or "")
         if (
             message is not None
+            and qualified is not None
             and qualified.startswith("tensorflow.python.")
             and not ctx.imports_public_tensorflow
         ):
             return None
         return message
 
-    def leave_Attribute(self, ctx, original: cst.Attribute, updated: cst.Attribute):
+    def leave_Attribute(
+        self, ctx: RuleContext, original: cst.Attribute, updated: cst.Attribute
+    ) -> cst.BaseExpression:
         message = self._message(ctx, ctx.qualified_name(original))
         if message is not None:
             ctx.report(original, message)
         return updated
 
-    def leave_Name(self, ctx, original: cst.Name, updated: cst.Name):
+    def leave_Name(self, ctx: RuleContext, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
         if ctx.is_reference(original):
             message = self._message(ctx, ctx.qualified_name(original))
             if message is not None:
                 ctx.report(original, message)
         return updated
 
-    def leave_ImportFrom(self, ctx, original: cst.ImportFrom, updated: cst.ImportFrom):
+    def leave_ImportFrom(
+        self, ctx: RuleContext, original: cst.ImportFrom, updated: cst.ImportFrom
+    ) -> cst.BaseSmallStatement | cst.RemovalSentinel:
         module = dotted_name_of_module(original.module)
         if original.relative or module is None or isinstance(original.names, cst.ImportStar):
             return updated
@@ -176,7 +186,9 @@ class RenameMethod(DataRule):
         self.new = new
         self.message = message
 
-    def leave_Attribute(self, ctx, original: cst.Attribute, updated: cst.Attribute):
+    def leave_Attribute(
+        self, ctx: RuleContext, original: cst.Attribute, updated: cst.Attribute
+    ) -> cst.BaseExpression:
         if original.attr.value != self.old or ctx.resolves_to_module_other_than_tensorflow(original):
             return updated
         replacement = updated.with_changes(attr=updated.attr.with_changes(value=self.new))
@@ -196,7 +208,7 @@ class RenameKeyword(DataRule):
         self.new = new
         self.message = message
 
-    def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
+    def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         if callee_name(original) not in self.callees or ctx.resolves_to_module_other_than_tensorflow(
             original.func
         ):
@@ -206,14 +218,15 @@ class RenameKeyword(DataRule):
             return updated
         args = list(updated.args)
         for index, arg in enumerate(original.args):
-            if arg.keyword is None or arg.keyword.value != self.old:
+            keyword = args[index].keyword
+            if arg.keyword is None or arg.keyword.value != self.old or keyword is None:
                 continue
             if self.new in keywords:
                 ctx.report(
                     arg, f"{self.message} The call passes both `{self.old}=` and `{self.new}=`: keep one."
                 )
                 continue
-            renamed = args[index].with_changes(keyword=args[index].keyword.with_changes(value=self.new))
+            renamed = args[index].with_changes(keyword=keyword.with_changes(value=self.new))
             if ctx.report(arg, self.message, replacement=renamed) is not None:
                 args[index] = renamed
         return updated.with_changes(args=args)

@@ -68,9 +68,10 @@ class Binding:
     uses_dropped: int = 0  # of those, how many a rule's applied fix no longer contains
 
     @property
-    def spelled_name(self) -> str | None:
-        """The qualified name the import has in the output (for spelling new names through it)."""
-        return self.moved_to or self.qualified_name
+    def spelled_name(self) -> str:
+        """The qualified name the import has in the output (for spelling new names through it);
+        a name that is not imported is spelled as itself."""
+        return self.moved_to or self.qualified_name or self.name
 
     @property
     def is_import(self) -> bool:

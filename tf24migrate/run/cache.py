@@ -35,11 +35,14 @@ import json
 import os
 import sys
 import time
-from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from tf24migrate import __version__
 from tf24migrate.model.findings import FileResult, Finding, Fix, Severity, Status
 from tf24migrate.run.files import blake2b
+
+if TYPE_CHECKING:
+    from tf24migrate.catalogue.settings import Settings
 
 FOLDER_NAME = ".tf24migrate_cache"
 ENVIRONMENT_VARIABLE = "TF24MIGRATE_CACHE_DIR"
@@ -52,8 +55,6 @@ _TEMPORARY_PREFIX = ".tmp-"
 RACY_NS = 2_000_000_000
 _INDEX_MAX = 200_000  # paths
 _FINDING_FIELDS = tuple(field.name for field in dataclasses.fields(Finding))
-# A result with one of these keys in `extra` is not stored (see `runner.migrate_loaded`).
-NOT_CACHED = "not_cached"
 
 
 def read_bytes(path: str) -> tuple[bytes, float]:
@@ -133,19 +134,19 @@ def tool_fingerprint() -> str:
     return hasher.hexdigest()
 
 
-def run_key(rules: Sequence, unsafe_fixes: bool) -> str:
-    """The part of every entry's key that the run's options decide (see the module docstring).
+def run_key(settings: Settings) -> str:
+    """The part of every entry's key that the run's settings decide (see the module docstring).
     The default rules of a `RuleSelection` are named as such, so a run with the defaults loads no
     rule to make its key; any other selection is named by the codes it resolves to."""
     from tf24migrate.catalogue.selection import RuleSelection
 
+    rules = settings.rules
     if isinstance(rules, RuleSelection) and not rules.select and not rules.ignore:
         selected = "default"
     else:
         selected = ",".join(sorted(rule.code for rule in rules))
-    target = getattr(rules, "target", None)
-    hidden = ",".join(sorted(getattr(rules, "hidden_notes", ())))
-    parts = (tool_fingerprint(), selected, hidden, repr(target), str(bool(unsafe_fixes)))
+    hidden = ",".join(sorted(settings.hidden_notes))
+    parts = (tool_fingerprint(), selected, hidden, repr(settings.target), str(settings.unsafe_fixes))
     return blake2b("\n".join(parts).encode(), digest_size=16).hexdigest()
 
 
@@ -264,7 +265,7 @@ class ResultCache:
 
     def store(self, path: str, content_digest: str, result: FileResult) -> None:
         """Keep `result` (the result for these bytes, before any write) for the next run."""
-        if not self.writable or result.extra.get(NOT_CACHED):
+        if not self.writable or not result.cacheable:
             return
         key, entry = self._entry(path, content_digest)
         try:
@@ -334,7 +335,7 @@ def _encode(result: FileResult, key: str, content_digest: str) -> bytes:
         "digest": content_digest,
         "status": result.status.value,
         "error": result.error,
-        "encoding": result.extra.get("encoding"),
+        "encoding": result.encoding,
         "findings": _finding_rows(result),
     }
     texts = [result.source, result.code] if changed else None
@@ -372,5 +373,6 @@ def _decode(head: dict, texts: list | None, key: str, path: str, content_digest:
         code=code,
         findings=findings,
         error=head["error"],
-        extra={"encoding": head["encoding"], "digest": content_digest} if status is Status.CHANGED else {},
+        encoding=head["encoding"] if status is Status.CHANGED else None,
+        digest=content_digest if status is Status.CHANGED else None,
     )

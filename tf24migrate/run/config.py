@@ -1,7 +1,7 @@
 """`[tool.tf24migrate]` in pyproject.toml: found from each path upwards (up to the project's
 root, the folder holding `.git`), checked strictly; `cli.groups` runs each path with its own.
 
-The keys are those of the command line: `select`, `ignore`, `exclude`, `extend-exclude`,
+The keys are those of the command line: `select`, `extend-select`, `ignore`, `exclude`, `extend-exclude`,
 `unsafe-fixes`, `force-exclude`, `jobs`, `target-version`, `cache-dir` (relative to the file's folder).
 The command line overrides each one it sets. An unknown key, or a value
 of the wrong type, is an error that names the key and the file.
@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import dataclass
+from typing import Any
 
 
 class ConfigError(ValueError):
@@ -24,6 +25,7 @@ class Config:
 
     path: str | None = None  # the pyproject.toml they came from
     select: tuple[str, ...] | None = None
+    extend_select: tuple[str, ...] | None = None
     ignore: tuple[str, ...] | None = None
     exclude: tuple[str, ...] | None = None
     extend_exclude: tuple[str, ...] | None = None
@@ -39,7 +41,7 @@ class Config:
         return os.path.dirname(self.path) if self.path else "."
 
 
-_LISTS = ("select", "ignore", "exclude", "extend-exclude")
+_LISTS = ("select", "extend-select", "ignore", "exclude", "extend-exclude")
 
 
 def find_pyproject(start: str) -> str | None:
@@ -55,12 +57,23 @@ def find_pyproject(start: str) -> str | None:
                     text = handle.read()
             except OSError:
                 return candidate
-            if b"tool" in text and b"tf24migrate" in text:  # also `[tool."tf24migrate"]`, inline tables
+            if b"tool" in text and b"tf24migrate" in text and _has_table(text):
                 return candidate
         parent = os.path.dirname(folder)
         if parent == folder or os.path.exists(os.path.join(folder, ".git")):
             return None
         folder = parent
+
+
+def _has_table(text: bytes) -> bool:
+    """Whether a pyproject.toml's text has a `[tool.tf24migrate]` table (also `[tool."tf24migrate"]`,
+    inline tables), or cannot be read as TOML (loading it then says why)."""
+    tomllib = toml_parser()
+    try:
+        tool = tomllib.loads(text.decode("utf-8")).get("tool")
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError):
+        return True
+    return not isinstance(tool, dict) or "tf24migrate" in tool
 
 
 def _strings(key: str, value: object, where: str) -> tuple[str, ...]:
@@ -76,7 +89,7 @@ def toml_parser():
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover - Python 3.10
-        import tomli as tomllib
+        import tomli as tomllib  # type: ignore[import-not-found, no-redef, unused-ignore]
     return tomllib
 
 
@@ -107,7 +120,7 @@ def load_config(path: str) -> Config:
     unknown = sorted(set(table) - known)
     if unknown:
         raise ConfigError(f"{where}: unknown key {unknown[0]!r}; the keys are {', '.join(sorted(known))}")
-    values: dict[str, object] = {
+    values: dict[str, Any] = {
         key.replace("-", "_"): _strings(key, table[key], where) for key in _LISTS if key in table
     }
     for key in ("unsafe-fixes", "force-exclude"):

@@ -6,11 +6,10 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from tf24migrate.catalogue.settings import Settings
 from tf24migrate.model.errors import RuleError, SourceSyntaxError
 from tf24migrate.model.findings import FileResult, Finding, MigrationResult, Status
-from tf24migrate.model.notes import without_notes
-from tf24migrate.rules.base import Rule
-from tf24migrate.run.cache import NOT_CACHED
+from tf24migrate.model.notes import SYNTAX_ERROR, note_finding, without_notes
 from tf24migrate.run.files import (
     ChangedOnDisk,
     SourceFile,
@@ -30,13 +29,9 @@ def write_result(result: FileResult, again: Callable[[], FileResult] | None = No
     """Write a changed result's code over its file, unless the file changed since it was read.
     Then, with `again`, the file is migrated again from what it holds now (`again()`) and that
     result written, once: so two runs over one tree both keep their rewrites."""
+    assert result.encoding is not None and result.digest is not None  # a changed result has them
     try:
-        write_source(
-            result.path,
-            result.code or "",
-            result.extra["encoding"],
-            expected_digest=result.extra["digest"],
-        )
+        write_source(result.path, result.code or "", result.encoding, expected_digest=result.digest)
     except ChangedOnDisk as error:
         if again is not None:
             fresh = again()
@@ -56,12 +51,7 @@ def _not_written(result: FileResult, error: str) -> FileResult:
 
 
 def migrate_file(
-    path: str,
-    rules: Sequence[Rule],
-    *,
-    unsafe_fixes: bool = False,
-    write: bool = False,
-    cache: ResultCache | None = None,
+    path: str, settings: Settings, *, write: bool = False, cache: ResultCache | None = None
 ) -> FileResult:
     """Migrate one file; errors become a failed `FileResult` naming the reason and the place.
     With `cache`, the result (as it was before any write) is stored there for the next run."""
@@ -75,9 +65,9 @@ def migrate_file(
     except UnreadableFile as error:
         result = FileResult(path=path, status=Status.FAILED, error=f"cannot read: {error}")
     else:
-        result = migrate_loaded(path, source, rules, unsafe_fixes=unsafe_fixes)
+        result = migrate_loaded(path, source, settings)
     if cache is not None:
-        cache.store(path, result.extra.get("digest") or digest(raw), result)
+        cache.store(path, result.digest or digest(raw), result)
     return write_result(result) if write and result.changed else result
 
 
@@ -86,18 +76,18 @@ def decode_file(path: str, raw: bytes) -> SourceFile:
     return decode_c_source(raw) if kind_of(path).any_bytes else decode_source(raw)
 
 
-def migrate_loaded(
-    path: str, source: SourceFile, rules: Sequence[Rule], *, unsafe_fixes: bool = False
-) -> FileResult:
+def migrate_loaded(path: str, source: SourceFile, settings: Settings) -> FileResult:
     """Migrate a file already read (or a source from stdin, with a made-up `path`); never writes."""
     try:
-        result = kind_of(path).migrate(source.text, rules, path=path, unsafe_fixes=unsafe_fixes)
+        result = kind_of(path).migrate(source.text, settings, path=path)
     except SourceSyntaxError as error:
+        where = {"path": path, "line": error.lineno or 1, "column": error.offset or 1}
         return FileResult(
             path=path,
             status=Status.FAILED,
             source=source.text,
             error=f"{error.msg} at line {error.lineno}, column {error.offset}",
+            findings=without_notes((note_finding(SYNTAX_ERROR, error.msg, **where),), settings.hidden_notes),
         )
     except RuleError as error:
         return FileResult(path=path, status=Status.FAILED, source=source.text, error=str(error))
@@ -108,7 +98,7 @@ def migrate_loaded(
             source=source.text,
             error=f"internal error ({type(error).__name__}: {error}); the file was left unchanged. "
             f"Please report this with the file",
-            extra={NOT_CACHED: True},  # perhaps not a function of the content (a recursion limit)
+            cacheable=False,  # perhaps not a function of the content (a recursion limit)
         )
     if result.changed and result.edited is not None:
         from tf24migrate.engine.outside_edits import first_line_changed_outside  # LibCST ran: no cost
@@ -127,8 +117,9 @@ def migrate_loaded(
         status=Status.CHANGED if result.changed else Status.UNCHANGED,
         source=source.text,
         code=result.code,
-        findings=without_notes(result.findings, getattr(rules, "hidden_notes", frozenset())),
-        extra={"encoding": source.encoding, "digest": digest(source.raw)} if result.changed else {},
+        findings=without_notes(result.findings, settings.hidden_notes),
+        encoding=source.encoding if result.changed else None,
+        digest=digest(source.raw) if result.changed else None,
     )
 
 
@@ -138,11 +129,7 @@ def slim(result: FileResult, texts: bool) -> FileResult:
     return dataclasses.replace(result, source=None, code=None)
 
 
-def migrate_declining(
-    result: FileResult, rules: Sequence[Rule], *, unsafe_fixes: bool, declined: Sequence[Finding]
-) -> MigrationResult:
+def migrate_declining(result: FileResult, settings: Settings, declined: Sequence[Finding]) -> MigrationResult:
     """`result`'s source migrated again with the fixes of the `declined` findings not applied (to
     show or write some of its fixes only: `--interactive`); never writes."""
-    return kind_of(result.path).migrate(
-        result.source or "", rules, path=result.path, unsafe_fixes=unsafe_fixes, declined=declined
-    )
+    return kind_of(result.path).migrate(result.source or "", settings.declining(declined), path=result.path)

@@ -6,12 +6,11 @@ files given (one writer, so every write is reported).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
-from tf24migrate.catalogue.selection import RuleSelection
+from tf24migrate.catalogue.settings import Settings
 from tf24migrate.model.findings import FileResult, Status
-from tf24migrate.rules.base import Rule
 from tf24migrate.run.cache import read_bytes
 from tf24migrate.run.discovery import PathFilter, iter_source_files
 from tf24migrate.run.file import migrate_file, slim, write_result
@@ -38,15 +37,19 @@ def default_jobs() -> int:
 
 def migrate_files(
     files: Sequence[str],
-    rules: Sequence[Rule],
+    settings: Settings,
     *,
-    unsafe_fixes: bool = False,
     write: bool = False,
     jobs: int = 1,
     texts: bool = True,
     cache: ResultCache | None = None,
-) -> Iterator[FileResult]:
+    choose: Callable[[FileResult], FileResult] | None = None,
+) -> Generator[FileResult, None, None]:
     """Migrate `files` with `jobs` processes (0: all cores), yielding results in the order given.
+
+    With `write`, `choose` (when given) returns what to write of each changed result: itself, one
+    with fewer fixes (its `code` and `findings` replaced), or an unchanged one (nothing written);
+    a file changed on disk meanwhile is migrated again and chosen from again (`--interactive`).
 
     With `texts` false, only changed files' results carry `source` and `code` (less to hold and
     to send between processes). With `cache` (and `texts` false), results are looked up there in
@@ -57,22 +60,26 @@ def migrate_files(
     if cache is not None:
         if texts:
             raise ValueError("a cache keeps no texts of unchanged files: pass texts=False with it")
-        results = _results_with_cache(files, rules, unsafe_fixes, jobs, cache)
+        results = _results_with_cache(files, settings, jobs, cache)
     elif jobs > 1 and len(files) >= _PARALLEL_FROM:
-        results = migrate_in_workers(files, rules, unsafe_fixes, min(jobs, len(files)), texts)
+        results = migrate_in_workers(files, settings, min(jobs, len(files)), texts)
     else:
-        results = (slim(migrate_file(path, rules, unsafe_fixes=unsafe_fixes), texts) for path in files)
+        results = (slim(migrate_file(path, settings), texts) for path in files)
     try:
         for result in results:
+            if write and result.changed and choose is not None:
+                result = choose(result)
             if not (write and result.changed):
                 yield result
                 continue
+
+            def again(path: str = result.path) -> FileResult:
+                fresh = migrate_file(path, settings)
+                return choose(fresh) if choose is not None and fresh.changed else fresh
+
             # A write and its report are one step: an interruption lands before or after both.
             with interrupts_deferred():
-                yield write_result(
-                    result,
-                    again=lambda path=result.path: migrate_file(path, rules, unsafe_fixes=unsafe_fixes),
-                )
+                yield write_result(result, again=again)
     finally:
         results.close()  # the workers finish the file at hand, and start no other
 
@@ -99,17 +106,15 @@ def _look_up(path: str, cache: ResultCache) -> FileResult | str | None:
 
 
 def _results_with_cache(
-    files: Sequence[str], rules: Sequence[Rule], unsafe_fixes: bool, jobs: int, cache: ResultCache
-) -> Iterator[FileResult]:
+    files: Sequence[str], settings: Settings, jobs: int, cache: ResultCache
+) -> Generator[FileResult, None, None]:
     """The files' results (never written): those in `cache`, and the others migrated (and stored)."""
     found = [_look_up(path, cache) for path in files]
     misses = [path for path, hit in zip(files, found, strict=True) if hit is None]
     if jobs > 1 and len(misses) >= _PARALLEL_FROM:
-        migrated = migrate_in_workers(misses, rules, unsafe_fixes, min(jobs, len(misses)), False, cache)
+        migrated = migrate_in_workers(misses, settings, min(jobs, len(misses)), False, cache)
     else:
-        migrated = (
-            slim(migrate_file(path, rules, unsafe_fixes=unsafe_fixes, cache=cache), False) for path in misses
-        )
+        migrated = (slim(migrate_file(path, settings, cache=cache), False) for path in misses)
     try:
         for path, hit in zip(files, found, strict=True):
             if hit is None:
@@ -117,7 +122,7 @@ def _results_with_cache(
                 continue
             result = cache.load(path, hit) if isinstance(hit, str) else hit
             if result is None:  # removed meanwhile by another run
-                result = migrate_file(path, rules, unsafe_fixes=unsafe_fixes, cache=cache)
+                result = migrate_file(path, settings, cache=cache)
             yield slim(result, False)
     finally:
         migrated.close()
@@ -149,7 +154,7 @@ def migrate_paths(
     """
     from tf24migrate.model.target import target_of
 
-    rules = RuleSelection(select, ignore, target_of(target_version, "the target_version argument"))
-    rules.check()
+    target = target_of(target_version, "the target_version argument")
+    settings = Settings.selected(select, ignore, target=target, unsafe_fixes=unsafe_fixes)
     files = list(iter_source_files(paths, SUFFIXES, path_filter))
-    yield from migrate_files(files, rules, unsafe_fixes=unsafe_fixes, write=write, jobs=jobs)
+    yield from migrate_files(files, settings, write=write, jobs=jobs)

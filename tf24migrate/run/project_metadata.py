@@ -15,6 +15,8 @@ upwards, holding `pyproject.toml`, `setup.cfg`, `setup.py`, a `requirements*.txt
   `tensorflow/tensorflow:X.Y` image, TF 1.15 for an NGC `...-tf1-...` image, and a
   `pip install tensorflow==X.Y`.
 
+Extras named for tests, documentation or development (`test`, `docs`, `dev`, `lint`, ...: see
+`for_development`) are not read: they pin what the tools run on, not what the code supports.
 Environment markers (`; python_version < "3.9"`) are not evaluated: the code must run wherever
 any requirement applies, so every requirement counts. The target is the lowest TensorFlow minor
 release any requirement allows (`target.lowest_and_newest`); a requirement without a version
@@ -51,6 +53,37 @@ _NAME = re.compile(r"\s*([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)")  # PEP 50
 
 def _canonical(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
+
+
+_DEVELOPMENT_WORDS = frozenset(
+    [
+        "test",
+        "tests",
+        "testing",
+        "doc",
+        "docs",
+        "documentation",
+        "dev",
+        "develop",
+        "development",
+        "lint",
+        "linting",
+        "typing",
+        "mypy",
+        "style",
+        "ci",
+        "bench",
+        "benchmark",
+        "benchmarks",
+        "coverage",
+    ]
+)
+
+
+def for_development(extra: str) -> bool:
+    """Whether an extra's name says it is for tests, documentation or development (`test`,
+    `docs`, `dev-tools`, `test_gpu`): its pins are the tools', not the supported range."""
+    return not _DEVELOPMENT_WORDS.isdisjoint(_canonical(extra).split("-"))
 
 
 def tensorflow_specifier(requirement: str) -> str | None:
@@ -110,8 +143,9 @@ def _pyproject(path: str) -> Iterator[str]:
         return
     yield from _strings(project.get("dependencies"))
     extras = project.get("optional-dependencies")
-    for group in extras.values() if isinstance(extras, dict) else ():
-        yield from _strings(group)
+    for name, group in extras.items() if isinstance(extras, dict) else ():
+        if not for_development(name):
+            yield from _strings(group)
 
 
 def _strings(value: object) -> list[str]:
@@ -130,7 +164,9 @@ def _setup_cfg(path: str) -> Iterator[str]:
     if parser.has_option("options", "install_requires"):
         values.append(parser.get("options", "install_requires"))
     if parser.has_section("options.extras_require"):
-        values += [value for _, value in parser.items("options.extras_require")]
+        values += [
+            value for name, value in parser.items("options.extras_require") if not for_development(name)
+        ]
     for value in values:
         yield from (line.strip() for line in value.splitlines() if line.strip())
 
@@ -141,6 +177,7 @@ def _setup_py(path: str) -> Iterator[str]:
     except (SyntaxError, ValueError, RecursionError):
         return
     constants: dict[str, ast.expr] = {}
+    assert isinstance(tree, ast.Module)
     for statement in tree.body:  # simple module-level constants: `REQUIRED = [...]`
         if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
             target = statement.targets[0]
@@ -159,8 +196,10 @@ def _setup_py(path: str) -> Iterator[str]:
                     else keyword.value
                 )
                 if isinstance(value, ast.Dict):
-                    for group in value.values:
-                        yield from _literal_strings(group, constants)
+                    for key, group in zip(value.keys, value.values, strict=True):
+                        named_for = key.value if isinstance(key, ast.Constant) else None
+                        if not (isinstance(named_for, str) and for_development(named_for)):
+                            yield from _literal_strings(group, constants)
 
 
 def _callee(func: ast.expr) -> str | None:
@@ -272,25 +311,31 @@ def requirements_in(folder: str) -> Iterator[tuple[str, str]]:
 
 def project_target(path: str) -> Target:
     """The target read from the metadata of the project `path` belongs to; the default (2.4)
-    when there is none, or when no TensorFlow requirement there names a version."""
+    when there is none, or when no TensorFlow requirement there names a version. Its source names
+    the file and the requirement that set it (`from setup.py: tensorflow>=2.3`)."""
     folder = project_folder(path)
     if folder is None:
         return named(DEFAULT_VERSION, "default: no project metadata found")
     specifiers: dict[str, list[str]] = {}
+    lowest_by: dict[str, dict[tuple[int, int], str]] = {}  # per file: the first requirement of each floor
     for name, requirement in requirements_in(folder):
         specifier = tensorflow_specifier(requirement)
         if specifier is not None:
             specifiers.setdefault(name, []).append(specifier)
+            bounds = lowest_and_newest([specifier])
+            if bounds is not None:
+                lowest_by.setdefault(name, {}).setdefault(bounds[0], " ".join(requirement.split()))
     where = _shown(folder)
-    found = {name: lowest_and_newest(found) for name, found in specifiers.items()}
-    found = {name: bounds for name, bounds in found.items() if bounds is not None}
+    lowest_newest = {name: lowest_and_newest(found) for name, found in specifiers.items()}
+    found = {name: bounds for name, bounds in lowest_newest.items() if bounds is not None}
     if not found:
         return named(DEFAULT_VERSION, f"default: no TensorFlow version required in {where}")
     name = min(found, key=lambda n: found[n][0])
     newest = [bounds[1] for bounds in found.values()]
+    pinned = lowest_by.get(name, {}).get(found[name][0])
     return Target(
         found[name][0],
-        f"from {os.path.join(where, name) if where != '.' else name}",
+        f"from {os.path.join(where, name) if where != '.' else name}{f': {pinned}' if pinned else ''}",
         None if None in newest else max(v for v in newest if v is not None),
     )
 

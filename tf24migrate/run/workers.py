@@ -10,17 +10,18 @@ the run: the files it held are reported as failed, and the others go on in new w
 from __future__ import annotations
 
 import collections
+import dataclasses
 import gc
 import os
 import signal
 import sys
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Sequence
 from typing import TYPE_CHECKING
 
 from tf24migrate.catalogue.selection import RuleSelection, select_rules
+from tf24migrate.catalogue.settings import Settings
 from tf24migrate.model.findings import FileResult, Status
-from tf24migrate.rules.base import Rule
 from tf24migrate.run.file import migrate_file, slim
 
 if TYPE_CHECKING:
@@ -29,24 +30,23 @@ if TYPE_CHECKING:
 _CHUNKS_IN_FLIGHT_PER_JOB = 4
 
 
-_worker_rules: Sequence[Rule] = ()
+_worker_settings = Settings(())
 _worker_stop = None
 _worker_cache: ResultCache | None = None
 
 
 def _start_worker(
-    rules: RuleSelection | tuple[str, ...], stop, parent: int, cache: ResultCache | None
+    rules: RuleSelection | tuple[str, ...], settings: Settings, stop, parent: int, cache: ResultCache | None
 ) -> None:
-    """Set a worker up with the run's rules (a selection, loaded when a file needs them, or codes)
-    and the cache it stores its results in."""
-    global _worker_rules, _worker_stop, _worker_cache
+    """Set a worker up with the run's rules (a selection, loaded when a file needs them, or codes),
+    its other settings and the cache it stores its results in."""
+    global _worker_settings, _worker_stop, _worker_cache
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the main process decides when to stop
     if hasattr(signal, "SIGHUP"):
         signal.signal(signal.SIGHUP, signal.SIG_IGN)
     _die_with(parent)
-    if not isinstance(rules, RuleSelection):
-        rules = select_rules(rules) if rules else ()
-    _worker_rules = rules
+    selected = rules if isinstance(rules, RuleSelection) else select_rules(rules) if rules else ()
+    _worker_settings = dataclasses.replace(settings, rules=selected)
     _worker_stop = stop
     _worker_cache = cache
 
@@ -78,12 +78,12 @@ def _die_with(parent: int) -> None:
     threading.Thread(target=watch, daemon=True).start()
 
 
-def _migrate_chunk(paths: list[str], unsafe_fixes: bool, texts: bool) -> list[FileResult]:
+def _migrate_chunk(paths: list[str], texts: bool) -> list[FileResult]:
     results = []
     for path in paths:
         if _worker_stop is not None and _worker_stop.is_set():
             break
-        result = migrate_file(path, _worker_rules, unsafe_fixes=unsafe_fixes, cache=_worker_cache)
+        result = migrate_file(path, _worker_settings, cache=_worker_cache)
         results.append(slim(result, texts))
     return results
 
@@ -104,12 +104,11 @@ def _context():
 
 def migrate_in_workers(
     files: Sequence[str],
-    rules: Sequence[Rule],
-    unsafe_fixes: bool,
+    settings: Settings,
     jobs: int,
     texts: bool,
     cache: ResultCache | None = None,
-) -> Iterator[FileResult]:
+) -> Generator[FileResult, None, None]:
     """The files' results (never written), from worker processes; when a worker dies, the files
     of the chunks in flight are failed results and the rest go on in a new pool."""
     from concurrent.futures import ProcessPoolExecutor
@@ -118,7 +117,9 @@ def migrate_in_workers(
     chunk_size = max(1, min(32, len(files) // (jobs * 8)))
     context = _context()
     stop = context.Event()
+    rules = settings.rules
     selection = rules if isinstance(rules, RuleSelection) else tuple(rule.code for rule in rules)
+    rest = dataclasses.replace(settings, rules=())  # the rules go as `selection`
     pending: collections.deque = collections.deque()  # (future, its files)
     start = 0
     # The forked workers share the parent's objects; freezing them keeps the workers' garbage
@@ -130,14 +131,14 @@ def migrate_in_workers(
                 jobs,
                 mp_context=context,
                 initializer=_start_worker,
-                initargs=(selection, stop, os.getpid(), cache),
+                initargs=(selection, rest, stop, os.getpid(), cache),
             ) as pool:
                 try:
                     while start < len(files) or pending:
                         if start < len(files) and len(pending) < jobs * _CHUNKS_IN_FLIGHT_PER_JOB:
                             chunk = list(files[start : start + chunk_size])
                             try:
-                                future = pool.submit(_migrate_chunk, chunk, unsafe_fixes, texts)
+                                future = pool.submit(_migrate_chunk, chunk, texts)
                             except BrokenProcessPool:  # a worker died meanwhile: a new pool takes it
                                 break
                             start += len(chunk)

@@ -39,10 +39,9 @@ def page_text(code: str) -> str:
     if code in NOTES_BY_CODE:
         note = NOTES_BY_CODE[code]
         return f"{note.code} {note.name}\n\n{note.description}\n"
-    from tf24migrate.catalogue.docs import explanation
-    from tf24migrate.catalogue.selection import find_rule
+    from tf24migrate.catalogue.entries import explanation, find_entry
 
-    return explanation(find_rule(code)) + "\n"
+    return explanation(find_entry(code)) + "\n"
 
 
 def diagnostic(finding: Finding, lines: Lines, pages: str | None) -> types.Diagnostic:
@@ -52,7 +51,8 @@ def diagnostic(finding: Finding, lines: Lines, pages: str | None) -> types.Diagn
         range=types.Range(
             start=lines.at(finding.line, finding.column), end=lines.at(finding.end_line, finding.end_column)
         ),
-        message=f"{finding.name}: {marker + ' ' if marker else ''}{finding.message}",
+        message=f"{finding.name}: {marker + ' ' if marker else ''}{finding.message}"
+        + (f"\n{finding.details}" if finding.details else ""),
         severity=types.DiagnosticSeverity.Hint
         if finding.code in NOTES_BY_CODE
         else _SEVERITIES[finding.severity],

@@ -46,8 +46,8 @@ class EditorSettings:
     @property
     def options(self) -> Options:
         return Options(
-            select=self.select,
-            ignore=self.ignore,
+            select=_selectors(self.select),
+            ignore=_selectors(self.ignore),
             target_version=self.target_version,
             unsafe_fixes=self.unsafe_fixes,
         )
@@ -97,3 +97,9 @@ def read_settings(value: object) -> tuple[EditorSettings, list[str]]:
                 "unsafe-fixes and timeout"
             )
     return EditorSettings(**found), [f"tf24migrate: settings: {problem}; left out" for problem in problems]
+
+
+def _selectors(text: str | None) -> tuple[str, ...] | None:
+    """The editor's `select` / `ignore` setting (codes, names or prefixes, as the command line
+    takes them: separated by commas or spaces) as the command line's repeated options."""
+    return None if text is None else tuple(text.replace(",", " ").split())

@@ -79,7 +79,7 @@ def _cache(group):
     if group.cache_dir is None or not os.path.isdir(os.path.join(group.cache_dir, "results")):
         return None
     if id(group) not in _State.caches:  # the groups live as long as the caches (`_group`)
-        _State.caches[id(group)] = ResultCache(group.cache_dir, run_key(group.rules, group.unsafe_fixes))
+        _State.caches[id(group)] = ResultCache(group.cache_dir, run_key(group.settings))
     return _State.caches[id(group)]
 
 
@@ -108,7 +108,7 @@ def _migrate(job: Job, group) -> FileResult:
         if cached is not None:
             return cached
     source = on_disk or SourceFile(job.text, "utf-8", job.text.encode("utf-8", "surrogatepass"))
-    result = migrate_loaded(job.path, source, group.rules, unsafe_fixes=group.unsafe_fixes)
+    result = migrate_loaded(job.path, source, group.settings)
     if cache is not None:
         cache.store(job.path, digest(on_disk.raw), result)
     return result
@@ -128,17 +128,18 @@ def run_job(job: Job) -> Outcome:
         from tf24migrate.run.file import migrate_declining
 
         source = FileResult(path=job.path, status=Status.UNCHANGED, source=job.text)
-        declined = migrate_declining(
-            source, group.rules, unsafe_fixes=group.unsafe_fixes, declined=job.declined
-        )
-        return Outcome(declined.findings, declined.code, unsafe_fixes=group.unsafe_fixes)
+        declined = migrate_declining(source, group.settings, job.declined)
+        return Outcome(declined.findings, declined.code, unsafe_fixes=group.settings.unsafe_fixes)
     result = _migrate(job, group)
     if job.pages is not None:
         _write_pages(job.pages, result.findings)
-    if result.status is Status.FAILED:
-        return Outcome(result.findings, failure=result.error, unsafe_fixes=group.unsafe_fixes)
+    if result.status is Status.FAILED:  # shown as one diagnostic of its own, not as a finding too
+        from tf24migrate.model.notes import SYNTAX_ERROR
+
+        findings = tuple(f for f in result.findings if f.code != SYNTAX_ERROR.code)
+        return Outcome(findings, failure=result.error, unsafe_fixes=group.settings.unsafe_fixes)
     code = job.text if result.code is None or result.status is Status.UNCHANGED else result.code
-    return Outcome(result.findings, code, unsafe_fixes=group.unsafe_fixes)
+    return Outcome(result.findings, code, unsafe_fixes=group.settings.unsafe_fixes)
 
 
 def _write_pages(folder: str, findings: Sequence[Finding]) -> None:

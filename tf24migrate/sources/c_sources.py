@@ -1,6 +1,6 @@
 """The report-only pass over C and C++ sources: removed C API names used in code.
 
-A rule takes part by declaring `c_identifiers` (`{identifier: message}`). The scanner blanks out
+A rule takes part by declaring `Rule.c_identifiers` (`{identifier: message}`). The scanner blanks out
 comments, string and character literals (keeping every offset), finds the identifiers as whole
 words in what is left, and reports each with the rule's message. The text is never changed.
 `// tf24migrate: ignore[CODE]` on a line suppresses it there, as in Python.
@@ -10,12 +10,10 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Sequence
 
+from tf24migrate.catalogue.settings import Settings
 from tf24migrate.engine.suppressions import is_suppressed, line_suppressions
 from tf24migrate.model.findings import MigrationResult, Span
-from tf24migrate.model.target import DEFAULT_TARGET
-from tf24migrate.rules.base import Rule
 
 _RAW_STRING = re.compile(r'(?:u8|u|U|L)?R"([^()\\\s]{0,16})\(')
 _NEWLINE = re.compile(r"\r\n?|\n")
@@ -88,19 +86,17 @@ def _in_number(text: str, index: int) -> bool:
     return text[start].isdigit()
 
 
-def scan_c_source(
-    text: str, rules: Sequence[Rule], *, path: str | None = None, unsafe_fixes: bool = False
-) -> MigrationResult:
-    """Report the `c_identifiers` of `rules` used in the code of a C or C++ source; never rewrites."""
+def scan_c_source(text: str, settings: Settings, *, path: str | None = None) -> MigrationResult:
+    """Report the `c_identifiers` of the rules used in the code of a C or C++ source; never rewrites."""
     wanted = {
         identifier: (rule, message)
-        for rule in rules
-        for identifier, message in getattr(rule, "c_identifiers", {}).items()
+        for rule in settings.rules
+        for identifier, message in rule.c_identifiers.items()
         if identifier in text
     }
     if not wanted:
         return MigrationResult(source=text, code=text)
-    target = getattr(rules, "target", None) or DEFAULT_TARGET
+    target = settings.target
     code = code_only(text)
     pattern = re.compile(r"\b(" + "|".join(map(re.escape, wanted)) + r")\b")
     line_starts = [0] + [match.end() for match in _NEWLINE.finditer(text)]

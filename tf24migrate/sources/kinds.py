@@ -9,26 +9,18 @@ neither the rules nor LibCST for a text in which no rule could fire.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
 from tf24migrate.catalogue.prefilter import could_fire
-from tf24migrate.model.findings import Finding, MigrationResult
-from tf24migrate.rules.base import Rule
+from tf24migrate.catalogue.settings import Settings
+from tf24migrate.model.findings import MigrationResult
 from tf24migrate.sources.diff import unified_diff
 
 
 class MigrateText(Protocol):
-    def __call__(
-        self,
-        text: str,
-        rules: Sequence[Rule],
-        *,
-        path: str | None = None,
-        unsafe_fixes: bool = False,
-        declined: Collection[Finding] = (),
-    ) -> MigrationResult: ...
+    def __call__(self, text: str, settings: Settings, *, path: str | None = None) -> MigrationResult: ...
 
 
 @dataclass(frozen=True)
@@ -40,24 +32,26 @@ class SourceKind:
     any_bytes: bool = False  # bytes that are not UTF-8 are read as they are, not refused (C, C++)
 
 
-def _migrate_python(text: str, rules: Sequence[Rule], **options) -> MigrationResult:
-    if not could_fire(text, rules):  # no rule can fire: neither the rules nor LibCST need loading
-        return MigrationResult(source=text, code=text)
+def _migrate_python(text: str, settings: Settings, *, path: str | None = None) -> MigrationResult:
+    if not could_fire(text, settings.rules):  # no rule can fire: neither the rules nor LibCST need loading
+        from tf24migrate.engine.suppressions import with_unknown_suppressions
+
+        return with_unknown_suppressions(MigrationResult(source=text, code=text), path)
     from tf24migrate.engine.pipeline import run_rules
 
-    return run_rules(text, rules, **options)
+    return run_rules(text, settings, path=path)
 
 
-def _migrate_notebook(text: str, rules: Sequence[Rule], **options) -> MigrationResult:
+def _migrate_notebook(text: str, settings: Settings, *, path: str | None = None) -> MigrationResult:
     from tf24migrate.sources.notebook import migrate_notebook
 
-    return migrate_notebook(text, rules, **options)
+    return migrate_notebook(text, settings, path=path)
 
 
-def _scan_c_source(text: str, rules: Sequence[Rule], **options) -> MigrationResult:
+def _scan_c_source(text: str, settings: Settings, *, path: str | None = None) -> MigrationResult:
     from tf24migrate.sources.c_sources import scan_c_source
 
-    return scan_c_source(text, rules, **options)
+    return scan_c_source(text, settings, path=path)
 
 
 def _notebook_diff(path: str, before: str, after: str) -> str:
@@ -66,7 +60,7 @@ def _notebook_diff(path: str, before: str, after: str) -> str:
     return notebook_diff(path, before, after)
 
 
-PYTHON = SourceKind("Python", (".py",), _migrate_python, unified_diff)
+PYTHON = SourceKind("Python", (".py", ".pyi"), _migrate_python, unified_diff)  # stubs too, as ruff
 NOTEBOOK = SourceKind("notebook", (".ipynb",), _migrate_notebook, _notebook_diff)  # diff per cell
 C_SOURCE = SourceKind(  # report-only
     "C/C++", (".c", ".cc", ".cpp", ".cxx", ".h", ".hpp"), _scan_c_source, unified_diff, any_bytes=True
@@ -75,8 +69,6 @@ KINDS = (PYTHON, NOTEBOOK, C_SOURCE)
 BY_SUFFIX = {suffix: kind for kind in KINDS for suffix in kind.suffixes}
 # The suffixes folders are walked for.
 SUFFIXES = tuple(BY_SUFFIX)
-# Besides those, files named explicitly may be stubs.
-_NAMED_SUFFIXES = (".pyi",)
 
 
 def kind_of(path: str) -> SourceKind:
@@ -85,11 +77,11 @@ def kind_of(path: str) -> SourceKind:
 
 
 def handles(path: str) -> bool:
-    """Whether `path` is a kind of file the tool handles: one of `SUFFIXES` or a stub (`.pyi`),
-    or a script with no suffix whose first line is a Python shebang (`#!...python`)."""
+    """Whether `path` is a kind of file the tool handles: one of `SUFFIXES`, or a script with no
+    suffix whose first line is a Python shebang (`#!...python`)."""
     suffix = os.path.splitext(path)[1].lower()
     if suffix:
-        return suffix in BY_SUFFIX or suffix in _NAMED_SUFFIXES
+        return suffix in BY_SUFFIX
     try:
         with open(path, "rb") as handle:
             first = handle.readline(200)

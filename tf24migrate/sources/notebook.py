@@ -34,6 +34,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from tf24migrate.catalogue.prefilter import could_fire, rules_that_could_fire
+from tf24migrate.catalogue.settings import Settings
 from tf24migrate.model.errors import RuleError, SourceSyntaxError
 from tf24migrate.model.findings import Finding, MigrationResult
 from tf24migrate.model.notes import (
@@ -156,11 +157,7 @@ def _in_module(finding: Finding, cells: Sequence[CellCode], starts: list[int]) -
 
 
 def _migrate_cells(
-    cells: list[CellCode],
-    rules: Sequence[Rule],
-    path: str | None,
-    unsafe_fixes: bool,
-    declined: Sequence[Finding] = (),
+    cells: list[CellCode], settings: Settings, path: str | None
 ) -> tuple[dict[int, str], list[Finding]]:
     """Run the rules over `cells` as one module: `({cell index: new source}, findings)`."""
     from tf24migrate.engine.pipeline import run_rules
@@ -174,8 +171,10 @@ def _migrate_cells(
     while cells:
         module, starts, marker = _join(cells)
         try:
-            in_module = [f for f in (_in_module(f, cells, starts) for f in declined) if f is not None]
-            result = run_rules(module, rules, path=path, unsafe_fixes=unsafe_fixes, declined=in_module)
+            in_module = [
+                f for f in (_in_module(f, cells, starts) for f in settings.declined) if f is not None
+            ]
+            result = run_rules(module, settings.declining(in_module), path=path)
         except SourceSyntaxError as error:  # LibCST refused what Python's parser took: drop that cell
             at = max(bisect.bisect_right(starts, error.lineno or 1) - 1, 0)
             line = (error.lineno or 1) - starts[at] + 1
@@ -185,23 +184,16 @@ def _migrate_cells(
         findings = notes + [_in_cell(finding, cells, starts) for finding in result.findings]
         new_sources = {}
         if result.changed:
-            for cell, source in zip(cells, _split(result.code, cells, rules, marker), strict=True):
+            for cell, source in zip(cells, _split(result.code, cells, settings.rules, marker), strict=True):
                 if source != cell.source:
                     new_sources[cell.number - 1] = source
         return new_sources, findings
     return {}, notes
 
 
-def migrate_notebook(
-    text: str,
-    rules: Sequence[Rule],
-    *,
-    path: str | None = None,
-    unsafe_fixes: bool = False,
-    declined: Sequence[Finding] = (),
-) -> MigrationResult:
+def migrate_notebook(text: str, settings: Settings, *, path: str | None = None) -> MigrationResult:
     """Migrate the code cells of a notebook's JSON text; see the module docstring. The fixes of
-    the findings in `declined` are not applied, only reported (as `run_rules` does).
+    the findings `settings` declines are not applied, only reported (as `run_rules` does).
 
     Raises `SourceSyntaxError` when the text is not a notebook, `RuleError` as `run_rules` does.
     """
@@ -234,6 +226,7 @@ def migrate_notebook(
             *(prose for _, prose in markdown),
         ]
     )
+    rules = settings.rules
     if not could_fire(everything, rules):  # the text prefilters, as for a Python file
         return MigrationResult(text, text)
     # a skipped cell (`%%bash` naming `experimental_run_v2`) need not import TensorFlow itself
@@ -245,13 +238,11 @@ def migrate_notebook(
     new_sources: dict[int, str] = {}
     for module in (in_notebook, *([cell] for cell in files)):
         if module and rules_that_could_fire("".join(cell.masked.code for cell in module), rules):
-            changed, found = _migrate_cells(module, rules, path, unsafe_fixes, declined)
+            changed, found = _migrate_cells(module, settings, path)
             new_sources.update(changed)
             findings += found
     if markdown and markdown_readers(rules):
-        changed, found = migrate_markdown(
-            markdown, rules, path=path, unsafe_fixes=unsafe_fixes, declined=declined
-        )
+        changed, found = migrate_markdown(markdown, settings, path=path)
         new_sources.update(changed)
         findings += found
     findings.sort(key=lambda f: (f.cell or 0, f.line, f.column, f.code))

@@ -41,7 +41,9 @@ def common_indent(lines: Sequence[str]) -> str:
     code_lines = [line for line in lines if line.strip()]
     if not code_lines:
         return ""
-    indent = _INDENT.match(code_lines[0]).group()
+    match = _INDENT.match(code_lines[0])
+    assert match is not None  # the pattern matches the empty string
+    indent = match.group()
     return indent if all(line.startswith(indent) for line in code_lines) else ""
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from json.decoder import scanstring
+from json.decoder import scanstring  # type: ignore[attr-defined]  # public, missing from typeshed
 
 from tf24migrate.model.errors import SourceSyntaxError
 from tf24migrate.rules.text import line_opcodes
@@ -106,7 +106,9 @@ def _problem(notebook: object) -> str | None:
 
 
 def _skip(text: str, index: int) -> int:
-    return _WHITESPACE.match(text, index).end()
+    match = _WHITESPACE.match(text, index)
+    assert match is not None  # the pattern matches the empty string
+    return match.end()
 
 
 def _members(text: str, start: int) -> Iterator[tuple[str, int, int]]:
@@ -171,7 +173,9 @@ def replace_sources(text: str, new_sources: dict[int, str]) -> str:
     ascii_only = _uses_ascii_escapes(text)
     pieces, done = [], 0
     for index in sorted(new_sources):
-        start, end = spans[index]
+        span = spans[index]
+        assert span is not None  # the cells given are those with a source
+        start, end = span
         if text[start] == "[":
             value = _encode_lines(text, start, end, new_sources[index], ascii_only)
         else:

@@ -8,12 +8,13 @@ import libcst as cst
 
 from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import Rule
+from tf24migrate.rules.context import RuleContext
 
 from .._text import is_prose, literal_value
 
 _LAYOUT = (
-    "was removed from the TensorFlow C API in 2.4: a TF_STRING tensor now holds an array of "
-    "`TF_TString` (`tensorflow/core/platform/ctstring.h`)"
+    "was removed from the TensorFlow C API in 2.4: use the `TF_TString_*` functions.\nA TF_STRING "
+    "tensor now holds an array of `TF_TString` (`tensorflow/core/platform/ctstring.h`)"
 )
 
 
@@ -58,13 +59,17 @@ class CApiStringFunctions(Rule):
     triggers = tuple(REMOVED_STRING_FUNCTIONS)
     c_identifiers = REMOVED_STRING_FUNCTIONS
 
-    def leave_Attribute(self, ctx, original: cst.Attribute, updated: cst.Attribute):
+    def leave_Attribute(
+        self, ctx: RuleContext, original: cst.Attribute, updated: cst.Attribute
+    ) -> cst.BaseExpression:
         message = REMOVED_STRING_FUNCTIONS.get(original.attr.value)
         if message is not None:
             ctx.report(original, message)
         return updated
 
-    def leave_SimpleString(self, ctx, original: cst.SimpleString, updated: cst.SimpleString):
+    def leave_SimpleString(
+        self, ctx: RuleContext, original: cst.SimpleString, updated: cst.SimpleString
+    ) -> cst.BaseExpression:
         value = literal_value(original) or ""
         names = dict.fromkeys(_IDENTIFIER.findall(value))
         if names and not is_prose(ctx.ancestors, original):

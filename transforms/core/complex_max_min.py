@@ -7,6 +7,7 @@ import libcst as cst
 from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import code_for
+from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.needles import Pattern
 
 from .._text import assigned_value, literal_value
@@ -41,7 +42,7 @@ _IMAGINARY_ENDS = tuple(digit + j for digit in "0123456789." for j in "jJ")  # h
 _RAW_MAX_MIN = r"raw_ops(?:[ \t]*\.[ \t]*M(?:ax|in)\b|[ \t]+(?:as|import)\b)"
 
 
-def _visibly_complex(ctx, expression: cst.CSTNode, depth: int = 0) -> bool:
+def _visibly_complex(ctx: RuleContext, expression: cst.CSTNode, depth: int = 0) -> bool:
     """Whether the file shows `expression` to be complex: a `1j` literal, a complex dtype or
     `tf.complex(...)` in it, or a name assigned such a value; not inside a function whose result is
     real (`tf.abs`, `tf.math.real`, ...)."""
@@ -54,8 +55,12 @@ def _visibly_complex(ctx, expression: cst.CSTNode, depth: int = 0) -> bool:
             return True
         if isinstance(node, (cst.Name, cst.Attribute)) and ctx.qualified_name(node) in _COMPLEX:
             return True
-        is_dtype = isinstance(node, cst.Arg) and node.keyword is not None and node.keyword.value == "dtype"
-        if is_dtype and literal_value(node.value) in ("complex64", "complex128"):
+        if (
+            isinstance(node, cst.Arg)
+            and node.keyword is not None
+            and node.keyword.value == "dtype"
+            and literal_value(node.value) in ("complex64", "complex128")
+        ):
             return True
         if isinstance(node, cst.Name) and depth < 3:
             assigned = assigned_value(ctx, node)
@@ -107,13 +112,13 @@ class ComplexMaxMin(Rule):
         ),
     )
 
-    def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
+    def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         qualified = ctx.qualified_name(original.func) or ""
         function = qualified.replace("tensorflow.", "tf.", 1)
         if qualified in _MAX_MIN:
             ctx.report(
                 original,
-                f"`{function}` rejects complex64/complex128 inputs from TF 2.4: if its input can be "
+                f"`{function}` rejects complex64/complex128 inputs from TF 2.4.\nIf its input can be "
                 "complex, pass `tf.abs(x)` (magnitudes) or `tf.math.real(x)` instead.",
             )
         elif qualified in _REDUCTIONS and original.args:
@@ -124,8 +129,8 @@ class ComplexMaxMin(Rule):
                 extreme = "smallest" if qualified.endswith("_min") else "largest"
                 ctx.report(
                     original,
-                    f"`{function}` rejects complex inputs from TF 2.4 (InvalidArgumentError), and "
-                    f"`{value}` is complex: reduce a real value instead, e.g. `{function}(tf.abs({value}))` "
+                    f"`{function}` rejects complex inputs from TF 2.4, and `{value}` is complex: reduce a real "
+                    f"value.\nIt raises InvalidArgumentError: reduce e.g. `{function}(tf.abs({value}))` "
                     f"for the {extreme} magnitude or `{function}(tf.math.real({value}))` for the {extreme} real part.",
                 )
         return updated

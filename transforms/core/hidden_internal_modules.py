@@ -7,6 +7,7 @@ import libcst as cst
 from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import code_for
+from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.needles import Pattern
 
 _HIDDEN = {"tensorflow.python": "python", "tensorflow.core": "core", "tensorflow.compiler": "compiler"}
@@ -44,15 +45,17 @@ class HiddenInternalModules(Rule):
     )
     requires = IMPORTS_TENSORFLOW
 
-    def leave_Attribute(self, ctx, original: cst.Attribute, updated: cst.Attribute):
+    def leave_Attribute(
+        self, ctx: RuleContext, original: cst.Attribute, updated: cst.Attribute
+    ) -> cst.BaseExpression:
         part = _HIDDEN.get(ctx.qualified_name(original) or "")
         if part is None or ctx.qualified_name(original.value) != "tensorflow":
             return updated
         spelled = code_for(original)
         ctx.report(
             original,
-            f"`{spelled}` raises AttributeError from TF 2.4: `tensorflow.{part}` is no longer an attribute of "
-            f"the package. Use the public `tf.*` API, or import the module explicitly: "
+            f"`{spelled}` raises AttributeError from TF 2.4: use the public `tf.*` API or an import.\n"
+            f"`tensorflow.{part}` is no longer an attribute of the package. Import the module explicitly: "
             f"`{spelled}.<module>.<name>` becomes `from tensorflow.{part}.<module> import <name>`.",
         )
         return updated

@@ -57,21 +57,27 @@ class HiddenModuleImportAs(Rule):
             module = dotted_name_of_module(alias.name) or ""
             if alias.asname is None or not module.startswith(_HIDDEN):
                 continue
+            asname = alias.asname.name
+            if not isinstance(asname, cst.Name):
+                continue
             parent, _, last = module.rpartition(".")
+            package = cst.parse_expression(parent)
+            assert isinstance(package, (cst.Attribute, cst.Name))  # `module` is a dotted name
             message = (
-                f"`import {module} as {alias.asname.name.value}` raises AttributeError on Python 3.6 from TF 2.4 "
-                f"(`tensorflow.{module.split('.')[1]}` is no longer an attribute of the package): write "
-                f"`from {parent} import {last} as {alias.asname.name.value}`, which works on every Python."
+                f"`import {module} as {asname.value}` fails on Python 3.6 from TF 2.4: write "
+                f"`from {parent} import {last} as {asname.value}`\n"
+                f"It raises AttributeError there: `tensorflow.{module.split('.')[1]}` is no longer an attribute "
+                "of the package. The `from` form works on every Python."
             )
             if len(original.names) != 1:
                 ctx.report(alias, f"{message} Split this import statement to do so.")
                 continue
             replacement = cst.ImportFrom(
-                module=cst.parse_expression(parent),
+                module=package,
                 names=[
                     cst.ImportAlias(
                         cst.Name(last),
-                        asname=None if alias.asname.name.value == last else updated.names[0].asname,
+                        asname=None if asname.value == last else updated.names[0].asname,
                     )
                 ],
                 semicolon=updated.semicolon,

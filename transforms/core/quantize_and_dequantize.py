@@ -9,6 +9,7 @@ import libcst as cst
 from tf24migrate.model.findings import Fix, Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import UnboundArguments, bind_arguments, code_for
+from tf24migrate.rules.context import RuleContext
 
 _QUANTIZE_PARAMS = (
     "input",
@@ -61,11 +62,11 @@ class QuantizeAndDequantize(Rule):
     triggers = ("quantize_and_dequantize",)
     requires = IMPORTS_TENSORFLOW
 
-    def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
+    def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         if ctx.qualified_name(original.func) != "tensorflow.quantization.quantize_and_dequantize":
             return updated
         message = (
-            "`tf.quantization.quantize_and_dequantize` is deprecated from TF 2.4; its replacement "
+            "`tf.quantization.quantize_and_dequantize` is deprecated from TF 2.4.\nIts replacement "
             "`quantize_and_dequantize_v2` zeroes gradients outside the range, so wrap it in "
             "`tf.grad_pass_through` as a closure to keep the old gradient."
         )

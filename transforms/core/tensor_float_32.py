@@ -7,6 +7,7 @@ import libcst as cst
 from tf24migrate.model.findings import Fix, Severity
 from tf24migrate.rules.base import MENTIONS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import code_for
+from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.names import import_bindings, is_import_line, is_tensorflow
 
 _TF32 = "tensorflow.config.experimental.enable_tensor_float_32_execution"
@@ -61,7 +62,7 @@ class TensorFloat32(Rule):
     triggers = ("__main__",)
     requires = MENTIONS_TENSORFLOW  # any TensorFlow import counts (`_imports_tensorflow`)
 
-    def leave_Module(self, ctx, original: cst.Module, updated: cst.Module):
+    def leave_Module(self, ctx: RuleContext, original: cst.Module, updated: cst.Module) -> cst.Module:
         if "enable_tensor_float_32_execution" in ctx.source:
             return updated
         if not any(_is_main_guard(s) for s in original.body) or not any(
@@ -76,9 +77,9 @@ class TensorFloat32(Rule):
         statement = cst.SimpleStatementLine([cst.Expr(cst.Call(function, [cst.Arg(cst.Name("False"))]))])
         applied = ctx.report(
             original.body[last_original],
-            "TF 2.4 runs float32 matmuls and convolutions on Ampere GPUs in TensorFloat-32 (10-bit "
-            "mantissa) by default: if this program needs full float32 precision, turn it off after the "
-            "imports.",
+            "TF 2.4 runs float32 matmuls on Ampere GPUs in TensorFloat-32 by default: turn it off for full "
+            "float32 precision.\nConvolutions too; TensorFloat-32 has a 10-bit mantissa. If this program "
+            "needs full float32 precision, turn it off after the imports.",
             replacement=statement,
             fix=Fix.UNSAFE,
         )

@@ -8,6 +8,7 @@ import libcst as cst
 
 from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
+from tf24migrate.rules.context import RuleContext
 
 from .._text import assigned_value, literal_value
 
@@ -23,7 +24,7 @@ _DEVICE_FUNCTIONS = {
 _XLA_DEVICE = re.compile(r"XLA_(CPU|GPU)")
 
 
-def _device_text(ctx, node: cst.CSTNode) -> str | None:
+def _device_text(ctx: RuleContext, node: cst.CSTNode) -> str | None:
     """The text of a device string: a literal, an f-string's literal parts, or a name assigned one."""
     value = literal_value(node)
     if value is not None:
@@ -60,7 +61,7 @@ class XlaDevices(Rule):
     triggers = ("XLA_CPU", "XLA_GPU")
     requires = IMPORTS_TENSORFLOW
 
-    def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
+    def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         if ctx.qualified_name(original.func) not in _DEVICE_FUNCTIONS:
             return updated
         for arg in original.args:
@@ -71,7 +72,8 @@ class XlaDevices(Rule):
                 ctx.report(
                     arg.value,
                     f"TF 2.4 no longer registers the `{match.group(0)}` device by default: compile with "
-                    "`tf.function(fn, experimental_compile=True)` (`jit_compile=True` from TF 2.5) instead "
+                    "`tf.function` instead.\nUse `tf.function(fn, experimental_compile=True)` "
+                    "(`jit_compile=True` from TF 2.5) instead "
                     "of placing ops on it, or set the environment variable "
                     "`TF_XLA_FLAGS=--tf_xla_enable_xla_devices` before TensorFlow starts.",
                 )

@@ -7,6 +7,7 @@ import libcst as cst
 from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import UnboundArguments, bind_arguments, code_for
+from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.needles import Pattern
 
 
@@ -36,7 +37,7 @@ class XlaExperimentalCompile(Rule):
     triggers = (Pattern(r"\bxla\b", "xla"),)
     requires = (*IMPORTS_TENSORFLOW, "experimental", "compile")
 
-    def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
+    def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         if ctx.qualified_name(original.func) != "tensorflow.xla.experimental.compile":
             return updated
         try:

@@ -18,6 +18,7 @@ from tf24migrate.rules.calls import (
     rebuild_args,
     updated_values,
 )
+from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.names import dotted_parts
 
 SERVICE = "tensorflow.data.experimental.service"
@@ -53,33 +54,33 @@ class _ServerConfig(Rule):
     fix = Fix.SAFE
     severity = Severity.ERROR
 
-    def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
+    def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         if ctx.qualified_name(original.func) != f"{SERVICE}.{self.server}":
             return updated
         if self._already_migrated(ctx, original):
             return updated
         message = (
-            f"`{self.server}({', '.join(self.old_params)})` takes a `{self.config}` in TF 2.4 "
-            f"(`{self.server}(config, start=True)`)"
+            f"`{self.server}(...)` takes a `{self.config}` in TF 2.4: `{self.server}(config, start=True)`"
         )
-        by_hand = (
-            f"{message}: rewrite the call by hand as `{self.server}({self.config}("
-            f"{', '.join(f'{name}=...' for name in self.config_order)}), start=...)`, with keywords only"
+        by_hand = f"{message}; rewrite the call by hand"
+        how = (
+            f"The old parameters are `{', '.join(self.old_params)}`: write `{self.server}({self.config}("
+            f"{', '.join(f'{name}=...' for name in self.config_order)}), start=...)`, with keywords only."
         )
-        bound = bind_or_report(ctx, original, self.old_params, by_hand)
+        bound = bind_or_report(ctx, original, self.old_params, f"{by_hand}\n{how}")
         if bound is None:
             return updated
         missing = [name for name in self.required if name not in bound]
         if missing:
-            ctx.report(original, f"{by_hand}; the call passes no `{'`, `'.join(missing)}`.")
+            ctx.report(original, f"{by_hand}; the call passes no `{'`, `'.join(missing)}`.\n{how}")
             return updated
         config_func = self._config_name(ctx, original.func)
         if config_func is None:
-            ctx.report(original, f"{by_hand}; this file has no way to name `{self.config}`.")
+            ctx.report(original, f"{by_hand}; this file has no way to name `{self.config}`.\n{how}")
             return updated
         new_values = updated_values(original, updated)
         config_args = [
-            (name, new_values[id(bound[name])])
+            (name, new_values[bound[name]])
             for name in self.config_order
             if name in bound and not is_none(bound[name].value)
         ]
@@ -90,7 +91,7 @@ class _ServerConfig(Rule):
                 (None, keyword_call(config_func, config_args))
             ]
             if "start" in bound:
-                new_args.append(("start", new_values[id(bound["start"])]))
+                new_args.append(("start", new_values[bound["start"]]))
             replacement = updated.with_changes(args=rebuild_args(updated.args, new_args))
         return (
             ctx.report(
@@ -104,9 +105,9 @@ class _ServerConfig(Rule):
     def _multiline(self, updated: cst.Call, bound: dict, config_func, original: cst.Call) -> cst.Call:
         """The rewrite of a call written over several lines: the config call is laid out one
         argument per line too, each argument keeping its comments."""
-        updated_args = {id(o): u for o, u in zip(original.args, updated.args, strict=True)}
+        updated_args = {o: u for o, u in zip(original.args, updated.args, strict=True)}
         moved = [
-            (name, updated_args[id(bound[name])])
+            (name, updated_args[bound[name]])
             for name in self.config_order
             if name in bound and not is_none(bound[name].value)
         ]
@@ -118,15 +119,15 @@ class _ServerConfig(Rule):
             updated = updated.with_changes(whitespace_before_args=before.with_changes(empty_lines=[]))
         if "start" not in bound:
             return updated.with_changes(args=close_multiline_call([cst.Arg(config)], updated))
-        start = updated_args[id(bound["start"])]
-        comments = leading[id(start)]
+        start = updated_args[bound["start"]]
+        comments = leading[start]
         args = [
             cst.Arg(config, comma=cst.Comma(whitespace_after=line_break(indent, comments))),
             keyword_arg("start", start.value, like=start),
         ]
         return updated.with_changes(args=close_multiline_call(args, updated))
 
-    def _already_migrated(self, ctx, call: cst.Call) -> bool:
+    def _already_migrated(self, ctx: RuleContext, call: cst.Call) -> bool:
         """TF 2.4 style: `config=`, a config built in the call, no arguments, or a value that is not
         a port in a file that already uses the config class."""
         if any(arg.keyword is not None and arg.keyword.value == "config" for arg in call.args):
@@ -143,7 +144,7 @@ class _ServerConfig(Rule):
         first_is_port = positional and isinstance(positional[0], cst.Integer)
         return bool(positional) and not first_is_port and self.config in ctx.source
 
-    def _config_name(self, ctx, func: cst.BaseExpression) -> cst.BaseExpression | None:
+    def _config_name(self, ctx: RuleContext, func: cst.BaseExpression) -> cst.BaseExpression | None:
         """The config class reached as the file reached the server class: through the same module
         path or alias, or added to the same `from ... import` statement."""
         if isinstance(func, cst.Name):

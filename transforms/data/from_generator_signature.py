@@ -11,6 +11,7 @@ from tf24migrate.rules.calls import (
     rebuild_args,
     updated_values,
 )
+from tf24migrate.rules.context import RuleContext
 
 from ._server_config import is_none, keyword_call
 
@@ -80,7 +81,7 @@ class FromGeneratorSignature(Rule):
     triggers = ("from_generator",)
     requires = IMPORTS_TENSORFLOW
 
-    def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
+    def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         if ctx.qualified_name(original.func) != _FROM_GENERATOR:
             return updated
         if any(arg.keyword is not None and arg.keyword.value == "output_signature" for arg in original.args):
@@ -100,7 +101,7 @@ class FromGeneratorSignature(Rule):
         new_values = updated_values(original, updated)
         tensor_spec = ctx.spell("tensorflow.TensorSpec", like=original.func)
         signature = _signature(
-            ctx, new_values[id(bound["output_types"])], new_values[id(bound["output_shapes"])], tensor_spec
+            ctx, new_values[bound["output_types"]], new_values[bound["output_shapes"]], tensor_spec
         )
         if signature is None or tensor_spec is None:
             ctx.report(original, f"{by_hand}; the structures are not written out in the call.")
@@ -108,19 +109,17 @@ class FromGeneratorSignature(Rule):
         generator = bound.get("generator")
         new_args: list[tuple[str | None, cst.BaseExpression]] = []
         if generator is not None:
-            new_args.append(
-                (generator.keyword.value if generator.keyword else None, new_values[id(generator)])
-            )
+            new_args.append((generator.keyword.value if generator.keyword else None, new_values[generator]))
         new_args.append(("output_signature", signature))
         if "args" in bound:
-            new_args.append(("args", new_values[id(bound["args"])]))
+            new_args.append(("args", new_values[bound["args"]]))
         replacement = updated.with_changes(args=rebuild_args(updated.args, new_args))
         return (
             ctx.report(original, f"{message}: pass `output_signature=`.", replacement=replacement) or updated
         )
 
 
-def _is_dtype(ctx, node: cst.BaseExpression) -> bool:
+def _is_dtype(ctx: RuleContext, node: cst.BaseExpression) -> bool:
     name = ctx.qualified_name(node)
     return (
         name is not None
@@ -130,7 +129,7 @@ def _is_dtype(ctx, node: cst.BaseExpression) -> bool:
     )
 
 
-def _is_shape(ctx, node: cst.BaseExpression) -> bool:
+def _is_shape(ctx: RuleContext, node: cst.BaseExpression) -> bool:
     if isinstance(node, (cst.Tuple, cst.List)):
         return all(
             isinstance(element, cst.Element)
@@ -146,7 +145,7 @@ def _is_shape(ctx, node: cst.BaseExpression) -> bool:
     return False
 
 
-def _signature(ctx, types, shapes, tensor_spec) -> cst.BaseExpression | None:
+def _signature(ctx: RuleContext, types, shapes, tensor_spec) -> cst.BaseExpression | None:
     """The `output_signature` structure pairing `types` with `shapes`; None when either is not
     written out or their layouts differ."""
     if tensor_spec is None:
@@ -171,18 +170,18 @@ def _signature(ctx, types, shapes, tensor_spec) -> cst.BaseExpression | None:
         shape_items = _string_keyed(shapes)
         if type_items is None or shape_items is None or set(type_items) != set(shape_items):
             return None
-        elements = []
+        items: list[cst.BaseDictElement] = []
         for key, element in type_items.items():
             spec = _signature(ctx, element.value, shape_items[key].value, tensor_spec)
             if spec is None:
                 return None
-            elements.append(element.with_changes(value=spec))
-        return types.with_changes(elements=elements)
+            items.append(element.with_changes(value=spec))
+        return types.with_changes(elements=items)
     return None
 
 
-def _string_keyed(node: cst.Dict) -> dict[str, cst.DictElement] | None:
-    items: dict[str, cst.DictElement] = {}
+def _string_keyed(node: cst.Dict) -> dict[str | bytes, cst.DictElement] | None:
+    items: dict[str | bytes, cst.DictElement] = {}
     for element in node.elements:
         if not isinstance(element, cst.DictElement) or not isinstance(element.key, cst.SimpleString):
             return None

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import libcst as cst
 
+from tf24migrate.rules.context import RuleContext
+
 from ._server_config import _ServerConfig
 
 
@@ -43,7 +45,7 @@ class WorkerServerConfig(_ServerConfig):
     config_order = ("dispatcher_address", "port", "worker_address", "protocol")
     required = ("port", "dispatcher_address")
 
-    def _already_migrated(self, ctx, call: cst.Call) -> bool:
+    def _already_migrated(self, ctx: RuleContext, call: cst.Call) -> bool:
         positional = [arg for arg in call.args if arg.keyword is None and not arg.star]
         keywords = {arg.keyword.value for arg in call.args if arg.keyword is not None}
         if len(positional) == 1 and not keywords - {"start"} and not any(arg.star for arg in call.args):

@@ -53,8 +53,8 @@ class CommunicationKeyword(Rule):
             if arg.keyword is None or arg.keyword.value != "communication":
                 continue
             message = (
-                "The stable `MultiWorkerMirroredStrategy` takes `communication_options=`, not `communication=` "
-                "(TypeError from TF 2.4): pass "
+                "The stable `MultiWorkerMirroredStrategy` takes `communication_options=`, not `communication=`\n"
+                "Passing `communication=` raises TypeError from TF 2.4: pass "
                 "`communication_options=tf.distribute.experimental.CommunicationOptions(implementation=...)`."
             )
             options = ctx.spell(f"{EXPERIMENTAL}.CommunicationOptions", like=original.func)

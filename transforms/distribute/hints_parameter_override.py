@@ -7,6 +7,7 @@ import libcst as cst
 
 from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import Rule
+from tf24migrate.rules.context import RuleContext
 
 _REDUCTION_METHODS = {
     "reduce_implementation",
@@ -43,7 +44,9 @@ class HintsParameterOverride(Rule):
     severity = Severity.ERROR
     triggers = ("experimental_hints",)
 
-    def leave_FunctionDef(self, ctx, original: cst.FunctionDef, updated: cst.FunctionDef):
+    def leave_FunctionDef(
+        self, ctx: RuleContext, original: cst.FunctionDef, updated: cst.FunctionDef
+    ) -> cst.BaseStatement:
         if original.name.value not in _REDUCTION_METHODS:
             return updated
         params = [*original.params.posonly_params, *original.params.params, *original.params.kwonly_params]

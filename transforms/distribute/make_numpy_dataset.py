@@ -11,6 +11,7 @@ from tf24migrate.rules.calls import (
     bind_or_report,
     keep_arguments,
 )
+from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.needles import attribute
 
 
@@ -47,7 +48,7 @@ class MakeNumpyDataset(Rule):
     triggers = (attribute("experimental_make_numpy_dataset"),)
     follows = ()  # the call of the method is the whole match
 
-    def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
+    def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         func = original.func
         if not isinstance(func, cst.Attribute) or func.attr.value != "experimental_make_numpy_dataset":
             return updated

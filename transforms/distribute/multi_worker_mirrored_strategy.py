@@ -111,9 +111,10 @@ class MultiWorkerMirroredStrategy(Rule):
         if uses:
             ctx.report(
                 original,
-                f"{message}, and from TF 2.4 the stable class is the base of the experimental one: this file "
-                f"also uses the experimental class otherwise (it {'; it '.join(uses)}), which an instance of "
-                "the stable class would not match. Not rewritten: move those uses and this call to "
+                f"{message}; not rewritten: this file also uses the experimental class otherwise\n"
+                f"From TF 2.4 the stable class is the base of the experimental one, and this file uses the "
+                f"experimental class otherwise (it {'; it '.join(uses)}), which an instance of the stable "
+                "class would not match. Move those uses and this call to "
                 "`tf.distribute.MultiWorkerMirroredStrategy` together.",
             )
             return updated
@@ -122,15 +123,15 @@ class MultiWorkerMirroredStrategy(Rule):
         except UnboundArguments as problem:
             ctx.report(
                 original,
-                f"{message}: rewrite the call by hand as `tf.distribute.MultiWorkerMirroredStrategy("
-                f"cluster_resolver=..., communication_options=tf.distribute.experimental."
-                f"CommunicationOptions(implementation=...))`; {problem}.",
+                f"{message}: rewrite the call by hand; {problem}.\nWrite "
+                "`tf.distribute.MultiWorkerMirroredStrategy(cluster_resolver=..., communication_options="
+                "tf.distribute.experimental.CommunicationOptions(implementation=...))`.",
             )
             return updated
-        updated_args = {id(o): u for o, u in zip(original.args, updated.args, strict=True)}
+        updated_args = {o: u for o, u in zip(original.args, updated.args, strict=True)}
         new_args: list[tuple[str, cst.BaseExpression]] = []
         if "cluster_resolver" in bound:
-            new_args.append(("cluster_resolver", updated_args[id(bound["cluster_resolver"])].value))
+            new_args.append(("cluster_resolver", updated_args[bound["cluster_resolver"]].value))
         communication = bound.get("communication")
         if communication is not None and ctx.qualified_name(communication.value) not in _AUTO:
             options = ctx.spell(f"{EXPERIMENTAL}.CommunicationOptions", like=original.func)
@@ -139,7 +140,7 @@ class MultiWorkerMirroredStrategy(Rule):
                     original, f"{message}: no way to name TensorFlow in this file; rewrite it by hand."
                 )
                 return updated
-            value = updated_args[id(communication)].value
+            value = updated_args[communication].value
             new_args.append(
                 (
                     "communication_options",

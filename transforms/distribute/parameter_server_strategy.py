@@ -4,6 +4,8 @@ different class from TF 2.4: code written for TF 2.0–2.3 needs
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import libcst as cst
 
 from tf24migrate.model.findings import Fix, Severity
@@ -63,12 +65,12 @@ class ParameterServerStrategy(Rule):
         ):
             return updated
         message = (
-            "`tf.distribute.experimental.ParameterServerStrategy` is a new class in TF 2.4 (for "
-            "`ClusterCoordinator`); the TF 2.3 class is `tf.compat.v1.distribute.experimental."
-            "ParameterServerStrategy`, a TF 1 strategy: review its use outside Estimator."
+            "`tf.distribute.experimental.ParameterServerStrategy` is a new class in TF 2.4: the TF 2.3 "
+            "class is `tf.compat.v1.distribute.experimental.ParameterServerStrategy`.\nThe new class is "
+            "for `ClusterCoordinator`; the old one is a TF 1 strategy: review its use outside Estimator."
         )
         func = ctx.spell(_PSS_V1, like=original.func)
-        args = updated.args
+        args: Sequence[cst.Arg] | None = updated.args
         if not any(arg.keyword is None or arg.keyword.value == "cluster_resolver" for arg in original.args):
             message += (
                 " Called without a cluster resolver, the TF 2.4 class raises TypeError; the TF 2.3 class read "

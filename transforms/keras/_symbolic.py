@@ -27,6 +27,7 @@ import libcst as cst
 
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW
 from tf24migrate.rules.calls import abbreviated
+from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.names import dotted_parts
 from tf24migrate.rules.needles import LINE_START, Pattern, any_of
 
@@ -79,7 +80,7 @@ def walk(node: cst.CSTNode, hidden: frozenset[str] = frozenset()):
         yield from walk(child, hidden)
 
 
-def _is_keras_object(ctx, node: cst.BaseExpression) -> bool:
+def _is_keras_object(ctx: RuleContext, node: cst.BaseExpression) -> bool:
     """Whether `node` is visibly a Keras model or layer (see the module docstring)."""
     while isinstance(node, cst.Subscript):  # model.layers[3]
         node = node.value
@@ -100,7 +101,7 @@ def _is_keras_object(ctx, node: cst.BaseExpression) -> bool:
     return False
 
 
-def _iterated(ctx, name: cst.Name) -> cst.BaseExpression | None:
+def _iterated(ctx: RuleContext, name: cst.Name) -> cst.BaseExpression | None:
     """What `name` iterates over when a comprehension's `for` binds it alone (a loop's body is
     other statements, which the engine visits only where a trigger is)."""
     if not ctx.is_reference(name):
@@ -112,7 +113,7 @@ def _iterated(ctx, name: cst.Name) -> cst.BaseExpression | None:
     return None
 
 
-def _name_evidence(ctx, name: cst.Name, depth: int) -> str | None:
+def _name_evidence(ctx: RuleContext, name: cst.Name, depth: int) -> str | None:
     collection = _iterated(ctx, name)
     if (
         isinstance(collection, cst.Attribute)
@@ -148,7 +149,7 @@ def expression_evidence(
     return None
 
 
-def symbolic_evidence(ctx, node: cst.BaseExpression) -> str | None:
+def symbolic_evidence(ctx: RuleContext, node: cst.BaseExpression) -> str | None:
     """Why `node` itself is a Keras symbolic value, or None: a name traced to `Input(...)` (or
     computed from one), or a model's `.input(s)` / `.output(s)` (also indexed: `model.inputs[0]`)."""
     while isinstance(node, cst.Subscript):
@@ -162,7 +163,7 @@ def symbolic_evidence(ctx, node: cst.BaseExpression) -> str | None:
     return None
 
 
-def symbolic_names(ctx, node: cst.CSTNode) -> list[tuple[cst.Name, str]]:
+def symbolic_names(ctx: RuleContext, node: cst.CSTNode) -> list[tuple[cst.Name, str]]:
     """The names in `node` traced to a Keras symbolic value, with the evidence for each."""
     found = []
     for current, hidden in walk(node):

@@ -7,6 +7,7 @@ import libcst as cst
 
 from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import MENTIONS_TENSORFLOW, Rule
+from tf24migrate.rules.context import RuleContext
 
 from ._symbolic import (
     EVIDENCE_IN_FILE,
@@ -38,7 +39,7 @@ class ConcreteFunctionOnSymbolic(Rule):
     triggers = (INPUT_WORD,)
     requires = (*MENTIONS_TENSORFLOW, EVIDENCE_IN_FILE, "get_concrete_function")
 
-    def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
+    def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         func = original.func
         if not isinstance(func, cst.Attribute) or func.attr.value != "get_concrete_function":
             return updated

@@ -7,6 +7,7 @@ import libcst as cst
 
 from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
+from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.needles import Pattern
 
 from ._symbolic import (
@@ -52,7 +53,7 @@ class ControlFlowOnSymbolic(Rule):
         Pattern(r"\b(?:cond|while_loop|map_fn)\b", "cond", "while_loop", "map_fn"),
     )  # `_CONTROL_FLOW`
 
-    def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
+    def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         qualified = ctx.qualified_name(original.func)
         if qualified not in _CONTROL_FLOW:
             return updated
@@ -62,10 +63,12 @@ class ControlFlowOnSymbolic(Rule):
             name, evidence = names[0]
             ctx.report(
                 original,
-                f"`{function}` is applied to `{name.value}`, a Keras symbolic value ({evidence}): TF 2.4 "
-                f"does not support control flow on symbolic tensors (TypeError). Move the `{function}` "
+                f"`{function}` on the Keras symbolic value `{name.value}` raises TypeError from TF 2.4: "
+                f"move it into a custom layer's `call`.\n{evidence[:1].upper()}{evidence[1:]}. TF 2.4 "
+                f"does not support control flow on symbolic tensors. Move the `{function}` "
                 f"into the `call` method of a custom `tf.keras.layers.Layer` and apply that layer to "
                 f"`{name.value}`.",
+                evidence=evidence,
             )
         return updated
 

@@ -8,6 +8,7 @@ import libcst as cst
 from tf24migrate.model.findings import Fix, Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import abbreviated, code_for
+from tf24migrate.rules.context import RuleContext
 
 from ._symbolic import (
     EVIDENCE_TRIGGERS,
@@ -15,7 +16,7 @@ from ._symbolic import (
 )
 
 
-def _is_builtin_call(ctx, call: cst.Call, name: str) -> bool:
+def _is_builtin_call(ctx: RuleContext, call: cst.Call, name: str) -> bool:
     return isinstance(call.func, cst.Name) and call.func.value == name and ctx.binding(name) is None
 
 
@@ -50,7 +51,7 @@ class KerasSymbolicIsinstance(Rule):
     triggers = EVIDENCE_TRIGGERS
     requires = ("isinstance", *IMPORTS_TENSORFLOW)
 
-    def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
+    def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         if not _is_builtin_call(ctx, original, "isinstance") or len(original.args) != 2:
             return updated
         if any(arg.star or arg.keyword for arg in original.args):
@@ -59,28 +60,34 @@ class KerasSymbolicIsinstance(Rule):
         evidence = symbolic_evidence(ctx, value.value)
         if evidence is None:
             return updated
+        shown = abbreviated(value.value)
+        what = f"`isinstance({shown}, tf.Tensor)` is False for Keras symbolic values from TF 2.4"
         why = (
-            f"`isinstance({abbreviated(value.value)}, tf.Tensor)` is False for Keras symbolic values from TF 2.4 "
-            f"({evidence}; they are `KerasTensor`s now): use `tf.is_tensor({abbreviated(value.value)})` on TF 2.4–2.15 and "
-            "tf_keras (also True for variables, sparse and ragged tensors); under Keras 3 use "
-            f"`tf.keras.backend.is_keras_tensor({abbreviated(value.value)})` for symbolic values."
+            f"{evidence[:1].upper()}{evidence[1:]}; they are `KerasTensor`s now. `tf.is_tensor({shown})` "
+            "is True for them on TF 2.4–2.15 and tf_keras (also for variables, sparse and ragged tensors); "
+            f"under Keras 3 use `tf.keras.backend.is_keras_tensor({shown})` for symbolic values."
         )
         if isinstance(kind.value, cst.Tuple):
             if any(ctx.qualified_name(e.value) == "tensorflow.Tensor" for e in kind.value.elements):
-                ctx.report(original, f"{why} Take `tf.Tensor` out of the tuple and add that check with `or`.")
+                ctx.report(
+                    original,
+                    f"{what}: take `tf.Tensor` out of the tuple and add `or tf.is_tensor({shown})`.\n{why}",
+                    evidence=evidence,
+                )
             return updated
         if ctx.qualified_name(kind.value) != "tensorflow.Tensor":
             return updated
         is_tensor = ctx.spell("tensorflow.is_tensor", like=kind.value)
+        message = f"{what}: use `tf.is_tensor({shown})`.\n{why}"
         if is_tensor is None:
-            ctx.report(original, why)
+            ctx.report(original, message, evidence=evidence)
             return updated
         argument = updated.args[0]
         comma_has_comment = isinstance(argument.comma, cst.Comma) and "#" in code_for(argument.comma)
         if not comma_has_comment:
             argument = argument.with_changes(comma=cst.MaybeSentinel.DEFAULT)
         replacement = updated.with_changes(func=is_tensor, args=[argument])
-        return ctx.report(original, why, replacement=replacement) or updated
+        return ctx.report(original, message, replacement=replacement, evidence=evidence) or updated
 
 
 RULES = (KerasSymbolicIsinstance(),)

@@ -54,9 +54,11 @@ class LambdaCapturesSymbolic(Rule):
             name, evidence = captured[0]
             ctx.report(
                 original,
-                f"This `Lambda`'s function uses `{name.value}`, another Keras symbolic value ({evidence}), which "
-                "TF 2.4 cannot capture (`TypeError: Could not build a TypeSpec`): pass it as an input of the "
-                f"layer, `Lambda(lambda xs: ...)([x, {name.value}])`, and use `xs[1]` in the function.",
+                f"This `Lambda` captures the Keras symbolic value `{name.value}`, which TF 2.4 cannot do: "
+                f"pass it as an input\n{evidence[:1].upper()}{evidence[1:]}. TF 2.4 raises `TypeError: Could "
+                f"not build a TypeSpec`: pass it as an input of the layer, `Lambda(lambda xs: ...)([x, "
+                f"{name.value}])`, and use `xs[1]` in the function.",
+                evidence=evidence,
             )
         return updated
 

@@ -76,8 +76,8 @@ class OpLayerNames(Rule):
         if value is not None and value.startswith(_PREFIX):
             ctx.report(
                 original,
-                f"TF 2.4 no longer names op layers `{_PREFIX}<name>` (an op's `name=` no longer names its layer: "
-                f"it is named after the op, such as `tf.identity`): {_INSTEAD}.",
+                f"TF 2.4 no longer names op layers `{_PREFIX}<name>`\nAn op's `name=` no longer names its "
+                f"layer: it is named after the op, such as `tf.identity`. Instead, {_INSTEAD}.",
             )
         return updated
 
@@ -87,9 +87,11 @@ class OpLayerNames(Rule):
             name, evidence = found
             ctx.report(
                 name,
-                f"`{abbreviated(original.func)}(..., name=...)` is applied to a Keras symbolic value ({evidence}): "
-                "from TF 2.4 its `name=` names neither the op layer nor its output tensor, so "
-                f"`model.output_names`, `get_layer` and the tensor's `.name` see another name: {_INSTEAD}.",
+                f"`{abbreviated(original.func)}(..., name=...)` on a Keras symbolic value: from TF 2.4 "
+                f"`name=` names neither its layer nor its tensor\n{evidence[:1].upper()}{evidence[1:]}. "
+                "`model.output_names`, `get_layer` and the tensor's `.name` see another name: "
+                f"{_INSTEAD}.",
+                evidence=evidence,
             )
         return updated
 
@@ -98,11 +100,13 @@ class OpLayerNames(Rule):
     ) -> cst.Attribute:
         if original.attr.value != "name" or not isinstance(original.value, cst.Name):
             return updated
-        if _named_op_call(ctx, assigned_value(ctx, original.value)) is not None:
+        value = assigned_value(ctx, original.value)
+        if value is not None and _named_op_call(ctx, value) is not None:
             ctx.report(
                 original,
-                f"`{original.value.value}` comes from a TF op called with `name=` on a Keras symbolic value: from "
-                f"TF 2.4 its `.name` is the op's (such as `tf.identity/Identity:0`), not that name: {_INSTEAD}.",
+                f"`{abbreviated(original)}` is the op's name from TF 2.4, not its `name=`\n"
+                f"`{original.value.value}` comes from a TF op called with `name=` on a Keras symbolic value: "
+                f"from TF 2.4 its `.name` is the op's (such as `tf.identity/Identity:0`): {_INSTEAD}.",
             )
         return updated
 

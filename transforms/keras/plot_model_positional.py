@@ -8,6 +8,7 @@ import libcst as cst
 from tf24migrate.model.findings import Fix, Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import keyword_arg
+from tf24migrate.rules.context import RuleContext
 
 # The TF 2.3 signatures; `show_dtype` was inserted after `show_shapes` in 2.4.
 _SIGNATURES = {
@@ -58,7 +59,7 @@ class PlotModelPositional(Rule):
     triggers = ("plot_model", "model_to_dot")
     requires = IMPORTS_TENSORFLOW
 
-    def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
+    def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         params = _SIGNATURES.get(ctx.qualified_name(original.func) or "")
         if params is None:
             return updated

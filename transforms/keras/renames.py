@@ -36,15 +36,15 @@ STEPS_PER_EXECUTION = RenameKeyword(
 
 _REMOVED_UTILS = {
     "tensorflow.keras.utils.multi_gpu_model": "`tf.keras.utils.multi_gpu_model` was removed in TF 2.4: "
-    "create and compile the model inside `with tf.distribute.MirroredStrategy().scope():` and "
+    "use a `MirroredStrategy` scope.\nCreate and compile the model inside `with tf.distribute.MirroredStrategy().scope():` and "
     "train that model directly instead of a `multi_gpu_model(...)` copy.",
-    "tensorflow.keras.utils.HDF5Matrix": "`tf.keras.utils.HDF5Matrix` was removed in TF 2.4: read the "
-    "HDF5 data with `h5py` (or `tfio.IODataset.from_hdf5` from tensorflow-io) into a "
+    "tensorflow.keras.utils.HDF5Matrix": "`tf.keras.utils.HDF5Matrix` was removed in TF 2.4: use a "
+    "`tf.data.Dataset`.\nRead the HDF5 data with `h5py` (or `tfio.IODataset.from_hdf5` from tensorflow-io) into a "
     "`tf.data.Dataset` and pass that to `fit`.",
     "tensorflow.keras.utils.convert_all_kernels_in_model": "`tf.keras.utils.convert_all_kernels_in_model` "
     "was removed in TF 2.4 (it converted legacy Theano kernels): delete the call.",
     "tensorflow.keras.experimental.terminate_keras_multiprocessing_pools": "`tf.keras.experimental."
-    "terminate_keras_multiprocessing_pools` was removed in TF 2.4: delete the call; close worker "
+    "terminate_keras_multiprocessing_pools` was removed in TF 2.4: delete the call.\nClose worker "
     "pools you create yourself with `pool.close()` or `pool.terminate()` from `multiprocessing`.",
 }
 
@@ -103,9 +103,9 @@ KERAS_GET_GRAPH = ReportUse(
     changed_in="2.4",
     severity=Severity.INFO,
     symbols={
-        qualified: "Functional models no longer need the Keras graph from TF 2.4 (they are built from "
-        "symbolic `KerasTensor`s): remove `with K.get_graph().as_default():` and build the model "
-        "directly; `get_graph` is not in the public TF 2 `tf.keras.backend`."
+        qualified: "Functional models no longer need the Keras graph from TF 2.4: remove "
+        "`with K.get_graph().as_default():`.\nThey are built from symbolic `KerasTensor`s: build the "
+        "model directly; `get_graph` is not in the public TF 2 `tf.keras.backend`."
         for qualified in ("tensorflow.keras.backend.get_graph", "tensorflow.python.keras.backend.get_graph")
     },
     doc="""

@@ -8,6 +8,7 @@ import libcst as cst
 from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import MENTIONS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import abbreviated
+from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.needles import Pattern
 
 from ._symbolic import (
@@ -54,7 +55,7 @@ class SymbolicGradients(Rule):
         EVIDENCE_IN_FILE,
     )
 
-    def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
+    def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         func = original.func
         is_tape = (
             isinstance(func, cst.Attribute)
@@ -68,10 +69,11 @@ class SymbolicGradients(Rule):
             if evidence is not None:
                 ctx.report(
                     original,
-                    f"`{abbreviated(func)}` differentiates a Keras symbolic tensor ({evidence}), which has no "
-                    "gradient from TF 2.4: call the model on real data inside `with "
-                    "tf.GradientTape() as tape:` (`tape.watch(x)`, `y = model(x)`) and take "
-                    "`tape.gradient(y, x)`.",
+                    f"`{abbreviated(func)}` of a Keras symbolic tensor has no gradient from TF 2.4: use a "
+                    f"`tf.GradientTape` on real data.\n{evidence[:1].upper()}{evidence[1:]}. Call the model on "
+                    "real data inside `with tf.GradientTape() as tape:` (`tape.watch(x)`, `y = model(x)`) "
+                    "and take `tape.gradient(y, x)`.",
+                    evidence=evidence,
                 )
                 return updated
         return updated

@@ -68,8 +68,10 @@ class SymbolicGraphAttributes(Rule):
         raised = "TypeError" if attribute == "op" else "AttributeError"
         ctx.report(
             original,
-            f"`{abbreviated(original)}` reads `{attribute}` of a Keras symbolic tensor ({evidence}), which "
-            f"raises {raised} from TF 2.4 (`KerasTensor`s are not graph tensors): {_INSTEAD[attribute]}.",
+            f"`{abbreviated(original)}` of a Keras symbolic tensor raises {raised} from TF 2.4\n"
+            f"{evidence[:1].upper()}{evidence[1:]}. `KerasTensor`s are not graph tensors: "
+            f"{_INSTEAD[attribute]}.",
+            evidence=evidence,
         )
         return updated
 

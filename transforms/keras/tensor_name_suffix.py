@@ -9,6 +9,7 @@ import libcst as cst
 
 from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import MENTIONS_TENSORFLOW, Rule
+from tf24migrate.rules.context import RuleContext
 
 from .._text import literal_value
 from ._symbolic import (
@@ -18,7 +19,7 @@ from ._symbolic import (
 )
 
 
-def _is_name_attribute(ctx, node: cst.CSTNode) -> bool:
+def _is_name_attribute(ctx: RuleContext, node: cst.CSTNode) -> bool:
     """Whether `node` is the `.name` of a value the file shows to be a Keras symbolic tensor."""
     return (
         isinstance(node, cst.Attribute)
@@ -67,18 +68,20 @@ class TensorNameSuffix(Rule):
     requires = (".name", ":0", *MENTIONS_TENSORFLOW, EVIDENCE_IN_FILE)
     follows = EVIDENCE_TRIGGERS  # a value bound to `Input(...)`; the literals are matched where they are
 
-    def _report(self, ctx, node: cst.CSTNode) -> None:
+    def _report(self, ctx: RuleContext, node: cst.CSTNode) -> None:
         value = literal_value(node)
         instead = (
             f"`{value[:-2]!r}`" if value is not None and value.endswith(":0") else "the name without `:0`"
         )
         ctx.report(
             node,
-            "Keras symbolic tensor names have no `:0` suffix from TF 2.4 (`Input(name='x').name` is "
-            f"`'x'`): compare with {instead}, or identify tensors by `tensor.ref()` instead of by name.",
+            f"Keras symbolic tensor names have no `:0` suffix from TF 2.4: compare with {instead}.\n"
+            "`Input(name='x').name` is `'x'`; or identify tensors by `tensor.ref()` instead of by name.",
         )
 
-    def leave_Comparison(self, ctx, original: cst.Comparison, updated: cst.Comparison):
+    def leave_Comparison(
+        self, ctx: RuleContext, original: cst.Comparison, updated: cst.Comparison
+    ) -> cst.BaseExpression:
         left = original.left
         for target in original.comparisons:
             right = target.comparator
@@ -88,7 +91,9 @@ class TensorNameSuffix(Rule):
             left = right
         return updated
 
-    def leave_BinaryOperation(self, ctx, original: cst.BinaryOperation, updated: cst.BinaryOperation):
+    def leave_BinaryOperation(
+        self, ctx: RuleContext, original: cst.BinaryOperation, updated: cst.BinaryOperation
+    ) -> cst.BaseExpression:
         if isinstance(original.operator, cst.Add):
             value = literal_value(original.right)
             if _is_name_attribute(ctx, original.left) and value is not None and value.startswith(":0"):
@@ -99,7 +104,9 @@ class TensorNameSuffix(Rule):
                 self._report(ctx, original)
         return updated
 
-    def leave_FormattedString(self, ctx, original: cst.FormattedString, updated: cst.FormattedString):
+    def leave_FormattedString(
+        self, ctx: RuleContext, original: cst.FormattedString, updated: cst.FormattedString
+    ) -> cst.BaseExpression:
         for part, following in itertools.pairwise(original.parts):
             if (
                 isinstance(part, cst.FormattedStringExpression)
@@ -110,7 +117,7 @@ class TensorNameSuffix(Rule):
                 self._report(ctx, original)
         return updated
 
-    def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
+    def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         func = original.func
         if not isinstance(func, cst.Attribute) or not original.args:
             return updated
@@ -127,7 +134,7 @@ class TensorNameSuffix(Rule):
         return updated
 
 
-def _mentions_name_attribute(ctx, node: cst.CSTNode) -> bool:
+def _mentions_name_attribute(ctx: RuleContext, node: cst.CSTNode) -> bool:
     if _is_name_attribute(ctx, node):
         return True
     if isinstance(node, cst.Tuple):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.kinds import RenameSymbol
 
 EXPERIMENTAL = "tensorflow.keras.mixed_precision.experimental"
@@ -14,13 +15,13 @@ _LOSS_SCALE_CLASSES = ("LossScale", "FixedLossScale", "DynamicLossScale")
 _V1_MIXED_PRECISION = "tensorflow.compat.v1.mixed_precision"
 
 
-def _is_callee(ctx, node: cst.CSTNode) -> bool:
+def _is_callee(ctx: RuleContext, node: cst.CSTNode) -> bool:
     """Whether `node` is the function of the call enclosing it (the call's rule handles it)."""
     ancestors = ctx.ancestors
     return bool(ancestors) and isinstance(ancestors[0], cst.Call) and ancestors[0].func is node
 
 
-def _string(node: cst.BaseExpression) -> str | None:
+def _string(node: cst.BaseExpression) -> str | bytes | None:
     return node.evaluated_value if isinstance(node, cst.SimpleString) else None
 
 
@@ -40,15 +41,12 @@ class _ExperimentalCallee(RenameSymbol):
     """A renamed symbol whose calls are rewritten by the rule's `leave_Call`; other references
     (`isinstance(x, mp.LossScaleOptimizer)`) and imports of it are renamed as `RenameSymbol` does."""
 
-    def leave_Attribute(self, ctx, original: cst.Attribute, updated: cst.Attribute):
+    def leave_Attribute(
+        self, ctx: RuleContext, original: cst.Attribute, updated: cst.Attribute
+    ) -> cst.BaseExpression:
         if ctx.qualified_name(original) != self.old or _is_callee(ctx, original):
             return updated
         return super().leave_Attribute(ctx, original, updated)
 
 
-# The experimental API still works on TF 2.4 to 2.8 (deprecated): messages say when it stops.
-UNTIL_2_9 = "the experimental name still works up to TF 2.8 and raises from TF 2.9"
-_MODULE_MESSAGE = (
-    "`tf.keras.mixed_precision.experimental` is `tf.keras.mixed_precision` from TF 2.4 "
-    "(the experimental module still works up to TF 2.8 and is gone from TF 2.9)."
-)
+_MODULE_MESSAGE = "`tf.keras.mixed_precision.experimental` is `tf.keras.mixed_precision` from TF 2.4."

@@ -13,8 +13,10 @@ import re
 
 import libcst as cst
 
+from tf24migrate.rules.context import RuleContext
 
-def class_of_base(ctx) -> cst.ClassDef | None:
+
+def class_of_base(ctx: RuleContext) -> cst.ClassDef | None:
     """The class whose base is the node being left, if it is one (`class Sub(<node>):`)."""
     ancestors = ctx.ancestors
     if (
@@ -42,7 +44,8 @@ def subclass_report(cls: cst.ClassDef, source: str, message: str, mapping: str) 
         listed = f"line {lines[0]}" if len(lines) == 1 else f"lines {', '.join(lines[:-1])} and {lines[-1]}"
         shown = f" (this file constructs it on {listed})"
     return (
-        f"{message} `{name}` derives from it, so the base is not changed alone: `{name}(optimizer, "
+        f"{message} `{name}` derives from it: change the base with every construction of `{name}`.\n"
+        f"The base is not changed alone: `{name}(optimizer, "
         f"loss_scale)` would then raise TypeError{shown}. Change the base together with every "
         f"construction of `{name}`, here and in other files ({mapping}), and any `__init__` that passes "
         "`loss_scale` on."

@@ -7,12 +7,12 @@ import libcst as cst
 
 from tf24migrate.model.findings import Fix, Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
+from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.edits import TrackUses
 from tf24migrate.rules.names import dotted_name_of_module, normalize
 
 from ._common import (
     EXPERIMENTAL,
-    UNTIL_2_9,
     _is_callee,
 )
 
@@ -46,9 +46,9 @@ class GetLayerPolicy(Rule):
     triggers = ("get_layer_policy",)
     requires = IMPORTS_TENSORFLOW
     _old = f"{EXPERIMENTAL}.get_layer_policy"
-    _message = f"`get_layer_policy(layer)` is `layer.dtype_policy` from TF 2.4 ({UNTIL_2_9})"
+    _message = "`get_layer_policy(layer)` is `layer.dtype_policy` from TF 2.4"
 
-    def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
+    def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         if ctx.qualified_name(original.func) != self._old:
             return updated
         if (
@@ -64,12 +64,14 @@ class GetLayerPolicy(Rule):
         replacement = cst.Attribute(layer, cst.Name("dtype_policy"), lpar=updated.lpar, rpar=updated.rpar)
         return ctx.report(original, f"{self._message}.", replacement=replacement) or updated
 
-    def leave_Attribute(self, ctx, original: cst.Attribute, updated: cst.Attribute):
+    def leave_Attribute(
+        self, ctx: RuleContext, original: cst.Attribute, updated: cst.Attribute
+    ) -> cst.BaseExpression:
         if ctx.qualified_name(original) == self._old and not _is_callee(ctx, original):
             ctx.report(original, f"{self._message}: use the property instead of the function here.")
         return updated
 
-    def leave_Name(self, ctx, original: cst.Name, updated: cst.Name):
+    def leave_Name(self, ctx: RuleContext, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
         if (
             ctx.is_reference(original)
             and ctx.qualified_name(original) == self._old
@@ -78,7 +80,9 @@ class GetLayerPolicy(Rule):
             ctx.report(original, f"{self._message}: use the property instead of the function here.")
         return updated
 
-    def leave_ImportFrom(self, ctx, original: cst.ImportFrom, updated: cst.ImportFrom):
+    def leave_ImportFrom(
+        self, ctx: RuleContext, original: cst.ImportFrom, updated: cst.ImportFrom
+    ) -> cst.BaseSmallStatement | cst.RemovalSentinel:
         if original.relative or isinstance(original.names, cst.ImportStar):
             return updated
         if normalize(dotted_name_of_module(original.module) or "") != EXPERIMENTAL:
@@ -96,10 +100,11 @@ class GetLayerPolicy(Rule):
                 ctx.report(alias, message, replacement=cst.RemoveFromParent(), edits=[TrackUses(alias)])
                 is not None
             ):
-                removed.add(id(alias))
+                removed.add(alias)
         if not removed:
             return updated
-        kept_names = {dotted_name_of_module(a.name) for a in original.names if id(a) not in removed}
+        assert not isinstance(updated.names, cst.ImportStar)
+        kept_names = {dotted_name_of_module(a.name) for a in original.names if a not in removed}
         names = [alias for alias in updated.names if dotted_name_of_module(alias.name) in kept_names]
         if not names:
             return cst.RemoveFromParent()

@@ -19,7 +19,7 @@ from ._common import (
 _LOSS_SCALE_OPTIMIZERS = (f"{EXPERIMENTAL}.LossScaleOptimizer", f"{STABLE}.LossScaleOptimizer")
 
 
-def loss_scale_optimizer_evidence(ctx, receiver: cst.BaseExpression) -> str | None:
+def loss_scale_optimizer_evidence(ctx: RuleContext, receiver: cst.BaseExpression) -> str | None:
     """Why `receiver` is a `LossScaleOptimizer`, or None when the file does not show it: a
     construction (`LossScaleOptimizer(...)`, or a name bound to one in the same scope), `self` in a
     method of a subclass of it, or an enclosing `if isinstance(receiver, ...LossScaleOptimizer):`."""
@@ -80,7 +80,7 @@ class LossScaleCall(Rule):
     triggers = ("loss_scale(", "LossScaleOptimizer")
     requires = ("loss_scale(", *IMPORTS_TENSORFLOW)
 
-    def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.Call:
+    def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         func = original.func
         if not isinstance(func, cst.Attribute) or func.attr.value != "loss_scale" or original.args:
             return updated
@@ -88,9 +88,10 @@ class LossScaleCall(Rule):
         if evidence is not None:
             ctx.report(
                 original,
-                f"A `LossScaleOptimizer`'s `loss_scale` is a tensor from TF 2.4, and calling it raises "
-                f"TypeError ({evidence}): read `{code_for(func)}` without calling it (Keras 3: "
-                f"`{code_for(func.value)}.dynamic_scale`).",
+                f"`{code_for(func)}()` raises TypeError from TF 2.4: read `{code_for(func)}` without "
+                f"calling it.\nA `LossScaleOptimizer`'s `loss_scale` is a tensor from TF 2.4 ({evidence}); "
+                f"under Keras 3 read `{code_for(func.value)}.dynamic_scale`.",
+                evidence=evidence,
             )
         return updated
 

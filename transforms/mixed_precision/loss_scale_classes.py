@@ -12,6 +12,7 @@ from tf24migrate.rules.calls import (
     UnboundArguments,
     bind_arguments,
 )
+from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.kinds import RenameSymbol
 from tf24migrate.rules.names import tf_spelling
 
@@ -72,14 +73,18 @@ class LossScaleClasses(Rule):
         ]
         self._by_old = {rename.old: rename for rename in self._renames}
 
-    def leave_Attribute(self, ctx, original: cst.Attribute, updated: cst.Attribute):
+    def leave_Attribute(
+        self, ctx: RuleContext, original: cst.Attribute, updated: cst.Attribute
+    ) -> cst.BaseExpression:
         rename = self._by_old.get(ctx.qualified_name(original) or "")
         if rename is None or _folded_by_loss_scale_optimizer(ctx, original):
             return updated
         return rename.leave_Attribute(ctx, original, updated)
 
-    def leave_ImportFrom(self, ctx, original: cst.ImportFrom, updated: cst.ImportFrom):
-        result = updated
+    def leave_ImportFrom(
+        self, ctx: RuleContext, original: cst.ImportFrom, updated: cst.ImportFrom
+    ) -> cst.BaseSmallStatement | cst.RemovalSentinel:
+        result: cst.BaseSmallStatement | cst.RemovalSentinel = updated
         for rename in self._renames:
             if not isinstance(result, cst.ImportFrom):
                 break
@@ -87,7 +92,7 @@ class LossScaleClasses(Rule):
         return result
 
 
-def _folded_by_loss_scale_optimizer(ctx, node: cst.CSTNode) -> bool:
+def _folded_by_loss_scale_optimizer(ctx: RuleContext, node: cst.CSTNode) -> bool:
     """Whether `node` is the class of a loss scale that TF24305 folds into a stable
     `LossScaleOptimizer` call: `LossScaleOptimizer(opt, <node>(...))`."""
     ancestors = ctx.ancestors

@@ -14,6 +14,7 @@ from tf24migrate.rules.calls import (
     rebuild_args,
     updated_values,
 )
+from tf24migrate.rules.context import RuleContext
 
 from .._text import assigned_value
 from ._common import (
@@ -21,7 +22,6 @@ from ._common import (
     _LOSS_SCALE_MODULES,
     EXPERIMENTAL,
     STABLE,
-    UNTIL_2_9,
     _ExperimentalCallee,
     _number,
     _string,
@@ -43,7 +43,7 @@ _BY_HAND = (
 )
 
 
-def _loss_scale_class(ctx, node: cst.BaseExpression) -> str | None:
+def _loss_scale_class(ctx: RuleContext, node: cst.BaseExpression) -> str | None:
     """`FixedLossScale` / `DynamicLossScale` / `LossScale` when `node` names a TF 2 loss-scale class."""
     name = ctx.qualified_name(node)
     if name is None:
@@ -139,41 +139,43 @@ class LossScaleOptimizer(_ExperimentalCallee):
             triggers=("LossScaleOptimizer", "DynamicLossScale"),
             severity=Severity.ERROR,
             message="`tf.keras.mixed_precision.experimental.LossScaleOptimizer` is "
-            f"`tf.keras.mixed_precision.LossScaleOptimizer` from TF 2.4 ({UNTIL_2_9}).",
+            "`tf.keras.mixed_precision.LossScaleOptimizer` from TF 2.4.",
             doc=type(self).__doc__,
             uses_must_follow=True,
         )
 
-    def leave_Attribute(self, ctx, original: cst.Attribute, updated: cst.Attribute):
+    def leave_Attribute(
+        self, ctx: RuleContext, original: cst.Attribute, updated: cst.Attribute
+    ) -> cst.BaseExpression:
         if ctx.qualified_name(original) == self.old and self._is_kept_base(ctx, original):
             return updated
         return super().leave_Attribute(ctx, original, updated)
 
-    def leave_Name(self, ctx, original: cst.Name, updated: cst.Name):
+    def leave_Name(self, ctx: RuleContext, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
         if ctx.is_reference(original) and ctx.qualified_name(original) == self.old:
             self._is_kept_base(ctx, original)
         return updated
 
-    def _is_kept_base(self, ctx, base: cst.CSTNode) -> bool:
+    def _is_kept_base(self, ctx: RuleContext, base: cst.CSTNode) -> bool:
         """Report `base` when it is the base of a class: the base stays (see `subclass_report`)."""
         cls = class_of_base(ctx)
         if cls is not None:
             ctx.report(base, subclass_report(cls, ctx.source, self.message, _BY_HAND))
         return cls is not None
 
-    def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
+    def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         if ctx.qualified_name(original.func) != self.old:
             return updated
-        message = f"`LossScaleOptimizer(optimizer, loss_scale)` is stable in TF 2.4 with new arguments ({UNTIL_2_9})"
-        by_hand = f"{message}: rewrite the call by hand ({_BY_HAND})"
-        bound = bind_or_report(ctx, original, ("optimizer", "loss_scale"), by_hand)
+        message = "`LossScaleOptimizer(optimizer, loss_scale)` is stable in TF 2.4 with new arguments"
+        by_hand = f"{message}: rewrite the call by hand"
+        bound = bind_or_report(ctx, original, ("optimizer", "loss_scale"), f"{by_hand}\n{_BY_HAND}.")
         if bound is None:
             return updated
         if "optimizer" not in bound or "loss_scale" not in bound:
-            ctx.report(original, f"{by_hand}; the call passes no optimizer or no loss scale.")
+            ctx.report(original, f"{by_hand}; the call passes no optimizer or no loss scale.\n{_BY_HAND}.")
             return updated
         new_values = updated_values(original, updated)
-        arguments = stable_loss_scale_arguments(ctx, new_values[id(bound["loss_scale"])])
+        arguments = stable_loss_scale_arguments(ctx, new_values[bound["loss_scale"]])
         named = bound["loss_scale"].value
         if isinstance(arguments, str) and isinstance(named, cst.Name):
             value = assigned_value(ctx, named)
@@ -181,15 +183,17 @@ class LossScaleOptimizer(_ExperimentalCallee):
                 reason = stable_loss_scale_arguments(ctx, value)
                 if isinstance(reason, str):  # the name's `DynamicLossScale` has no equivalent
                     ctx.report(
-                        original, f"{message}: `{named.value}` is a `DynamicLossScale(...)`, and {reason}."
+                        original,
+                        f"{by_hand}; {{evidence}}\n{reason[0].upper()}{reason[1:]}. {_BY_HAND}.",
+                        evidence=f"`{named.value}` is a `DynamicLossScale(...)`",
                     )
                     return updated
         func = ctx.spell(self.new, like=original.func)
         if isinstance(arguments, str) or func is None:
             reason = arguments if isinstance(arguments, str) else "this file has no way to name it"
-            ctx.report(original, f"{by_hand}; {reason}.")
+            ctx.report(original, f"{by_hand}; {reason}.\n{_BY_HAND}.")
             return updated
-        new_args = [(None, new_values[id(bound["optimizer"])]), *arguments]
+        new_args = [(None, new_values[bound["optimizer"]]), *arguments]
         replacement = updated.with_changes(func=func, args=rebuild_args(updated.args, new_args))
         if len(new_args) < len(updated.args):
             replacement = lone_argument_on_one_line(replacement)

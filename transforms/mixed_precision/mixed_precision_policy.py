@@ -13,6 +13,7 @@ from tf24migrate.rules.calls import (
     code_for,
     keep_arguments,
 )
+from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.edits import MoveBinding, TrackUses
 from tf24migrate.rules.kinds import RenameSymbol
 from tf24migrate.rules.names import dotted_name_of_module, normalize
@@ -21,7 +22,6 @@ from ._common import (
     _MODULE_MESSAGE,
     EXPERIMENTAL,
     STABLE,
-    UNTIL_2_9,
     _ExperimentalCallee,
     _string,
 )
@@ -78,7 +78,7 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
             triggers=("mixed_precision",),
             requires=(*IMPORTS_TENSORFLOW, "experimental"),  # every name it renames is under it
             message="`tf.keras.mixed_precision.experimental.Policy` is `tf.keras.mixed_precision.Policy` "
-            f"from TF 2.4 ({UNTIL_2_9}).",
+            "from TF 2.4.",
             doc=type(self).__doc__,
             uses_must_follow=True,
         )
@@ -94,18 +94,23 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
             uses_must_follow=True,
         )
 
-    def leave_ImportFrom(self, ctx, original: cst.ImportFrom, updated: cst.ImportFrom):
+    def leave_ImportFrom(
+        self, ctx: RuleContext, original: cst.ImportFrom, updated: cst.ImportFrom
+    ) -> cst.BaseSmallStatement | cst.RemovalSentinel:
         result = super().leave_ImportFrom(ctx, original, updated)
         if isinstance(result, cst.ImportFrom):
             result = self._module.leave_ImportFrom(ctx, original, result)
         return result
 
-    def leave_Import(self, ctx, original: cst.Import, updated: cst.Import):
+    def leave_Import(
+        self, ctx: RuleContext, original: cst.Import, updated: cst.Import
+    ) -> cst.BaseSmallStatement | cst.RemovalSentinel:
         names = list(updated.names)
         for index, alias in enumerate(original.names):
-            if normalize(dotted_name_of_module(alias.name) or "") != EXPERIMENTAL:
+            dotted = dotted_name_of_module(alias.name)
+            if dotted is None or normalize(dotted) != EXPERIMENTAL:
                 continue
-            module = dotted_name_of_module(alias.name).rsplit(".", 1)[0]
+            module = dotted.rsplit(".", 1)[0]
             moved = names[index].with_changes(name=cst.parse_expression(module))
             kept = ctx.blocked_reason(alias)
             if kept is not None:
@@ -116,7 +121,9 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
                 names[index] = moved
         return updated.with_changes(names=names)
 
-    def leave_Attribute(self, ctx, original: cst.Attribute, updated: cst.Attribute):
+    def leave_Attribute(
+        self, ctx: RuleContext, original: cst.Attribute, updated: cst.Attribute
+    ) -> cst.BaseExpression:
         if original.attr.value == "loss_scale":
             read = policy_loss_scale_read(ctx, original)
             if read is not None:
@@ -124,18 +131,18 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
             return updated
         return super().leave_Attribute(ctx, original, updated)
 
-    def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
+    def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         if ctx.qualified_name(original.func) != self.old:
             return updated
         message = (
-            "`Policy` is stable in TF 2.4 as `tf.keras.mixed_precision.Policy(name)`, without `loss_scale` "
-            f"({UNTIL_2_9})"
+            "`Policy` is stable in TF 2.4 as `tf.keras.mixed_precision.Policy(name)`, without `loss_scale`"
         )
         read = ctx.blocked_reason(LOSS_SCALE_READ)
         if read is not None:
             ctx.report(
                 original,
-                f"{message}: not migrated, since {read}, which the stable `Policy` does not have: read "
+                f"{message}: not migrated, since this file reads the policy's loss scale.\n"
+                f"{read[:1].upper()}{read[1:]}, which the stable `Policy` does not have: read "
                 "the loss scale from the `LossScaleOptimizer` first, then migrate this call.",
             )
             return updated
@@ -166,7 +173,8 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
         return (
             ctx.report(
                 original,
-                f"{message}: to keep the loss scale `{value}`, wrap the optimizer you pass to `compile` "
+                f"{message}: to keep the loss scale `{value}`, wrap the optimizer in a `LossScaleOptimizer`.\n"
+                "Wrap the optimizer you pass to `compile` "
                 f"in `tf.keras.mixed_precision.LossScaleOptimizer` (see TF24305 for the arguments that "
                 f"match `{value}`); `loss_scale=None` under `'mixed_float16'` cannot be kept, since "
                 "`compile` always wraps the optimizer for that policy.",

@@ -22,7 +22,8 @@ def _policy_name(ctx: RuleContext, node: cst.BaseExpression) -> str | None:
     """The name of the policy `node` spells: a string, or a `Policy("...")` call."""
     if isinstance(node, cst.Call) and ctx.qualified_name(node.func) in _POLICIES and node.args:
         node = node.args[0].value
-    return _string(node)
+    value = _string(node)
+    return value if isinstance(value, str) else None
 
 
 class NonFloatingGlobalPolicy(Rule):
@@ -54,8 +55,9 @@ class NonFloatingGlobalPolicy(Rule):
         if policy is not None and policy not in _FLOATING:
             ctx.report(
                 original,
-                f"TF 2.4 refuses a global policy that is not floating point (`{policy}`: ValueError): give the "
-                f'layers that need it their own dtype (`dtype="{policy}"`) and keep a floating global policy.',
+                f"TF 2.4 refuses the global policy `{policy}`, which is not floating point\nIt raises "
+                f'ValueError: give the layers that need it their own dtype (`dtype="{policy}"`) and keep a '
+                "floating global policy.",
             )
         return updated
 

@@ -11,6 +11,7 @@ import libcst as cst
 from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, MENTIONS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import code_for
+from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.needles import any_of, attribute
 
 from .._text import assigned_value
@@ -32,7 +33,7 @@ _POLICY_ATTRIBUTE = "dtype_policy"
 LOSS_SCALE_READ = "policy-loss-scale-read"
 
 
-def policy_evidence(ctx, receiver: cst.BaseExpression) -> str | None:
+def policy_evidence(ctx: RuleContext, receiver: cst.BaseExpression) -> str | None:
     """Why `receiver` is a mixed-precision policy, or None when the file does not show it: a call
     of `Policy(...)` / `global_policy()` / `get_layer_policy(...)` (experimental or stable), a name
     bound to one in the same scope, or a layer's `.dtype_policy`."""
@@ -44,7 +45,7 @@ def policy_evidence(ctx, receiver: cst.BaseExpression) -> str | None:
     return None
 
 
-def policy_loss_scale_read(ctx, node: cst.Attribute) -> str | None:
+def policy_loss_scale_read(ctx: RuleContext, node: cst.Attribute) -> str | None:
     """Why `node` reads a policy's `loss_scale`, or None."""
     if node.attr.value != "loss_scale":
         return None
@@ -89,15 +90,19 @@ class PolicyLossScale(Rule):
     # (`._dtype_policy` is Keras's own).
     requires = ("loss_scale", *MENTIONS_TENSORFLOW, any_of(*IMPORTS_TENSORFLOW, attribute(_POLICY_ATTRIBUTE)))
 
-    def leave_Attribute(self, ctx, original: cst.Attribute, updated: cst.Attribute):
+    def leave_Attribute(
+        self, ctx: RuleContext, original: cst.Attribute, updated: cst.Attribute
+    ) -> cst.BaseExpression:
         evidence = policy_loss_scale_read(ctx, original)
         if evidence is not None:
             ctx.report(
                 original,
-                f"A policy's `loss_scale` is gone from TF 2.4's stable `Policy` ({evidence}; the "
-                "experimental `Policy` keeps it up to TF 2.8, TF 2.9 removes it): the loss scale lives on "
-                "the `LossScaleOptimizer`, read `optimizer.loss_scale` from the one wrapping your "
-                "optimizer (`model.optimizer.loss_scale` after `compile` under 'mixed_float16').",
+                "A policy's `loss_scale` is gone from TF 2.4's stable `Policy`: read `optimizer.loss_scale` "
+                f"from the `LossScaleOptimizer` instead.\n{evidence[:1].upper()}{evidence[1:]}; the "
+                "experimental `Policy` keeps it up to TF 2.8, TF 2.9 removes it. The loss scale lives on "
+                "the `LossScaleOptimizer` wrapping your optimizer (`model.optimizer.loss_scale` after "
+                "`compile` under 'mixed_float16').",
+                evidence=evidence,
             )
         return updated
 

@@ -10,7 +10,6 @@ from ._common import (
     _V1_MIXED_PRECISION,
     EXPERIMENTAL,
     STABLE,
-    UNTIL_2_9,
 )
 
 SET_POLICY = RenameSymbol(
@@ -22,7 +21,7 @@ SET_POLICY = RenameSymbol(
     new=f"{STABLE}.set_global_policy",
     severity=Severity.ERROR,
     message="`tf.keras.mixed_precision.experimental.set_policy` is "
-    f"`tf.keras.mixed_precision.set_global_policy` from TF 2.4 ({UNTIL_2_9}).",
+    "`tf.keras.mixed_precision.set_global_policy` from TF 2.4.",
     doc="""
     `tf.keras.mixed_precision.experimental.set_policy(p)` is
     `tf.keras.mixed_precision.set_global_policy(p)` from TF 2.4.
@@ -51,7 +50,7 @@ GLOBAL_POLICY = RenameSymbol(
     new=f"{STABLE}.global_policy",
     severity=Severity.ERROR,
     message="`tf.keras.mixed_precision.experimental.global_policy` is "
-    f"`tf.keras.mixed_precision.global_policy` from TF 2.4 ({UNTIL_2_9}).",
+    "`tf.keras.mixed_precision.global_policy` from TF 2.4.",
     doc="""
     `tf.keras.mixed_precision.experimental.global_policy()` is
     `tf.keras.mixed_precision.global_policy()` from TF 2.4.
@@ -79,8 +78,8 @@ GRAPH_REWRITE = RenameSymbol(
     severity=Severity.ERROR,
     fix=Fix.SAFE,
     message="`tf.train.experimental.enable_mixed_precision_graph_rewrite` is deprecated in TF 2.4 and "
-    "gone from TF 2.6: the same rewrite is `tf.compat.v1.mixed_precision."
-    "enable_mixed_precision_graph_rewrite`; consider the Keras policy API instead "
+    "gone from TF 2.6: call the `tf.compat.v1.mixed_precision` one.\nThe same rewrite is "
+    "`tf.compat.v1.mixed_precision.enable_mixed_precision_graph_rewrite`; consider the Keras policy API instead "
     "(`tf.keras.mixed_precision.set_global_policy('mixed_float16')`).",
     doc="""
     `tf.train.experimental.enable_mixed_precision_graph_rewrite` is deprecated in TF 2.4 and

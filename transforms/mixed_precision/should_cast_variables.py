@@ -55,11 +55,12 @@ class ShouldCastVariables(Rule):
             return updated
         receiver = code_for(original.value)
         message = (
-            f"`Policy.should_cast_variables` is gone from TF 2.4 ({evidence}): it meant "
-            f"`{receiver}.variable_dtype != {receiver}.compute_dtype`."
+            f"`Policy.should_cast_variables` is gone from TF 2.4: write "
+            f"`{receiver}.variable_dtype != {receiver}.compute_dtype`\n"
+            f"{evidence[:1].upper()}{evidence[1:]}. The attribute meant that comparison."
         )
         if not isinstance(original.value, (cst.Name, cst.Attribute)):
-            ctx.report(original, message)
+            ctx.report(original, message, evidence=evidence)
             return updated
         comparison = cst.Comparison(
             left=cst.Attribute(updated.value, cst.Name("variable_dtype")),
@@ -69,7 +70,7 @@ class ShouldCastVariables(Rule):
             lpar=[cst.LeftParen()],
             rpar=[cst.RightParen()],
         )
-        return ctx.report(original, message, replacement=comparison) or updated
+        return ctx.report(original, message, replacement=comparison, evidence=evidence) or updated
 
 
 RULES = (ShouldCastVariables(),)

@@ -9,6 +9,7 @@ import libcst as cst
 
 from tf24migrate.model.findings import Fix, Severity
 from tf24migrate.rules.base import Rule
+from tf24migrate.rules.context import RuleContext
 
 from .._text import is_prose
 
@@ -48,7 +49,9 @@ class AmpEnvironmentLists(Rule):
     severity = Severity.WARNING
     triggers = (_PREFIX,)
 
-    def leave_SimpleString(self, ctx, original: cst.SimpleString, updated: cst.SimpleString):
+    def leave_SimpleString(
+        self, ctx: RuleContext, original: cst.SimpleString, updated: cst.SimpleString
+    ) -> cst.BaseExpression:
         if not _OLD_NAME.search(original.value) or is_prose(ctx.ancestors, original):
             return updated
         value = _OLD_NAME.sub(lambda m: _PREFIX + _RENAMED_LISTS[m.group(1)], updated.value)

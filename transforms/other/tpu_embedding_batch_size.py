@@ -8,6 +8,7 @@ import libcst as cst
 from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import code_for
+from tf24migrate.rules.context import RuleContext
 
 _TPU_EMBEDDING = "tensorflow.tpu.experimental.embedding.TPUEmbedding"
 
@@ -45,7 +46,7 @@ class TpuEmbeddingBatchSize(Rule):
     triggers = ("TPUEmbedding",)
     requires = IMPORTS_TENSORFLOW
 
-    def leave_Call(self, ctx, original: cst.Call, updated: cst.Call):
+    def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         if ctx.qualified_name(original.func) != _TPU_EMBEDDING:
             return updated
         positional = [arg for arg in original.args if arg.keyword is None and not arg.star]
@@ -61,8 +62,8 @@ class TpuEmbeddingBatchSize(Rule):
             value = " ".join(code_for(batch_size.value).split())
             ctx.report(
                 batch_size,
-                f"`TPUEmbedding` has no `batch_size` from TF 2.4 (its second positional argument is now "
-                f"`optimizer`): remove `{value}` from this call and pass the per-replica batch size to "
+                f"`TPUEmbedding` has no `batch_size` from TF 2.4: remove `{value}` from this call.\n"
+                "Its second positional argument is now `optimizer`. Pass the per-replica batch size to "
                 f"`embedding.build(per_replica_batch_size=...)` (the global `{value}` divided by "
                 "`strategy.num_replicas_in_sync`), or let the first `enqueue` infer it.",
             )

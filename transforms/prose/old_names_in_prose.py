@@ -3,18 +3,16 @@ API (opt-in rule)."""
 
 from __future__ import annotations
 
-import dataclasses
 import io
 import re
 import tokenize
-from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from functools import cached_property
 
 from tf24migrate.catalogue.selection import all_rules
-from tf24migrate.model.findings import Finding, Fix, Severity, Span
-from tf24migrate.model.target import Target
+from tf24migrate.model.findings import Fix, Severity, Span
 from tf24migrate.rules.base import Rule
+from tf24migrate.rules.context import TextContext
 from tf24migrate.rules.docstrings import docstrings, example_and_output_lines
 from tf24migrate.rules.kinds import RenameKeyword, RenameMethod, RenameSymbol
 from tf24migrate.rules.text import line_starts, python_chunks
@@ -121,7 +119,6 @@ class OldNamesInProse(Rule):
     fix = Fix.UNSAFE
     severity = Severity.INFO
     default = False
-    reads_text = True
     new_since = "2.4"
 
     @cached_property
@@ -132,36 +129,16 @@ class OldNamesInProse(Rule):
     def triggers(self) -> tuple[str, ...]:  # type: ignore[override]
         return tuple(name.tail for name in self.names)
 
-    def scan_text(
-        self,
-        source: str,
-        *,
-        path: str | None,
-        unsafe_fixes: bool,
-        declined: Collection[Finding],
-        suppressed: Callable[[Finding], bool],
-        target: Target,
-    ) -> tuple[str, list[Finding]]:
-        """`source` with the fixable mentions rewritten (with `unsafe_fixes`), and the findings."""
-        return self._scan(_prose(source), source, path, unsafe_fixes, declined, suppressed, target)
+    def scan_text(self, ctx: TextContext, source: str) -> str:
+        """`source` with the fixable mentions rewritten (when the fixes apply)."""
+        return self._scan(ctx, _prose(source), source)
 
-    def scan_markdown(
-        self,
-        text: str,
-        *,
-        path: str | None,
-        unsafe_fixes: bool,
-        declined: Collection[Finding],
-        target: Target,
-    ) -> tuple[str, list[Finding]]:
+    def scan_markdown(self, ctx: TextContext, text: str) -> str:
         """A notebook's Markdown cell, every line of it prose: as `scan_text`, lines counted from 1."""
         pieces = [_Text(number, 0, line, True) for number, line in enumerate(text.split("\n"), start=1)]
-        return self._scan(pieces, text, path, unsafe_fixes, declined, lambda finding: False, target)
+        return self._scan(ctx, pieces, text)
 
-    def _scan(self, pieces, source, path, unsafe_fixes, declined, suppressed, target):
-        declined_at = {(f.code, f.line, f.column) for f in declined}
-        unsafe_fixes = unsafe_fixes and target.allows(self.new_since)
-        findings: list[Finding] = []
+    def _scan(self, ctx: TextContext, pieces: list[_Text], source: str) -> str:
         edits: list[tuple[int, int, int, str]] = []  # line, start, end (0-based columns), new text
         for piece in pieces:
             if not any(name.tail in piece.text for name in self.names):
@@ -170,30 +147,14 @@ class OldNamesInProse(Rule):
             for start, end, name in self._mentions(piece.text):
                 mention = piece.text[start:end]
                 new = name.replacement(mention)
-                in_span = piece.fixable and any(a <= start and end <= b for a, b in spans)
                 column = piece.column + start
-                finding = self.finding(
-                    Span(piece.line, column + 1, piece.line, piece.column + end + 1),
-                    f"`{mention}` is the TF 2.3 name: from TF 2.4 it is `{new}` ({name.code}).",
-                    target=target,
-                    fix=Fix.UNSAFE if in_span else None,
-                    path=path,
-                )
-                if suppressed(finding):
-                    continue
-                if in_span and unsafe_fixes and (self.code, finding.line, finding.column) not in declined_at:
-                    finding = dataclasses.replace(finding, applied=True)
+                span = Span(piece.line, column + 1, piece.line, piece.column + end + 1)
+                message = f"`{mention}` is the TF 2.3 name: from TF 2.4 it is `{new}` ({name.code})."
+                if not (piece.fixable and any(a <= start and end <= b for a, b in spans)):
+                    ctx.report(span, f"{message} Write `{new}` if it means the new API.")
+                elif ctx.report(span, message, replacement=new):
                     edits.append((piece.line, column, piece.column + end, new))
-                elif in_span:
-                    finding = dataclasses.replace(
-                        finding, message=f"{finding.message} Unsafe fix (apply with --unsafe-fixes): `{new}`"
-                    )
-                else:
-                    finding = dataclasses.replace(
-                        finding, message=f"{finding.message} Write `{new}` if it means the new API."
-                    )
-                findings.append(finding)
-        return _apply(source, edits), findings
+        return _apply(source, edits)
 
     def _mentions(self, text: str) -> list[tuple[int, int, OldName]]:
         """The mentions of old names in `text`: (start, end, name), longest first where they overlap."""

@@ -1,4 +1,5 @@
-"""The SARIF 2.1.0 log of a run: one rule descriptor per code, one result per finding.
+"""`--output-format sarif`: the SARIF 2.1.0 log of a run, one rule descriptor per code, one
+result per finding, printed once the run is over.
 
 Code-scanning dashboards read it. Descriptors carry each rule's documentation as help text;
 results carry their location and, when the fix was applied, the change as a SARIF `fix` (the
@@ -13,7 +14,13 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from urllib.parse import quote
 
+from tf24migrate import __version__
 from tf24migrate.catalogue.selection import all_rules
+from tf24migrate.cli.groups import Group
+from tf24migrate.cli.output import Summary
+from tf24migrate.cli.reporters import Reporter
+from tf24migrate.cli.reporters.json import kept
+from tf24migrate.cli.statistics import RuleStatistics
 from tf24migrate.model.findings import FileResult, Finding, Severity, Status
 from tf24migrate.model.notes import NOTES, Note
 from tf24migrate.rules.base import Rule
@@ -99,6 +106,14 @@ def _result(finding: Finding, rule_index: dict[str, int], fix: dict | None) -> d
         "endLine": finding.end_line,
         "endColumn": finding.end_column,
     }
+    properties: dict[str, object] = {
+        "fix": finding.fix.value if finding.fix else "none",
+        "applied": finding.applied,
+    }
+    if finding.cell is not None:
+        properties["cell"] = finding.cell
+    if finding.evidence is not None:
+        properties["evidence"] = finding.evidence
     result = {
         "ruleId": finding.code,
         "ruleIndex": rule_index[finding.code],
@@ -112,10 +127,10 @@ def _result(finding: Finding, rule_index: dict[str, int], fix: dict | None) -> d
                 }
             }
         ],
-        "properties": {"fix": finding.fix.value if finding.fix else "none", "applied": finding.applied},
+        "properties": properties,
     }
-    if finding.cell is not None:
-        result["properties"]["cell"] = finding.cell
+    if finding.details:
+        properties["details"] = finding.details
     if fix is not None:
         result["fixes"] = [fix]
     return result
@@ -172,3 +187,23 @@ def sarif_log(results: Sequence[FileResult], rules: Sequence[Rule], version: str
             }
         ],
     }
+
+
+class SarifReporter(Reporter):
+    def __init__(self, run, echo) -> None:
+        super().__init__(run, echo)
+        self.results: list[FileResult] = []
+
+    def add(self, result: FileResult, group: Group) -> None:
+        self.results.append(kept(result, stdin=self.run.stdin, texts=True))  # fixes as replacements
+
+    def finish(self, summary: Summary, statistics: RuleStatistics) -> None:
+        import json
+
+        groups = self.run.groups
+        rules = list({rule.code: rule for group in groups for rule in group.settings.rules}.values())
+        log = sarif_log(self.results, rules, __version__)
+        if len(groups) > 1:
+            log["runs"][0]["invocations"][0]["properties"] = {"config": [g.json() for g in groups]}
+        self.echo(json.dumps(log, indent=2), err=False)
+        self.statistics_table(statistics, err=True)  # stdout holds the log alone

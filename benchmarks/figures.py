@@ -1,0 +1,86 @@
+"""The counts benchmarks/README.md quotes, taken from runs of the installed command.
+
+    python benchmarks/figures.py            # print them
+    python benchmarks/figures.py --write    # and rewrite the block of benchmarks/README.md
+
+The rules registered (`tf24migrate --list-rules --output-format json`), and for the Model Garden
+2.3.0 (`tf-models-official`, fetched as `models.py` fetches it) the files, those that mention
+TensorFlow, and what `tf24migrate --check --output-format json --no-cache` finds there: files to
+change, findings, fixable and left to the user. The README's timing figures are quoted by hand
+from the other scripts' runs; these counts are not, so they cannot go stale unnoticed
+(tests/test_conventions.py compares the block's rule count with the registry).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+README = Path(__file__).with_name("README.md")
+BEGIN, END = "<!-- figures.py: begin -->", "<!-- figures.py: end -->"
+
+
+def command(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "tf24migrate", *args], cwd=cwd, capture_output=True, text=True, check=False
+    )
+
+
+def rule_counts() -> dict:
+    rules = json.loads(command("--list-rules", "--output-format", "json").stdout)
+    return {"rules": len(rules), "default": sum(rule["default"] for rule in rules)}
+
+
+def corpus_counts(folder: Path) -> dict:
+    """What the command finds in `folder` (a fresh process, no cache)."""
+    files = sorted(folder.rglob("*.py"))
+    run = command("--check", "--output-format", "json", "--no-cache", "--quiet", ".", cwd=folder)
+    document = json.loads(run.stdout)
+    findings = document["findings"]
+    return {
+        "files": len(files),
+        "mention": sum("tensorflow" in path.read_text(errors="replace") for path in files),
+        "changed": document["summary"]["files_changed"],
+        "findings": len(findings),
+        "fixable": sum(finding["applied"] for finding in findings),
+        "reported": sum(not finding["applied"] for finding in findings),
+    }
+
+
+def block(rules: dict, garden: dict) -> str:
+    return "\n".join(
+        [
+            BEGIN,
+            f"- rules registered: **{rules['rules']}**, {rules['default']} of them run by default "
+            "(`--list-rules`)",
+            f"- Model Garden 2.3.0 (`tf-models-official==2.3.0`): {garden['files']} `.py` files, "
+            f"{garden['mention']} of them mention TensorFlow; `--check` finds {garden['changed']} files "
+            f"to change and **{garden['findings']} findings**, {garden['fixable']} fixable and "
+            f"{garden['reported']} left to the user",
+            END,
+        ]
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--write", action="store_true", help="rewrite the block of benchmarks/README.md")
+    args = parser.parse_args()
+    sys.path.insert(0, str(Path(__file__).parent))
+    from models import unpacked_release
+
+    text = block(rule_counts(), corpus_counts(unpacked_release()))
+    print(text)
+    if args.write:
+        readme = README.read_text(encoding="utf-8")
+        pattern = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.S)
+        README.write_text(pattern.sub(lambda _: text, readme), encoding="utf-8")
+        print(f"wrote {README.name}")
+
+
+if __name__ == "__main__":
+    main()
