@@ -202,11 +202,11 @@ def test_unsafe_fixes_are_shown_and_applied_only_when_asked(tmp_path):
     target.write_text(PARAMETER_SERVER)
     shown = run("--write", "ps.py", cwd=tmp_path)
     assert target.read_text() == PARAMETER_SERVER
-    assert "ps.py:3:12: TF24108 warning [unsafe fix: --unsafe-fixes]" in shown.stdout
+    assert "ps.py:3:12: TF24108 error [unsafe fix: --unsafe-fixes]" in shown.stdout
     assert "tf.compat.v1.distribute.experimental.ParameterServerStrategy(resolver)" in shown.stdout
     applied = run("--write", "--unsafe-fixes", "ps.py", cwd=tmp_path)
     assert applied.returncode == 0, applied.stderr
-    assert "ps.py:3:12: TF24108 warning [fixed]" in applied.stdout
+    assert "ps.py:3:12: TF24108 error [fixed]" in applied.stdout
     assert target.read_text() == PARAMETER_SERVER.replace(
         "tf.distribute.experimental.ParameterServerStrategy(resolver)",
         # the longer name no longer fits in 79 columns: the call is wrapped

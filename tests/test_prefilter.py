@@ -228,7 +228,10 @@ def _unfiltered(monkeypatch):
     from tf24migrate.engine.syntax import parse
 
     def mentions(rule):  # what a rule asks of a file by design: that it mentions TensorFlow
-        return any("tensorflow" in literals_of(n) for n in rule.requires)
+        return any(
+            all("tensorflow" in literals_of(a) for a in getattr(n, "alternatives", (n,)))
+            for n in rule.requires
+        )
 
     monkeypatch.setattr(
         engine,

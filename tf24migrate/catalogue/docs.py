@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from tf24migrate.catalogue.entries import versions_section
+from tf24migrate.catalogue.evidence import EXECUTED_ON, executed, executed_column
 from tf24migrate.model.target import versions_line
 from tf24migrate.rules.base import Rule
 
@@ -30,14 +31,18 @@ def render_reference(rules: Iterable[Rule]) -> str:
         "",
         "TensorFlow versions: a fix is applied only when the target (`--target-version`, or the "
         "project's TensorFlow requirement) is at least its **new since** version; an old spelling "
-        "that stops working (**old removed**) within the supported versions is an error.",
+        "that stops working (**old removed**) within the supported versions is an error. **Executed**: "
+        f"the rule's program ran on TensorFlow {' and '.join(EXECUTED_ON)} and showed these versions "
+        "(tests/integration/rule_programs/); otherwise they were read in the released wheels or the "
+        "release notes, and the rule's section says why.",
         "",
-        "| code | name | fix | severity | default | new since | old removed |",
-        "|---|---|---|---|---|---|---|",
+        "| code | name | fix | severity | default | new since | old removed | executed |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     lines += [
         f"| [{r.code}](#{r.code.lower()}-{r.name}) | {r.name} | {_fix(r)} | {r.severity.value} | "
-        f"{'yes' if r.default else 'opt-in'} | {r.new_since or '-'} | {r.old_removed or '-'} |"
+        f"{'yes' if r.default else 'opt-in'} | {r.new_since or '-'} | {r.old_removed or '-'} | "
+        f"{executed_column(r.code)} |"
         for r in rules
     ]
     for rule in rules:
@@ -49,7 +54,8 @@ def render_reference(rules: Iterable[Rule]) -> str:
             f"Fix: {_fix(rule)}. Severity: {rule.severity.value}. "
             f"Default: {'yes' if rule.default else 'opt-in'}.",
             "",
-            f"TensorFlow versions: {versions_line(rule)}{f' Checked: {checked}' if checked else ''}",
+            f"TensorFlow versions: {versions_line(rule)}{f' Checked: {checked}' if checked else ''}"
+            f" Runtime: {executed(rule.code)}.",
             "",
             body,
         ]

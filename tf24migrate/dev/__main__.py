@@ -82,7 +82,7 @@ def regen(
 
 @app.command("new-rule")
 def new_rule(
-    code: Annotated[str, typer.Argument(help="The new code, in its family's range: TF24110.")],
+    code: Annotated[str, typer.Argument(help="The new code, in its family's range: TF24111.")],
     name: Annotated[str, typer.Argument(help="The new name: lowercase words joined by '-'.")],
     family: Annotated[str, typer.Option(help="The family package under transforms/: distribute, keras, ...")],
     kind: Annotated[

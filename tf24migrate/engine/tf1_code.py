@@ -1,4 +1,5 @@
-"""TensorFlow 1 files: found before any rule runs, and left alone with one note (`notes.TF1_FILE`).
+"""TensorFlow 1 files: found before any rule runs, and left alone with one note (`notes.TF1_FILE`);
+and TF 2 files that still support TF 1 (`with_tf1_support`), whose target is TF 1.15.
 
 A TF 2.4 rewrite in TF 1 code breaks it (`nodes_blacklist=` -> `nodes_denylist=` is a TypeError on
 TF 1.15), and such a file needs `tf_upgrade_v2` first anyway. A file is TF 1 code when it imports
@@ -22,6 +23,7 @@ from tf24migrate.engine.public_api import imports_public_tensorflow
 from tf24migrate.engine.shims import SHIM_EXCEPTIONS, VERSION_CONSTANT, VERSION_WORDS
 from tf24migrate.model.findings import Finding
 from tf24migrate.model.notes import TF1_FILE, note_finding
+from tf24migrate.model.target import TF1_TARGET, Target
 from tf24migrate.rules.names import normalize
 from tf24migrate.rules.needles import Pattern
 from tf24migrate.rules.text import line_starts, python_chunks
@@ -217,3 +219,61 @@ def tf1_note(evidence: TF1Evidence, path: str | None) -> Finding:
         column=evidence.column,
         end_column=evidence.column + len(evidence.what),
     )
+
+
+# TF 2 code that still supports TF 1.15 asks which TensorFlow runs (`is_tf2()`, `tf2.enabled()`, the
+# TensorFlow's version compared with a 1.x or 2.0 string), or imports `tensorflow.contrib` where an ImportError
+# is caught (`_contrib_under_import_error`).
+_ASKS_VERSION = (
+    (
+        re.compile(r"\bis_tf2\(\)|\btf2\.enabled\(\)"),
+        "it asks whether TF 2 runs (`is_tf2()`, `tf2.enabled()`)",
+    ),
+    (
+        # TensorFlow's own version only: `numpy.__version__ < "1.20"` says nothing of TF 1.
+        re.compile(
+            r"\b(?:tf|tensorflow)\.(?:__version__|version\.VERSION)\b[^\n]*?['\"](?:1|1\.\d*|2|2\.0)['\"]"
+        ),
+        "it compares TensorFlow's `__version__` with a TF 1 or TF 2.0 version",
+    ),
+)
+_IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
+
+
+def _catches_import_error(handler: ast.ExceptHandler) -> bool:
+    caught = handler.type
+    names = caught.elts if isinstance(caught, ast.Tuple) else [caught]
+    return caught is None or any(isinstance(n, ast.Name) and n.id in _IMPORT_ERRORS for n in names)
+
+
+def _imports_contrib(node: ast.AST) -> bool:
+    if isinstance(node, ast.ImportFrom):
+        return _is_contrib(node.module or "") and not node.level
+    return isinstance(node, ast.Import) and any(_is_contrib(alias.name) for alias in node.names)
+
+
+def _contrib_under_import_error(source: str) -> bool:
+    """Whether `source` imports `tensorflow.contrib` in a `try` whose handler catches ImportError."""
+    if "contrib" not in source or "Error" not in source:
+        return False
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return False
+    return any(
+        isinstance(node, ast.Try)
+        and any(map(_catches_import_error, node.handlers))
+        and any(_imports_contrib(inner) for statement in node.body for inner in ast.walk(statement))
+        for node in ast.walk(tree)
+    )
+
+
+def with_tf1_support(source: str, target: Target) -> Target:
+    """`target`, lowered to TF 1.15 when `source` still supports TF 1: there a fix whose new
+    spelling TF 1.15 lacks is reported, not applied."""
+    if target.version <= TF1_TARGET or "tensorflow" not in source:
+        return target
+    why = next((why for pattern, why in _ASKS_VERSION if pattern.search(source)), None)
+    if why is None and _contrib_under_import_error(source):
+        why = "it imports `tensorflow.contrib` where an ImportError is caught"
+    return target if why is None else Target(TF1_TARGET, f"this file supports TF 1: {why}", target.newest)

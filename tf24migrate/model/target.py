@@ -31,6 +31,7 @@ Version = tuple[int, int]
 # Python 3.7, 3.8 and 3.11. The lowest release a specifier allows is looked up here, so that
 # `>2.3` means 2.3 (2.3.1 is allowed) while `>2.3.4` means 2.4 (2.3.4 was the last 2.3 release).
 KNOWN_RELEASES = (
+    *("1.15.0", "1.15.2", "1.15.3", "1.15.4", "1.15.5"),
     *("2.0.0", "2.0.1", "2.0.2", "2.0.3", "2.0.4"),
     *("2.1.0", "2.1.1", "2.1.2", "2.1.3", "2.1.4"),
     *("2.2.0", "2.2.1", "2.2.2", "2.2.3"),
@@ -48,6 +49,7 @@ KNOWN_RELEASES = (
 # The distributions whose version is TensorFlow's.
 TENSORFLOW_DISTRIBUTIONS = frozenset({"tensorflow", "tensorflow-cpu", "tensorflow-gpu", "tf-nightly"})
 DEFAULT_VERSION: Version = (2, 4)
+TF1_TARGET: Version = (1, 15)  # the TF 1 release a project that still supports TF 1 runs on
 
 _VERSION = re.compile(r"^\s*(\d{1,9})\.(\d{1,9})\s*$")  # no release has a longer number
 
@@ -159,12 +161,17 @@ def _minor(release: PackageVersion) -> Version:
 def severity_for(rule: Rule, target: Target) -> Severity:
     """A rule's severity for `target`: an old spelling that stops working within the supported
     versions is an error; one that stops working only after the newest release the project allows
-    is a warning; a rule whose old spelling keeps working keeps its own severity."""
+    is a warning; a rule whose old spelling keeps working keeps its own severity. A fix that the
+    target withholds (its new spelling is newer) while the old spelling works across the whole
+    supported range is a note: there is nothing to do."""
     from tf24migrate.model.findings import Severity
 
+    removed_within = rule.old_removed is not None and target.supports(rule.old_removed)
+    if rule.fix is not None and not target.allows(rule.new_since) and not removed_within:
+        return Severity.INFO
     if rule.old_removed is None:
         return rule.severity
-    return Severity.ERROR if target.supports(rule.old_removed) else Severity.WARNING
+    return Severity.ERROR if removed_within else Severity.WARNING
 
 
 def too_new_note(rule: Rule, target: Target, *, fixable: bool) -> str:

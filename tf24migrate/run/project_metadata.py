@@ -1,8 +1,8 @@
 """The TensorFlow requirement a project declares, read from its metadata without running it.
 
 `project_target(path)` finds the project a path belongs to (the nearest folder, from the path
-upwards, holding `pyproject.toml`, `setup.cfg`, `setup.py`, a `requirements*.txt` or an
-`environment.yml`) and reads every TensorFlow requirement there:
+upwards, holding `pyproject.toml`, `setup.cfg`, `setup.py`, a `requirements*.txt`, an
+`environment.yml` or a Dockerfile) and reads every TensorFlow requirement there:
 
 - `pyproject.toml`: `[project] dependencies` and `optional-dependencies`;
 - `setup.cfg`: `[options] install_requires` and `[options.extras_require]`;
@@ -10,7 +10,10 @@ upwards, holding `pyproject.toml`, `setup.cfg`, `setup.py`, a `requirements*.txt
   the `setup(...)` call, given as literals or as module-level names bound once to literals;
 - `requirements*.txt`, following `-r` / `--requirement` includes;
 - `environment.yml` / `environment.yaml` (a line reader, not YAML): conda entries such as
-  `tensorflow=2.3` (conda's `=` means that release series) and the pip entries under `- pip:`.
+  `tensorflow=2.3` (conda's `=` means that release series) and the pip entries under `- pip:`;
+- Dockerfiles (`Dockerfile`, `Dockerfile.gpu`, `train.dockerfile`): the TensorFlow of a
+  `tensorflow/tensorflow:X.Y` image, TF 1.15 for an NGC `...-tf1-...` image, and a
+  `pip install tensorflow==X.Y`.
 
 Extras named for tests, documentation or development (`test`, `docs`, `dev`, `lint`, ...: see
 `for_development`) are not read: they pin what the tools run on, not what the code supports.
@@ -39,6 +42,13 @@ from tf24migrate.run.files import read_regular_file
 
 _MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", "environment.yml", "environment.yaml")
 _REQUIREMENTS = re.compile(r"^requirements.*\.txt$")
+_DOCKERFILE = re.compile(r"^(?:Dockerfile(?:\..*)?|.*\.[Dd]ockerfile)$")
+# `FROM tensorflow/tensorflow:1.15.5-gpu` and NGC's `FROM nvcr.io/nvidia/tensorflow:20.12-tf1-py3`
+_TF_IMAGE = re.compile(
+    r"^\s*FROM\s+(?:\S*/)?tensorflow/tensorflow:(\d+)\.(\d+)", re.IGNORECASE | re.MULTILINE
+)
+_NGC_TF1_IMAGE = re.compile(r"^\s*FROM\s+\S*nvidia/tensorflow:\S*-tf1\b", re.IGNORECASE | re.MULTILINE)
+_PIP_TENSORFLOW = re.compile(r"\btensorflow(?:-gpu|-cpu)?(?:==|~=|>=)(\d+\.\d+(?:\.\d+)?)")
 _NAME = re.compile(r"\s*([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)")  # PEP 508's, first in a requirement
 
 
@@ -106,7 +116,7 @@ def project_folder(path: str, known: dict[str, str | None] | None = None) -> str
         except OSError:
             names = []
         parent = os.path.dirname(folder)
-        if any(name in _MARKERS or _REQUIREMENTS.match(name) for name in names):
+        if any(name in _MARKERS or _REQUIREMENTS.match(name) or _DOCKERFILE.match(name) for name in names):
             known[folder] = folder
         elif parent == folder or ".git" in names:
             known[folder] = None
@@ -291,6 +301,18 @@ def _environment_yml(path: str) -> Iterator[str]:
             yield f"tensorflow{spec}"
 
 
+def _dockerfile(path: str) -> Iterator[str]:
+    """The TensorFlow a Dockerfile runs, as PEP 508 requirements: a `tensorflow/tensorflow:X.Y`
+    image, an NGC `...-tf1-...` image (TF 1.15), a `pip install tensorflow==X.Y` in a RUN line."""
+    text = _read(path)
+    for match in _TF_IMAGE.finditer(text):
+        yield f"tensorflow=={match.group(1)}.{match.group(2)}.*"
+    if _NGC_TF1_IMAGE.search(text):
+        yield "tensorflow>=1.15,<2"
+    for match in _PIP_TENSORFLOW.finditer(text):
+        yield f"tensorflow=={'.'.join(match.group(1).split('.')[:2])}.*"
+
+
 def requirements_in(folder: str) -> Iterator[tuple[str, str]]:
     """`(file name, requirement)` for every requirement declared in the metadata in `folder`."""
     readers = {
@@ -302,11 +324,13 @@ def requirements_in(folder: str) -> Iterator[tuple[str, str]]:
     }
     names = sorted(os.listdir(folder))
     seen: set[str] = set()  # the requirements files read (each once, however many include it)
-    for name in [*readers, *(n for n in names if _REQUIREMENTS.match(n))]:
+    for name in [*readers, *(n for n in names if _REQUIREMENTS.match(n) or _DOCKERFILE.match(n))]:
         path = os.path.join(folder, name)
         if not os.path.isfile(path):
             continue
-        reader = readers.get(name, lambda path: _requirements(path, seen))
+        reader = readers.get(
+            name, _dockerfile if _DOCKERFILE.match(name) else lambda path: _requirements(path, seen)
+        )
         try:
             for requirement in reader(path):
                 yield name, requirement

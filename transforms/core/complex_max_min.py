@@ -84,7 +84,10 @@ class ComplexMaxMin(Rule):
     Reported: `tf.reduce_max(tf.complex(re, im))`
     Write instead: `tf.reduce_max(tf.abs(tf.complex(re, im)))` (largest magnitude)
 
-    Versions: complex inputs are rejected from TF 2.4 (TF 2.4's release notes).
+    Versions: complex inputs are rejected from TF 2.4 (TF 2.4's release notes). No program shows it:
+    TF 2.3.0 has no CPU kernel for complex `Max` / `Min` either (executed: `InvalidArgumentError`),
+    so what changed on a CPU is that TF 2.4 refuses to build the op in a graph, where 2.3 failed
+    when running it.
     """
 
     code = "TF24502"

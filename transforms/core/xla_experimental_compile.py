@@ -24,13 +24,13 @@ class XlaExperimentalCompile(Rule):
 
     Versions: `tf.function(experimental_compile=...)` exists since TF 2.1
     (tensorflow_core/python/eager/def_function.py of the tensorflow-cpu 2.1.0 wheel; absent in the tensorflow
-    2.0.0 wheel); `tf.xla.experimental.compile` is deprecated from 2.4 and still exported in 2.15.1.
+    2.0.0 wheel); `tf.xla.experimental.compile` is deprecated from 2.4 and still exported in 2.15.1 (and still runs on
+    TF 2.4.0, executed).
     """
 
     code = "TF24506"
     name = "xla-experimental-compile"
     new_since = "2.1"
-    changed_in = "2.4"
     fix = None
     severity = Severity.WARNING
     # the name is only reachable through an import that spells `xla`, and the file spells the rest

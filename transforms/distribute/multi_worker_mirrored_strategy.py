@@ -9,6 +9,7 @@ from tf24migrate.model.findings import Fix, Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import (
     UnboundArguments,
+    abbreviated,
     bind_arguments,
     code_for,
     rebuild_args,
@@ -25,6 +26,34 @@ _MWMS_NEW = "tensorflow.distribute.MultiWorkerMirroredStrategy"
 
 
 _AUTO = {f"{EXPERIMENTAL}.CollectiveCommunication.AUTO", f"{EXPERIMENTAL}.CommunicationImplementation.AUTO"}
+# The kinds of use of the experimental class, other than constructing it, that keep its
+# constructions as they are (one `ctx.block` key each: the first such use is named).
+_OTHER_USES = ("isinstance", "subclassed", "patched", "passed")
+
+
+def _other_use(ctx: RuleContext, node: cst.CSTNode) -> tuple[str, str] | None:
+    """How the reference `node` to the experimental class uses it, other than calling it: the
+    kind (one of `_OTHER_USES`) and the use in words."""
+    ancestors = ctx.ancestors
+    parent = ancestors[0] if ancestors else None
+    above = ancestors[1] if len(ancestors) > 1 else None
+    if isinstance(parent, cst.Call) and parent.func is node:
+        return None
+    if isinstance(parent, cst.Attribute):
+        assigned = isinstance(above, (cst.AssignTarget, cst.AugAssign)) or (
+            isinstance(above, cst.AnnAssign) and above.target is parent
+        )
+        if parent.value is node and assigned:
+            return "patched", f"has `{parent.attr.value}` assigned on it"
+        return None
+    if isinstance(parent, cst.Arg) and isinstance(above, cst.ClassDef):
+        return "subclassed", f"is the base of `{above.name.value}`"
+    call = next((a for a in ancestors if isinstance(a, cst.Call)), None)
+    if isinstance(parent, (cst.Arg, cst.Element)) and call is not None:
+        if isinstance(call.func, cst.Name) and call.func.value in ("isinstance", "issubclass"):
+            return "isinstance", f"is checked with `{call.func.value}`"
+        return "passed", f"is passed to `{abbreviated(call.func)}`"
+    return "passed", "is bound to a name or passed on"
 
 
 class MultiWorkerMirroredStrategy(Rule):
@@ -36,7 +65,10 @@ class MultiWorkerMirroredStrategy(Rule):
     `CommunicationOptions`. The rewrite always uses keywords, in the new order, and only for the
     arguments given; `communication_options` is dropped when the implementation is `AUTO` (the
     default). A `CollectiveCommunication` member passed in is renamed by TF24105 in the same run.
-    Calls with `*args` / `**kwargs` are reported, not rewritten.
+    Calls with `*args` / `**kwargs` are reported, not rewritten, and so are the constructions in a
+    file that uses the experimental class otherwise (`isinstance`, a subclass, an attribute assigned
+    on it, passed as a value): from TF 2.4 the stable class is the base of the experimental one, so
+    an instance of it no longer matches those uses (executed on TF 2.4.0); the finding names them.
 
     Before: `tf.distribute.experimental.MultiWorkerMirroredStrategy(tf.distribute.experimental.CollectiveCommunication.RING)`
     After:  `tf.distribute.MultiWorkerMirroredStrategy(communication_options=tf.distribute.experimental.CommunicationOptions(implementation=tf.distribute.experimental.CollectiveCommunication.RING))` (and TF24105 renames `CollectiveCommunication`)
@@ -54,10 +86,38 @@ class MultiWorkerMirroredStrategy(Rule):
     triggers = ("MultiWorkerMirroredStrategy",)
     requires = IMPORTS_TENSORFLOW
 
+    def _note_use(self, ctx: RuleContext, original: cst.Attribute | cst.Name) -> None:
+        if ctx.qualified_name(original) == _MWMS_OLD:
+            use = _other_use(ctx, original)
+            if use is not None:
+                ctx.block((self.code, use[0]), use[1])
+
+    def leave_Attribute(
+        self, ctx: RuleContext, original: cst.Attribute, updated: cst.Attribute
+    ) -> cst.Attribute:
+        self._note_use(ctx, original)
+        return updated
+
+    def leave_Name(self, ctx: RuleContext, original: cst.Name, updated: cst.Name) -> cst.Name:
+        if ctx.is_reference(original):
+            self._note_use(ctx, original)
+        return updated
+
     def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         if ctx.qualified_name(original.func) != _MWMS_OLD:
             return updated
         message = "`tf.distribute.experimental.MultiWorkerMirroredStrategy` is stable in TF 2.4"
+        uses = [reason for use in _OTHER_USES if (reason := ctx.blocked_reason((self.code, use)))]
+        if uses:
+            ctx.report(
+                original,
+                f"{message}; not rewritten: this file also uses the experimental class otherwise\n"
+                f"From TF 2.4 the stable class is the base of the experimental one, and this file uses the "
+                f"experimental class otherwise (it {'; it '.join(uses)}), which an instance of the stable "
+                "class would not match. Move those uses and this call to "
+                "`tf.distribute.MultiWorkerMirroredStrategy` together.",
+            )
+            return updated
         try:
             bound = bind_arguments(original.args, ("communication", "cluster_resolver"))
         except UnboundArguments as problem:

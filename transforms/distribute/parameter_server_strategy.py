@@ -4,6 +4,8 @@ different class from TF 2.4: code written for TF 2.0–2.3 needs
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import libcst as cst
 
 from tf24migrate.model.findings import Fix, Severity
@@ -16,6 +18,7 @@ _PSS_OLD = f"{EXPERIMENTAL}.ParameterServerStrategy"
 
 
 _PSS_V1 = "tensorflow.compat.v1.distribute.experimental.ParameterServerStrategy"
+_TF_CONFIG_RESOLVER = "tensorflow.distribute.cluster_resolver.TFConfigClusterResolver"
 
 
 class ParameterServerStrategy(Rule):
@@ -24,13 +27,17 @@ class ParameterServerStrategy(Rule):
 
     TF 2.4 gave the name to the new `ParameterServerStrategyV2(cluster_resolver,
     variable_partitioner=None)`, meant for `ClusterCoordinator`; the TF 2.3 class is reachable
-    only under `tf.compat.v1`. The fix keeps the old class and its arguments. It is unsafe
-    (applied with `--unsafe-fixes`): the old class is a TF 1 `StrategyV1`, which suits Estimator,
-    its documented use, but review custom training loops (`strategy.run`), or move them to the
-    new class with `ClusterCoordinator`.
+    only under `tf.compat.v1`. Called without a cluster resolver, as TF 2.3 code does, the new
+    class raises `TypeError` (executed on TF 2.4.0), so the finding is an error. The fix keeps the
+    old class and its arguments; where none is given it passes
+    `tf.distribute.cluster_resolver.TFConfigClusterResolver()`, the resolver the TF 2.3 class used
+    by default (the `tf.compat.v1` class of TF 2.3 has none and ignores `TF_CONFIG`, executed on
+    TF 2.3.0). It is unsafe (applied with `--unsafe-fixes`): the old class is a TF 1
+    `StrategyV1`, which suits Estimator, its documented use, but review custom training loops
+    (`strategy.run`), or move them to the new class with `ClusterCoordinator`.
 
     Before: `strategy = tf.distribute.experimental.ParameterServerStrategy()`
-    After:  `strategy = tf.compat.v1.distribute.experimental.ParameterServerStrategy()`
+    After:  `strategy = tf.compat.v1.distribute.experimental.ParameterServerStrategy(tf.distribute.cluster_resolver.TFConfigClusterResolver())`
 
     No finding where the call already looks like TF 2.4 code: it passes `variable_partitioner=`,
     or the file mentions `ClusterCoordinator`. References that are not calls are left alone.
@@ -44,9 +51,9 @@ class ParameterServerStrategy(Rule):
     code = "TF24108"
     name = "parameter-server-strategy"
     new_since = "2.0"
-    changed_in = "2.4"
+    old_removed = "2.4"
     fix = Fix.UNSAFE
-    severity = Severity.WARNING
+    severity = Severity.ERROR
     triggers = ("ParameterServerStrategy",)
     requires = IMPORTS_TENSORFLOW
 
@@ -63,10 +70,20 @@ class ParameterServerStrategy(Rule):
             "for `ClusterCoordinator`; the old one is a TF 1 strategy: review its use outside Estimator."
         )
         func = ctx.spell(_PSS_V1, like=original.func)
-        if func is None:
+        args: Sequence[cst.Arg] | None = updated.args
+        if not any(arg.keyword is None or arg.keyword.value == "cluster_resolver" for arg in original.args):
+            message += (
+                " Called without a cluster resolver, the TF 2.4 class raises TypeError; the TF 2.3 class read "
+                "`TF_CONFIG` through `TFConfigClusterResolver()`, which the fix passes."
+            )
+            resolver = ctx.spell(_TF_CONFIG_RESOLVER, like=original.func)
+            args = None if resolver is None else (cst.Arg(cst.Call(resolver)), *updated.args)
+        if func is None or args is None:
             ctx.report(original, message)
             return updated
-        return ctx.report(original, message, replacement=updated.with_changes(func=func)) or updated
+        return (
+            ctx.report(original, message, replacement=updated.with_changes(func=func, args=args)) or updated
+        )
 
 
 RULES = (ParameterServerStrategy(),)

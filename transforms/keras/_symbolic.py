@@ -12,6 +12,7 @@ What counts (each cheap, and each visible to the rule because its lines hold a t
 - a name bound from an expression that uses such a name (`h = Dense(8)(inputs)`, `h = inputs * 2`),
   followed through up to `_DEPTH` assignments; attributes of a symbolic value (`inputs.shape`) and
   lambda bodies do not count;
+- a name a comprehension's `for` binds alone over a model's `.inputs` / `.outputs`;
 - `.input`, `.inputs`, `.output` or `.outputs` of a Keras model or layer: a receiver bound to a
   `tf.keras.*` construction, a `.get_layer(...)` / `.layers[...]` result, or a receiver named as
   one (`model`, `base_model`, `self.model`, `layer`, `encoder_layer`, `Model`, `LAYER`). Graph operations
@@ -100,7 +101,26 @@ def _is_keras_object(ctx: RuleContext, node: cst.BaseExpression) -> bool:
     return False
 
 
+def _iterated(ctx: RuleContext, name: cst.Name) -> cst.BaseExpression | None:
+    """What `name` iterates over when a comprehension's `for` binds it alone (a loop's body is
+    other statements, which the engine visits only where a trigger is)."""
+    if not ctx.is_reference(name):
+        return None
+    binding = ctx.binding(name.value)
+    loop = binding.node if binding is not None else None
+    if isinstance(loop, cst.CompFor) and isinstance(loop.target, cst.Name):
+        return loop.iter
+    return None
+
+
 def _name_evidence(ctx: RuleContext, name: cst.Name, depth: int) -> str | None:
+    collection = _iterated(ctx, name)
+    if (
+        isinstance(collection, cst.Attribute)
+        and collection.attr.value in ("inputs", "outputs")
+        and _is_keras_object(ctx, collection.value)
+    ):
+        return f"`{name.value}` iterates over `{abbreviated(collection)}`, a Keras model's symbolic {collection.attr.value}"
     value = assigned_value(ctx, name)
     if value is None:
         return None

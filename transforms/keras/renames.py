@@ -4,7 +4,9 @@ TF24212 `keras-get-graph`."""
 from __future__ import annotations
 
 from tf24migrate.model.findings import Severity
+from tf24migrate.rules.base import IMPORTS_TENSORFLOW
 from tf24migrate.rules.kinds import RenameKeyword, ReportUse
+from tf24migrate.rules.needles import Pattern, any_of
 
 STEPS_PER_EXECUTION = RenameKeyword(
     code="TF24201",
@@ -32,24 +34,44 @@ STEPS_PER_EXECUTION = RenameKeyword(
 )
 
 
+_REMOVED_UTILS = {
+    "tensorflow.keras.utils.multi_gpu_model": "`tf.keras.utils.multi_gpu_model` was removed in TF 2.4: "
+    "use a `MirroredStrategy` scope.\nCreate and compile the model inside `with tf.distribute.MirroredStrategy().scope():` and "
+    "train that model directly instead of a `multi_gpu_model(...)` copy.",
+    "tensorflow.keras.utils.HDF5Matrix": "`tf.keras.utils.HDF5Matrix` was removed in TF 2.4: use a "
+    "`tf.data.Dataset`.\nRead the HDF5 data with `h5py` (or `tfio.IODataset.from_hdf5` from tensorflow-io) into a "
+    "`tf.data.Dataset` and pass that to `fit`.",
+    "tensorflow.keras.utils.convert_all_kernels_in_model": "`tf.keras.utils.convert_all_kernels_in_model` "
+    "was removed in TF 2.4 (it converted legacy Theano kernels): delete the call.",
+    "tensorflow.keras.experimental.terminate_keras_multiprocessing_pools": "`tf.keras.experimental."
+    "terminate_keras_multiprocessing_pools` was removed in TF 2.4: delete the call.\nClose worker "
+    "pools you create yourself with `pool.close()` or `pool.terminate()` from `multiprocessing`.",
+}
+
+# standalone `keras` name -> the `tf.keras` name it forwards to (keras 2.4's utils and their
+# modules as keras 2.3 spelled them)
+_STANDALONE_KERAS = {
+    "keras.utils.multi_gpu_model": "tensorflow.keras.utils.multi_gpu_model",
+    "keras.utils.multi_gpu_utils.multi_gpu_model": "tensorflow.keras.utils.multi_gpu_model",
+    "keras.utils.training_utils.multi_gpu_model": "tensorflow.keras.utils.multi_gpu_model",
+    "keras.utils.HDF5Matrix": "tensorflow.keras.utils.HDF5Matrix",
+    "keras.utils.io_utils.HDF5Matrix": "tensorflow.keras.utils.HDF5Matrix",
+    "keras.utils.convert_all_kernels_in_model": "tensorflow.keras.utils.convert_all_kernels_in_model",
+}
+
 REMOVED_KERAS_UTILS = ReportUse(
     code="TF24202",
     name="removed-keras-utils",
     old_removed="2.4",
     severity=Severity.ERROR,
-    symbols={
-        "tensorflow.keras.utils.multi_gpu_model": "`tf.keras.utils.multi_gpu_model` was removed in TF 2.4: "
-        "use a `MirroredStrategy` scope.\nCreate and compile the model inside `with tf.distribute.MirroredStrategy().scope():` and "
-        "train that model directly instead of a `multi_gpu_model(...)` copy.",
-        "tensorflow.keras.utils.HDF5Matrix": "`tf.keras.utils.HDF5Matrix` was removed in TF 2.4: use a "
-        "`tf.data.Dataset`.\nRead the HDF5 data with `h5py` (or `tfio.IODataset.from_hdf5` from tensorflow-io) into a "
-        "`tf.data.Dataset` and pass that to `fit`.",
-        "tensorflow.keras.utils.convert_all_kernels_in_model": "`tf.keras.utils.convert_all_kernels_in_model` "
-        "was removed in TF 2.4 (it converted legacy Theano kernels): delete the call.",
-        "tensorflow.keras.experimental.terminate_keras_multiprocessing_pools": "`tf.keras.experimental."
-        "terminate_keras_multiprocessing_pools` was removed in TF 2.4: delete the call.\nClose worker "
-        "pools you create yourself with `pool.close()` or `pool.terminate()` from `multiprocessing`.",
+    symbols=_REMOVED_UTILS
+    | {
+        # The standalone `keras` 2.4 package forwards to `tf.keras`: the same names are gone with TF 2.4.
+        standalone: _REMOVED_UTILS[public].replace("`tf.keras.", "`keras.", 1)
+        for standalone, public in _STANDALONE_KERAS.items()
     },
+    # a file that imports only the standalone `keras` package counts too
+    requires=(any_of(*IMPORTS_TENSORFLOW, Pattern(r"\b(?:from|import)[ \t]+keras\b", "keras")),),
     doc="""
     Four Keras utilities, deprecated in TF 2.3, are gone from TF 2.4 (`AttributeError` on use,
     `ImportError` on import); each finding names what to write instead.
@@ -60,7 +82,9 @@ REMOVED_KERAS_UTILS = ReportUse(
     - `tf.keras.experimental.terminate_keras_multiprocessing_pools`: delete the call.
 
     Every use is reported: attribute chains (`tf.keras.utils.multi_gpu_model`), imported names and
-    the `from tensorflow.keras.utils import ...` line itself. Not rewritten: the replacements change
+    the `from tensorflow.keras.utils import ...` line itself; and the same utilities of the
+    standalone `keras` package (`from keras.utils import multi_gpu_model`), whose 2.4 release
+    forwards to `tf.keras`. Not rewritten: the replacements change
     how the program is structured.
 
     Reported: `parallel = tf.keras.utils.multi_gpu_model(model, gpus=2)`
@@ -77,7 +101,7 @@ KERAS_GET_GRAPH = ReportUse(
     code="TF24212",
     name="keras-get-graph",
     changed_in="2.4",
-    severity=Severity.WARNING,
+    severity=Severity.INFO,
     symbols={
         qualified: "Functional models no longer need the Keras graph from TF 2.4: remove "
         "`with K.get_graph().as_default():`.\nThey are built from symbolic `KerasTensor`s: build the "
@@ -89,8 +113,10 @@ KERAS_GET_GRAPH = ReportUse(
     TF 2.4.
 
     Functional models are built from symbolic `KerasTensor`s, outside any graph; `get_graph` is an
-    internal function that the public TF 2 `tf.keras.backend` does not export. Not rewritten:
-    removing the `with` block re-indents its body, which is left to you.
+    internal function that the public TF 2 `tf.keras.backend` does not export. A note, not a
+    warning: a functional model built inside the block still works on TF 2.4 (executed on 2.4.0), only
+    the way it is built changed.
+    Not rewritten: removing the `with` block re-indents its body, which is left to you.
 
     Reported: `from tensorflow.keras import backend as K, layers` then `with K.get_graph().as_default(): outputs = layers.Dense(10)(inputs)`
     Write instead: `outputs = layers.Dense(10)(inputs)`

@@ -7,9 +7,7 @@ import libcst as cst
 
 from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
-from tf24migrate.rules.calls import (
-    code_for,
-)
+from tf24migrate.rules.calls import code_for
 from tf24migrate.rules.context import RuleContext
 
 from .._text import assigned_value
@@ -23,12 +21,18 @@ _LOSS_SCALE_OPTIMIZERS = (f"{EXPERIMENTAL}.LossScaleOptimizer", f"{STABLE}.LossS
 
 def loss_scale_optimizer_evidence(ctx: RuleContext, receiver: cst.BaseExpression) -> str | None:
     """Why `receiver` is a `LossScaleOptimizer`, or None when the file does not show it: a
-    construction (`LossScaleOptimizer(...)`, or a name bound to one in the same scope), or an
-    enclosing `if isinstance(receiver, ...LossScaleOptimizer):`."""
+    construction (`LossScaleOptimizer(...)`, or a name bound to one in the same scope), `self` in a
+    method of a subclass of it, or an enclosing `if isinstance(receiver, ...LossScaleOptimizer):`."""
     value = assigned_value(ctx, receiver) if isinstance(receiver, cst.Name) else receiver
     if isinstance(value, cst.Call) and ctx.qualified_name(value.func) in _LOSS_SCALE_OPTIMIZERS:
         return f"`{code_for(receiver)}` is built by `LossScaleOptimizer(...)`"
     text = code_for(receiver)
+    if text == "self":
+        for ancestor in ctx.ancestors:
+            if isinstance(ancestor, cst.ClassDef):
+                if any(ctx.qualified_name(base.value) in _LOSS_SCALE_OPTIMIZERS for base in ancestor.bases):
+                    return f"`self` is a `{ancestor.name.value}`, a subclass of `LossScaleOptimizer`"
+                break
     for ancestor in ctx.ancestors:
         if not isinstance(ancestor, cst.If):
             continue
@@ -54,8 +58,9 @@ class LossScaleCall(Rule):
     `TypeError` (hence the severity). Keras 3 has neither: read `opt.dynamic_scale` there.
 
     Reported only where the receiver is visibly a `LossScaleOptimizer`: built by
-    `LossScaleOptimizer(...)` (stable or experimental, a name bound to one in the same scope), or
-    checked by an enclosing `if isinstance(opt, ...LossScaleOptimizer):`. Other `loss_scale()`
+    `LossScaleOptimizer(...)` (stable or experimental, a name bound to one in the same scope), `self`
+    in a method of a class derived from it, or checked by an enclosing `if isinstance(opt,
+    ...LossScaleOptimizer):`. Other `loss_scale()`
     calls (a `LossScale` object, the loss scalers of other libraries) are left alone, and so are
     files that do not import TensorFlow. Not rewritten: `loss_scale` may be a method of some
     other object bound to the same name.

@@ -16,6 +16,7 @@ from tf24migrate.rules.calls import (
 )
 from tf24migrate.rules.context import RuleContext
 
+from .._text import assigned_value
 from ._common import (
     _LOSS_SCALE_CLASSES,
     _LOSS_SCALE_MODULES,
@@ -36,7 +37,9 @@ _DEFAULT_GROWTH_STEPS = 2000.0
 _BY_HAND = (
     "`'dynamic'` → `LossScaleOptimizer(opt)`; a number N or `FixedLossScale(N)` → "
     "`LossScaleOptimizer(opt, dynamic=False, initial_scale=N)`; `DynamicLossScale(initial_loss_scale=A, "
-    "increment_period=B)` → `LossScaleOptimizer(opt, initial_scale=A, dynamic_growth_steps=B)`"
+    "increment_period=B)` → `LossScaleOptimizer(opt, initial_scale=A, dynamic_growth_steps=B)`; a "
+    "`DynamicLossScale` whose `multiplier` is not 2 has no equivalent (TF 2.4 raises ValueError for it, "
+    "in the experimental optimizer too): keep a multiplier of 2"
 )
 
 
@@ -132,6 +135,8 @@ class LossScaleOptimizer(_ExperimentalCallee):
             old_removed="2.9",
             old=f"{EXPERIMENTAL}.LossScaleOptimizer",
             new=f"{STABLE}.LossScaleOptimizer",
+            # a `DynamicLossScale(...)` bound to a name passed as `loss_scale` is read (its multiplier)
+            triggers=("LossScaleOptimizer", "DynamicLossScale"),
             severity=Severity.ERROR,
             message="`tf.keras.mixed_precision.experimental.LossScaleOptimizer` is "
             "`tf.keras.mixed_precision.LossScaleOptimizer` from TF 2.4.",
@@ -171,6 +176,18 @@ class LossScaleOptimizer(_ExperimentalCallee):
             return updated
         new_values = updated_values(original, updated)
         arguments = stable_loss_scale_arguments(ctx, new_values[bound["loss_scale"]])
+        named = bound["loss_scale"].value
+        if isinstance(arguments, str) and isinstance(named, cst.Name):
+            value = assigned_value(ctx, named)
+            if isinstance(value, cst.Call) and _loss_scale_class(ctx, value.func) == "DynamicLossScale":
+                reason = stable_loss_scale_arguments(ctx, value)
+                if isinstance(reason, str):  # the name's `DynamicLossScale` has no equivalent
+                    ctx.report(
+                        original,
+                        f"{by_hand}; {{evidence}}\n{reason[0].upper()}{reason[1:]}. {_BY_HAND}.",
+                        evidence=f"`{named.value}` is a `DynamicLossScale(...)`",
+                    )
+                    return updated
         func = ctx.spell(self.new, like=original.func)
         if isinstance(arguments, str) or func is None:
             reason = arguments if isinstance(arguments, str) else "this file has no way to name it"

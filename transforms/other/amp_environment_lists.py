@@ -39,7 +39,7 @@ class AmpEnvironmentLists(Rule):
     Versions: the new list names are read from TF 2.4 (the strings of
     tensorflow/python/_pywrap_tensorflow_internal.so in the tensorflow-cpu 2.3.0 and 2.4.0 wheels); the old
     names are still accepted in 2.15.1 (the list-name check in the strings of tensorflow/libtensorflow_cc.so.2
-    of that wheel).
+    of that wheel). No program shows it: the graph rewrite those variables configure runs on a GPU only.
     """
 
     code = "TF24602"

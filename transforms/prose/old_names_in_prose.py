@@ -111,7 +111,7 @@ class OldNamesInProse(Rule):
 
     Versions: the new names exist from TF 2.4 at the latest, each from the version its rename rule
     gives (read there in the tensorflow-cpu wheels); with a target older than 2.4 the fix is
-    reported, not applied.
+    reported, not applied. No program runs it: it edits comments and docstrings, which do not run.
     """
 
     code = "TF24801"

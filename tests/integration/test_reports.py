@@ -1,0 +1,96 @@
+"""Real reports of code that broke from TF 2.3 to 2.4, each reduced to a program in `reports/`,
+judged as a user would meet them: the program runs on TensorFlow 2.3.0 and fails on 2.4.0, then
+`tf24migrate --write` runs over it with its defaults, and what the tool did is classified.
+
+- fixed: the program was rewritten and runs on 2.4.0;
+- reported: the line that fails on 2.4.0 (in the rewritten program, if any) holds a warning or an
+  error left to the user (not one whose fix was applied);
+- wrong: the rewritten program fails otherwise than the original, at a line the rewrite wrote, and
+  nothing reports it;
+- silent: nothing of the above.
+
+`reports/README.md` lists every program with its classification; this test checks each row.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from releases import Batch
+
+REPORTS = Path(__file__).parent / "reports"
+BEFORE, AFTER = "2.3.0", "2.4.0"
+CLASSES = ("fixed", "reported", "wrong", "silent")
+
+
+def table() -> dict[str, str]:
+    """Program file -> classification, from the README's table (`| ... | r01_x.py | ... | fixed |`)."""
+    rows = {}
+    for line in (REPORTS / "README.md").read_text().splitlines():
+        cells = [cell.strip().strip("`") for cell in line.strip().strip("|").split("|")]
+        files = [cell for cell in cells if re.fullmatch(r"r\d+_\w+\.py", cell)]
+        if files and cells[-1] in CLASSES:
+            rows[files[0]] = cells[-1]
+    return rows
+
+
+def test_every_program_is_in_the_table():
+    assert sorted(table()) == sorted(path.name for path in REPORTS.glob("r*.py"))
+
+
+@pytest.fixture(scope="module")
+def outcomes(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("reports")
+    programs = sorted(REPORTS.glob("r*.py"))
+    for program in programs:
+        shutil.copy(program, folder / program.name)
+    command = [sys.executable, "-m", "tf24migrate", "--write", "--output-format", "json", str(folder)]
+    run = subprocess.run(command, capture_output=True, text=True)
+    assert run.returncode in (0, 1), run.stderr
+    findings: dict[str, set[int]] = {}
+    for finding in json.loads(run.stdout)["findings"]:
+        if finding["severity"] in ("warning", "error") and not finding["applied"]:
+            findings.setdefault(Path(finding["path"]).name, set()).add(finding["line"])
+    batch = Batch()
+    for program in programs:
+        batch.add(BEFORE, program)
+        batch.add(AFTER, program)
+        if (folder / program.name).read_text() != program.read_text():
+            batch.add(AFTER, folder / program.name)
+    return folder, findings, batch.run()
+
+
+@pytest.mark.tensorflow
+@pytest.mark.parametrize("name", sorted(table()))
+def test_report(name, outcomes):
+    folder, findings, ran = outcomes
+    program, migrated = REPORTS / name, folder / name
+    before, after = ran[(BEFORE, program)], ran[(AFTER, program)]
+    assert before.ran, f"{name} must run on TF {BEFORE}: {before.describe()}"
+    assert not after.ran, f"{name} runs on TF {AFTER}: not a break"
+
+    changed = migrated.read_text() != program.read_text()
+    result = ran[(AFTER, migrated)] if changed else after
+    if changed and result.ran:
+        verdict = "fixed"
+    elif result.lines and result.lines[-1] in findings.get(name, set()):
+        verdict = "reported"
+    elif changed and result.error != after.error and _written(migrated, program, result.lines):
+        verdict = "wrong"
+    else:
+        verdict = "silent"
+    assert verdict == table()[name], f"{name}: {verdict}, the table says {table()[name]}\n{result.describe()}"
+
+
+def _written(migrated: Path, program: Path, lines: tuple[int, ...]) -> bool:
+    """Whether the line that failed in the migrated program is one the rewrite wrote."""
+    return (
+        bool(lines)
+        and migrated.read_text().splitlines()[lines[-1] - 1] not in program.read_text().splitlines()
+    )

@@ -1,0 +1,79 @@
+"""TF24216 `symbolic-graph-attributes`: Keras symbolic tensors have no `op`, `graph` or
+`consumers()` from TF 2.4."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from tf24migrate.model.findings import Severity
+from tf24migrate.rules.base import MENTIONS_TENSORFLOW, Rule
+from tf24migrate.rules.calls import abbreviated
+from tf24migrate.rules.context import RuleContext
+from tf24migrate.rules.needles import Pattern
+
+from ._symbolic import EVIDENCE_IN_FILE, EVIDENCE_TRIGGERS, symbolic_evidence
+
+# attribute -> what to write instead
+_INSTEAD = {
+    "op": "for the names of a model's outputs use `model.output_names`; to freeze or export the "
+    "graph, trace the model: `tf.function(model).get_concrete_function(tf.TensorSpec(shape, dtype))` "
+    "and its `.graph` (`convert_variables_to_constants_v2` freezes it); for Grad-CAM, build "
+    "`tf.keras.Model(model.inputs, [layer.output, model.output])` and take gradients with "
+    "`tf.GradientTape` on real inputs",
+    "graph": "a functional model is no longer built in a graph: trace one with "
+    "`tf.function(model).get_concrete_function(tf.TensorSpec(shape, dtype)).graph`",
+    "consumers": "follow the model's layers (`model.layers` and each layer's `input` / `output`) instead",
+}
+_ATTRIBUTES = Pattern(r"\.(?:op|graph|consumers)\b", ".op", ".graph", ".consumers")
+
+
+class SymbolicGraphAttributes(Rule):
+    """Keras symbolic tensors have no `op`, `graph` or `consumers()` from TF 2.4.
+
+    Functional models are built from `KerasTensor`s, which are not graph tensors: reading `.op`
+    raises `TypeError`, `.graph` and `.consumers` raise `AttributeError` (executed on TF 2.4.0).
+    The common recipes break: freezing a model with `[t.op.name for t in model.outputs]`, reaching
+    its graph through `model.outputs[0].graph`, Grad-CAM through `model.output.op.inputs[0]`. Each
+    finding says what to write instead. Not rewritten: the replacement traces the model.
+
+    Reported only where the receiver is visibly a Keras symbolic value: a model's or layer's
+    `.input(s)` / `.output(s)`, a name iterating over them, or a name bound to `tf.keras.Input(...)`
+    (or computed from one). Graph tensors of TF 1 code and of `tf.function`s keep these attributes.
+
+    Reported: `output_names = [out.op.name for out in model.outputs]`
+    Write instead: `output_names = model.output_names`
+
+    Versions: the Functional API change is in TF 2.4's release notes; `.op` of a model output gives
+    the operation on TF 2.3.0 and raises on 2.4.0 (executed).
+    """
+
+    code = "TF24216"
+    name = "symbolic-graph-attributes"
+    old_removed = "2.4"
+    fix = None
+    severity = Severity.ERROR
+    triggers = (_ATTRIBUTES, *EVIDENCE_TRIGGERS)
+    requires = (*MENTIONS_TENSORFLOW, EVIDENCE_IN_FILE)
+    follows = EVIDENCE_TRIGGERS
+
+    def leave_Attribute(
+        self, ctx: RuleContext, original: cst.Attribute, updated: cst.Attribute
+    ) -> cst.Attribute:
+        attribute = original.attr.value
+        if attribute not in _INSTEAD:
+            return updated
+        evidence = symbolic_evidence(ctx, original.value)
+        if evidence is None:
+            return updated
+        raised = "TypeError" if attribute == "op" else "AttributeError"
+        ctx.report(
+            original,
+            f"`{abbreviated(original)}` of a Keras symbolic tensor raises {raised} from TF 2.4\n"
+            f"{evidence[:1].upper()}{evidence[1:]}. `KerasTensor`s are not graph tensors: "
+            f"{_INSTEAD[attribute]}.",
+            evidence=evidence,
+        )
+        return updated
+
+
+RULES = (SymbolicGraphAttributes(),)
