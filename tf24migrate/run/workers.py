@@ -177,12 +177,12 @@ class _Board:
         return min(times, key=times.__getitem__) if times else None
 
 
-def _deaths(pool, board: _Board) -> dict[str, str]:
+def _deaths(processes: dict, board: _Board) -> dict[str, str]:
     """The files whose worker died, with the signal it died of: the workers killed by a signal
     other than the SIGTERM with which the pool ends the others; when all ended by SIGTERM, the
-    first to end."""
+    first to end. `processes` are every worker the pool started (it forgets a broken pool's)."""
     dead = {}
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
+    for process in list(processes.values()):
         process.join(5)  # the pool ends the others at once
         if process.exitcode is not None and process.exitcode < 0:
             dead[process.pid] = -process.exitcode
@@ -241,6 +241,8 @@ def migrate_in_workers(
                 initializer=_start_worker,
                 initargs=(selection, rest, stop, os.getpid(), cache, board),
             ) as pool:
+                # Every worker, kept here: a broken pool may drop them before their exit is read.
+                processes: dict = {}
                 try:
                     for item in again:  # the files in flight when the last pool broke, in order
                         if isinstance(item, FileResult):
@@ -252,6 +254,7 @@ def migrate_in_workers(
                         if start < len(files) and len(pending) < jobs * _CHUNKS_IN_FLIGHT_PER_JOB:
                             chunk = list(files[start : start + chunk_size])
                             future = pool.submit(_migrate_chunk, chunk, texts)
+                            processes.update(getattr(pool, "_processes", None) or {})
                             start += len(chunk)
                             pending.append((future, chunk))
                             continue
@@ -260,7 +263,8 @@ def migrate_in_workers(
                         pending.popleft()
                         yield from results
                 except BrokenProcessPool:  # a worker died: its file fails, the others go on
-                    deaths = _deaths(pool, board)
+                    processes.update(getattr(pool, "_processes", None) or {})
+                    deaths = _deaths(processes, board)
                     for future, chunk in pending:
                         if future is not None and future.done() and future.exception() is None:
                             again += future.result()  # done before the break: kept
