@@ -65,6 +65,7 @@ def _json(result) -> dict:
     return json.loads(result.stdout)
 
 
+@pytest.mark.slow  # every -j, cold and warm
 def test_results_are_the_same_with_and_without_the_cache_and_any_jobs(tree, tmp_path):
     reference = _json(run("--output-format", "json", "--no-cache", "-j", "1", ".", cwd=tree))
     assert reference["summary"]["files_changed"] >= 5 and reference["summary"]["files_failed"] == 2
@@ -78,6 +79,7 @@ def test_results_are_the_same_with_and_without_the_cache_and_any_jobs(tree, tmp_
     assert diffs == {run("--diff", "--no-cache", ".", cwd=tree).stdout}
 
 
+@pytest.mark.slow  # two runs per option
 @pytest.mark.parametrize(
     "options",
     [("--unsafe-fixes",), ("--target-version", "2.3"), ("--select", "TF241"), ("--ignore", "TF24101")],
@@ -110,6 +112,7 @@ def test_write_from_a_warm_cache_writes_and_a_second_check_is_clean(tree, tmp_pa
     assert check.returncode == 0, check.stdout + check.stderr
 
 
+@pytest.mark.slow  # three runs per kind of damage
 @pytest.mark.parametrize("damage", ["garbage", "truncated", "foreign", "empty", "wrong types"])
 def test_a_corrupt_or_foreign_entry_is_ignored_and_rewritten(tree, tmp_path, damage):
     cache = tmp_path / "cache"

@@ -13,6 +13,7 @@ from test_cli import OLD, run
 posix_only = pytest.mark.skipif(os.name != "posix", reason="POSIX file names and limits")
 
 
+@pytest.mark.slow  # -j 40 under ulimit
 @posix_only
 def test_many_jobs_under_a_low_open_file_limit_neither_fail_nor_hang(tmp_path):
     for n in range(100):

@@ -152,6 +152,7 @@ def test_one_config_prints_as_before(two):
     assert "properties" not in sarif["runs"][0]["invocations"][0]
 
 
+@pytest.mark.slow  # a run per project, then one over all
 @pytest.mark.parametrize("options", [["--diff"], ["--check"], ["--output-format", "github"], ["-j", "2"]])
 def test_results_are_those_of_one_run_per_project(tmp_path, options):
     # Nine files each: with -j 2 the workers run (from eight files on), and the cache is filled

@@ -64,6 +64,7 @@ def test_a_changed_count_of_lines_is_aligned_by_difflib():
     assert line_opcodes(old, new) == [("equal", 0, 1, 0, 1), ("replace", 1, 2, 1, 3), ("equal", 2, 4, 3, 5)]
 
 
+@pytest.mark.slow  # a 50,000-line cell
 def test_a_notebook_cell_of_50000_lines_is_migrated(tmp_path):
     lines = ["import tensorflow as tf\n", *["x = 1\n"] * 50_000, "s.experimental_run_v2(f)\n"]
     cell = {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": lines}

@@ -59,6 +59,7 @@ def settings(client: LanguageClient, value: dict) -> None:
     )
 
 
+@pytest.mark.slow  # every torture input through a server
 async def test_torture_inputs_each_get_findings_or_one_clear_diagnostic(
     client: LanguageClient, project: Path
 ):

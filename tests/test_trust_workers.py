@@ -20,6 +20,7 @@ NEW = OLD.replace(b"experimental_run_v2(", b"run(")
 posix_only = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 
 
+@pytest.mark.slow  # kills worker processes
 @posix_only
 @pytest.mark.parametrize("signum", [signal.SIGKILL, signal.SIGTERM])
 def test_a_worker_killed_from_outside_fails_its_file_only(tmp_path, signum):

@@ -86,6 +86,7 @@ def test_a_folder_locked_by_another_process_is_named_and_not_waited_on_forever(t
         holder.wait()
 
 
+@pytest.mark.slow  # waits on a lock held by its own parent
 @pytest.mark.skipif(shutil.which("flock") is None, reason="needs flock(1)")
 def test_the_command_under_flock_of_its_own_folder_ends(tmp_path):
     """`flock -x src tf24migrate --write src`: the lock the command inherits is its parent's; the
