@@ -184,9 +184,11 @@ def table_is_current() -> bool:
     return sources_digest() == SOURCES_DIGEST
 
 
+@functools.cache
 def sources_digest() -> str:
     """A digest of the sources the rules' needles come from: the rules' API (`tf24migrate.rules`)
-    and every module of `tf24migrate.transforms`, wherever they are installed."""
+    and every module of `tf24migrate.transforms`, wherever they are installed. Read once per
+    process: the trigger table and the entry table both check it."""
     import hashlib
     import importlib.util
     import pathlib
