@@ -22,6 +22,7 @@ from repos import trees
 
 from tf24migrate.catalogue.prefilter import Probe
 from tf24migrate.catalogue.selection import all_rules, select_rules
+from tf24migrate.catalogue.settings import Settings
 from tf24migrate.engine import pipeline
 from tf24migrate.engine.pipeline import run_rules
 from tf24migrate.engine.pruning import trigger_lines
@@ -58,7 +59,7 @@ def measure(folder: Path) -> tuple[dict[str, tuple[int, int, int, float]], int, 
             pipeline._Parsed.of = classmethod(counted)
             try:
                 parses.clear()
-                run_rules(text, default, path=str(path))
+                run_rules(text, Settings(default), path=str(path))
                 parsed += str(path) in parses
             except (SourceSyntaxError, RuleError):
                 pass
@@ -70,7 +71,7 @@ def measure(folder: Path) -> tuple[dict[str, tuple[int, int, int, float]], int, 
         if not passing:
             continue
         try:
-            findings = run_rules(text, every, path=str(path)).findings
+            findings = run_rules(text, Settings(every), path=str(path)).findings
         except (SourceSyntaxError, RuleError):
             continue
         for code in {finding.code for finding in findings}:
