@@ -18,7 +18,7 @@ from tf24migrate.catalogue.selection import RuleSelection, all_rules, select_rul
 from tf24migrate.dev.fixtures import all_cases
 from tf24migrate.engine.pipeline import migrate_source
 from tf24migrate.engine.pruning import trigger_lines
-from tf24migrate.rules.needles import Pattern, literals_of
+from tf24migrate.rules.needles import ModuleAttribute, Pattern, literals_of, names_bound_to
 
 FIXTURES = pathlib.Path(__file__).resolve().parents[1] / "fixtures"
 
@@ -110,6 +110,34 @@ def test_a_pattern_is_searched_on_the_lines_holding_its_literals():
         Pattern(r"\bInput\b")
 
 
+def test_a_module_attribute_is_read_on_a_name_bound_to_the_module():
+    """`tf.python` where an import binds `tf` to `tensorflow` (also over brackets and backslashes,
+    or as `v2`), not `tfds.core` beside `import tensorflow_datasets as tfds`."""
+    hidden = ModuleAttribute("tensorflow", "python", "core")
+    tfds = "import tensorflow as tf\nimport tensorflow_datasets as tfds\nx = tfds.core.Builder\n"
+    assert not hidden.search(tfds)
+    assert hidden.search(tfds + "y = tf.core.x\n")
+    assert names_bound_to(tfds, "tensorflow") == {"tensorflow", "tf"}
+    bound = {
+        "import tensorflow\n": {"tensorflow"},
+        "import os, tensorflow as T\n": {"tensorflow", "T"},
+        "import os, \\\n    tensorflow as T\n": {"tensorflow", "T"},
+        "import tensorflow \\\r\n  as T\n": {"tensorflow", "T"},
+        "from tensorflow.compat import (\n    v1,\n    v2 as T,\n)\n": {"tensorflow", "T"},
+        "# tensorflow as T\nfrom x import y as z\n": {"tensorflow"},
+        "import tensorflow_datasets as T\nmy_tensorflow = 1\n": {"tensorflow"},
+    }
+    for text, names in bound.items():
+        assert names_bound_to(text, "tensorflow") == names, text
+    assert sorted(m.group() for m in hidden.finditer("import tensorflow.compat.v2 as T\nT.python.x\n")) == [
+        "T.python"
+    ]
+    assert hidden.search("from tensorflow import compat\ncompat.v2.core\n")
+    assert not hidden.search("from tensorflow.python import x\nimport tensorflow.core as c\n")
+    assert hidden != Pattern(hidden.regex.pattern, *hidden.literals)
+    assert eval(repr(hidden)) == hidden
+
+
 def _patterns():
     return {n for r in all_rules() for n in (*r.requires, *r.triggers) if isinstance(n, Pattern)}
 
@@ -121,14 +149,14 @@ def test_each_rule_pattern_finds_what_its_regular_expression_finds(needle):
     sources = [p.read_text(encoding="utf-8") for p in FIXTURES.rglob("*.py")]
     sources += ["\n".join(needle.literals), "x" + " ".join(needle.literals) + "y"]
     for source in sources:
-        everywhere = [(m.start(), m.end()) for m in needle.regex.finditer(source)]
+        everywhere = [(m.start(), m.end()) for m in needle.regex_in(source).finditer(source)]
         assert sorted((m.start(), m.end()) for m in needle.finditer(source)) == everywhere
         assert all(any(lit in source[a:b] for lit in needle.literals) for a, b in everywhere)
         assert not any("\n" in source[a:b] for a, b in everywhere)
 
 
 def _occurs(needle, text: str) -> bool:
-    return needle in text if isinstance(needle, str) else needle.regex.search(text) is not None
+    return needle in text if isinstance(needle, str) else needle.regex_in(text).search(text) is not None
 
 
 def test_the_probe_answers_as_each_needle_looked_for_alone():
@@ -267,6 +295,11 @@ NEEDLE_EDGES = {
     "doctest continuation line": (
         'def f():\n    """Run.\n\n    >>> y = (s.\n    ...      experimental_run_v2(g))\n    """\n'
     ),
+    "an internal module, the alias imported in brackets": (
+        "from tensorflow.compat import (\n    v2 as tf2,\n)\nx = tf2.python.keras.backend\n"
+    ),
+    "an internal module, the alias continued": "import os, \\\n    tensorflow as T\nx = T.core.framework\n",
+    "an internal module through compat.v2": "import tensorflow as tf\nx = tf.compat.v2.python.keras\n",
     "method continued over lines": "s.\\\n    experimental_run_v2(f)\n",
     "method in brackets": "(s.\n    experimental_run_v2)(f)\n",
     "keyword before its =": "import tensorflow as tf\ns.reduce('sum', v, experimental_hints  # hints\n    = h)\n",
@@ -300,6 +333,9 @@ NEEDLE_LOOK_ALIKES = {
     "Keras's own policy attribute": (
         "from tensorflow.python.keras import backend\nscale = self._dtype_policy.loss_scale\n"
     ),
+    "another package's core": "import tensorflow as tf\nimport tensorflow_datasets as tfds\nb = tfds.core.Builder\n",
+    "a functional layer's name, no model": "import tensorflow as tf\ny = tf.identity(x, name='scores')\n",
+    "Input in prose only": 'import tensorflow as tf\n"""Input tensor."""\ny = tf.identity(x.op, name="y")\n',
     "a graph op's outputs": "from tensorflow.python.framework import ops\nt = op.outputs[0]\nif t.name == 'a:0':\n    pass\n",
 }
 

@@ -33,7 +33,15 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
-from tf24migrate.rules.needles import IMPORTS_PUBLIC_TENSORFLOW, AnyOf, Needle, Pattern, literals_of, quoted
+from tf24migrate.rules.needles import (
+    IMPORTS_PUBLIC_TENSORFLOW,
+    AnyOf,
+    ModuleAttribute,
+    Needle,
+    Pattern,
+    literals_of,
+    quoted,
+)
 
 if TYPE_CHECKING:
     from tf24migrate.rules.base import Rule
@@ -243,6 +251,17 @@ def _tuple_code(needles: Sequence[Needle]) -> str:
     return f"({', '.join(map(_needle_code, needles))}{',' if len(needles) == 1 else ''})"
 
 
+def _needle_imports(rules: Iterable[Rule]) -> list[str]:
+    """The import of the needle classes the table's rows are written with, if any."""
+    classes = {
+        type(needle).__name__ if isinstance(needle, ModuleAttribute) else "Pattern"
+        for rule in rules
+        for needle in (*rule.requires, *rule.triggers)
+        if not isinstance(needle, str)
+    }
+    return ["", f"from tf24migrate.rules.needles import {', '.join(sorted(classes))}"] if classes else []
+
+
 def table_source() -> str:
     """The text of `tf24migrate/catalogue/trigger_table.py`, from the registered rules."""
     from tf24migrate.catalogue.selection import all_rules
@@ -252,11 +271,8 @@ def table_source() -> str:
         "do not edit (see `tf24migrate.catalogue.prefilter`; tests/test_prefilter.py fails when it is stale).",
         '"""',
         "",
-        *(
-            ["from typing import NamedTuple", "", "from tf24migrate.rules.needles import Pattern"]
-            if any(not isinstance(n, str) for r in all_rules() for n in (*r.requires, *r.triggers))
-            else ["from typing import NamedTuple"]
-        ),
+        "from typing import NamedTuple",
+        *_needle_imports(all_rules()),
         "",
         "# The digest of the sources this table was generated from: see `prefilter.table_is_current`.",
         f"SOURCES_DIGEST = {quoted(sources_digest())}",

@@ -41,6 +41,7 @@ class Pattern:
     def finditer(self, text: str) -> Iterator[re.Match[str]]:
         """The matches in `text`, line by line, the lines holding a literal only (in no order)."""
         searched: set[int] = set()  # the lines searched, by where they start
+        regex = None
         for literal in self.literals:
             at = text.find(literal)
             while at >= 0:
@@ -49,8 +50,13 @@ class Pattern:
                 end = len(text) if end < 0 else end
                 if start not in searched:
                     searched.add(start)
-                    yield from self.regex.finditer(text, start, end)
+                    regex = regex or self.regex_in(text)
+                    yield from regex.finditer(text, start, end)
                 at = text.find(literal, end)
+
+    def regex_in(self, text: str) -> re.Pattern[str]:
+        """The regular expression searched in `text` (where one of the literals is)."""
+        return self.regex
 
     def search(self, text: str) -> bool:
         return next(self.finditer(text), None) is not None
@@ -74,6 +80,89 @@ class AnyOf(Pattern):
         literals = [literal for n in alternatives for literal in literals_of(n)]
         super().__init__("|".join(f"(?:{regex})" for regex in regexes), *dict.fromkeys(literals))
         self.alternatives = alternatives
+
+
+class ModuleAttribute(Pattern):
+    """`name.attribute` (one of `attributes`) where `name` can be bound to `module` by the text's
+    imports (`names_bound_to`), or is a `v2` (`tf.compat.v2` is `tensorflow` to the rules); not
+    in an import (`from tensorflow.python import x`). What a `\\w+\\.python` pattern cannot tell:
+    `tfds.core` holds the literal of `tf.core`, and TF-based libraries are full of it."""
+
+    __slots__ = ("_tail", "attributes", "module")
+    _RECEIVER = r"(?<![.\w])(?<!from )(?<!import )"
+
+    def __init__(self, module: str, *attributes: str) -> None:
+        self._tail = rf"[ \t]*\.[ \t]*(?:{'|'.join(map(re.escape, attributes))})\b"
+        # any receiver: `regex_in` narrows it to the names the text binds to `module`
+        super().__init__(rf"{self._RECEIVER}\w+{self._tail}", *(f".{name}" for name in attributes))
+        self.module, self.attributes = module, attributes
+
+    def regex_in(self, text: str) -> re.Pattern[str]:
+        names = "|".join(map(re.escape, sorted(names_bound_to(text, self.module))))
+        return re.compile(rf"(?:{self._RECEIVER}(?:{names})|\bv2){self._tail}")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ModuleAttribute) and (self.module, self.attributes) == (
+            other.module,
+            other.attributes,
+        )
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __repr__(self) -> str:  # as Python code (the trigger table is generated from it)
+        return f"ModuleAttribute({', '.join(map(quoted, (self.module, *self.attributes)))})"
+
+
+_AS_NAME = re.compile(r"\bas[ \t]+(\w+)")
+
+
+def names_bound_to(text: str, module: str) -> set[str]:
+    """The names an import in `text` can bind to `module` (a superset): `module` itself, and each
+    name bound with `as` by an import statement that names `module` (as a whole word), over lines
+    continued by brackets or backslashes. Only the lines holding `module` are read."""
+    names = {module}
+    at = text.find(module)
+    while at >= 0:
+        end = at + len(module)
+        if _word_at(text, at, end):
+            start, end = _logical_line(text, at)
+            statement = text[start:end]
+            if "import" in statement:
+                names.update(_AS_NAME.findall(statement))
+        at = text.find(module, end)
+    return names
+
+
+def _word_at(text: str, start: int, end: int) -> bool:
+    before = text[start - 1] if start else " "
+    after = text[end] if end < len(text) else " "
+    return not (before.isalnum() or before == "_" or after.isalnum() or after == "_")
+
+
+def _logical_line(text: str, at: int) -> tuple[int, int]:
+    """Where the statement holding `at` starts and ends, when it is an import: backslashes before
+    and after, and an import's parenthesised names (which hold no other bracket)."""
+    start = text.rfind("\n", 0, at) + 1
+    while start and _continued(text, start - 1):
+        start = text.rfind("\n", 0, start - 1) + 1
+    end = text.find("\n", at)
+    end = len(text) if end < 0 else end
+    if "import" not in text[start:end]:
+        return start, end
+    while end < len(text) and _continued(text, end):
+        following = text.find("\n", end + 1)
+        end = len(text) if following < 0 else following
+    if text.count("(", start, end) > text.count(")", start, end):
+        closing = text.find(")", end)
+        end = len(text) if closing < 0 else closing
+    return start, end
+
+
+def _continued(text: str, newline: int) -> bool:
+    """Whether the line ending at `newline` (a `\\n`) ends with a backslash."""
+    before = newline - 1 if newline and text[newline - 1] == "\r" else newline
+    return before > 0 and text[before - 1] == "\\"
 
 
 def any_of(*needles: Needle) -> AnyOf:

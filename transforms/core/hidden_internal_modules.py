@@ -8,7 +8,7 @@ from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import code_for
 from tf24migrate.rules.context import RuleContext
-from tf24migrate.rules.needles import Pattern
+from tf24migrate.rules.needles import ModuleAttribute
 
 _HIDDEN = {"tensorflow.python": "python", "tensorflow.core": "core", "tensorflow.compiler": "compiler"}
 
@@ -33,16 +33,9 @@ class HiddenInternalModules(Rule):
     old_removed = "2.4"
     fix = None
     severity = Severity.ERROR
-    # `name.python` (`.core`, `.compiler`) outside an import: `from tensorflow.python...` lines and
-    # dotted paths (`tf2xla.python`) are not attribute access on the `tensorflow` module.
-    triggers = (
-        Pattern(
-            r"(?<![.\w])(?<!from )(?<!import )\w+\.(?:python|core|compiler)\b",
-            ".python",
-            ".core",
-            ".compiler",
-        ),
-    )
+    # `tf.python` (`.core`, `.compiler`) outside an import, `tf` a name an import binds to
+    # `tensorflow`: not `tfds.core`, `from tensorflow.python...` lines nor dotted paths (`tf2xla.python`)
+    triggers = (ModuleAttribute("tensorflow", *_HIDDEN.values()),)
     requires = IMPORTS_TENSORFLOW
 
     def leave_Attribute(
