@@ -185,11 +185,30 @@ class ResultCache:
         """From the index: the digest of `path`'s bytes when the file is provably the one seen (same
         device, inode, size, modification and change times; a write changes the change time, which
         no program can set back), and its result unless it is a change; else None."""
+        seen = self._row(path)
+        if seen is None or seen[0] != _fingerprint(status):
+            return None
+        return self._known(path, seen)
+
+    def indexed(self, path: str) -> bool:
+        """Whether the index has a row for `path` (perhaps under other times: `known_bytes`)."""
+        return self._row(path) is not None
+
+    def known_bytes(self, path: str, content_digest: str) -> tuple[str, FileResult | None] | None:
+        """As `known`, for a file read and hashed: the index's row when it saw these bytes (under
+        other times: a file touched, or indexed too soon after a write for its times to count)."""
+        seen = self._row(path)
+        if seen is None or seen[1] != content_digest:
+            return None
+        return self._known(path, seen)
+
+    def _row(self, path: str) -> list | None:
         if self._index is None:
             self._index = self._read_index()
         seen = self._index.get(path)
-        if not isinstance(seen, list) or len(seen) != 3 or seen[0] != _fingerprint(status):
-            return None
+        return seen if isinstance(seen, list) and len(seen) == 3 else None
+
+    def _known(self, path: str, seen: list) -> tuple[str, FileResult | None] | None:
         content_digest, head = seen[1], seen[2]
         if head is None:
             return content_digest, None
@@ -201,16 +220,18 @@ class ResultCache:
         except Exception:  # a damaged index is a miss
             return None
 
-    def remember(self, path: str, status: os.stat_result, content_digest: str, result: FileResult) -> None:
-        """Index `path` as seen with these bytes (a change without its result: its texts stay in the
-        entry), unless it changed too recently for its times to tell a later write (racy-git's rule)."""
+    def remember(
+        self, path: str, status: os.stat_result, content_digest: str, result: FileResult | None
+    ) -> None:
+        """Index `path` as seen with these bytes and times, and its result (None, or a change: its
+        texts stay in its entry). Times too recent to tell a later write (racy-git's rule) are not
+        kept: the next run reads the file, and the row serves if the bytes are the same."""
         newest = max(status.st_mtime_ns, status.st_ctime_ns)
-        if time.time_ns() - newest < RACY_NS:
-            return
+        fingerprint = _fingerprint(status) if time.time_ns() - newest >= RACY_NS else None
         head = None
-        if result.status is not Status.CHANGED:  # what `known` needs: the path and key are the index's
+        if result is not None and result.status is not Status.CHANGED:  # the path and key are the index's
             head = [result.status.value, result.error, _finding_rows(result)]
-        self._index_updates[path] = [_fingerprint(status), content_digest, head]
+        self._index_updates[path] = [fingerprint, content_digest, head]
 
     def save_index(self) -> None:
         """Write what this run indexed, merged with the index on disk now (another run's), atomically."""

@@ -61,7 +61,9 @@ def migrate_file(
     path: str, settings: Settings, *, write: bool = False, cache: ResultCache | None = None
 ) -> FileResult:
     """Migrate one file; errors become a failed `FileResult` naming the reason and the place.
-    With `cache`, the result (as it was before any write) is stored there for the next run."""
+
+    With `cache`, the texts of a change are stored there (as they were before any write), and the
+    result carries the digest of the bytes read, for the caller to index (`ResultCache.remember`)."""
     try:
         raw = read_regular_file(path)[0]
     except OSError as error:
@@ -73,7 +75,10 @@ def migrate_file(
     else:
         result = migrate_loaded(path, source, settings)
     if cache is not None:
-        cache.store(path, result.digest or digest(raw), result)
+        content = result.digest or digest(raw)
+        if result.changed:
+            cache.store(path, content, result)
+        result = dataclasses.replace(result, digest=content)
     return write_result(result) if write and result.changed else result
 
 

@@ -10,7 +10,7 @@ from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from tf24migrate.catalogue.settings import Settings
-from tf24migrate.model.findings import FileResult, Status
+from tf24migrate.model.findings import FileResult
 from tf24migrate.run.discovery import PathFilter, iter_source_files
 from tf24migrate.run.file import migrate_file, slim, write_result
 from tf24migrate.run.files import digest, interrupts_deferred, read_regular_file
@@ -83,50 +83,52 @@ def migrate_files(
         results.close()  # the workers finish the file at hand, and start no other
 
 
-def _look_up(path: str, cache: ResultCache, write: bool) -> FileResult | str | None:
-    """A file's cached result (a changed one as its digest, to be loaded again when its turn
-    comes, so that its texts are not all held at once), or None: not cached, or not readable. A
-    file the cache's index shows unchanged is not even read. With `write`, a changed file is a
-    miss: what is written always comes from the file's own bytes, migrated now, never from an
-    entry alone."""
+def _look_up(
+    path: str, cache: ResultCache, write: bool
+) -> tuple[FileResult | str | None, os.stat_result | None]:
+    """A file's cached result (a change as its digest, to be loaded again when its turn comes, so
+    that its texts are not all held at once), or None: not cached, or not there; and the file's
+    status, to index it by. A file the index knows by its times is not read; one it knows under
+    other times is read and hashed here (the same bytes: the row serves); the others are not read
+    here, but by the worker that migrates them. With `write`, a change is migrated again: what is
+    written always comes from the file's own bytes, migrated now, never from an entry alone."""
     try:
         status = os.stat(path)
         known = cache.known(path, status)
-        if known is not None:
-            content, result = known
-            if result is None:
-                return None if write else content
-            return result
-        content = digest(read_regular_file(path)[0])
+        if known is None and cache.indexed(path):
+            known = cache.known_bytes(path, digest(read_regular_file(path)[0]))
+            if known is not None:
+                content, result = known
+                cache.remember(path, status, content, result)
     except OSError:
-        return None
-    result = cache.load(path, content, texts=False)
-    if result is not None:
-        cache.remember(path, status, content, result)
-    if result is not None and result.status is Status.CHANGED:
-        return None if write else content
-    return result
+        return None, None
+    if known is None:
+        return None, status
+    content, result = known
+    if result is None:
+        return (None if write else content), status
+    return result, status
 
 
 def _results_with_cache(
     files: Sequence[str], settings: Settings, jobs: int, cache: ResultCache, write: bool
 ) -> Generator[FileResult, None, None]:
-    """The files' results (never written): those in `cache`, and the others migrated (and stored);
-    to `write`, a change is always migrated again (`_look_up`)."""
+    """The files' results (never written): those the cache's index knows, and the others
+    migrated (their changes stored); what was migrated is indexed once, at the end. To `write`,
+    a change is always migrated again (`_look_up`)."""
     found = [_look_up(path, cache, write) for path in files]
-    misses = [path for path, hit in zip(files, found, strict=True) if hit is None]
+    misses = [path for path, (hit, _) in zip(files, found, strict=True) if hit is None]
     if jobs > 1 and len(misses) >= _PARALLEL_FROM:
         migrated = migrate_in_workers(misses, settings, min(jobs, len(misses)), False, cache)
     else:
         migrated = (slim(migrate_file(path, settings, cache=cache), False) for path in misses)
     try:
-        for path, hit in zip(files, found, strict=True):
-            if hit is None:
-                yield next(migrated)
-                continue
+        for path, (hit, status) in zip(files, found, strict=True):
             result = cache.load(path, hit) if isinstance(hit, str) else hit
-            if result is None:  # removed meanwhile by another run
-                result = migrate_file(path, settings, cache=cache)
+            if result is None:  # not known (or its entry removed meanwhile by another run)
+                result = next(migrated) if hit is None else migrate_file(path, settings, cache=cache)
+                if status is not None and result.digest is not None and result.cacheable:
+                    cache.remember(path, status, result.digest, result)
             yield slim(result, False)
     finally:
         migrated.close()
