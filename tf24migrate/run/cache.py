@@ -15,22 +15,27 @@ The folder is used only if it is a real folder (never a symlink) of the user's, 
 already marked as the tool's (`CACHEDIR.TAG`): a `--cache-dir` naming a source folder is refused
 with a note, and nothing is written there (`claim_folder`).
 
-Entries are one file each under `<folder>/results/` (a line of JSON for the result, one for the
-texts of a change, parsed only when they are printed or written), written to a temporary file and
-renamed into place, so runs sharing a folder never see half an entry. A folder that cannot be written
-makes the cache store nothing more, silently; the run goes on. The folder is bounded: when a run
-that stored entries finds it over `MAX_BYTES`, the least recently used entries (a hit refreshes
-an entry's modification time, at most once an hour) are removed until it is under three quarters
-of that. Stored: every result but a failure to read the file or an internal error (neither is a
-function of the content); results to write are stored as they were before the write.
+The index (`index-<key>`, one JSON file per run key) holds, for each path, its digest and result,
+and the file's device, inode, size, modification and change times. A file whose five values are
+unchanged is not read: its bytes are the ones hashed, since any write sets the change time, which
+no program can set back (`touch -d`, `cp -p` and `git checkout` cannot). A file whose times are
+less than `RACY_NS` old is indexed without them (git's rule for racy entries: a write within the
+clock's granularity could keep them): the next run reads and hashes it, and the row serves if the
+bytes are the same, as for a file touched but not changed. A damaged or foreign index is ignored.
+The index is written once per run, merged with what another run wrote meanwhile, so a first run
+costs about what a run without the cache does: each file is read and hashed once, by the worker
+that migrates it.
 
-So that a warm run need not read and hash every file, one index per run key (`index-<key>`, one
-JSON file) remembers, for each path found in the cache, its device, inode, size, modification and
-change times, its digest and (unless it is a change, whose texts stay in the entry) its result. A
-file whose five values are unchanged is not read: its bytes are the ones hashed, since any write
-sets the change time, which no program can set back (`touch -d`, `cp -p` and `git checkout`
-cannot). A file is indexed only once its times are `RACY_NS` old (git's rule for racy entries: a
-write within the clock's granularity could keep them), and a damaged or foreign index is ignored.
+The texts of a change are kept in an entry, a file under `<folder>/results/` named by the path,
+kind, digest and run key (a line of JSON for the result, one for the texts, parsed only when they
+are printed or written), written to a temporary file and renamed into place, so runs sharing a
+folder never see half an entry. (The language server stores an entry per file it migrates.) A
+folder that cannot be written makes the cache store nothing more, silently; the run goes on. The
+folder is bounded: when a run that stored entries finds it over `MAX_BYTES`, the least recently
+used entries (a hit refreshes an entry's modification time, at most once an hour) are removed
+until it is under three quarters of that. Stored: every result but a failure to read the file or
+an internal error (neither is a function of the content); results to write are stored as they
+were before the write.
 """
 
 from __future__ import annotations

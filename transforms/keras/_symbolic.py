@@ -57,6 +57,13 @@ _KERAS_IO = Pattern(
     ".\\",
 )
 EVIDENCE_IN_FILE = any_of(*IMPORTS_TENSORFLOW, _KERAS_IO)
+# What every piece of evidence holds in the file's text: `Input` as code (`layers.Input`, `Input(`,
+# `Input as`; not the word in prose, as in "Input tensor"), or a `.input(s)` / `.output(s)` attribute
+# (also after a `\` continuation). Where none is, no value is symbolic: a rule of this family
+# requires it besides `EVIDENCE_IN_FILE` (a file of TF code full of `name=`, `.op` or `Lambda`
+# holds no functional model).
+_INPUT_CODE = Pattern(r"\.Input\b|\bInput[ \t]*\(|\bInput[ \t]+as\b", "Input")
+EVIDENCE_WORDS = any_of(_INPUT_CODE, EVIDENCE_TRIGGERS[1], _KERAS_IO)
 
 
 def walk(node: cst.CSTNode, hidden: frozenset[str] = frozenset()):

@@ -11,6 +11,7 @@ from tf24migrate.rules.context import RuleContext
 
 from ._symbolic import (
     EVIDENCE_IN_FILE,
+    EVIDENCE_WORDS,
     INPUT_WORD,
     symbolic_names,
 )
@@ -37,7 +38,7 @@ class ConcreteFunctionOnSymbolic(Rule):
     fix = None
     severity = Severity.ERROR
     triggers = (INPUT_WORD,)
-    requires = (*MENTIONS_TENSORFLOW, EVIDENCE_IN_FILE, "get_concrete_function")
+    requires = (*MENTIONS_TENSORFLOW, EVIDENCE_IN_FILE, EVIDENCE_WORDS, "get_concrete_function")
 
     def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         func = original.func

@@ -11,6 +11,7 @@ from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.needles import Pattern
 
 from ._symbolic import (
+    EVIDENCE_WORDS,
     INPUT_WORD,
     symbolic_names,
 )
@@ -51,6 +52,7 @@ class ControlFlowOnSymbolic(Rule):
     requires = (
         *IMPORTS_TENSORFLOW,
         Pattern(r"\b(?:cond|while_loop|map_fn)\b", "cond", "while_loop", "map_fn"),
+        EVIDENCE_WORDS,
     )  # `_CONTROL_FLOW`
 
     def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:

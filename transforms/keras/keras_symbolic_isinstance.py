@@ -12,6 +12,7 @@ from tf24migrate.rules.context import RuleContext
 
 from ._symbolic import (
     EVIDENCE_TRIGGERS,
+    EVIDENCE_WORDS,
     symbolic_evidence,
 )
 
@@ -49,7 +50,7 @@ class KerasSymbolicIsinstance(Rule):
     fix = Fix.UNSAFE
     severity = Severity.WARNING
     triggers = EVIDENCE_TRIGGERS
-    requires = ("isinstance", *IMPORTS_TENSORFLOW)
+    requires = ("isinstance", *IMPORTS_TENSORFLOW, EVIDENCE_WORDS)
 
     def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         if not _is_builtin_call(ctx, original, "isinstance") or len(original.args) != 2:

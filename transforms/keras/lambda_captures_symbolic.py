@@ -10,7 +10,7 @@ from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.needles import Pattern
 
-from ._symbolic import EVIDENCE_TRIGGERS, symbolic_names
+from ._symbolic import EVIDENCE_TRIGGERS, EVIDENCE_WORDS, symbolic_names
 
 _LAMBDA_LAYERS = {"tensorflow.keras.layers.Lambda"}
 
@@ -40,7 +40,7 @@ class LambdaCapturesSymbolic(Rule):
     fix = None
     severity = Severity.ERROR
     triggers = (Pattern(r"\bLambda\b", "Lambda"), *EVIDENCE_TRIGGERS)
-    requires = ("lambda", *IMPORTS_TENSORFLOW)
+    requires = ("lambda", *IMPORTS_TENSORFLOW, EVIDENCE_WORDS)
     follows = EVIDENCE_TRIGGERS
 
     def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.Call:

@@ -9,10 +9,10 @@ from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import MENTIONS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import abbreviated
 from tf24migrate.rules.context import RuleContext
-from tf24migrate.rules.needles import Pattern
+from tf24migrate.rules.needles import Pattern, any_of
 
 from .._text import assigned_value, literal_value
-from ._symbolic import EVIDENCE_IN_FILE, EVIDENCE_TRIGGERS, expression_evidence
+from ._symbolic import EVIDENCE_IN_FILE, EVIDENCE_TRIGGERS, EVIDENCE_WORDS, expression_evidence
 
 _PREFIX = "tf_op_layer_"
 _INSTEAD = (
@@ -66,7 +66,8 @@ class OpLayerNames(Rule):
     severity = Severity.WARNING
     # `name=` as a keyword on its line (not `x.name`, `name ==`)
     triggers = (_PREFIX, Pattern(r"(?<![\w.])name[ \t]*=(?!=)", "name"), ".name", *EVIDENCE_TRIGGERS)
-    requires = (*MENTIONS_TENSORFLOW, EVIDENCE_IN_FILE)
+    # the prefix is reported wherever it is; a `name=` only with evidence
+    requires = (*MENTIONS_TENSORFLOW, EVIDENCE_IN_FILE, any_of(_PREFIX, EVIDENCE_WORDS))
     follows = EVIDENCE_TRIGGERS
 
     def leave_SimpleString(

@@ -14,6 +14,7 @@ from tf24migrate.rules.needles import Pattern
 from ._symbolic import (
     EVIDENCE_IN_FILE,
     EVIDENCE_TRIGGERS,
+    EVIDENCE_WORDS,
     expression_evidence,
 )
 
@@ -53,6 +54,7 @@ class SymbolicGradients(Rule):
         *MENTIONS_TENSORFLOW,
         Pattern(r"\bgradients?\b", "gradient"),  # `.gradient(`, `gradients(`
         EVIDENCE_IN_FILE,
+        EVIDENCE_WORDS,
     )
 
     def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:

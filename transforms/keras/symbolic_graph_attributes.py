@@ -11,7 +11,7 @@ from tf24migrate.rules.calls import abbreviated
 from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.needles import Pattern
 
-from ._symbolic import EVIDENCE_IN_FILE, EVIDENCE_TRIGGERS, symbolic_evidence
+from ._symbolic import EVIDENCE_IN_FILE, EVIDENCE_TRIGGERS, EVIDENCE_WORDS, symbolic_evidence
 
 # attribute -> what to write instead
 _INSTEAD = {
@@ -53,7 +53,7 @@ class SymbolicGraphAttributes(Rule):
     fix = None
     severity = Severity.ERROR
     triggers = (_ATTRIBUTES, *EVIDENCE_TRIGGERS)
-    requires = (*MENTIONS_TENSORFLOW, EVIDENCE_IN_FILE)
+    requires = (*MENTIONS_TENSORFLOW, EVIDENCE_IN_FILE, EVIDENCE_WORDS)
     follows = EVIDENCE_TRIGGERS
 
     def leave_Attribute(

@@ -15,6 +15,7 @@ from .._text import literal_value
 from ._symbolic import (
     EVIDENCE_IN_FILE,
     EVIDENCE_TRIGGERS,
+    EVIDENCE_WORDS,
     symbolic_evidence,
 )
 
@@ -65,7 +66,7 @@ class TensorNameSuffix(Rule):
     fix = None
     severity = Severity.WARNING
     triggers = (':0"', ":0'", *EVIDENCE_TRIGGERS)  # a string literal ending in `:0`; the evidence
-    requires = (".name", ":0", *MENTIONS_TENSORFLOW, EVIDENCE_IN_FILE)
+    requires = (".name", ":0", *MENTIONS_TENSORFLOW, EVIDENCE_IN_FILE, EVIDENCE_WORDS)
     follows = EVIDENCE_TRIGGERS  # a value bound to `Input(...)`; the literals are matched where they are
 
     def _report(self, ctx: RuleContext, node: cst.CSTNode) -> None:
