@@ -300,6 +300,7 @@ NEEDLE_EDGES = {
     ),
     "an internal module, the alias continued": "import os, \\\n    tensorflow as T\nx = T.core.framework\n",
     "an internal module through compat.v2": "import tensorflow as tf\nx = tf.compat.v2.python.keras\n",
+    "a graph attribute continued": "import tensorflow as tf\nnames = [model.output.\\\n    op.name]\n",
     "method continued over lines": "s.\\\n    experimental_run_v2(f)\n",
     "method in brackets": "(s.\n    experimental_run_v2)(f)\n",
     "keyword before its =": "import tensorflow as tf\ns.reduce('sum', v, experimental_hints  # hints\n    = h)\n",

@@ -9,7 +9,7 @@ from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import MENTIONS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import abbreviated
 from tf24migrate.rules.context import RuleContext
-from tf24migrate.rules.needles import Pattern
+from tf24migrate.rules.needles import Pattern, any_of
 
 from ._symbolic import EVIDENCE_IN_FILE, EVIDENCE_TRIGGERS, EVIDENCE_WORDS, symbolic_evidence
 
@@ -53,7 +53,13 @@ class SymbolicGraphAttributes(Rule):
     fix = None
     severity = Severity.ERROR
     triggers = (_ATTRIBUTES, *EVIDENCE_TRIGGERS)
-    requires = (*MENTIONS_TENSORFLOW, EVIDENCE_IN_FILE, EVIDENCE_WORDS)
+    # an attribute read, also as `.\` then `op` on the next line
+    requires = (
+        *MENTIONS_TENSORFLOW,
+        EVIDENCE_IN_FILE,
+        EVIDENCE_WORDS,
+        any_of(_ATTRIBUTES, Pattern(r"\.\\$", ".\\")),
+    )
     follows = EVIDENCE_TRIGGERS
 
     def leave_Attribute(
