@@ -173,3 +173,15 @@ def test_the_memory_of_a_long_file_grows_with_its_size_only():
     size, grown = map(int, result.stdout.split())
     assert size > 2_000_000
     assert grown < 25 * size, f"{grown / size:.0f} times the source"  # Python's ast of it: about 100x
+
+
+@pytest.mark.parametrize(
+    "source", [*TRICKY.values(), "", "x", "x\n", "\n\n", "a\x0cb\n", "a\u2028b\n", "a\rb\r\n"]
+)
+def test_line_starts_are_where_pythons_tokenizer_starts_lines(source):
+    """`\\n`, `\\r\\n` and `\\r` end a line; a form feed or a Unicode line separator does not."""
+    expected = [0]
+    for at, character in enumerate(source):
+        if character == "\n" or (character == "\r" and source[at + 1 : at + 2] != "\n"):
+            expected.append(at + 1)
+    assert text.line_starts(source) == expected

@@ -8,6 +8,7 @@ import ast
 import re
 import warnings
 from collections.abc import Iterator, Sequence
+from itertools import accumulate
 
 # The last source of some size parsed, and its tree: the engine's stages (TF 1 evidence, doctests,
 # the plan) read the same source, which is parsed once. Trees are never modified.
@@ -112,10 +113,17 @@ def _statement_start(source: str, offset: int, reach: int) -> int:
 
 
 _NEWLINE = re.compile(r"\r\n?|\n")  # the line ends of Python's tokenizer (not str.splitlines's)
+# What `str.splitlines` also ends a line at, besides `\n`
+_OTHER_LINE_BREAKS = re.compile("[\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
 
 
 def line_starts(text: str) -> list[int]:
     """The offset of each line of `text`, and `len(text)` last when it ends with a line end."""
+    if _OTHER_LINE_BREAKS.search(text) is None:  # `\n` only: `splitlines` is twice as fast
+        starts = [0, *accumulate(map(len, text.splitlines(True)))]
+        if text and text[-1] != "\n":
+            starts.pop()
+        return starts
     return [0, *(match.end() for match in _NEWLINE.finditer(text))]
 
 
