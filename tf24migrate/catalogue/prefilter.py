@@ -36,7 +36,6 @@ from typing import TYPE_CHECKING
 from tf24migrate.rules.needles import (
     IMPORTS_PUBLIC_TENSORFLOW,
     AnyOf,
-    ModuleAttribute,
     Needle,
     Pattern,
     literals_of,
@@ -252,14 +251,21 @@ def _tuple_code(needles: Sequence[Needle]) -> str:
 
 
 def _needle_imports(rules: Iterable[Rule]) -> list[str]:
-    """The import of the needle classes the table's rows are written with, if any."""
-    classes = {
-        type(needle).__name__ if isinstance(needle, ModuleAttribute) else "Pattern"
-        for rule in rules
-        for needle in (*rule.requires, *rule.triggers)
-        if not isinstance(needle, str)
-    }
-    return ["", f"from tf24migrate.rules.needles import {', '.join(sorted(classes))}"] if classes else []
+    """The import of the needle classes and functions the table's rows are written with, if any."""
+    names: set[str] = set()
+
+    def add(needle: Needle) -> None:
+        if isinstance(needle, AnyOf):
+            names.add("any_of")
+            for alternative in needle.alternatives:
+                add(alternative)
+        elif not isinstance(needle, str):
+            names.add(type(needle).__name__)
+
+    for rule in rules:
+        for needle in (*rule.requires, *rule.triggers):
+            add(needle)
+    return ["", f"from tf24migrate.rules.needles import {', '.join(sorted(names))}"] if names else []
 
 
 def table_source() -> str:

@@ -81,6 +81,17 @@ class AnyOf(Pattern):
         super().__init__("|".join(f"(?:{regex})" for regex in regexes), *dict.fromkeys(literals))
         self.alternatives = alternatives
 
+    def __repr__(self) -> str:  # as Python code (the trigger table is generated from it)
+        return f"any_of({', '.join(quoted(n) if isinstance(n, str) else repr(n) for n in self.alternatives)})"
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        """The matches of each alternative (a needle that narrows its regex's matches, as
+        `ModuleAttribute` does, keeps narrowing them)."""
+        for needle in self.alternatives:
+            yield from (Pattern(re.escape(needle), needle) if isinstance(needle, str) else needle).finditer(
+                text
+            )
+
 
 class ModuleAttribute(Pattern):
     """`name.attribute` (one of `attributes`) where `name` can be bound to `module` by the text's
@@ -112,6 +123,107 @@ class ModuleAttribute(Pattern):
 
     def __repr__(self) -> str:  # as Python code (the trigger table is generated from it)
         return f"ModuleAttribute({', '.join(map(quoted, (self.module, *self.attributes)))})"
+
+
+class KeywordOfModuleCall(Pattern):
+    """`keyword=` as an argument of a call that can be of a function of `module` outside its
+    `excluded` submodules: not of a callee the text shows to be something else. A callee is
+    something else when, reading back from the keyword to the bracket that opens its call (over
+    simple strings, not over comments), it is a dotted name whose first name no import of
+    `module` in the text can bind (`layer(`, `self.dense(`, a `def`), or one through an excluded
+    submodule (`tf.keras.layers.Dense(`). Anything else is kept: a callee that is itself a call or
+    a subscript, an alias bound otherwise, a bracket not found. TF24217's `name=` is one of a TF
+    op: Keras code is full of layers' `name=`, and the ops' are rare."""
+
+    __slots__ = ("excluded", "keyword", "module")
+
+    def __init__(self, keyword: str, module: str, *excluded: str) -> None:
+        super().__init__(rf"(?<![\w.]){re.escape(keyword)}[ \t]*=(?!=)", keyword)
+        self.keyword, self.module, self.excluded = keyword, module, excluded
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        imported: set[str] | None = None
+        for match in super().finditer(text):
+            callee = _callee_before(text, match.start())
+            if callee is not None:
+                parts = callee.split(".")
+                if imported is None:
+                    imported = names_imported_with(text, self.module, self.excluded)
+                if parts[0] not in imported or any(part in self.excluded for part in parts):
+                    continue
+            yield match
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, KeywordOfModuleCall) and (self.keyword, self.module, self.excluded) == (
+            other.keyword,
+            other.module,
+            other.excluded,
+        )
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __repr__(self) -> str:  # as Python code (the trigger table is generated from it)
+        return f"KeywordOfModuleCall({', '.join(map(quoted, (self.keyword, self.module, *self.excluded)))})"
+
+
+_CLOSING = {")": "(", "]": "[", "}": "{"}
+_CALLEE = re.compile(r"(?<![\w.])([A-Za-z_]\w*(?:[ \t]*\.[ \t]*[A-Za-z_]\w*)*)[ \t]*\Z")
+
+
+def _callee_before(text: str, at: int) -> str | None:
+    """The dotted name called by the call whose brackets hold `at` (spaces removed), or None when
+    reading back does not find it for sure: a comment or a string it cannot skip on the way, a
+    callee that is not a dotted name, no bracket before."""
+    depth = 0
+    index = at - 1
+    line_start = text.rfind("\n", 0, at) + 1
+    while index >= 0:
+        character = text[index]
+        if character in "\"'":
+            opening = text.rfind(character, line_start, index)
+            if opening < 0 or text[opening - 1 : opening] == "\\" or text[opening - 1 : opening] == character:
+                return None  # a string over lines, an escaped or a triple quote: not read back
+            index = opening - 1
+            continue
+        if character == "\n":
+            line_start = text.rfind("\n", 0, index) + 1
+            if "#" in text[line_start:index]:
+                return None  # a comment may hold anything
+        elif character in _CLOSING:
+            depth += 1
+        elif character in "([{":
+            if depth == 0:
+                if character != "(":
+                    return None
+                found = _CALLEE.search(text, max(0, index - 200), index)
+                return re.sub(r"[ \t]", "", found.group(1)) if found else None
+            depth -= 1
+        index -= 1
+    return None
+
+
+def names_imported_with(text: str, module: str, excluded: tuple[str, ...] = ()) -> set[str]:
+    """Every name an import statement that names `module` (as a whole word) may bind, but for
+    those of a `from` import of an `excluded` submodule (`from tensorflow.keras import layers`):
+    each word after its `import` (a superset: `from tensorflow import keras as K` gives `keras`
+    and `K`), and `module` itself."""
+    names = {module}
+    at = text.find(module)
+    while at >= 0:
+        end = at + len(module)
+        if _word_at(text, at, end):
+            start, end = _logical_line(text, at)
+            statement = text[start:end]
+            keyword = re.search(r"\bimport\b", statement)
+            source = re.match(r"[ \t]*from[ \t]+([\w. \t\\\r\n]+?)[ \t]+import\b", statement)
+            of_excluded = source is not None and any(
+                part.strip() in excluded for part in source.group(1).split(".")
+            )
+            if keyword is not None and not of_excluded:
+                names.update(re.findall(r"[A-Za-z_]\w*", statement[keyword.end() :]))
+        at = text.find(module, end)
+    return names
 
 
 _AS_NAME = re.compile(r"\bas[ \t]+(\w+)")

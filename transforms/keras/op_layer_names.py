@@ -9,12 +9,14 @@ from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import MENTIONS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import abbreviated
 from tf24migrate.rules.context import RuleContext
-from tf24migrate.rules.needles import Pattern, any_of
+from tf24migrate.rules.needles import KeywordOfModuleCall, any_of
 
 from .._text import assigned_value, literal_value
 from ._symbolic import EVIDENCE_IN_FILE, EVIDENCE_TRIGGERS, EVIDENCE_WORDS, expression_evidence
 
 _PREFIX = "tf_op_layer_"
+# `name=` of a call that can be a TF op (not of a Keras layer's, nor of `self.dense(`)
+_OP_NAME = KeywordOfModuleCall("name", "tensorflow", "keras")
 _INSTEAD = (
     "wrap the op in a layer you name, `tf.keras.layers.Lambda(lambda x: tf.identity(x), name=...)`, "
     "and use that name"
@@ -65,9 +67,14 @@ class OpLayerNames(Rule):
     fix = None
     severity = Severity.WARNING
     # `name=` as a keyword on its line (not `x.name`, `name ==`)
-    triggers = (_PREFIX, Pattern(r"(?<![\w.])name[ \t]*=(?!=)", "name"), ".name", *EVIDENCE_TRIGGERS)
-    # the prefix is reported wherever it is; a `name=` only with evidence
-    requires = (*MENTIONS_TENSORFLOW, EVIDENCE_IN_FILE, any_of(_PREFIX, EVIDENCE_WORDS))
+    triggers = (_PREFIX, _OP_NAME, ".name", *EVIDENCE_TRIGGERS)
+    # the prefix wherever it is; else an op's `name=` (what `.name` reads too) and evidence
+    requires = (
+        *MENTIONS_TENSORFLOW,
+        EVIDENCE_IN_FILE,
+        any_of(_PREFIX, _OP_NAME),
+        any_of(_PREFIX, EVIDENCE_WORDS),
+    )
     follows = EVIDENCE_TRIGGERS
 
     def leave_SimpleString(
