@@ -159,7 +159,6 @@ def test_a_keyword_of_a_module_call_is_kept_unless_the_callee_is_known_to_be_oth
         "tf.identity(f(a, b)[0], s='(', name='y')",
         "tf.identity(x,  # a comment (\n    name='y')",  # not read back over a comment
         'tf.identity("""(""", name="y")',
-        "g()(x, name='y')",  # not a dotted name
         "tf.\\\n    identity(x, name='y')",
     }
     other = {
@@ -167,6 +166,10 @@ def test_a_keyword_of_a_module_call_is_kept_unless_the_callee_is_known_to_be_oth
         "tf.keras.layers.Dense(8, name='d')(x)",
         "self.dense(x, name='y')",
         "def f(x, name=None):\n    pass",
+        "g()(x, name='y')",  # not a dotted name: no import names it
+        "super(A, self).__init__(name=name)",
+        "data = tf.zeros(3)\nname = name",  # not an argument
+        "f = lambda name=1: name",
         "layer = MyLayer(\n    units=3,\n    name='x')",
     }
     for code in kept:

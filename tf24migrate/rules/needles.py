@@ -145,6 +145,8 @@ class KeywordOfModuleCall(Pattern):
         imported: set[str] | None = None
         for match in super().finditer(text):
             callee = _callee_before(text, match.start())
+            if callee is _NOT_A_CALL:
+                continue
             if callee is not None:
                 parts = callee.split(".")
                 if imported is None:
@@ -169,20 +171,27 @@ class KeywordOfModuleCall(Pattern):
 
 _CLOSING = {")": "(", "]": "[", "}": "{"}
 _CALLEE = re.compile(r"(?<![\w.])([A-Za-z_]\w*(?:[ \t]*\.[ \t]*[A-Za-z_]\w*)*)[ \t]*\Z")
+_ON_A_RESULT = re.compile(r"[)\]][ \t]*(?:\.[ \t]*[A-Za-z_]\w*[ \t]*)*\Z")
+_NOT_A_CALL = ""  # what `_callee_before` says of a keyword no call holds by name
 
 
 def _callee_before(text: str, at: int) -> str | None:
-    """The dotted name called by the call whose brackets hold `at` (spaces removed), or None when
-    reading back does not find it for sure: a comment or a string it cannot skip on the way, a
-    callee that is not a dotted name, no bracket before."""
+    """The dotted name called by the call whose brackets hold the keyword at `at` (spaces removed);
+    `_NOT_A_CALL` when the keyword is not an argument (an assignment `name = x`, a `lambda`'s) or
+    the callee is not a dotted name (`super().__init__(`, `f()(`: no import names it); None when
+    reading back cannot tell: a comment or a string it cannot skip on the way, no bracket."""
+    index = _previous_code(text, at)
+    if index is None:
+        return None
+    if index < 0 or text[index] not in "(,":
+        return _NOT_A_CALL
     depth = 0
-    index = at - 1
-    line_start = text.rfind("\n", 0, at) + 1
+    line_start = text.rfind("\n", 0, index) + 1
     while index >= 0:
         character = text[index]
         if character in "\"'":
             opening = text.rfind(character, line_start, index)
-            if opening < 0 or text[opening - 1 : opening] == "\\" or text[opening - 1 : opening] == character:
+            if opening < 0 or text[opening - 1 : opening] in ("\\", character):
                 return None  # a string over lines, an escaped or a triple quote: not read back
             index = opening - 1
             continue
@@ -197,10 +206,26 @@ def _callee_before(text: str, at: int) -> str | None:
                 if character != "(":
                     return None
                 found = _CALLEE.search(text, max(0, index - 200), index)
-                return re.sub(r"[ \t]", "", found.group(1)) if found else None
+                if found is not None:
+                    return re.sub(r"[ \t]", "", found.group(1))
+                on_a_result = _ON_A_RESULT.search(text, max(0, index - 200), index)  # `f()(`, `super().f(`
+                return _NOT_A_CALL if on_a_result is not None else None
             depth -= 1
         index -= 1
     return None
+
+
+def _previous_code(text: str, at: int) -> int | None:
+    """Where the last character of code before `at` is (past spaces, line ends and backslashes;
+    -1 at the start of `text`), or None when a line on the way holds a comment."""
+    index = at - 1
+    while index >= 0 and text[index] in " \t\f\r\n\\":
+        if text[index] == "\n":
+            line_start = text.rfind("\n", 0, index) + 1
+            if "#" in text[line_start:index]:
+                return None
+        index -= 1
+    return index
 
 
 def names_imported_with(text: str, module: str, excluded: tuple[str, ...] = ()) -> set[str]:
