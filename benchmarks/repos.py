@@ -2,14 +2,19 @@
 
     python benchmarks/repos.py [--rounds N] [--tf-sources PATH]
 
-The trees: the TensorFlow Model Garden 2.3.0 and 2.4.0 (`tf-models-official`) and TensorFlow
+The trees: the TensorFlow Model Garden 2.3.0 and 2.4.0 (`tf-models-official`), TF Probability
+0.11.1 and TF Agents 0.6.0 (TF 2.3-era libraries), a large TF 2.3-era code base made of eight such
+wheels side by side (3,011 files: the Model Garden 2.2.0 and 2.4.0, TF Probability, TF Agents,
+TF Datasets 3.2.1, TF Addons 0.11.2, TF Hub 0.9.0 and TF Model Optimization 0.5.0), and TensorFlow
 2.15's own Python sources (the `tensorflow/python` folder of the `tensorflow-cpu==2.15.1` wheel,
 about 200 MB to download; `--tf-sources` names an unpacked one instead), fetched with
 `pip download --no-deps` into `benchmarks/.data/` (ignored by git) when missing, their `.py`
-files unpacked there. Each measure is a fresh process, as a user or CI runs it; the measures
-take turns in each of `--rounds` rounds and the best time of each is kept:
+files unpacked there. `--trees` picks some by the start of their names. Each measure is a fresh
+process, as a user or CI runs it; the measures take turns in each of `--rounds` rounds and the
+best time of each is kept:
 - `tf24migrate --check TREE` cold (`--no-cache` when the command has it), with the default jobs
-  and with `-j 1`, and warm: again with the cache, in a temporary `--cache-dir` filled by one run
+  and with `-j 1`; first, as a user's first run is: with the cache, in an empty `--cache-dir`
+  (which it fills); and warm: again with the cache, in a temporary `--cache-dir` filled by one run
   before the rounds (nothing is written into the tree; skipped when there is no `--no-cache`);
 - `ast.parse` over the same `.py` files (`python -c`, reading each file);
 - `ruff check --select NPY201 --no-cache TREE` (skipped, with a note, when ruff is not installed);
@@ -42,12 +47,33 @@ from tf24migrate.run.migrate import default_jobs
 
 DATA = Path(__file__).resolve().parent / ".data"
 BIN = Path(sys.executable).parent
+# A wheel: its requirement, the glob of its file, and pip's options to fetch it (a platform wheel).
+MG220 = ("tf-models-official==2.2.0", "tf_models_official-2.2.0-*.whl", ())
+MG230 = ("tf-models-official==2.3.0", "tf_models_official-2.3.0-*.whl", ())
+MG240 = ("tf-models-official==2.4.0", "tf_models_official-2.4.0-*.whl", ())
+TFP = ("tensorflow-probability==0.11.1", "tensorflow_probability-0.11.1-*.whl", ())
+AGENTS = ("tf-agents==0.6.0", "tf_agents-0.6.0-*.whl", ())
+PLATFORM = ("--python-version", "3.8", "--only-binary=:all:", "--platform", "manylinux2010_x86_64")
+ERA = (
+    MG220,
+    MG240,
+    TFP,
+    AGENTS,
+    ("tensorflow-datasets==3.2.1", "tensorflow_datasets-3.2.1-*.whl", ()),
+    ("tensorflow-addons==0.11.2", "tensorflow_addons-0.11.2-*.whl", PLATFORM),
+    ("tensorflow-hub==0.9.0", "tensorflow_hub-0.9.0-*.whl", ()),
+    ("tensorflow-model-optimization==0.5.0", "tensorflow_model_optimization-0.5.0-*.whl", ()),
+)
+# A tree: its wheels (each unpacked into a folder of its own when there are several), and the
+# folder of them measured.
 RELEASES = {
-    "Model Garden 2.3.0": ("tf-models-official==2.3.0", "tf_models_official-2.3.0-*.whl", ""),
-    "Model Garden 2.4.0": ("tf-models-official==2.4.0", "tf_models_official-2.4.0-*.whl", ""),
+    "Model Garden 2.3.0": ((MG230,), ""),
+    "Model Garden 2.4.0": ((MG240,), ""),
+    "TF Probability 0.11.1": ((TFP,), ""),
+    "TF Agents 0.6.0": ((AGENTS,), ""),
+    "TF 2.3-era code base (8 wheels)": (ERA, ""),
     "TensorFlow 2.15.1 tensorflow/python": (
-        "tensorflow-cpu==2.15.1",
-        "tensorflow_cpu-2.15.1-*.whl",
+        (("tensorflow-cpu==2.15.1", "tensorflow_cpu-2.15.1-*.whl", ()),),
         "tensorflow/python/",
     ),
 }
@@ -65,44 +91,41 @@ LIBCST_PARSE = (
 AST_PARSE = "import ast, sys\nfor path in open(sys.argv[1]).read().splitlines():\n    ast.parse(open(path, 'rb').read())\n"
 
 
-def unpacked(requirement: str, wheel_glob: str, prefix: str) -> Path:
-    """The `.py` files of a wheel (those under `prefix`), unpacked into `.data/`, as a project of
-    their own (an empty `.git`, as a user's checkout has), so that this repository's pyproject.toml
-    is not theirs."""
-    target = DATA / requirement.replace("==", "-")
-    if target.is_dir():
-        (target / ".git").mkdir(exist_ok=True)
-        return target / prefix if prefix else target
-    DATA.mkdir(parents=True, exist_ok=True)
-    if not list(DATA.glob(wheel_glob)):
-        print(f"downloading {requirement} ...", flush=True)
-        command = [
-            sys.executable,
-            "-m",
-            "pip",
-            "download",
-            "--no-deps",
-            "--quiet",
-            "-d",
-            str(DATA),
-            requirement,
-        ]
-        subprocess.run(command, check=True)
-    with zipfile.ZipFile(sorted(DATA.glob(wheel_glob))[0]) as wheel:
-        names = [n for n in wheel.namelist() if n.endswith(".py") and n.startswith(prefix)]
-        wheel.extractall(target, names)
-    (target / ".git").mkdir()
+def unpacked(name: str, wheels: tuple, prefix: str) -> Path:
+    """The `.py` files of the `wheels` (those under `prefix`), unpacked into `.data/`, as a project
+    of their own (an empty `.git`, as a user's checkout has), so that this repository's
+    pyproject.toml is not theirs."""
+    target = DATA / (wheels[0][0].replace("==", "-") if len(wheels) == 1 else _folder_name(name))
+    if not (target / ".git").is_dir():
+        for requirement, wheel_glob, options in wheels:
+            DATA.mkdir(parents=True, exist_ok=True)
+            if not list(DATA.glob(wheel_glob)):
+                print(f"downloading {requirement} ...", flush=True)
+                command = [sys.executable, "-m", "pip", "download", "--no-deps", "--quiet", "-d", str(DATA)]
+                subprocess.run([*command, *options, requirement], check=True)
+            into = target if len(wheels) == 1 else target / requirement.replace("==", "-")
+            with zipfile.ZipFile(sorted(DATA.glob(wheel_glob))[0]) as wheel:
+                names = [n for n in wheel.namelist() if n.endswith(".py") and n.startswith(prefix)]
+                wheel.extractall(into, names)
+        (target / ".git").mkdir()
     return target / prefix if prefix else target
 
 
-def trees(tf_sources: Path | None = None) -> dict[str, Path]:
-    """The trees measured, by name, fetched when missing (`tf_sources`: an unpacked tensorflow/python)."""
+def _folder_name(name: str) -> str:
+    return "".join(c if c.isalnum() or c in ".-" else "-" for c in name).strip("-")
+
+
+def trees(tf_sources: Path | None = None, chosen: list[str] | None = None) -> dict[str, Path]:
+    """The trees measured, by name (those whose names start with one of `chosen`, if given), fetched
+    when missing (`tf_sources`: an unpacked tensorflow/python)."""
     found = {}
-    for name, (requirement, wheel_glob, prefix) in RELEASES.items():
+    for name, (wheels, prefix) in RELEASES.items():
+        if chosen and not any(name.lower().startswith(start.lower()) for start in chosen):
+            continue
         if prefix and tf_sources is not None:
             found[name] = tf_sources
         else:
-            found[name] = unpacked(requirement, wheel_glob, prefix)
+            found[name] = unpacked(name, wheels, prefix)
     return found
 
 
@@ -142,7 +165,10 @@ def libcst_seconds(texts: Path) -> tuple[float, float]:
     return imported, parsed
 
 
-def run(command: list[str]) -> float:
+def run(command: list[str], empty: Path | None = None) -> float:
+    """The seconds `command` takes in a fresh process (`empty`: a folder emptied before)."""
+    if empty is not None:
+        shutil.rmtree(empty, ignore_errors=True)
     start = time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True)
     elapsed = time.perf_counter() - start
@@ -151,8 +177,9 @@ def run(command: list[str]) -> float:
     return elapsed
 
 
-def measures(tree: Path, listing: Path, cache: Path) -> dict[str, list[str] | None]:
-    """The commands timed over `tree`, by name (None: skipped); the warm runs keep their cache in `cache`."""
+def measures(tree: Path, listing: Path, scratch: Path) -> dict[str, list[str] | None]:
+    """The commands timed over `tree`, by name (None: skipped); the runs with the cache keep it in
+    `scratch` (`warm`, which one run fills first, and `first`, emptied before each run)."""
     tool = str(BIN / "tf24migrate")
     has_cache = "--no-cache" in subprocess.run([tool, "--help"], capture_output=True, text=True).stdout
     cold = [tool, "--check", "--quiet", *(["--no-cache"] if has_cache else []), str(tree)]
@@ -161,7 +188,12 @@ def measures(tree: Path, listing: Path, cache: Path) -> dict[str, list[str] | No
         "ast.parse": [sys.executable, "-c", AST_PARSE, str(listing)],
         "cold": cold,
         "cold -j 1": [*cold, "-j", "1"],
-        "warm": [tool, "--check", "--quiet", "--cache-dir", str(cache), str(tree)] if has_cache else None,
+        "first": [tool, "--check", "--quiet", "--cache-dir", str(scratch / "first"), str(tree)]
+        if has_cache
+        else None,
+        "warm": [tool, "--check", "--quiet", "--cache-dir", str(scratch / "warm"), str(tree)]
+        if has_cache
+        else None,
         "ruff NPY201": [ruff, "check", "--select", "NPY201", "--no-cache", "--quiet", str(tree)]
         if ruff
         else None,
@@ -173,6 +205,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=3, help="rounds of each measure (best kept)")
     parser.add_argument("--tf-sources", type=Path, help="an unpacked tensorflow/python folder of TF 2.15")
+    parser.add_argument("--trees", nargs="*", help="only the trees whose names start so (`Model`, `TF 2.3`)")
     args = parser.parse_args()
     cache_bytecode()
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
@@ -180,21 +213,22 @@ def main() -> None:
         f"{os.cpu_count()} cores, load average {load}, Python {sys.version.split()[0]}, {BIN / 'tf24migrate'}"
     )
     rows = []
-    for name, tree in trees(args.tf_sources).items():
+    for name, tree in trees(args.tf_sources, args.trees).items():
         files = sorted(tree.rglob("*.py"))
         listing = DATA / f"files-{name.replace(' ', '-').replace('/', '-')}.txt"
         listing.write_text("".join(f"{p}\n" for p in files))
         best: dict[str, float] = {}
-        with tempfile.TemporaryDirectory(prefix="tf24migrate-cache-") as cache:
-            commands = measures(tree, listing, Path(cache))
+        with tempfile.TemporaryDirectory(prefix="tf24migrate-benchmark-") as scratch:
+            commands = measures(tree, listing, Path(scratch))
             if commands["warm"]:
                 run(commands["warm"])  # fills the cache the warm runs use
-            texts = Path(cache) / "libcst-texts.pickle"
+            texts = Path(scratch) / "libcst-texts.pickle"
             count, characters = libcst_texts(tree, texts)
             for _ in range(args.rounds):
                 for label, command in commands.items():
                     if command is not None:
-                        best[label] = min(best.get(label, float("inf")), run(command))
+                        empty = Path(scratch) / "first" if label == "first" else None
+                        best[label] = min(best.get(label, float("inf")), run(command, empty))
                 imported, parsed = libcst_seconds(texts)
                 best["import libcst"] = min(best.get("import libcst", float("inf")), imported)
                 best["LibCST parse"] = min(best.get("LibCST parse", float("inf")), parsed)
@@ -206,12 +240,16 @@ def main() -> None:
     for name, best, parsed in rows:
         base, version = best["ast.parse"], best["--version"]
         print(f"\n{name}: ast.parse in a fresh process {base:.2f}s, tf24migrate --version {version:.3f}s")
-        for label in ("cold", "cold -j 1", "warm", "ruff NPY201"):
+        for label in ("cold", "cold -j 1", "first", "warm", "ruff NPY201"):
             if label not in best:
-                why = "no --no-cache in this tf24migrate" if label == "warm" else "ruff is not installed"
+                why = (
+                    "ruff is not installed" if label == "ruff NPY201" else "no --no-cache in this tf24migrate"
+                )
                 print(f"  {label:12} skipped: {why}")
                 continue
             extra = f", {best[label] / version:.1f}x --version" if label == "warm" else ""
+            if label == "first":
+                extra = f", {best[label] / best['cold']:.2f}x cold"
             print(f"  {label:12} {best[label]:6.2f}s  {best[label] / base:5.2f}x ast.parse{extra}")
         floor = version + best["import libcst"] + best["LibCST parse"] / jobs
         print(

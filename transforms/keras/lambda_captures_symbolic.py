@@ -40,7 +40,13 @@ class LambdaCapturesSymbolic(Rule):
     fix = None
     severity = Severity.ERROR
     triggers = (Pattern(r"\bLambda\b", "Lambda"), *EVIDENCE_TRIGGERS)
-    requires = ("lambda", *IMPORTS_TENSORFLOW, EVIDENCE_WORDS)
+    # the layer as code (`layers.Lambda`, `Lambda(`, `Lambda as L`), not "Lambda" in prose
+    requires = (
+        "lambda",
+        Pattern(r"\.[ \t]*Lambda\b|\bLambda[ \t]*\(|\bLambda[ \t]+as\b", "Lambda"),
+        *IMPORTS_TENSORFLOW,
+        EVIDENCE_WORDS,
+    )
     follows = EVIDENCE_TRIGGERS
 
     def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.Call:
