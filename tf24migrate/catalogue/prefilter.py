@@ -53,6 +53,15 @@ class Probe:
         self.text = text
         self._found: dict[Needle, bool] = {}
 
+    @classmethod
+    def of(cls, text: str) -> Probe:
+        """The probe of `text`: the last one made here when it was of this very text (a file's
+        run asks `could_fire`, then the engine which rules could), else a new one."""
+        global _last_probe
+        if _last_probe is None or _last_probe.text is not text:
+            _last_probe = cls(text)
+        return _last_probe
+
     def has(self, needle: Needle) -> bool:
         found = self._found.get(needle)
         if found is None:
@@ -96,6 +105,7 @@ class Probe:
         return any(map(self.has, pattern.literals))
 
 
+_last_probe: Probe | None = None
 _SHORTER: dict[str, tuple[str, ...]] | None = None
 
 
@@ -140,7 +150,7 @@ def _split(requires: Sequence[Needle]) -> tuple[tuple[Pattern, ...], tuple[str, 
 def rules_that_could_fire(text: str, rules: Iterable[Rule], *, requires_in: str | None = None) -> list[Rule]:
     """The `rules` whose required needles all occur in `requires_in` (default: `text`) and one of
     whose triggers occurs in `text`."""
-    probe = Probe(text)
+    probe = Probe.of(text)
     within = Probe(requires_in) if requires_in is not None else probe
     return [rule for rule in rules if probe.could_fire(rule.requires, rule.triggers, within)]
 
@@ -177,7 +187,7 @@ def could_fire(text: str, rules: Sequence[Rule]) -> bool:
     is answered from `trigger_table` without loading them (nor LibCST)."""
     from tf24migrate.catalogue.selection import RuleSelection
 
-    probe = Probe(text)
+    probe = Probe.of(text)
     if isinstance(rules, RuleSelection) and rules._rules is None and table_is_current():
         return any(probe.could_fire(row.requires, row.triggers) for row in _rows_of(rules))
     return any(probe.could_fire(rule.requires, rule.triggers) for rule in rules)
