@@ -23,6 +23,9 @@ best time of each is kept:
   LibCST's parse of exactly the texts tf24migrate's engine gives it over the tree (recorded in this
   process first), that parse shared by the default jobs; timed in a fresh process. No run of the
   tool can be faster while it parses these files with LibCST.
+With `--outputs`, nothing is timed: the JSON output over each tree is compared across a run
+without the cache (default jobs, and `-j 1`), a first run with an empty cache, and a warm run
+(default jobs, and `-j 1`): they must be the same.
 The tf24migrate timed is the one installed next to the running Python, its bytecode compiled first
 (as `speed.py` does).
 """
@@ -201,12 +204,44 @@ def measures(tree: Path, listing: Path, scratch: Path) -> dict[str, list[str] | 
     }
 
 
+def outputs_agree(tree: Path) -> str:
+    """Whether the JSON output over `tree` is the same without the cache at any jobs, with a
+    first and a warm cache: "same", or which runs differ from the first."""
+    tool = str(BIN / "tf24migrate")
+    with tempfile.TemporaryDirectory(prefix="tf24migrate-outputs-") as scratch:
+        cache = ["--cache-dir", str(Path(scratch) / "cache")]
+        runs = {
+            "no cache": ["--no-cache"],
+            "no cache, -j 1": ["--no-cache", "-j", "1"],
+            "first": cache,
+            "warm": cache,
+            "warm, -j 1": [*cache, "-j", "1"],
+        }
+        outputs = {}
+        for label, options in runs.items():
+            done = subprocess.run(
+                [tool, "--check", "--output-format", "json", *options, str(tree)],
+                capture_output=True,
+                text=True,
+            )
+            outputs[label] = done.stdout
+    differ = [label for label, output in outputs.items() if output != outputs["no cache"]]
+    return "same" if not differ else f"DIFFERENT: {', '.join(differ)}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=3, help="rounds of each measure (best kept)")
     parser.add_argument("--tf-sources", type=Path, help="an unpacked tensorflow/python folder of TF 2.15")
     parser.add_argument("--trees", nargs="*", help="only the trees whose names start so (`Model`, `TF 2.3`)")
+    parser.add_argument(
+        "--outputs", action="store_true", help="compare outputs across jobs and cache, no timing"
+    )
     args = parser.parse_args()
+    if args.outputs:
+        for name, tree in trees(args.tf_sources, args.trees).items():
+            print(f"{name}: {outputs_agree(tree)}", flush=True)
+        return
     cache_bytecode()
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     print(
