@@ -368,3 +368,21 @@ def test_an_internal_error_is_not_kept_and_a_changed_result_keeps_how_to_write_i
     assert failed.error is not None and failed.error.startswith("internal error (RecursionError: deep)")
     assert not failed.cacheable
     assert cache.load(str(failing), digest(failing.read_bytes())) is None
+
+
+def test_times_are_racy_from_when_the_file_was_read_not_from_when_it_is_indexed(tmp_path, monkeypatch):
+    """A worker may finish a file long after it was read: a write within the clock's granularity
+    after the read could still keep the file's times, so they count from the read."""
+    from tf24migrate.run import cache as cache_module
+
+    cache = ResultCache.open(str(tmp_path / "cache"), "key")
+    source = tmp_path / "a.py"
+    source.write_text("x = 1\n")
+    status = source.stat()
+    newest = max(status.st_mtime_ns, status.st_ctime_ns)
+    monkeypatch.setattr(cache_module.time, "time_ns", lambda: newest + 10 * cache_module.RACY_NS)
+    result = FileResult(path=str(source), status=Status.UNCHANGED)
+    for read_after, kept in ((newest + 1, False), (newest + cache_module.RACY_NS, True), (None, True)):
+        cache.remember(str(source), status, "digest", result, read_after=read_after)
+        fingerprint = cache._index_updates[str(source)][0]
+        assert (fingerprint is not None) is kept, read_after

@@ -226,13 +226,22 @@ class ResultCache:
             return None
 
     def remember(
-        self, path: str, status: os.stat_result, content_digest: str, result: FileResult | None
+        self,
+        path: str,
+        status: os.stat_result,
+        content_digest: str,
+        result: FileResult | None,
+        *,
+        read_after: int | None = None,
     ) -> None:
         """Index `path` as seen with these bytes and times, and its result (None, or a change: its
-        texts stay in its entry). Times too recent to tell a later write (racy-git's rule) are not
-        kept: the next run reads the file, and the row serves if the bytes are the same."""
+        texts stay in its entry). `read_after`: a `time.time_ns()` taken before the file was stat
+        and read (default: now). Times too recent then to tell a later write (racy-git's rule: a
+        write within the clock's granularity could keep them) are not kept: the next run reads the
+        file, and the row serves if the bytes are the same."""
         newest = max(status.st_mtime_ns, status.st_ctime_ns)
-        fingerprint = _fingerprint(status) if time.time_ns() - newest >= RACY_NS else None
+        before = time.time_ns() if read_after is None else read_after
+        fingerprint = _fingerprint(status) if before - newest >= RACY_NS else None
         head = None
         if result is not None and result.status is not Status.CHANGED:  # the path and key are the index's
             head = [result.status.value, result.error, _finding_rows(result)]

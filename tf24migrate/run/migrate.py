@@ -6,6 +6,7 @@ files given (one writer, so every write is reported).
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
@@ -84,14 +85,15 @@ def migrate_files(
 
 
 def _look_up(
-    path: str, cache: ResultCache, write: bool
+    path: str, cache: ResultCache, write: bool, started: int
 ) -> tuple[FileResult | str | None, os.stat_result | None]:
     """A file's cached result (a change as its digest, to be loaded again when its turn comes, so
     that its texts are not all held at once), or None: not cached, or not there; and the file's
     status, to index it by. A file the index knows by its times is not read; one it knows under
     other times is read and hashed here (the same bytes: the row serves); the others are not read
     here, but by the worker that migrates them. With `write`, a change is migrated again: what is
-    written always comes from the file's own bytes, migrated now, never from an entry alone."""
+    written always comes from the file's own bytes, migrated now, never from an entry alone.
+    `started`: a `time.time_ns()` from before any file was stat (`ResultCache.remember`)."""
     try:
         status = os.stat(path)
         known = cache.known(path, status)
@@ -99,7 +101,7 @@ def _look_up(
             known = cache.known_bytes(path, digest(read_regular_file(path)[0]))
             if known is not None:
                 content, result = known
-                cache.remember(path, status, content, result)
+                cache.remember(path, status, content, result, read_after=started)
     except OSError:
         return None, None
     if known is None:
@@ -116,7 +118,8 @@ def _results_with_cache(
     """The files' results (never written): those the cache's index knows, and the others
     migrated (their changes stored); what was migrated is indexed once, at the end. To `write`,
     a change is always migrated again (`_look_up`)."""
-    found = [_look_up(path, cache, write) for path in files]
+    started = time.time_ns()  # before any file is stat or read: what makes their times racy
+    found = [_look_up(path, cache, write, started) for path in files]
     misses = [path for path, (hit, _) in zip(files, found, strict=True) if hit is None]
     if jobs > 1 and len(misses) >= _PARALLEL_FROM:
         migrated = migrate_in_workers(misses, settings, min(jobs, len(misses)), False, cache)
@@ -128,7 +131,7 @@ def _results_with_cache(
             if result is None:  # not known (or its entry removed meanwhile by another run)
                 result = next(migrated) if hit is None else migrate_file(path, settings, cache=cache)
                 if status is not None and result.digest is not None and result.cacheable:
-                    cache.remember(path, status, result.digest, result)
+                    cache.remember(path, status, result.digest, result, read_after=started)
             yield slim(result, False)
     finally:
         migrated.close()
