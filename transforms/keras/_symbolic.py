@@ -113,14 +113,60 @@ def _iterated(ctx: RuleContext, name: cst.Name) -> cst.BaseExpression | None:
     return None
 
 
+def _element_evidence(ctx: RuleContext, node: cst.BaseExpression) -> str | None:
+    """Why `node`, an element of a collection the file builds, is a Keras symbolic value."""
+    if isinstance(node, cst.Call) and ctx.qualified_name(node.func) in INPUTS:
+        return f"`{abbreviated(node.func)}(...)`"
+    return symbolic_evidence(ctx, node)
+
+
+def collection_evidence(ctx: RuleContext, node: cst.BaseExpression, depth: int = 1) -> str | None:
+    """Why every item that iterating over `node` yields is a Keras symbolic value, or None: a
+    model's `.inputs` / `.outputs`, `.values()` of a dictionary whose values are all symbolic
+    (`{name: tf.keras.Input(...) for name in names}`, `{"a": inputs}`), a list or tuple of them,
+    or a name bound to one of these in the same scope."""
+    if isinstance(node, cst.Attribute):
+        if node.attr.value in ("inputs", "outputs") and _is_keras_object(ctx, node.value):
+            return f"`{abbreviated(node)}`, a Keras model's symbolic {node.attr.value}"
+        return None
+    if isinstance(node, cst.Call):
+        func = node.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value == "values" and not node.args):
+            return None
+        mapping = assigned_value(ctx, func.value) if isinstance(func.value, cst.Name) else None
+        if isinstance(mapping, cst.DictComp):
+            values = [mapping.value]  # its names are the comprehension's: only `Input(...)` is read
+            if not (isinstance(mapping.value, cst.Call) and ctx.qualified_name(mapping.value.func) in INPUTS):
+                return None
+        elif isinstance(mapping, cst.Dict) and mapping.elements:
+            values = [e.value for e in mapping.elements if isinstance(e, cst.DictElement)]
+            if len(values) != len(mapping.elements):
+                return None
+        else:
+            return None
+        found = [_element_evidence(ctx, value) for value in values]
+        if any(why is None for why in found):
+            return None
+        return f"`{abbreviated(node)}`, whose values are Keras symbolic values ({found[0]})"
+    if isinstance(node, (cst.List, cst.Tuple)) and node.elements:
+        items = [e.value for e in node.elements if isinstance(e, cst.Element)]
+        found = [_element_evidence(ctx, item) for item in items]
+        if len(items) != len(node.elements) or any(why is None for why in found):
+            return None
+        return f"`{abbreviated(node)}`, whose items are Keras symbolic values ({found[0]})"
+    if isinstance(node, cst.Name) and depth > 0:
+        value = assigned_value(ctx, node)
+        bound = collection_evidence(ctx, value, depth - 1) if value is not None else None
+        return f"`{node.value}`, bound to {bound}" if bound is not None else None
+    return None
+
+
 def _name_evidence(ctx: RuleContext, name: cst.Name, depth: int) -> str | None:
     collection = _iterated(ctx, name)
-    if (
-        isinstance(collection, cst.Attribute)
-        and collection.attr.value in ("inputs", "outputs")
-        and _is_keras_object(ctx, collection.value)
-    ):
-        return f"`{name.value}` iterates over `{abbreviated(collection)}`, a Keras model's symbolic {collection.attr.value}"
+    if collection is not None:
+        found = collection_evidence(ctx, collection)
+        if found is not None:
+            return f"`{name.value}` iterates over {found}"
     value = assigned_value(ctx, name)
     if value is None:
         return None
