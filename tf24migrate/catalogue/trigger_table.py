@@ -7,7 +7,7 @@ from typing import NamedTuple
 from tf24migrate.rules.needles import Pattern
 
 # The digest of the sources this table was generated from: see `prefilter.table_is_current`.
-SOURCES_DIGEST = "462d37cf656cb25d4b359f49e0e46ed7"
+SOURCES_DIGEST = "9d88c1af8d5b84bf2afcf29cc2b868a1"
 
 
 class Row(NamedTuple):
@@ -53,6 +53,7 @@ ROWS = (
     Row("TF24309", "policy-loss-scale", True, ("loss_scale", "tensorflow", Pattern(r"(?:\bimport\b[^#\n]*(?<![\w.])tensorflow\b|\bfrom[ \t]+tensorflow\b(?![ \t]*\.[ \t]*(?:python|core|compiler|tools|security|tsl|dtensor)\b)|(?:\A|(?<=[\n\r]))[ \t]*tensorflow\b(?![ \t]*\.[ \t]*(?:python|core|compiler|tools|security|tsl|dtensor)\b))|(?:(?:\.|(?:\A|(?<=[\n\r])))[ \t]*dtype_policy\b)", "tensorflow", "dtype_policy")), ("loss_scale", "Policy", "global_policy", "dtype_policy", "get_layer_policy")),
     Row("TF24310", "should-cast-variables", True, ("should_cast_variables", "tensorflow", Pattern(r"(?:\bimport\b[^#\n]*(?<![\w.])tensorflow\b|\bfrom[ \t]+tensorflow\b(?![ \t]*\.[ \t]*(?:python|core|compiler|tools|security|tsl|dtensor)\b)|(?:\A|(?<=[\n\r]))[ \t]*tensorflow\b(?![ \t]*\.[ \t]*(?:python|core|compiler|tools|security|tsl|dtensor)\b))|(?:(?:\.|(?:\A|(?<=[\n\r])))[ \t]*dtype_policy\b)", "tensorflow", "dtype_policy")), ("should_cast_variables", "Policy", "global_policy", "dtype_policy", "get_layer_policy")),
     Row("TF24311", "non-floating-global-policy", True, (Pattern(r"\bimport\b[^#\n]*(?<![\w.])tensorflow\b|\bfrom[ \t]+tensorflow\b(?![ \t]*\.[ \t]*(?:python|core|compiler|tools|security|tsl|dtensor)\b)|(?:\A|(?<=[\n\r]))[ \t]*tensorflow\b(?![ \t]*\.[ \t]*(?:python|core|compiler|tools|security|tsl|dtensor)\b)", "tensorflow"),), ("set_policy", "set_global_policy")),
+    Row("TF24312", "embedding-output-dtype", True, (Pattern(r"\bimport\b[^#\n]*(?<![\w.])tensorflow\b|\bfrom[ \t]+tensorflow\b(?![ \t]*\.[ \t]*(?:python|core|compiler|tools|security|tsl|dtensor)\b)|(?:\A|(?<=[\n\r]))[ \t]*tensorflow\b(?![ \t]*\.[ \t]*(?:python|core|compiler|tools|security|tsl|dtensor)\b)", "tensorflow"), "Embedding", ".dtype", Pattern(r"(?:mixed_float16)|(?:mixed_bfloat16)", "mixed_float16", "mixed_bfloat16")), ("Embedding", "set_policy", "set_global_policy", "Policy")),
     Row("TF24401", "dispatch-server-config", True, (Pattern(r"\bimport\b[^#\n]*(?<![\w.])tensorflow\b|\bfrom[ \t]+tensorflow\b(?![ \t]*\.[ \t]*(?:python|core|compiler|tools|security|tsl|dtensor)\b)|(?:\A|(?<=[\n\r]))[ \t]*tensorflow\b(?![ \t]*\.[ \t]*(?:python|core|compiler|tools|security|tsl|dtensor)\b)", "tensorflow"),), ("DispatchServer",)),
     Row("TF24402", "worker-server-config", True, (Pattern(r"\bimport\b[^#\n]*(?<![\w.])tensorflow\b|\bfrom[ \t]+tensorflow\b(?![ \t]*\.[ \t]*(?:python|core|compiler|tools|security|tsl|dtensor)\b)|(?:\A|(?<=[\n\r]))[ \t]*tensorflow\b(?![ \t]*\.[ \t]*(?:python|core|compiler|tools|security|tsl|dtensor)\b)", "tensorflow"),), ("WorkerServer",)),
     Row("TF24403", "data-autotune", False, (Pattern(r"\bimport\b[^#\n]*(?<![\w.])tensorflow\b|\bfrom[ \t]+tensorflow\b(?![ \t]*\.[ \t]*(?:python|core|compiler|tools|security|tsl|dtensor)\b)|(?:\A|(?<=[\n\r]))[ \t]*tensorflow\b(?![ \t]*\.[ \t]*(?:python|core|compiler|tools|security|tsl|dtensor)\b)", "tensorflow"),), ("AUTOTUNE",)),
