@@ -9,15 +9,57 @@ from tf24migrate.model.findings import Fix, Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import abbreviated, code_for
 from tf24migrate.rules.context import RuleContext
+from tf24migrate.rules.needles import Pattern, any_of
 
 from ._symbolic import (
     EVIDENCE_TRIGGERS,
     symbolic_evidence,
 )
 
+# `isinstance(x, tf.Tensor)` (or a tuple holding a `Tensor`) on a bare name: where a function checks
+# its parameter, which a call later in the file may give a symbolic value.
+_ISINSTANCE_OF_TENSOR = Pattern(r"\bisinstance\(\s*\w+\s*,[^\n\r]*\bTensor\b", "isinstance")
+
 
 def _is_builtin_call(ctx: RuleContext, call: cst.Call, name: str) -> bool:
     return isinstance(call.func, cst.Name) and call.func.value == name and ctx.binding(name) is None
+
+
+def _parameters(function: cst.FunctionDef) -> tuple[list[cst.Param], dict[str, cst.Param]]:
+    """The parameters a call's positional arguments fill, in order, and every parameter a keyword
+    can name, by name."""
+    params = function.params
+    positional = [*params.posonly_params, *params.params]
+    by_name = {p.name.value: p for p in (*params.params, *params.kwonly_params)}
+    return positional, by_name
+
+
+def _checks_with_isinstance(function: cst.FunctionDef, name: str) -> bool:
+    """Whether `function`'s body holds `isinstance(name, ...)`."""
+    stack: list[cst.CSTNode] = [function.body]
+    while stack:
+        node = stack.pop()
+        if (
+            isinstance(node, cst.Call)
+            and isinstance(node.func, cst.Name)
+            and node.func.value == "isinstance"
+            and node.args
+            and isinstance(node.args[0].value, cst.Name)
+            and node.args[0].value.value == name
+        ):
+            return True
+        stack.extend(node.children)
+    return False
+
+
+def _enclosing_function(ctx: RuleContext, param: cst.Param) -> cst.FunctionDef | None:
+    """The function `param` is a parameter of, among those around the node being left."""
+    for node in ctx.ancestors:
+        if isinstance(node, cst.FunctionDef):
+            positional, by_name = _parameters(node)
+            if param in positional or param in by_name.values():
+                return node
+    return None
 
 
 class KerasSymbolicIsinstance(Rule):
@@ -31,9 +73,12 @@ class KerasSymbolicIsinstance(Rule):
 
     Reported only with evidence in the file that `x` is a Keras symbolic value: `x` is bound to
     `tf.keras.Input(...)` (or computed from such a name, as `h = Dense(8)(inputs)`) in the same
-    scope, or `x` is a model's `.input(s)` / `.output(s)`. Everywhere else (a `tf.function`
-    argument, a shape dimension, a loss normaliser, a tensor of TF 1 graph code) `isinstance(x,
-    tf.Tensor)` means what it meant in TF 2.3, and is left alone.
+    scope, or `x` is a model's `.input(s)` / `.output(s)`, or `x` is a parameter of a function of
+    the file that the file calls with such a value (`def check(x): ... isinstance(x, tf.Tensor)`
+    and `check(model.output)`; the check is reported where it is, in the function). Everywhere else
+    (a `tf.function` argument, a shape dimension, a loss normaliser, a tensor of TF 1 graph code,
+    a parameter no call of the file gives a symbolic value) `isinstance(x, tf.Tensor)` means what
+    it meant in TF 2.3, and is left alone.
 
     Before: `inputs = tf.keras.Input((3,))` then `if isinstance(inputs, tf.Tensor): ...`
     After:  `inputs = tf.keras.Input((3,))` then `if tf.is_tensor(inputs): ...`
@@ -48,16 +93,60 @@ class KerasSymbolicIsinstance(Rule):
     changed_in = "2.4"
     fix = Fix.UNSAFE
     severity = Severity.WARNING
-    triggers = EVIDENCE_TRIGGERS
-    requires = ("isinstance", *IMPORTS_TENSORFLOW)
+    triggers = (*EVIDENCE_TRIGGERS, _ISINSTANCE_OF_TENSOR)
+    requires = ("isinstance", *IMPORTS_TENSORFLOW, any_of(*EVIDENCE_TRIGGERS))
+    follows = EVIDENCE_TRIGGERS
+
+    def _note_symbolic_arguments(self, ctx: RuleContext, call: cst.Call) -> None:
+        """At a call of a function of the file, note each parameter that receives a symbolic value
+        and that the function checks with `isinstance`: the rules run again, and the check is
+        reported in the function (`_parameter_evidence`)."""
+        if not isinstance(call.func, cst.Name) or not ctx.is_reference(call.func):
+            return
+        binding = ctx.binding(call.func.value)
+        function = binding.node if binding is not None else None
+        if not isinstance(function, cst.FunctionDef):
+            return
+        positional, by_name = _parameters(function)
+        for index, arg in enumerate(call.args):
+            if arg.star:
+                return  # `*args` / `**kwargs`: which parameter gets what is not visible
+            if arg.keyword is not None:
+                param = by_name.get(arg.keyword.value)
+            else:
+                param = positional[index] if index < len(positional) else None
+            if param is None or not _checks_with_isinstance(function, param.name.value):
+                continue
+            evidence = symbolic_evidence(ctx, arg.value)
+            if evidence is not None:
+                ctx.block(
+                    (self.code, function, param.name.value),
+                    f"`{param.name.value}` is a parameter of `{function.name.value}`, which this file "
+                    f"calls with `{abbreviated(arg.value)}`: {evidence}",
+                )
+
+    def _parameter_evidence(self, ctx: RuleContext, value: cst.BaseExpression) -> str | None:
+        """The evidence a call later in the file gave for the parameter `value` (the rules' earlier
+        pass found it: `_note_symbolic_arguments`)."""
+        if not isinstance(value, cst.Name) or not ctx.is_reference(value):
+            return None
+        binding = ctx.binding(value.value)
+        param = binding.node if binding is not None else None
+        if not isinstance(param, cst.Param):
+            return None
+        function = _enclosing_function(ctx, param)
+        if function is None:
+            return None
+        return ctx.blocked_reason((self.code, function, value.value))
 
     def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
-        if not _is_builtin_call(ctx, original, "isinstance") or len(original.args) != 2:
+        if not _is_builtin_call(ctx, original, "isinstance"):
+            self._note_symbolic_arguments(ctx, original)
             return updated
-        if any(arg.star or arg.keyword for arg in original.args):
+        if len(original.args) != 2 or any(arg.star or arg.keyword for arg in original.args):
             return updated
         value, kind = original.args
-        evidence = symbolic_evidence(ctx, value.value)
+        evidence = symbolic_evidence(ctx, value.value) or self._parameter_evidence(ctx, value.value)
         if evidence is None:
             return updated
         shown = abbreviated(value.value)
