@@ -12,7 +12,9 @@ What counts (each cheap, and each visible to the rule because its lines hold a t
 - a name bound from an expression that uses such a name (`h = Dense(8)(inputs)`, `h = inputs * 2`),
   followed through up to `_DEPTH` assignments; attributes of a symbolic value (`inputs.shape`) and
   lambda bodies do not count;
-- a name a comprehension's `for` binds alone over a model's `.inputs` / `.outputs`;
+- a name a comprehension's or a loop's `for` binds alone over a model's `.inputs` / `.outputs`,
+  a list or tuple of symbolic values, or the `.values()` of a dictionary of them
+  (`collection_evidence`);
 - `.input`, `.inputs`, `.output` or `.outputs` of a Keras model or layer: a receiver bound to a
   `tf.keras.*` construction, a `.get_layer(...)` / `.layers[...]` result, or a receiver named as
   one (`model`, `base_model`, `self.model`, `layer`, `encoder_layer`, `Model`, `LAYER`). Graph operations
@@ -102,13 +104,13 @@ def _is_keras_object(ctx: RuleContext, node: cst.BaseExpression) -> bool:
 
 
 def _iterated(ctx: RuleContext, name: cst.Name) -> cst.BaseExpression | None:
-    """What `name` iterates over when a comprehension's `for` binds it alone (a loop's body is
-    other statements, which the engine visits only where a trigger is)."""
+    """What `name` iterates over when a comprehension's or a loop's `for` binds it alone (a loop's
+    body is other statements, which the engine visits only on the lines holding a trigger)."""
     if not ctx.is_reference(name):
         return None
     binding = ctx.binding(name.value)
     loop = binding.node if binding is not None else None
-    if isinstance(loop, cst.CompFor) and isinstance(loop.target, cst.Name):
+    if isinstance(loop, (cst.CompFor, cst.For)) and isinstance(loop.target, cst.Name):
         return loop.iter
     return None
 
