@@ -9,6 +9,7 @@ from tf24migrate.model.findings import Fix, Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import abbreviated, code_for
 from tf24migrate.rules.context import RuleContext
+from tf24migrate.rules.names import dotted_parts
 from tf24migrate.rules.needles import Pattern, any_of
 
 from ._symbolic import (
@@ -34,8 +35,15 @@ def _parameters(function: cst.FunctionDef) -> tuple[list[cst.Param], dict[str, c
     return positional, by_name
 
 
+def _names_a_tensor(kind: cst.BaseExpression) -> bool:
+    """Whether `kind`, or an item of it (a tuple), is spelled `...Tensor` (`tf.Tensor`, `Tensor`)."""
+    kinds = [e.value for e in kind.elements] if isinstance(kind, cst.Tuple) else [kind]
+    return any((dotted_parts(k) or [""])[-1] == "Tensor" for k in kinds)
+
+
 def _checks_with_isinstance(function: cst.FunctionDef, name: str) -> bool:
-    """Whether `function`'s body holds `isinstance(name, ...)`."""
+    """Whether `function`'s body holds `isinstance(name, <...Tensor>)` (which the rules' next pass
+    reads with the names resolved)."""
     stack: list[cst.CSTNode] = [function.body]
     while stack:
         node = stack.pop()
@@ -43,9 +51,10 @@ def _checks_with_isinstance(function: cst.FunctionDef, name: str) -> bool:
             isinstance(node, cst.Call)
             and isinstance(node.func, cst.Name)
             and node.func.value == "isinstance"
-            and node.args
+            and len(node.args) == 2
             and isinstance(node.args[0].value, cst.Name)
             and node.args[0].value.value == name
+            and _names_a_tensor(node.args[1].value)
         ):
             return True
         stack.extend(node.children)
