@@ -83,8 +83,9 @@ class KerasSymbolicIsinstance(Rule):
     Reported only with evidence in the file that `x` is a Keras symbolic value: `x` is bound to
     `tf.keras.Input(...)` (or computed from such a name, as `h = Dense(8)(inputs)`) in the same
     scope, or `x` is a model's `.input(s)` / `.output(s)`, or `x` is a parameter of a function of
-    the file that the file calls with such a value (`def check(x): ... isinstance(x, tf.Tensor)`
-    and `check(model.output)`; the check is reported where it is, in the function). Everywhere else
+    the file (not decorated) that the file calls by its name with such a value, after defining it
+    (`def check(x): ... isinstance(x, tf.Tensor)` and `check(model.output)`; the check is reported
+    where it is, in the function). Everywhere else
     (a `tf.function` argument, a shape dimension, a loss normaliser, a tensor of TF 1 graph code,
     a parameter no call of the file gives a symbolic value) `isinstance(x, tf.Tensor)` means what
     it meant in TF 2.3, and is left alone.
@@ -114,8 +115,8 @@ class KerasSymbolicIsinstance(Rule):
             return
         binding = ctx.binding(call.func.value)
         function = binding.node if binding is not None else None
-        if not isinstance(function, cst.FunctionDef):
-            return
+        if not isinstance(function, cst.FunctionDef) or function.decorators:
+            return  # a decorator (`tf.function`, ...) may give the function other values than the call's
         positional, by_name = _parameters(function)
         for index, arg in enumerate(call.args):
             if arg.star:
