@@ -5,9 +5,9 @@ judged as a user would meet them: the program runs on TensorFlow 2.3.0 and fails
 - fixed: the program was rewritten and runs on 2.4.0;
 - reported: the line that fails on 2.4.0 (in the rewritten program, if any) holds a warning or an
   error left to the user (not one whose fix was applied). When that line is a `raise` statement in
-  the body of an `if`, the lines of that `if`'s condition count too: the program raised because
-  the condition held (`if not isinstance(x, tf.Tensor): raise TypeError(...)`), and the condition
-  is the code to change, where a finding belongs (`_failing_lines`);
+  the body (or the `else`) of an `if`, the lines of that `if`'s condition count too: the program
+  raised because of the condition (`if not isinstance(x, tf.Tensor): raise TypeError(...)`), and
+  the condition is the code to change, where a finding belongs (`_failing_lines`);
 - wrong: the rewritten program fails otherwise than the original, at a line the rewrite wrote, and
   nothing reports it;
 - silent: nothing of the above.
