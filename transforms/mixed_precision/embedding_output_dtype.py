@@ -79,10 +79,11 @@ class EmbeddingOutputDtype(Rule):
 
     In TF 2.3 a `tf.keras.layers.Embedding` layer returned float32 under the `mixed_float16` and
     `mixed_bfloat16` policies; from TF 2.4 it returns the policy's compute dtype, float16 or
-    bfloat16, like every other layer (TF 2.4's release notes; executed on TF 2.3.0 and 2.4.0 with
-    the experimental `set_policy` and the stable `set_global_policy`). Code that checks the dtype of
-    an embedding's output against float32 stops passing. Report only: compare with the policy's
-    compute dtype, or cast the output where float32 is needed.
+    bfloat16, like every other layer (TF 2.4's release notes; executed on TF 2.3.0 with the
+    experimental `set_policy`, and on TF 2.4.0 with it and with the stable `set_global_policy`,
+    under both policies). Code that checks the dtype of an embedding's output against float32 stops
+    passing. Report only: compare with the policy's compute dtype, or cast the output where float32
+    is needed.
 
     Reported where the file makes a mixed policy global (`set_policy("mixed_float16")`,
     `set_global_policy(Policy("mixed_bfloat16"))`) and the `.dtype` of a value an `Embedding` layer
@@ -90,7 +91,7 @@ class EmbeddingOutputDtype(Rule):
     scope) is compared with float32 (`==`, `!=`, `is`, `is not`). Without a mixed policy in the file,
     or compared with float16, nothing changes and nothing is reported.
 
-    Reported: `tf.keras.mixed_precision.set_global_policy("mixed_float16")` then `embedded = tf.keras.layers.Embedding(10, 4)(ids)` then `assert embedded.dtype == tf.float32`
+    Reported: `tf.keras.mixed_precision.experimental.set_policy("mixed_float16")` then `embedded = tf.keras.layers.Embedding(10, 4)(ids)` then `assert embedded.dtype == tf.float32`
     Write instead: `tf.keras.mixed_precision.set_global_policy("mixed_float16")` then `embedded = tf.keras.layers.Embedding(10, 4)(ids)` then `assert embedded.dtype == tf.keras.mixed_precision.global_policy().compute_dtype` (or cast: `tf.cast(embedded, tf.float32)`)
 
     Versions: the change is in TF 2.4's release notes (`tf.keras.mixed_precision`: under mixed
