@@ -104,8 +104,9 @@ def _is_keras_object(ctx: RuleContext, node: cst.BaseExpression) -> bool:
 
 
 def _iterated(ctx: RuleContext, name: cst.Name) -> cst.BaseExpression | None:
-    """What `name` iterates over when a comprehension's or a loop's `for` binds it alone (a loop's
-    body is other statements, which the engine visits only on the lines holding a trigger)."""
+    """What `name` iterates over when a comprehension's or a loop's `for` binds it alone (the
+    engine visits a loop's body on the lines that hold a trigger or use the target of a loop whose
+    header holds one: `for out in model.outputs:`)."""
     if not ctx.is_reference(name):
         return None
     binding = ctx.binding(name.value)
