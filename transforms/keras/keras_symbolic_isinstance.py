@@ -82,13 +82,14 @@ class KerasSymbolicIsinstance(Rule):
 
     Reported only with evidence in the file that `x` is a Keras symbolic value: `x` is bound to
     `tf.keras.Input(...)` (or computed from such a name, as `h = Dense(8)(inputs)`) in the same
-    scope, or `x` is a model's `.input(s)` / `.output(s)`, or `x` is a parameter of a function of
-    the file (not decorated) that the file calls by its name with such a value, after defining it
-    (`def check(x): ... isinstance(x, tf.Tensor)` and `check(model.output)`; the check is reported
-    where it is, in the function). Everywhere else
-    (a `tf.function` argument, a shape dimension, a loss normaliser, a tensor of TF 1 graph code,
-    a parameter no call of the file gives a symbolic value) `isinstance(x, tf.Tensor)` means what
-    it meant in TF 2.3, and is left alone.
+    scope, or iterates over a model's `.inputs` / `.outputs` (or a list, a tuple or a dictionary's
+    `.values()` of such values), or `x` is a model's `.input(s)` / `.output(s)`, or `x` is a parameter of a function of the file (not decorated) that the file,
+    after defining it, calls by its name with such a value (`def check(x): ... isinstance(x,
+    tf.Tensor)`, then `check(model.output)`, or `check(out)` in `for out in model.outputs:`): the
+    check is reported where it is, in the function. Everywhere else (a `tf.function` argument, a
+    shape dimension, a loss normaliser, a tensor of TF 1 graph code, a parameter no call of the
+    file gives a symbolic value) `isinstance(x, tf.Tensor)` means what it meant in TF 2.3, and is
+    left alone.
 
     Before: `inputs = tf.keras.Input((3,))` then `if isinstance(inputs, tf.Tensor): ...`
     After:  `inputs = tf.keras.Input((3,))` then `if tf.is_tensor(inputs): ...`
