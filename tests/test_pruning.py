@@ -261,7 +261,7 @@ SUFFIX_SOURCE = textwrap.dedent(
     y = tf.keras.layers.Dense(2)(x)
     u_name = "u:0"
     print(u_name)
-    if y.name == "dense/BiasAdd:0":
+    if y.name == "dense/BiasAdd:0" or x.name == "x:0":
         pass
     """
 )

@@ -1,4 +1,4 @@
-"""TF24211 `tensor-name-suffix`: Keras symbolic tensor names have no `:0` suffix from TF 2.4."""
+"""TF24211 `tensor-name-suffix`: the names of a Keras model's inputs have no `:0` suffix from TF 2.4."""
 
 from __future__ import annotations
 
@@ -15,24 +15,24 @@ from .._text import assigned_value, literal_value
 from ._symbolic import (
     EVIDENCE_IN_FILE,
     EVIDENCE_TRIGGERS,
-    collection_evidence,
-    symbolic_evidence,
+    input_collection_evidence,
+    input_evidence,
 )
 
 
 def _is_name_attribute(ctx: RuleContext, node: cst.CSTNode) -> bool:
-    """Whether `node` is the `.name` of a value the file shows to be a Keras symbolic tensor."""
+    """Whether `node` is the `.name` of a value the file shows to be a Keras model's input."""
     return (
         isinstance(node, cst.Attribute)
         and node.attr.value == "name"
-        and symbolic_evidence(ctx, node.value) is not None
+        and input_evidence(ctx, node.value) is not None
     )
 
 
 def _keyed_by_names(ctx: RuleContext, node: cst.CSTNode) -> bool:
     """Whether `node` is a name bound in this scope to a dictionary whose keys are Keras symbolic
-    tensors' names: `{t.name: t for t in model.inputs}` (over any collection `collection_evidence`
-    accepts), or `{inputs.name: ...}` with every key such a `.name`."""
+    inputs' names: `{t.name: t for t in model.inputs}` (over any collection
+    `input_collection_evidence` accepts), or `{inputs.name: ...}` with every key such a `.name`."""
     if not isinstance(node, cst.Name):
         return False
     value = assigned_value(ctx, node)
@@ -45,7 +45,7 @@ def _keyed_by_names(ctx: RuleContext, node: cst.CSTNode) -> bool:
             and key.attr.value == "name"
             and isinstance(key.value, cst.Name)
             and key.value.value == loop.target.value
-            and collection_evidence(ctx, loop.iter) is not None
+            and input_collection_evidence(ctx, loop.iter) is not None
         )
     if isinstance(value, cst.Dict) and value.elements:
         return all(isinstance(e, cst.DictElement) and _is_name_attribute(ctx, e.key) for e in value.elements)
@@ -65,23 +65,25 @@ def _ends_with_output_index(node: cst.CSTNode) -> bool:
 
 
 class TensorNameSuffix(Rule):
-    """Keras symbolic tensor names have no `:0` suffix from TF 2.4.
+    """The names of a Keras model's inputs have no `:0` suffix from TF 2.4.
 
     `tf.keras.Input(name="image").name` was `"image:0"` (an op output name) and is `"image"` from
-    TF 2.4, so code comparing names with a string ending in `:0`, appending `":0"` to a `.name`, or
-    testing `.name.endswith(":0")` silently stops matching, and a dictionary keyed by such names
-    (`{t.name: t for t in model.inputs}`) looked up with `"age:0"` raises `KeyError`. Report only. To
-    identify tensors, use `tensor.ref()` as a dictionary key rather than names.
+    TF 2.4, as are the names of a model's `.input(s)`, so code comparing them with a string ending
+    in `:0`, appending `":0"` to such a `.name`, or testing `.name.endswith(":0")` silently stops
+    matching, and a dictionary keyed by them (`{t.name: t for t in model.inputs}`) looked up with
+    `"age:0"` raises `KeyError`. Report only. To identify tensors, use `tensor.ref()` as a
+    dictionary key rather than names.
 
-    Reported only where the `.name` is visibly a Keras symbolic tensor's: its receiver is bound to
-    `tf.keras.Input(...)` (or computed from one) in the same scope, or is a model's or layer's
-    `.input(s)` / `.output(s)`; a dictionary's keys are such names when it is built in the same
-    scope from a model's `.inputs` / `.outputs`, a list of symbolic values or the `.values()` of a
-    dictionary of `Input(...)` calls. Graph tensors, GraphDef nodes, variables and ops keep their names
-    (`op.outputs[0].name` still ends in `:0`), so graph-manipulation code is not reported.
+    Reported only where the `.name` is visibly an input's: its receiver is bound to
+    `tf.keras.Input(...)` in the same scope, iterates over a model's `.inputs`, or is a model's
+    `.input` / `.inputs[i]`; a dictionary's keys are such names when it is built in the same scope
+    from a model's `.inputs`, a list of inputs or the `.values()` of a dictionary of `Input(...)`
+    calls. The outputs of layers keep their op names (`dense/BiasAdd:0` on TF 2.3.0 and 2.4.0
+    alike; the names of op layers change, see TF24217), and so do graph tensors, GraphDef nodes,
+    variables and ops (`op.outputs[0].name` still ends in `:0`): they are not reported.
 
-    Reported: `if layer.output.name == "dense/BiasAdd:0": ...`
-    Write instead: `if layer.output.name == "dense/BiasAdd": ...` (or compare `tensor.ref()`s)
+    Reported: `if model.inputs[0].name == "image:0": ...`
+    Write instead: `if model.inputs[0].name == "image": ...` (or compare `tensor.ref()`s)
 
     Reported: `by_name = {t.name: t for t in model.inputs}` then `age = by_name["age:0"]`
     Write instead: `age = by_name["age"]` (the `name=` given to `Input`)
@@ -105,7 +107,7 @@ class TensorNameSuffix(Rule):
         )
         ctx.report(
             node,
-            f"Keras symbolic tensor names have no `:0` suffix from TF 2.4: {verb} {instead}.\n"
+            f"Keras inputs' names have no `:0` suffix from TF 2.4: {verb} {instead}.\n"
             "`Input(name='x').name` is `'x'`; or identify tensors by `tensor.ref()` instead of by name.",
         )
 
