@@ -50,9 +50,12 @@ def _is_float32(ctx: RuleContext, node: cst.BaseExpression) -> bool:
 def _policy_set(ctx: RuleContext, call: cst.Call) -> str | None:
     """The mixed policy `call` makes global (`set_policy("mixed_float16")`,
     `set_global_policy(Policy("mixed_bfloat16"))`, or a name bound to such a `Policy`), else None."""
-    if ctx.qualified_name(call.func) not in _SETTERS or not call.args or call.args[0].keyword is not None:
+    if ctx.qualified_name(call.func) not in _SETTERS:
         return None
-    policy = call.args[0].value
+    given = [a for a in call.args if a.keyword is None or a.keyword.value == "policy"]
+    if not given or given[0].star:
+        return None
+    policy = given[0].value
     if isinstance(policy, cst.Name):
         policy = assigned_value(ctx, policy) or policy
     if isinstance(policy, cst.Call) and ctx.qualified_name(policy.func) in _POLICIES and policy.args:
