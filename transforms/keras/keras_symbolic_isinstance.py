@@ -3,6 +3,8 @@ TF 2.4."""
 
 from __future__ import annotations
 
+import builtins
+
 import libcst as cst
 
 from tf24migrate.model.findings import Fix, Severity
@@ -61,6 +63,33 @@ def _checks_with_isinstance(function: cst.FunctionDef, name: str) -> bool:
     return False
 
 
+_BUILTINS = frozenset(dir(builtins))
+
+
+def _places(call: cst.Call) -> list[tuple[tuple[str, int | str], cst.Arg]]:
+    """Each argument of `call` with its place (`("position", 0)`, `("keyword", "x")`); none when
+    a `*args` / `**kwargs` hides which parameter gets what."""
+    if any(arg.star for arg in call.args):
+        return []
+    return [
+        ((("keyword", arg.keyword.value) if arg.keyword is not None else ("position", index)), arg)
+        for index, arg in enumerate(call.args)
+    ]
+
+
+def _nth(params: list[cst.Param], index: int) -> cst.Param | None:
+    return params[index] if index < len(params) else None
+
+
+def _called_with(arg: cst.Arg, evidence: str) -> str:
+    return f"which this file calls with `{abbreviated(arg.value)}`: {evidence}"
+
+
+def _parameter_of(param: cst.Param, function: str, called_with: str) -> str:
+    """The evidence for `param` that a call of `function` gives (`_called_with`)."""
+    return f"`{param.name.value}` is a parameter of `{function}`, {called_with}"
+
+
 def _enclosing_function(ctx: RuleContext, param: cst.Param) -> cst.FunctionDef | None:
     """The function `param` is a parameter of, among those around the node being left."""
     for node in ctx.ancestors:
@@ -83,13 +112,14 @@ class KerasSymbolicIsinstance(Rule):
     Reported only with evidence in the file that `x` is a Keras symbolic value: `x` is bound to
     `tf.keras.Input(...)` (or computed from such a name, as `h = Dense(8)(inputs)`) in the same
     scope, or iterates over a model's `.inputs` / `.outputs` (or a list, a tuple or a dictionary's
-    `.values()` of such values), or `x` is a model's `.input(s)` / `.output(s)`, or `x` is a parameter of a function of the file (not decorated) that the file,
-    after defining it, calls by its name with such a value (`def check(x): ... isinstance(x,
-    tf.Tensor)`, then `check(model.output)`, or `check(out)` in `for out in model.outputs:`): the
-    check is reported where it is, in the function. Everywhere else (a `tf.function` argument, a
-    shape dimension, a loss normaliser, a tensor of TF 1 graph code, a parameter no call of the
-    file gives a symbolic value) `isinstance(x, tf.Tensor)` means what it meant in TF 2.3, and is
-    left alone.
+    `.values()` of such values), or `x` is a model's `.input(s)` / `.output(s)`, or `x` is a
+    parameter of a function of the file (not decorated) that the file calls by its name with such
+    a value, after defining it or in the body of a function before it (`def check(x): ...
+    isinstance(x, tf.Tensor)` and `check(model.output)`, or `check(out)` in `for out in
+    model.outputs:`): the check is reported where it is, in the function. Everywhere else (a
+    `tf.function` argument, a shape dimension, a loss normaliser, a tensor of TF 1 graph code, a
+    parameter no call of the file gives a symbolic value) `isinstance(x, tf.Tensor)` means what it
+    meant in TF 2.3, and is left alone.
 
     Before: `inputs = tf.keras.Input((3,))` then `if isinstance(inputs, tf.Tensor): ...`
     After:  `inputs = tf.keras.Input((3,))` then `if tf.is_tensor(inputs): ...`
@@ -111,30 +141,61 @@ class KerasSymbolicIsinstance(Rule):
     def _note_symbolic_arguments(self, ctx: RuleContext, call: cst.Call) -> None:
         """At a call of a function of the file, note each parameter that receives a symbolic value
         and that the function checks with `isinstance`: the rules run again, and the check is
-        reported in the function (`_parameter_evidence`)."""
+        reported in the function (`_parameter_evidence`). A call in a function's body of a name
+        not bound yet (a function the module defines further down) is noted by the name and the
+        argument's place, and matched with the module's function at its end (`leave_Module`)."""
         if not isinstance(call.func, cst.Name) or not ctx.is_reference(call.func):
             return
-        binding = ctx.binding(call.func.value)
-        function = binding.node if binding is not None else None
+        name = call.func.value
+        binding = ctx.binding(name)
+        if binding is None:
+            if name not in _BUILTINS and any(
+                isinstance(a, (cst.FunctionDef, cst.Lambda)) for a in ctx.ancestors
+            ):
+                for place, arg in _places(call):
+                    evidence = symbolic_evidence(ctx, arg.value)
+                    if evidence is not None:
+                        ctx.block((self.code, name, place), _called_with(arg, evidence))
+            return
+        function = binding.node
         if not isinstance(function, cst.FunctionDef) or function.decorators:
             return  # a decorator (`tf.function`, ...) may give the function other values than the call's
         positional, by_name = _parameters(function)
-        for index, arg in enumerate(call.args):
-            if arg.star:
-                return  # `*args` / `**kwargs`: which parameter gets what is not visible
-            if arg.keyword is not None:
-                param = by_name.get(arg.keyword.value)
-            else:
-                param = positional[index] if index < len(positional) else None
+        for place, arg in _places(call):
+            kind, key = place
+            param = by_name.get(str(key)) if kind == "keyword" else _nth(positional, int(key))
             if param is None or not _checks_with_isinstance(function, param.name.value):
                 continue
             evidence = symbolic_evidence(ctx, arg.value)
             if evidence is not None:
                 ctx.block(
                     (self.code, function, param.name.value),
-                    f"`{param.name.value}` is a parameter of `{function.name.value}`, which this file "
-                    f"calls with `{abbreviated(arg.value)}`: {evidence}",
+                    _parameter_of(param, name, _called_with(arg, evidence)),
                 )
+
+    def leave_Module(self, ctx: RuleContext, original: cst.Module, updated: cst.Module) -> cst.Module:
+        """Match the calls noted before their function was defined (`_note_symbolic_arguments`)
+        with the function the module's name is bound to at its end."""
+        for statement in original.body:
+            function = statement if isinstance(statement, cst.FunctionDef) else None
+            if function is None or function.decorators:
+                continue
+            binding = ctx.binding(function.name.value)
+            if binding is None or binding.node is not function:
+                continue  # the name is bound to something else at the end of the module
+            positional, by_name = _parameters(function)
+            places = [
+                *((("position", i), p) for i, p in enumerate(positional)),
+                *((("keyword", k), p) for k, p in by_name.items()),
+            ]
+            for place, param in places:
+                found = ctx.blocked_reason((self.code, function.name.value, place))
+                if found is not None and _checks_with_isinstance(function, param.name.value):
+                    ctx.block(
+                        (self.code, function, param.name.value),
+                        _parameter_of(param, function.name.value, found),
+                    )
+        return updated
 
     def _parameter_evidence(self, ctx: RuleContext, value: cst.BaseExpression) -> str | None:
         """The evidence a call later in the file gave for the parameter `value` (the rules' earlier
