@@ -361,18 +361,18 @@ NEEDLE_EDGES = {
     "method continued over lines": "s.\\\n    experimental_run_v2(f)\n",
     "method in brackets": "(s.\n    experimental_run_v2)(f)\n",
     "keyword before its =": "import tensorflow as tf\ns.reduce('sum', v, experimental_hints  # hints\n    = h)\n",
-    "keras internals, a model's output": (
-        "from tensorflow.python.keras import models\nif model.output.name == 'dense/BiasAdd:0':\n    pass\n"
+    "keras internals, a model's input": (
+        "from tensorflow.python.keras import models\nif model.input.name == 'image:0':\n    pass\n"
     ),
     "keras internals, an attribute continued": (
-        "from tensorflow.python.keras import models\nif model.\\\n        output.name == 'a:0':\n    pass\n"
+        "from tensorflow.python.keras import models\nif model.\\\n        input.name == 'a:0':\n    pass\n"
     ),
     "keras internals, a layer's policy": (
         "from tensorflow.python.keras import backend\nprint(layer.dtype_policy.loss_scale)\n"
     ),
     "keras internals, a receiver over lines": (
         "from tensorflow.python.keras import models\n"
-        "x = (base\n   ).get_layer('a').output\nif x.name == 'a:0':\n    pass\n"
+        "x = (base_model\n   ).inputs[0]\nif x.name == 'a:0':\n    pass\n"
     ),
 }
 # What only looks like a rule's case: TensorFlow's own sources, prose, definitions.

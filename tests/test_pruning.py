@@ -208,12 +208,50 @@ def test_names_are_followed_only_from_the_lines_of_the_triggers_rules_follow(mon
         plan = StatementPlan.build(FOLLOWING_SOURCE, ["experimental_make_numpy_dataset", "Input"], followed)
         return [entry.start for entry in plan.entries if entry.interesting]
 
-    assert interesting(None) == [2, 3, 5, 6]  # every trigger line's names followed: `ds` too
+    # every trigger line's names followed: `ds` too, and `batch`, which a loop over `ds` binds
+    assert interesting(None) == [2, 3, 4, 5, 6]
     assert interesting(["Input"]) == [2, 5, 6]  # not `ds`: its line holds a method rename only
     result = migrate_source(FOLLOWING_SOURCE, select="TF24106,TF24213")
     assert "tf.data.Dataset.from_tensor_slices(features)" in result.code
     monkeypatch.setattr(StatementPlan, "sparse", lambda self, source: None)
     assert migrate_source(FOLLOWING_SOURCE, select="TF24106,TF24213") == result
+
+
+LOOP_SOURCE = textwrap.dedent(
+    """\
+    import tensorflow as tf
+
+
+    def looped(output):
+        if isinstance(output, tf.Tensor):
+            return output
+        raise TypeError(output)
+
+
+    for out in model.outputs:
+        looped(out)
+    for out, size in zip(model.outputs, sizes):
+        print(out, size)
+    for row in rows:
+        first = row
+        looped(first)
+    """
+)
+
+
+def test_the_target_of_a_loop_whose_header_holds_a_followed_trigger_is_followed(monkeypatch):
+    (rule,) = select_rules("TF24210")
+    plan = StatementPlan.build(LOOP_SOURCE, rule.triggers, rule.follows)
+    interesting = [entry.start for entry in plan.entries if entry.interesting]
+    # `out` is followed into the loops' bodies (10-13); `row` and `first` are not (14-16): the
+    # header of their loop holds no trigger, and what a body binds is not followed from a header
+    assert interesting == [4, 5, 10, 11, 12, 13]
+    findings = migrate_source(LOOP_SOURCE, select="TF24210").findings
+    assert [(f.code, f.line) for f in findings] == [("TF24210", 5)]
+    monkeypatch.setattr(
+        engine._Parsed, "of", classmethod(lambda cls, source, rules, path: cls(parse(source, path)))
+    )
+    assert migrate_source(LOOP_SOURCE, select="TF24210").findings == findings
 
 
 SUFFIX_SOURCE = textwrap.dedent(
@@ -223,7 +261,7 @@ SUFFIX_SOURCE = textwrap.dedent(
     y = tf.keras.layers.Dense(2)(x)
     u_name = "u:0"
     print(u_name)
-    if y.name == "dense/BiasAdd:0":
+    if y.name == "dense/BiasAdd:0" or x.name == "x:0":
         pass
     """
 )

@@ -4,7 +4,10 @@ judged as a user would meet them: the program runs on TensorFlow 2.3.0 and fails
 
 - fixed: the program was rewritten and runs on 2.4.0;
 - reported: the line that fails on 2.4.0 (in the rewritten program, if any) holds a warning or an
-  error left to the user (not one whose fix was applied);
+  error left to the user (not one whose fix was applied). When that line is a `raise` statement in
+  the body (or the `else`) of an `if`, the lines of that `if`'s condition count too: the program
+  raised because of the condition (`if not isinstance(x, tf.Tensor): raise TypeError(...)`), and
+  the condition is the code to change, where a finding belongs (`_failing_lines`);
 - wrong: the rewritten program fails otherwise than the original, at a line the rewrite wrote, and
   nothing reports it;
 - silent: nothing of the above.
@@ -14,6 +17,7 @@ judged as a user would meet them: the program runs on TensorFlow 2.3.0 and fails
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 import shutil
@@ -79,13 +83,45 @@ def test_report(name, outcomes):
     result = ran[(AFTER, migrated)] if changed else after
     if changed and result.ran:
         verdict = "fixed"
-    elif result.lines and result.lines[-1] in findings.get(name, set()):
+    elif result.lines and _failing_lines(migrated, result.lines[-1]) & findings.get(name, set()):
         verdict = "reported"
     elif changed and result.error != after.error and _written(migrated, program, result.lines):
         verdict = "wrong"
     else:
         verdict = "silent"
     assert verdict == table()[name], f"{name}: {verdict}, the table says {table()[name]}\n{result.describe()}"
+
+
+def _failing_lines(program: Path, line: int) -> set[int]:
+    """The lines a finding may be on to report the failure at `line` of `program`: `line`, and when
+    `line` starts a `raise` statement directly in the body (or `else`) of an `if` or `elif`, the
+    lines of that `if`'s condition."""
+    lines = {line}
+    for node in ast.walk(ast.parse(program.read_text())):
+        if isinstance(node, ast.If) and any(
+            isinstance(statement, ast.Raise) and statement.lineno == line
+            for statement in (*node.body, *node.orelse)
+        ):
+            lines.update(range(node.test.lineno, (node.test.end_lineno or node.test.lineno) + 1))
+    return lines
+
+
+def test_failing_lines_of_a_guarded_raise(tmp_path):
+    program = tmp_path / "guarded.py"
+    program.write_text(
+        "def check(x):\n"
+        "    if not (isinstance(x, int)\n"
+        "            or x is None):\n"
+        "        raise TypeError(x)\n"
+        "    elif x < 0:\n"
+        "        print(x)\n"
+        "        raise ValueError(x)\n"
+        "    raise RuntimeError(x)\n"
+    )
+    assert _failing_lines(program, 4) == {2, 3, 4}
+    assert _failing_lines(program, 7) == {5, 7}
+    assert _failing_lines(program, 8) == {8}  # not in an `if`
+    assert _failing_lines(program, 6) == {6}  # not a `raise`
 
 
 def _written(migrated: Path, program: Path, lines: tuple[int, ...]) -> bool:

@@ -71,6 +71,9 @@ class Entry:
     # and how many entries they are with their descendants.
     run: list[Bindings] | None = None
     covers: int = 0
+    # A `for` loop's: the names its target binds, and the last line of its header.
+    loop_targets: tuple[str, ...] = ()
+    header_end: int = 0
 
 
 def trigger_lines(source: str, triggers: Iterable[Needle], *, words: bool = False) -> set[int]:
@@ -107,7 +110,8 @@ class StatementPlan:
         A name bound by an interesting simple statement on a line holding one of `followed` (the
         triggers whose names rules follow, `Rule.follows`; default: all of `triggers`),
         as `from ... import multi_gpu_model as par`, `device = "/device:XLA_GPU:0"` or
-        `x = tf.keras.Input(...)`, makes the lines that use it interesting too (and so on), so
+        `x = tf.keras.Input(...)`, or by the target of a `for` loop whose header holds one
+        (`for out in model.outputs:`), makes the lines that use it interesting too (and so on), so
         rules that follow a value through a name see both ends.
 
         `deep` is set, and no statement is listed after it, when a statement nests too deep."""
@@ -132,14 +136,14 @@ class StatementPlan:
         for _ in range(_MAX_FOLLOW_ROUNDS):
             names: set[str] = set()
             for index, entry in enumerate(plan.entries):
-                if (
-                    entry.interesting
-                    and index not in harvested
-                    and not isinstance(entry.node, _COMPOUND_AST)
-                    and _spans_any(entry, sources)
-                ):
+                if not entry.interesting or index in harvested:
+                    continue
+                if not isinstance(entry.node, _COMPOUND_AST) and _spans_any(entry, sources):
                     harvested.add(index)
                     names.update(name for name, _, _ in entry.binds)
+                elif entry.loop_targets and _between_any(entry.start, entry.header_end, sources):
+                    harvested.add(index)  # `for out in model.outputs:`: `out`, not what the body binds
+                    names.update(entry.loop_targets)
             names -= names_followed
             if not names:
                 break
@@ -172,6 +176,9 @@ class StatementPlan:
                 bool(getattr(statement, "decorator_list", None)),
                 docstring=not self.entries and _is_docstring(statement),
             )
+            if isinstance(statement, (ast.For, ast.AsyncFor)):
+                entry.loop_targets = tuple(name for name, _, _ in bindings(statement.target))
+                entry.header_end = max(start, statement.body[0].lineno - 1)
             if top_level:
                 self.top_lines.append(start)
             self.entries.append(entry)
@@ -308,8 +315,13 @@ class StatementPlan:
 
 def _spans_any(entry: Entry, ordered: list[int]) -> bool:
     """Whether the statement spans one of the `ordered` line numbers."""
-    index = bisect.bisect_left(ordered, entry.start)
-    return index < len(ordered) and ordered[index] <= entry.end
+    return _between_any(entry.start, entry.end, ordered)
+
+
+def _between_any(first: int, last: int, ordered: list[int]) -> bool:
+    """Whether one of the `ordered` line numbers is from `first` to `last`."""
+    index = bisect.bisect_left(ordered, first)
+    return index < len(ordered) and ordered[index] <= last
 
 
 _SHAPES: dict[type, ast.stmt] = {}

@@ -12,7 +12,9 @@ What counts (each cheap, and each visible to the rule because its lines hold a t
 - a name bound from an expression that uses such a name (`h = Dense(8)(inputs)`, `h = inputs * 2`),
   followed through up to `_DEPTH` assignments; attributes of a symbolic value (`inputs.shape`) and
   lambda bodies do not count;
-- a name a comprehension's `for` binds alone over a model's `.inputs` / `.outputs`;
+- a name a comprehension's or a loop's `for` binds alone over a model's `.inputs` / `.outputs`,
+  a list or tuple of symbolic values, or the `.values()` of a dictionary of them
+  (`collection_evidence`);
 - `.input`, `.inputs`, `.output` or `.outputs` of a Keras model or layer: a receiver bound to a
   `tf.keras.*` construction, a `.get_layer(...)` / `.layers[...]` result, or a receiver named as
   one (`model`, `base_model`, `self.model`, `layer`, `encoder_layer`, `Model`, `LAYER`). Graph operations
@@ -109,25 +111,72 @@ def _is_keras_object(ctx: RuleContext, node: cst.BaseExpression) -> bool:
 
 
 def _iterated(ctx: RuleContext, name: cst.Name) -> cst.BaseExpression | None:
-    """What `name` iterates over when a comprehension's `for` binds it alone (a loop's body is
-    other statements, which the engine visits only where a trigger is)."""
+    """What `name` iterates over when a comprehension's or a loop's `for` binds it alone (the
+    engine visits a loop's body on the lines that hold a trigger or use the target of a loop whose
+    header holds one: `for out in model.outputs:`)."""
     if not ctx.is_reference(name):
         return None
     binding = ctx.binding(name.value)
     loop = binding.node if binding is not None else None
-    if isinstance(loop, cst.CompFor) and isinstance(loop.target, cst.Name):
+    if isinstance(loop, (cst.CompFor, cst.For)) and isinstance(loop.target, cst.Name):
         return loop.iter
+    return None
+
+
+def _element_evidence(ctx: RuleContext, node: cst.BaseExpression) -> str | None:
+    """Why `node`, an element of a collection the file builds, is a Keras symbolic value."""
+    if isinstance(node, cst.Call) and ctx.qualified_name(node.func) in INPUTS:
+        return f"`{abbreviated(node.func)}(...)`"
+    return symbolic_evidence(ctx, node)
+
+
+def collection_evidence(ctx: RuleContext, node: cst.BaseExpression, depth: int = 1) -> str | None:
+    """Why every item that iterating over `node` yields is a Keras symbolic value, or None: a
+    model's `.inputs` / `.outputs`, `.values()` of a dictionary whose values are all symbolic
+    (`{name: tf.keras.Input(...) for name in names}`, `{"a": inputs}`), a list or tuple of them,
+    or a name bound to one of these in the same scope."""
+    if isinstance(node, cst.Attribute):
+        if node.attr.value in ("inputs", "outputs") and _is_keras_object(ctx, node.value):
+            return f"`{abbreviated(node)}`, a Keras model's symbolic {node.attr.value}"
+        return None
+    if isinstance(node, cst.Call):
+        func = node.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value == "values" and not node.args):
+            return None
+        mapping = assigned_value(ctx, func.value) if isinstance(func.value, cst.Name) else None
+        if isinstance(mapping, cst.DictComp):
+            values = [mapping.value]  # its names are the comprehension's: only `Input(...)` is read
+            if not (isinstance(mapping.value, cst.Call) and ctx.qualified_name(mapping.value.func) in INPUTS):
+                return None
+        elif isinstance(mapping, cst.Dict) and mapping.elements:
+            values = [e.value for e in mapping.elements if isinstance(e, cst.DictElement)]
+            if len(values) != len(mapping.elements):
+                return None
+        else:
+            return None
+        found = [_element_evidence(ctx, value) for value in values]
+        if any(why is None for why in found):
+            return None
+        return f"`{abbreviated(node)}`, whose values are Keras symbolic values ({found[0]})"
+    if isinstance(node, (cst.List, cst.Tuple)) and node.elements:
+        items = [e.value for e in node.elements if isinstance(e, cst.Element)]
+        found = [_element_evidence(ctx, item) for item in items]
+        if len(items) != len(node.elements) or any(why is None for why in found):
+            return None
+        return f"`{abbreviated(node)}`, whose items are Keras symbolic values ({found[0]})"
+    if isinstance(node, cst.Name) and depth > 0:
+        value = assigned_value(ctx, node)
+        bound = collection_evidence(ctx, value, depth - 1) if value is not None else None
+        return f"`{node.value}`, bound to {bound}" if bound is not None else None
     return None
 
 
 def _name_evidence(ctx: RuleContext, name: cst.Name, depth: int) -> str | None:
     collection = _iterated(ctx, name)
-    if (
-        isinstance(collection, cst.Attribute)
-        and collection.attr.value in ("inputs", "outputs")
-        and _is_keras_object(ctx, collection.value)
-    ):
-        return f"`{name.value}` iterates over `{abbreviated(collection)}`, a Keras model's symbolic {collection.attr.value}"
+    if collection is not None:
+        found = collection_evidence(ctx, collection)
+        if found is not None:
+            return f"`{name.value}` iterates over {found}"
     value = assigned_value(ctx, name)
     if value is None:
         return None
@@ -167,6 +216,101 @@ def symbolic_evidence(ctx: RuleContext, node: cst.BaseExpression) -> str | None:
         return None
     if isinstance(node, cst.Name):
         return _name_evidence(ctx, node, _DEPTH)
+    return None
+
+
+_MODEL_NAME = re.compile("model|Model|MODEL")
+_MODEL_CLASSES = frozenset({"tensorflow.keras.Model", "tensorflow.keras.Sequential"})
+_MODEL_MODULES = ("tensorflow.keras.models.", "tensorflow.keras.applications.")
+
+
+def _is_model(ctx: RuleContext, node: cst.BaseExpression) -> bool:
+    """Whether `node` is visibly a Keras model (not any layer): named as one (`model`,
+    `base_model`, `self.model`), or bound to a `tf.keras.Model(...)`, `Sequential(...)`,
+    `tf.keras.models.*` or `tf.keras.applications.*` construction in the same scope."""
+    parts = dotted_parts(node)
+    if not parts:
+        return False
+    if _MODEL_NAME.search(parts[-1]):
+        return True
+    value = assigned_value(ctx, node) if isinstance(node, cst.Name) else None
+    if not isinstance(value, cst.Call):
+        return False
+    constructed = ctx.qualified_name(value.func) or ""
+    return constructed in _MODEL_CLASSES or constructed.startswith(_MODEL_MODULES)
+
+
+def input_evidence(ctx: RuleContext, node: cst.BaseExpression, depth: int = 2) -> str | None:
+    """Why `node` is a Keras model's input (what `tf.keras.Input(...)` returned), or None.
+
+    Only inputs: from TF 2.4 their `.name` is the `Input`'s `name=` without `:0`, while the
+    outputs of layers keep op names such as `dense/BiasAdd:0` (executed on TF 2.3.0 and 2.4.0).
+    What counts: `Input(...)`, a model's `.input`, `.inputs[i]`, and a name bound to one of these
+    in the same scope (`x = model.input`, up to `depth` names) or iterating over inputs (see
+    `input_collection_evidence`)."""
+    if isinstance(node, cst.Call) and ctx.qualified_name(node.func) in INPUTS:
+        return f"`{abbreviated(node.func)}(...)`"
+    if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Attribute):
+        node = node.value
+        if node.attr.value != "inputs":
+            return None
+    if isinstance(node, cst.Attribute):
+        if node.attr.value in ("input", "inputs") and _is_model(ctx, node.value):
+            return f"`{abbreviated(node)}` is a Keras model's input"
+        return None
+    if not isinstance(node, cst.Name):
+        return None
+    collection = _iterated(ctx, node)
+    if collection is not None:
+        found = input_collection_evidence(ctx, collection)
+        return f"`{node.value}` iterates over {found}" if found is not None else None
+    value = assigned_value(ctx, node)
+    if isinstance(value, cst.Call) and ctx.qualified_name(value.func) in INPUTS:
+        return f"`{node.value}` is bound to `{abbreviated(value.func)}(...)`"
+    if value is None or depth <= 0:
+        return None
+    found = input_evidence(ctx, value, depth - 1)
+    return f"`{node.value}` is bound to {found}" if found is not None else None
+
+
+def input_collection_evidence(ctx: RuleContext, node: cst.BaseExpression, depth: int = 1) -> str | None:
+    """Why every item that iterating over `node` yields is a Keras model's input, or None: a
+    model's `.inputs`, `.values()` of a dictionary whose values are all inputs
+    (`{name: tf.keras.Input(...) for name in names}`), a list or tuple of inputs, or a name bound
+    to one of these in the same scope."""
+    if isinstance(node, cst.Attribute):
+        if node.attr.value == "inputs" and _is_model(ctx, node.value):
+            return f"`{abbreviated(node)}`, a Keras model's inputs"
+        return None
+    if isinstance(node, cst.Call):
+        func = node.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value == "values" and not node.args):
+            return None
+        mapping = assigned_value(ctx, func.value) if isinstance(func.value, cst.Name) else None
+        if isinstance(mapping, cst.DictComp):
+            values = [mapping.value]  # its names are the comprehension's: only `Input(...)` is read
+            if not (isinstance(mapping.value, cst.Call) and ctx.qualified_name(mapping.value.func) in INPUTS):
+                return None
+        elif isinstance(mapping, cst.Dict) and mapping.elements:
+            values = [e.value for e in mapping.elements if isinstance(e, cst.DictElement)]
+            if len(values) != len(mapping.elements):
+                return None
+        else:
+            return None
+        found = [input_evidence(ctx, value) for value in values]
+        if any(why is None for why in found):
+            return None
+        return f"`{abbreviated(node)}`, whose values are Keras inputs ({found[0]})"
+    if isinstance(node, (cst.List, cst.Tuple)) and node.elements:
+        items = [e.value for e in node.elements if isinstance(e, cst.Element)]
+        found = [input_evidence(ctx, item) for item in items]
+        if len(items) != len(node.elements) or any(why is None for why in found):
+            return None
+        return f"`{abbreviated(node)}`, whose items are Keras inputs ({found[0]})"
+    if isinstance(node, cst.Name) and depth > 0:
+        value = assigned_value(ctx, node)
+        bound = input_collection_evidence(ctx, value, depth - 1) if value is not None else None
+        return f"`{node.value}`, bound to {bound}" if bound is not None else None
     return None
 
 

@@ -42,6 +42,13 @@ def _named_op_call(ctx: RuleContext, node: cst.CSTNode) -> tuple[cst.Arg, str] |
     return None
 
 
+def _defines_prefix(ctx: RuleContext, string: cst.SimpleString, value: str) -> bool:
+    """Whether `string` is the bare prefix assigned to a name (`PREFIX = "tf_op_layer_"`, as Keras
+    defines it): a constant of an implementation, not the name of a layer."""
+    parent = ctx.ancestors[0] if ctx.ancestors else None
+    return value == _PREFIX and isinstance(parent, (cst.Assign, cst.AnnAssign)) and parent.value is string
+
+
 class OpLayerNames(Rule):
     """A TF op's `name=` no longer names its layer in a functional model from TF 2.4, and op
     layers are no longer named `tf_op_layer_<name>`.
@@ -52,7 +59,9 @@ class OpLayerNames(Rule):
     `model.output_names`, `get_layer(...)` and the output tensor's name change (executed on TF
     2.3.0 and 2.4.0). Reported: a string that starts with `tf_op_layer_`, and the `name=` of a TF op
     called on a value the file shows to be Keras symbolic, and a `.name` read of its result. Not
-    rewritten: the layer to name is yours to choose.
+    reported: the bare prefix assigned to a name (`_TF_OP_LAYER_NAME_PREFIX = "tf_op_layer_"`, as
+    Keras itself defines it), which names no layer. Not rewritten: the layer to name is yours to
+    choose.
 
     Reported: `outputs = tf.identity(inputs, name="scores")` then `model.get_layer("tf_op_layer_scores")`
     Write instead: `outputs = tf.keras.layers.Lambda(tf.identity, name="scores")(inputs)` then `model.get_layer("scores")`
@@ -81,7 +90,7 @@ class OpLayerNames(Rule):
         self, ctx: RuleContext, original: cst.SimpleString, updated: cst.SimpleString
     ) -> cst.SimpleString:
         value = literal_value(original)
-        if value is not None and value.startswith(_PREFIX):
+        if value is not None and value.startswith(_PREFIX) and not _defines_prefix(ctx, original, value):
             ctx.report(
                 original,
                 f"TF 2.4 no longer names op layers `{_PREFIX}<name>`\nAn op's `name=` no longer names its "
