@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import re
 import warnings
+from array import array
 from collections.abc import Iterator, Sequence
 
 # The last source of some size parsed, and its tree: the engine's stages (TF 1 evidence, doctests,
@@ -21,8 +22,8 @@ _STATEMENT_START = re.compile(r"(?<=[\r\n])(?!(?:else|elif|except|finally)\b)[\w
 # Those less likely to be inside a string (where a chunk would not parse): definitions.
 _DEFINITION_START = re.compile(r"(?<=[\r\n])(?:(?:async[ \t]+)?def[ \t]|class[ \t]|@)")
 _LOOK_BACK = 4096  # characters: how far back the line before a candidate is looked for
-# The last long source parsed in chunks, and its chunks: (start, end, first line).
-_last_chunks: tuple[str, list[tuple[int, int, int]]] | None = None
+# The last long source parsed in chunks: (the chunks' size, the source, (start, end, first line) of each).
+_last_chunks: tuple[int, str, list[tuple[int, int, int]]] | None = None
 
 
 def parse_with_python(source: str) -> ast.Module:
@@ -65,34 +66,47 @@ def python_chunks(source: str) -> Iterator[ast.Module]:
     until it parses or reaches the end, where its error is the source's: a chunk that parses
     starts and ends at top-level statements, so Python's tokenizer and parser are in the same
     state at its start as at the start of the source (no open bracket, string or block)."""
+    for _, tree in _chunks(source, max(_CHUNK, len(source) // _MAX_CHUNKS), numbered=True):
+        yield tree
+
+
+def python_chunks_with_offsets(source: str) -> Iterator[tuple[int, ast.Module]]:
+    """`python_chunks`, each chunk with lines of its own (its first line is line 1): `(lines of
+    `source` before the chunk, its tree)`; a syntax error's line is the chunk's. Such a chunk costs
+    its size whatever its place (`python_chunks` puts a newline per line before each), so no chunk
+    is longer than `_CHUNK`: only one chunk's `ast` is alive (for one-line statements, about 400
+    times its text at the parser's peak)."""
+    return _chunks(source, _CHUNK, numbered=False)
+
+
+def _chunks(source: str, size: int, *, numbered: bool) -> Iterator[tuple[int, ast.Module]]:
     global _last_chunks
     if len(source) < 2 * _CHUNK:
-        yield parse_with_python(source)
+        yield 0, parse_with_python(source)
         return
-    if _last_chunks is not None and _last_chunks[0] == source:
-        for start, end, line in _last_chunks[1]:
-            yield _parse("\n" * (line - 1) + source[start:end])
+    if _last_chunks is not None and _last_chunks[:2] == (size, source):
+        for start, end, line in _last_chunks[2]:
+            yield line - 1, _parse(("\n" * (line - 1) if numbered else "") + source[start:end])
         return
-    size = max(_CHUNK, len(source) // _MAX_CHUNKS)
     chunks: list[tuple[int, int, int]] = []
     start, line = 0, 1
     while start < len(source):
         end = _statement_start(source, start + size, size // 2)
         while True:
             try:
-                tree = _parse("\n" * (line - 1) + source[start:end])
+                tree = _parse(("\n" * (line - 1) if numbered else "") + source[start:end])
                 break
             except (SyntaxError, ValueError, RecursionError):
                 if end == len(source):
                     raise
                 end = _statement_start(source, start + 2 * (end - start), end - start)
         chunks.append((start, end, line))
-        yield tree
+        yield line - 1, tree
         del tree
         text = source[start:end]
         line += text.count("\n") + text.count("\r") - text.count("\r\n")
         start = end
-    _last_chunks = (source, chunks)
+    _last_chunks = (size, source, chunks)
 
 
 def _statement_start(source: str, offset: int, reach: int) -> int:
@@ -114,9 +128,12 @@ def _statement_start(source: str, offset: int, reach: int) -> int:
 _NEWLINE = re.compile(r"\r\n?|\n")  # the line ends of Python's tokenizer (not str.splitlines's)
 
 
-def line_starts(text: str) -> list[int]:
-    """The offset of each line of `text`, and `len(text)` last when it ends with a line end."""
-    return [0, *(match.end() for match in _NEWLINE.finditer(text))]
+def line_starts(text: str) -> array[int]:
+    """The offset of each line of `text`, and `len(text)` last when it ends with a line end: an
+    array of machine ints (4 or 8 bytes a line, where a list holds a 32-byte int object a line)."""
+    starts = array("i" if len(text) < 2**31 else "q", [0])
+    starts.extend(match.end() for match in _NEWLINE.finditer(text))
+    return starts
 
 
 Opcode = tuple[str, int, int, int, int]  # as difflib's: (tag, old from, old to, new from, new to)
