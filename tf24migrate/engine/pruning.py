@@ -121,8 +121,9 @@ class StatementPlan:
         self._flags = bytearray()  # _TOP_LEVEL | _DECORATED | _DOCSTRING
         self._interesting = bytearray()
         self._binds = array("i")  # index in `_bindings`
-        self._bindings: list[Bindings] = [()]  # each distinct bindings once (most statements: `()`)
-        self._by_name: dict[str, int] = {}  # name -> index of `((name, None, False),)` (while adding)
+        # Each distinct bindings once (most statements: `()`); a name stands for `((name, None, False),)`.
+        self._bindings: list[Bindings | str] = [()]
+        self._by_name: dict[str, int] = {}  # name -> its index in `_bindings` (while adding)
         # A statement left out of the source LibCST parses: the name standing for it (`Sparse`), and
         # how many entries it and the siblings after it that it also stands for are, descendants too.
         self._markers: dict[int, str] = {}
@@ -143,7 +144,7 @@ class StatementPlan:
             self._start[index],
             self._end[index],
             bool(flags & _TOP_LEVEL),
-            self._bindings[self._binds[index]],
+            self._binds_at(index),
             self._column[index],
             self._end_column[index],
             bool(flags & _DECORATED),
@@ -173,6 +174,7 @@ class StatementPlan:
                 plan.deep = plan.deep or too_deep(tree, starts, before)
                 if plan.deep is None:
                     plan._add(tree.body, top_level=True, lines_before=before)
+                del tree  # before the next chunk is parsed
         except (SyntaxError, ValueError, RecursionError):
             return None
         finally:
@@ -196,7 +198,7 @@ class StatementPlan:
                     and _spans_any(plan._start[index], plan._end[index], sources)
                 ):
                     harvested.add(index)
-                    names.update(name for name, _, _ in plan._bindings[plan._binds[index]])
+                    names.update(name for name, _, _ in plan._binds_at(index))
             names -= names_followed
             if not names:
                 break
@@ -241,7 +243,7 @@ class StatementPlan:
                     self._add([child] if isinstance(child, ast.stmt) else child.body, False, lines_before)
             self._descendants[index] = len(self._start) - index - 1
             if binds is None:
-                found = tuple(found for child in children for found in self._bindings[self._binds[child]])
+                found = tuple(found for child in children for found in self._binds_at(child))
                 self._binds[index] = self._binding(found)
 
     def _binds_of(self, statement: ast.stmt) -> int | None:
@@ -251,7 +253,8 @@ class StatementPlan:
         if name is not None:  # most: one entry per name, shared by its assignments
             index = self._by_name.get(name)
             if index is None:
-                index = self._by_name[name] = self._binding(((name, None, False),))
+                index = self._by_name[name] = len(self._bindings)
+                self._bindings.append(name)
             return index
         binds = _binds(statement, self._walrus)
         return None if binds is None else self._binding(binds)
@@ -261,6 +264,11 @@ class StatementPlan:
             return 0
         self._bindings.append(binds)
         return len(self._bindings) - 1
+
+    def _binds_at(self, index: int) -> Bindings:
+        """What the statement at `index` binds."""
+        binds = self._bindings[self._binds[index]]
+        return ((binds, None, False),) if isinstance(binds, str) else binds
 
     def take_simple(self, count: int, name: str | None = None) -> Iterable[Bindings] | None:
         """The bindings of a line of `count` small statements, or None to visit it. `name`:
@@ -282,13 +290,13 @@ class StatementPlan:
             return None
         if any(self._interesting[index : self.index]):
             return None
-        return [self._bindings[binds] for binds in self._binds[index : self.index]]
+        return [self._binds_at(taken) for taken in range(index, self.index)]
 
     def _run(self, index: int) -> Iterator[Bindings]:
         """The bindings of the statements the marker at `index` stands for: it and its siblings."""
         stop = index + self._covers[index]
         while index < stop:
-            yield self._bindings[self._binds[index]]
+            yield self._binds_at(index)
             index += 1 + self._descendants[index]
 
     def take_compound(self, node: cst.BaseCompoundStatement) -> Bindings | None:
@@ -306,7 +314,7 @@ class StatementPlan:
             self.index += 1
             return None
         self.index += 1 + self._descendants[index]
-        return self._bindings[self._binds[index]]
+        return self._binds_at(index)
 
     def sparse(self, source: str) -> Sparse | None:
         """`source` with each uninteresting statement (at any depth) that has lines of its own

@@ -16,6 +16,7 @@ _last_parsed: tuple[str, ast.Module] | None = None
 _MEMO_FROM = 2000  # characters: below this, parsing costs about what comparing costs
 _CHUNK = 1 << 16  # characters: a source of two chunks or more is parsed in chunks of this size
 _MAX_CHUNKS = 64  # at most about this many: each chunk's text is preceded by a newline per line before it
+_SMALL_CHUNK = 1 << 14  # characters: the chunks of `python_chunks_with_offsets`, whatever the source's size
 # Where a top-level statement can start: a line at column 0 opening with a character that can start
 # one, not with a clause of the statement before it.
 _STATEMENT_START = re.compile(r"(?<=[\r\n])(?!(?:else|elif|except|finally)\b)[\w'\"(\[{+\-~*.@]")
@@ -73,10 +74,11 @@ def python_chunks(source: str) -> Iterator[ast.Module]:
 def python_chunks_with_offsets(source: str) -> Iterator[tuple[int, ast.Module]]:
     """`python_chunks`, each chunk with lines of its own (its first line is line 1): `(lines of
     `source` before the chunk, its tree)`; a syntax error's line is the chunk's. Such a chunk costs
-    its size whatever its place (`python_chunks` puts a newline per line before each), so no chunk
-    is longer than `_CHUNK`: only one chunk's `ast` is alive (for one-line statements, about 400
-    times its text at the parser's peak)."""
-    return _chunks(source, _CHUNK, numbered=False)
+    its size whatever its place (`python_chunks` puts a newline per line before each), so chunks
+    are small (`_SMALL_CHUNK`, unless a statement is longer): one chunk's `ast` is alive at a time,
+    and it is small (for one-line statements, about 400 times its text at the parser's peak).
+    A source shorter than two `_CHUNK` is one module (`parse_with_python`'s), as there."""
+    return _chunks(source, _SMALL_CHUNK, numbered=False)
 
 
 def _chunks(source: str, size: int, *, numbered: bool) -> Iterator[tuple[int, ast.Module]]:
