@@ -191,6 +191,31 @@ def _migrate_cells(
     return {}, notes
 
 
+def _cells(
+    notebook: dict,
+) -> tuple[list[CellCode], list[CellCode], list[SkippedCell], list[tuple[int, str]]]:
+    """The code cells of the notebook's module, those of `%%writefile x.py` (a module each), the
+    skipped ones and the markdown ones (`(number, text)`: read only by the rules that read prose).
+    Each cell's JSON object is dropped from `notebook` once read."""
+    in_notebook: list[CellCode] = []  # one module
+    files: list[CellCode] = []  # `%%writefile x.py`: a module each
+    skipped: list[SkippedCell] = []
+    markdown: list[tuple[int, str]] = []
+    cells = notebook["cells"]
+    for index, cell in enumerate(cells):
+        cells[index] = None
+        source = _cell_source(cell)
+        kind = classify(index + 1, source) if source is not None else None
+        if isinstance(kind, SkippedCell):
+            skipped.append(kind)
+        elif kind is not None:
+            (files if kind.writes else in_notebook).append(kind)
+        prose = _cell_source(cell, ("markdown",))
+        if prose:
+            markdown.append((index + 1, prose))
+    return in_notebook, files, skipped, markdown
+
+
 def migrate_notebook(text: str, settings: Settings, *, path: str | None = None) -> MigrationResult:
     """Migrate the code cells of a notebook's JSON text; see the module docstring. The fixes of
     the findings `settings` declines are not applied, only reported (as `run_rules` does).
@@ -203,22 +228,8 @@ def migrate_notebook(text: str, settings: Settings, *, path: str | None = None) 
         message = f"notebook skipped: its kernel language is {language}, not Python"
         note = note_finding(NOTEBOOK_NOT_PYTHON, message, path=path, cell=None, line=1, column=1)
         return MigrationResult(text, text, (note,))
-    in_notebook: list[CellCode] = []  # one module
-    files: list[CellCode] = []  # `%%writefile x.py`: a module each
-    skipped: list[SkippedCell] = []
-    for index, cell in enumerate(notebook["cells"]):
-        source = _cell_source(cell)
-        kind = classify(index + 1, source) if source is not None else None
-        if isinstance(kind, SkippedCell):
-            skipped.append(kind)
-        elif kind is not None:
-            (files if kind.writes else in_notebook).append(kind)
-    # Markdown cells, `(number, text)`: read only by the rules that read prose.
-    markdown = [
-        (number, prose)
-        for number, cell in enumerate(notebook["cells"], 1)
-        if (prose := _cell_source(cell, ("markdown",)))
-    ]
+    in_notebook, files, skipped, markdown = _cells(notebook)
+    del notebook  # its JSON objects (several times the text): only the cells' sources are needed
     everything = "".join(
         [
             *(c.masked.code for c in in_notebook + files),

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from json.decoder import scanstring  # type: ignore[attr-defined]  # public, missing from typeshed
 from typing import TYPE_CHECKING
 
@@ -142,23 +142,28 @@ def _members(text: str, start: int) -> Iterator[tuple[str, int, int]]:
 
 def _items(text: str, start: int) -> list[tuple[int, int]]:
     """`(start, end)` of each item of the JSON array whose `[` is at `start`."""
-    spans = []
+    return list(_item_spans(text, start))
+
+
+def _item_spans(text: str, start: int) -> Iterator[tuple[int, int]]:
     index = _skip(text, start + 1)
     while text[index] != "]":
         end = _DECODER.raw_decode(text, index)[1]
-        spans.append((index, end))
+        yield index, end
         index = _skip(text, end)
         index = _skip(text, index + 1) if text[index] == "," else index
-    return spans
 
 
-def _source_spans(text: str) -> list[tuple[int, int] | None]:
-    """Where each cell's `source` value lies in the notebook's JSON text."""
+def _source_spans(text: str, wanted: Collection[int]) -> dict[int, tuple[int, int]]:
+    """Where the `source` value of each cell of `wanted` (by index) lies in the notebook's JSON text."""
     top = _skip(text, 0)
     cells_start = next(start for key, start, _ in _members(text, top) if key == "cells")
-    spans = []
-    for cell_start, _ in _items(text, cells_start):
-        spans.append(next(((s, e) for key, s, e in _members(text, cell_start) if key == "source"), None))
+    spans = {}
+    for index, (cell_start, _) in enumerate(_item_spans(text, cells_start)):
+        if index in wanted:
+            span = next(((s, e) for key, s, e in _members(text, cell_start) if key == "source"), None)
+            assert span is not None  # the cells given are those with a source
+            spans[index] = span
     return spans
 
 
@@ -186,13 +191,11 @@ def _encode_lines(text: str, start: int, end: int, new_source: str, ascii_only: 
 
 def replace_sources(text: str, new_sources: dict[int, str]) -> str:
     """`text` with the `source` of each cell in `new_sources` (by index) replaced."""
-    spans = _source_spans(text)
+    spans = _source_spans(text, new_sources)
     ascii_only = _uses_ascii_escapes(text)
     pieces, done = [], 0
     for index in sorted(new_sources):
-        span = spans[index]
-        assert span is not None  # the cells given are those with a source
-        start, end = span
+        start, end = spans[index]
         if text[start] == "[":
             value = _encode_lines(text, start, end, new_sources[index], ascii_only)
         else:
