@@ -106,8 +106,7 @@ class StatementPlan:
     statement: arrays of ints (lines, columns, descendants), bytes (class, flags, interesting) and
     an index into a table of the distinct bindings; `entries` shows them as `Entry` objects."""
 
-    def __init__(self, tree: ast.Module, lines: set[int], *, walrus: bool = True) -> None:
-        self.top_lines = array("i")  # the first line of each top-level statement
+    def __init__(self, tree: ast.Module, lines: set[int], *, walrus: bool = True, capacity: int = 16) -> None:
         self.index = 0
         self.broken = False
         self.deep: int | None = None  # the first line of a statement nesting too deep (`nesting`)
@@ -128,9 +127,47 @@ class StatementPlan:
         # how many entries it and the siblings after it that it also stands for are, descendants too.
         self._markers: dict[int, str] = {}
         self._covers: dict[int, int] = {}
+        # The columns are filled up to `_count` and grown by doubling while the statements are added:
+        # one element at a time, their growth would leave most of their old copies in the C heap.
+        self._count = 0
+        self._reserve(capacity)
         self._add(tree.body, top_level=True)
-        self._by_name = {}
+        self._finish()
         self.mark(lines)
+
+    def _columns(self) -> tuple[array[int] | bytearray, ...]:
+        """Those filled while statements are added (`_interesting` is made by `mark`)."""
+        return (
+            self._class,
+            self._start,
+            self._end,
+            self._column,
+            self._end_column,
+            self._descendants,
+            self._flags,
+            self._binds,
+        )
+
+    def _reserve(self, capacity: int) -> None:
+        for column in self._columns():
+            missing = capacity - len(column)
+            if missing > 0:
+                column.extend(
+                    bytes(missing) if isinstance(column, bytearray) else array("i", bytes(4 * missing))
+                )
+
+    def _finish(self) -> None:
+        """The columns cut to the statements added."""
+        for column in self._columns():
+            del column[self._count :]
+        self._interesting = bytearray(self._count)
+        self._by_name = {}
+
+    @property
+    def top_lines(self) -> array[int]:
+        """The first line of each top-level statement (made when asked: the engine asks once)."""
+        top_level = (flags & _TOP_LEVEL for flags in self._flags)
+        return array("i", itertools.compress(self._start, top_level))
 
     @property
     def entries(self) -> list[Entry]:
@@ -167,7 +204,9 @@ class StatementPlan:
         rules that follow a value through a name see both ends.
 
         `deep` is set, and no statement is listed after it, when a statement nests too deep."""
-        plan = cls(ast.Module(body=[], type_ignores=[]), set(), walrus=":=" in source)
+        capacity = source.count("\n") + 1  # about as many statements as lines: grown if more
+        plan = cls(ast.Module(body=[], type_ignores=[]), set(), walrus=":=" in source, capacity=0)
+        plan._reserve(capacity)
         starts = line_starts(source)
         try:
             for before, tree in python_chunks_with_offsets(source):  # read to the end: syntax errors first
@@ -178,7 +217,7 @@ class StatementPlan:
         except (SyntaxError, ValueError, RecursionError):
             return None
         finally:
-            plan._by_name = {}
+            plan._finish()
         del starts
         if plan.deep is not None:
             return plan
@@ -222,26 +261,25 @@ class StatementPlan:
             decorators = getattr(statement, "decorator_list", ())
             start = lines_before + min([statement.lineno, *(d.lineno for d in decorators)])
             binds = self._binds_of(statement)
-            index = len(self._start)
+            index = self._count
+            if index == len(self._start):
+                self._reserve(max(16, 2 * index))
+            self._count += 1
             decorated = bool(decorators)
             docstring = not index and _is_docstring(statement)
-            self._class.append(_class_index(type(statement)))
-            self._start.append(start)
-            self._end.append(lines_before + (statement.end_lineno or statement.lineno))
-            self._column.append(statement.col_offset)
-            self._end_column.append(statement.end_col_offset or 0)
-            self._descendants.append(0)
-            self._flags.append(top_level * _TOP_LEVEL | decorated * _DECORATED | docstring * _DOCSTRING)
-            self._interesting.append(0)
-            self._binds.append(0 if binds is None else binds)
-            if top_level:
-                self.top_lines.append(start)
+            self._class[index] = _class_index(type(statement))
+            self._start[index] = start
+            self._end[index] = lines_before + (statement.end_lineno or statement.lineno)
+            self._column[index] = statement.col_offset
+            self._end_column[index] = statement.end_col_offset or 0
+            self._flags[index] = top_level * _TOP_LEVEL | decorated * _DECORATED | docstring * _DOCSTRING
+            self._binds[index] = 0 if binds is None else binds
             children = []  # the index of each child statement's entry (of an except clause's first)
             for attribute in ("body", "handlers", "orelse", "finalbody", "cases"):
                 for child in getattr(statement, attribute, ()):
-                    children.append(len(self._start))
+                    children.append(self._count)
                     self._add([child] if isinstance(child, ast.stmt) else child.body, False, lines_before)
-            self._descendants[index] = len(self._start) - index - 1
+            self._descendants[index] = self._count - index - 1
             if binds is None:
                 found = tuple(found for child in children for found in self._binds_at(child))
                 self._binds[index] = self._binding(found)
