@@ -1,5 +1,6 @@
-"""A notebook's JSON text: read and checked as a notebook tf24migrate can edit (`load`), and
-edited in place (`replace_sources`).
+"""A notebook's JSON text: read and checked as a notebook tf24migrate can edit (`load`; a cell at a
+time, `load_streaming`, so that a notebook of 100,000 cells never has all their JSON objects at
+once), and edited in place (`replace_sources`).
 
 `load` refuses, with the reason, what is not an nbformat 4 notebook whose cells can be read and
 edited: invalid JSON, a key twice in one object (Python's reader keeps the last value, the span
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from json.decoder import scanstring  # type: ignore[attr-defined]  # public, missing from typeshed
 from typing import TYPE_CHECKING
 
@@ -92,6 +93,71 @@ def load(text: str, path: str | None) -> dict:
     if problem is not None:
         raise SourceSyntaxError(_CANNOT_EDIT + problem, (path, 1, 1, None))
     return notebook
+
+
+_CHECKING = json.JSONDecoder(object_pairs_hook=_without_duplicate_keys, parse_int=_number)
+
+
+def load_streaming(text: str, read_cell: Callable[[int, dict], None]) -> dict | None:
+    """The notebook in `text` with its cells passed to `read_cell(index, cell)` one at a time,
+    each decoded as `load` decodes it and then dropped (the notebook returned has no `"cells"`):
+    a notebook of 100,000 cells never has all their JSON objects at once. None (after some cells
+    were perhaps read) for any text that is not a plain notebook to edit: invalid JSON, a key twice,
+    any problem `load` names. Read it with `load` then, for the same result or error."""
+    try:
+        index = _skip(text, 0)
+        if text[index] != "{":
+            return None
+        notebook: dict = {}
+        index = _skip(text, index + 1)
+        while text[index] != "}":
+            if text[index] != '"':
+                return None
+            key, index = scanstring(text, index + 1)
+            index = _skip(text, index)
+            if text[index] != ":" or key in notebook:
+                return None
+            index = _skip(text, index + 1)
+            if key == "cells" and text[index] == "[":
+                index = _read_cells(text, index, read_cell)
+                if index < 0:
+                    return None
+                notebook[key] = []
+            else:
+                notebook[key], index = _CHECKING.raw_decode(text, index)
+            index = _skip(text, index)
+            if text[index] == ",":
+                index = _skip(text, index + 1)
+                if text[index] != '"':
+                    return None
+            elif text[index] != "}":
+                return None
+        if _skip(text, index + 1) != len(text) or _problem(notebook) is not None:
+            return None
+    except (ValueError, IndexError, RecursionError):  # _DuplicateKey and JSONDecodeError included
+        return None
+    del notebook["cells"]
+    return notebook
+
+
+def _read_cells(text: str, start: int, read_cell: Callable[[int, dict], None]) -> int:
+    """Read the cells of the array at `start`; where it ends, or -1 at a cell that `load` refuses."""
+    index, number = _skip(text, start + 1), 0
+    if text[index] == "]":
+        return index + 1
+    while True:
+        cell, index = _CHECKING.raw_decode(text, index)
+        if _problem({"cells": [cell]}) is not None:
+            return -1
+        read_cell(number, cell)
+        del cell
+        number += 1
+        index = _skip(text, index)
+        if text[index] == "]":
+            return index + 1
+        if text[index] != ",":
+            return -1
+        index = _skip(text, index + 1)
 
 
 def _problem(notebook: object) -> str | None:
