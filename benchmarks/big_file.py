@@ -1,20 +1,33 @@
 """One long file: time and memory must grow in proportion to its size.
 
-    python benchmarks/big_file.py [MB ...]       # default: 1 5 10
+    python benchmarks/big_file.py [MB ...]               # default: 1 5 10
+    python benchmarks/big_file.py --command [INPUT ...]  # default: all of INPUTS
+    python benchmarks/big_file.py --write-only [--scale F] [INPUT ...]
 
 Generates a TF 2.3 file of each size (`import tensorflow as tf`, then a
 `strategy.experimental_run_v2(step)` call after every 999 lines of plain code: assignments, small
 functions and classes, multi-line strings, comments) and migrates it with
 `tf24migrate.migrate_source` in a fresh process, which prints its time and its peak resident memory
 less the memory it had before the call (LibCST and the rules imported, the source read).
+
+`--command` measures the inputs of issue 31 (`INPUTS`) as a user runs them: a fresh
+`tf24migrate --check --no-cache FILE` process, its peak resident memory (`ru_maxrss` of the
+finished child) less that of the same command on a file of two lines, divided by the file's size:
+the "multiple of the file" of `benchmarks/README.md` and of the torture case `load-big-file-5mb`.
+`--write-only` writes the inputs into `benchmarks/.data/` (`--scale 0.1`: a tenth of each, to
+profile) and prints their paths.
 """
 
 from __future__ import annotations
 
+import argparse
+import json
 import subprocess
 import sys
+import time
+from pathlib import Path
 
-from speed import DATA, cache_bytecode
+from speed import BIN, DATA, cache_bytecode, cold_flags
 
 MEASURE = (
     "import resource, sys, time\n"
@@ -56,10 +69,115 @@ def write_big_file(path, megabytes: float) -> int:
     return size
 
 
+CALL = "strategy.experimental_run_v2(step)"
+
+
+def write_notebook(path: Path, cells: int, every: int, scale: float = 1.0) -> int:
+    """A notebook of `cells` one-line code cells (`x_N = compute(N)`), as Jupyter lays it out
+    (`indent=1`, each source a list of lines); every `every`th cell is instead an import of
+    TensorFlow and a call due for migration (two lines)."""
+    cells = int(cells * scale)
+    sources = [
+        ["import tensorflow as tf\n", CALL] if n % every == 0 else [f"x_{n} = compute({n})"]
+        for n in range(cells)
+    ]
+    document = {
+        "cells": [
+            {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": source}
+            for source in sources
+        ],
+        "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    path.write_text(json.dumps(document, indent=1) + "\n")
+    return path.stat().st_size
+
+
+def write_tiny_statements(path: Path, count: int, scale: float = 1.0) -> int:
+    """`import tensorflow as tf`, `count` statements `aN=1` (one a line, N from 0 to 99 over and
+    over: 5.9 bytes a statement), and one call due."""
+    count = int(count * scale)
+    path.write_text(
+        "import tensorflow as tf\n" + "".join(f"a{n % 100}=1\n" for n in range(count)) + CALL + "\n"
+    )
+    return path.stat().st_size
+
+
+def write_torture_file(path: Path, megabytes: int, scale: float = 1.0) -> int:
+    """The file of the torture case `load-big-file-Nmb` (`scripts/torture_runs.py`): blocks of 999
+    one-line calls and a call due for migration."""
+    block = "".join(f"value_{i:04d} = compute({i}, 'some text to fill the line')\n" for i in range(999))
+    block += "strategy.experimental_run_v2(step_fn)\n"
+    path.write_text(
+        "import tensorflow as tf\n" + block * max(1, int(megabytes * scale * 1_000_000) // len(block))
+    )
+    return path.stat().st_size
+
+
+# name -> (file name, how to write it): the inputs of issue 31
+INPUTS = {
+    "notebook-1000": ("cells-100k-every-1000.ipynb", lambda p, s: write_notebook(p, 100_000, 1000, s)),
+    "notebook-10": ("cells-100k-every-10.ipynb", lambda p, s: write_notebook(p, 100_000, 10, s)),
+    "statements-3m": ("statements-3m.py", lambda p, s: write_tiny_statements(p, 3_000_000, s)),
+    "torture-5mb": ("torture-5mb.py", lambda p, s: write_torture_file(p, 5, s)),
+}
+
+PEAK = (
+    "import resource, subprocess, sys\n"
+    "code = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode\n"
+    "print(code, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+)
+
+
+def command_peak(path: Path) -> tuple[int, int, float]:
+    """(exit code, peak RSS in bytes, seconds) of `tf24migrate --check --no-cache path`, fresh."""
+    command = [sys.executable, "-c", PEAK, str(BIN / "tf24migrate"), "--check", *cold_flags(), str(path)]
+    start = time.perf_counter()
+    out = subprocess.run(command, capture_output=True, text=True, check=True).stdout.split()
+    return int(out[0]), int(out[1]) * 1024, time.perf_counter() - start
+
+
+def measure_inputs(names: list[str]) -> None:
+    small = DATA / "small.py"
+    small.write_text("import tensorflow as tf\n" + CALL + "\n")
+    baseline = command_peak(small)[1]
+    print(f"a two-line file: peak {baseline / 1e6:.0f} MB")
+    for name in names:
+        file_name, write = INPUTS[name]
+        path = DATA / file_name
+        size = write(path, 1.0)
+        code, peak, took = command_peak(path)
+        print(
+            f"{name}: {size / 1e6:.1f} MB, exit {code}, {took:.1f} s, peak {peak / 1e6:.0f} MB, "
+            f"{(peak - baseline) / size:.1f}x the file above a two-line file's run ({peak / size:.1f}x in all)"
+        )
+
+
 def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--command", action="store_true", help="measure the command on INPUTS")
+    parser.add_argument("--write-only", action="store_true", help="write INPUTS, measure nothing")
+    parser.add_argument("--scale", type=float, default=1.0, help="with --write-only: this fraction of each")
+    parser.add_argument("sizes", nargs="*", help="MB of the generated file, or names of INPUTS")
+    options = parser.parse_args()
     cache_bytecode()
     DATA.mkdir(parents=True, exist_ok=True)
-    for megabytes in map(float, sys.argv[1:] or ["1", "5", "10"]):
+    if options.command or options.write_only:
+        names = options.sizes or list(INPUTS)
+        unknown = sorted(set(names) - set(INPUTS))
+        if unknown:
+            sys.exit(f"unknown inputs {unknown}: choose from {sorted(INPUTS)}")
+        if options.command:
+            return measure_inputs(names)
+        for name in names:
+            file_name, write = INPUTS[name]
+            path = DATA / (file_name if options.scale == 1 else f"{options.scale:g}-{file_name}")
+            print(f"{path}: {write(path, options.scale) / 1e6:.1f} MB")
+        return
+    for megabytes in map(float, options.sizes or ["1", "5", "10"]):
         path = DATA / f"big-{megabytes:g}MB.py"
         size = write_big_file(path, megabytes)
         result = subprocess.run([sys.executable, "-c", MEASURE, str(path)], capture_output=True, text=True)

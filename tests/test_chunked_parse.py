@@ -13,7 +13,7 @@ import pytest
 
 from tf24migrate.engine.pruning import StatementPlan, bindings
 from tf24migrate.rules import text
-from tf24migrate.rules.text import python_chunks
+from tf24migrate.rules.text import python_chunks, python_chunks_with_offsets
 
 TRICKY = {
     "if/elif/else": "x = 1\nif x:\n    y = 2\nelif y:\n    pass\nelse:\n    z = 3\nw = 4\n",
@@ -63,6 +63,30 @@ def test_chunks_hold_the_statements_and_the_error_of_the_whole_parse(monkeypatch
     chunked = lambda: [s for tree in python_chunks(source) for s in tree.body]  # noqa: E731
     assert outcome(chunked) == whole
     assert outcome(chunked) == whole  # again, from the chunks kept
+
+
+@pytest.mark.parametrize("source", TRICKY.values(), ids=TRICKY.keys())
+def test_chunks_with_offsets_place_statements_at_the_lines_of_the_whole_parse(monkeypatch, source):
+    monkeypatch.setattr(text, "_CHUNK", 1)
+    monkeypatch.setattr(text, "_SMALL_CHUNK", 1)
+    monkeypatch.setattr(text, "_last_chunks", None)
+
+    def places(statements, before=0):
+        return [
+            (type(s).__name__, before + s.lineno, s.col_offset, before + s.end_lineno) for s in statements
+        ]
+
+    def chunked():
+        return [p for before, tree in python_chunks_with_offsets(source) for p in places(tree.body, before)]
+
+    try:
+        whole = places(ast.parse(source).body)
+    except (SyntaxError, ValueError) as error:
+        with pytest.raises(type(error)):  # the same error, at the chunk's lines
+            chunked()
+        return
+    assert chunked() == whole
+    assert chunked() == whole  # again, from the chunks kept
 
 
 def test_a_source_is_cut_where_top_level_statements_start(monkeypatch):
@@ -184,4 +208,4 @@ def test_line_starts_are_where_pythons_tokenizer_starts_lines(source):
     for at, character in enumerate(source):
         if character == "\n" or (character == "\r" and source[at + 1 : at + 2] != "\n"):
             expected.append(at + 1)
-    assert text.line_starts(source) == expected
+    assert list(text.line_starts(source)) == expected

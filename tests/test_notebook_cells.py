@@ -346,3 +346,15 @@ def test_markdown_cells_are_not_read_without_the_prose_rule(tmp_path):
     assert "guide.ipynb:cell 1:2:18: TF24801" in result.stdout + result.stderr  # selected by `all`
     plain = run("--check", "guide.ipynb", cwd=tmp_path)
     assert plain.returncode == 0 and "TF24801" not in plain.stdout + plain.stderr
+
+
+def test_a_plain_cell_keeps_its_source_once():
+    """A notebook may have 100,000 cells: a cell with no indentation nor IPython syntax is its own
+    code (not a copy, nor a tuple of its lines); an indented one keeps its lines, to indent again."""
+    plain = classify(1, "x = 1\ny = 2\n")
+    assert plain.masked.code is plain.source
+    assert plain.original_lines == ()
+    assert not hasattr(plain, "__dict__")  # slots
+    indented = classify(2, "  x = 1\n  y = 2\n")
+    assert indented.original_lines == ("  x = 1\n", "  y = 2\n")
+    assert indented.restore("x = 1\nz = 3\n") == "  x = 1\n  z = 3\n"

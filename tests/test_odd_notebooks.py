@@ -13,6 +13,7 @@ import pytest
 from test_notebooks import cell_sources, migrate, notebook
 
 from tf24migrate.model.errors import SourceSyntaxError
+from tf24migrate.sources.notebook_json import load, load_streaming
 
 CALL = "import tensorflow as tf\ns = tf.distribute.MirroredStrategy()\ns.experimental_run_v2(f)\n"
 
@@ -132,3 +133,38 @@ def test_a_path_that_cannot_be_looked_at_is_a_permission_problem(tmp_path, monke
     assert result.exit_code == 2, result.output
     assert "tf24migrate: locked.py: permission denied" in result.stderr
     assert "no such file or folder" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        _cells(CODE, {"cell_type": "markdown", "metadata": {}, "source": ["# a\n", "b"]}),
+        json.dumps({"metadata": {"k": [1, 2.5, None, True]}, "cells": [CODE, CODE], "nbformat": 4}, indent=1),
+        ' \n{"cells": [] , "n": 12345678901234567890}\r\n',
+        '{"cells": [{"cell_type": "code", "source": "x", "x": 1, "x": 2}]}',  # a key twice
+        '{"cells": [], "cells": []}',
+        '{"cells": [1,], "metadata": {}}',  # a trailing comma
+        '{"cells": [], "metadata": {},}',
+        '{"cells": [] "metadata": {}}',  # a comma missing
+        '{"cells" [], "metadata": {}}',
+        '{"cells": []} {}',  # extra data
+        '{"cells": [{"cell_type": "code", "source": "x"}]',  # unclosed
+        "\ufeff" + _cells(CODE),
+        "{}",
+        "[]",
+        "",
+    ],
+)
+def test_a_notebook_read_a_cell_at_a_time_is_the_notebook_read_whole(text):
+    """`load_streaming` (what a run uses, so that 100,000 cells are never all JSON objects at once)
+    gives the cells and the rest of the notebook `load` gives, or None where `load` refuses."""
+    cells = []
+    streamed = load_streaming(text, lambda index, cell: cells.append((index, cell)))
+    try:
+        whole = load(text, None)
+    except SourceSyntaxError:
+        assert streamed is None
+        return
+    assert streamed is not None
+    assert {**streamed, "cells": [cell for _, cell in cells]} == whole
+    assert [index for index, _ in cells] == list(range(len(whole["cells"])))

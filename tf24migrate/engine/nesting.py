@@ -15,19 +15,22 @@ the depth still allowed are visited.
 from __future__ import annotations
 
 import ast
+from collections.abc import Sequence
 from typing import Any
 
 NESTING_LIMIT = 400
 _SAME_TEXT_SLACK = 8  # levels that share their parent's text (`Expr(Call(...))`, ...)
 
 
-def too_deep(tree: ast.Module, line_starts: list[int]) -> int | None:
+def too_deep(tree: ast.Module, line_starts: Sequence[int], lines_before: int = 0) -> int | None:
     """The line of the first statement of `tree` nesting deeper than `NESTING_LIMIT`, or None.
-    `line_starts[n]` is the offset of line n + 1 (for the length of a node's text)."""
+    `line_starts[n]` is the offset of line n + 1 (for the length of a node's text); line 1 of
+    `tree` is line `lines_before + 1` of the text (`text.python_chunks_with_offsets`)."""
+    before = lines_before - 1
 
     def length(node: Any) -> int:  # an ast node with a position: they share no type
-        return (line_starts[node.end_lineno - 1] + node.end_col_offset) - (
-            line_starts[node.lineno - 1] + node.col_offset
+        return (line_starts[before + node.end_lineno] + node.end_col_offset) - (
+            line_starts[before + node.lineno] + node.col_offset
         )
 
     for statement in tree.body:
@@ -35,7 +38,7 @@ def too_deep(tree: ast.Module, line_starts: list[int]) -> int | None:
         while stack:
             node, depth = stack.pop()
             if depth > NESTING_LIMIT:
-                return statement.lineno
+                return lines_before + statement.lineno
             for child in ast.iter_child_nodes(node):
                 if getattr(child, "end_lineno", None) is None:
                     continue  # contexts and operators: leaves without text

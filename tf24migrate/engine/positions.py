@@ -14,7 +14,7 @@ import ast
 import bisect
 import contextlib
 import re
-from collections.abc import Callable, Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -95,7 +95,7 @@ def node_spans(module: cst.Module, nodes: Collection[cst.CSTNode]) -> dict[cst.C
 
 
 def _spans(
-    found: Mapping[cst.CSTNode, tuple[int, int]], lines: list[int], base: int = 0
+    found: Mapping[cst.CSTNode, tuple[int, int]], lines: Sequence[int], base: int = 0
 ) -> dict[cst.CSTNode, Span]:
     """Spans from `{key: (start offset, end offset)}`, offsets counted from `base` in a text whose
     lines start at `lines`."""
@@ -131,7 +131,7 @@ class StatementMap:
     the whole module.
     """
 
-    def __init__(self, module: cst.Module, source: str, starts: list[int], lines: list[int]) -> None:
+    def __init__(self, module: cst.Module, source: str, starts: list[int], lines: Sequence[int]) -> None:
         self.module = module
         self.source = source
         self._line_starts = lines  # offset of each source line, 0-based
@@ -165,7 +165,7 @@ class StatementMap:
     def at_lines(
         cls,
         module: cst.Module,
-        first_lines: list[int],
+        first_lines: Sequence[int],
         source: str,
         line_of: Callable[[int], int] | None = None,
         sizes: Mapping[str, int] | None = None,

@@ -3,9 +3,10 @@
 A LibCST parse and traversal cost far more than Python's own parser. `ast` knows each statement's
 lines, so the engine lists the statements in document order with whether their lines hold a
 trigger string of an active rule (or a name bound on such a line). It keeps of each statement only
-its class, its position and the names it binds, so that a long source is read one chunk of its
-`ast` at a time (`rules.text.python_chunks`), each dropped before the next. A statement with no trigger
-that has its lines to itself is left out of the text LibCST parses, one marker line in its place
+its class, its position and the names it binds, in columns (arrays of ints and bytes), so that a
+long source is read one chunk of its `ast` at a time (`rules.text.python_chunks_with_offsets`),
+each dropped before the next, and the plan costs tens of bytes a statement. A statement with no
+trigger that has its lines to itself is left out of the text LibCST parses, one marker line in its place
 (`Sparse`); the others without a trigger are parsed but not walked. The transformer walks LibCST's
 statements in the plan's order and binds the names of each skipped one from its `ast` node. If
 the two orders ever disagree, the engine parses the whole source and walks it without a plan, so
@@ -16,8 +17,10 @@ from __future__ import annotations
 
 import ast
 import bisect
+import itertools
 import re
-from collections.abc import Iterable, Iterator
+from array import array
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 import libcst as cst
@@ -25,7 +28,7 @@ import libcst as cst
 from tf24migrate.catalogue.prefilter import Needle, matches, pattern_of
 from tf24migrate.engine.nesting import too_deep
 from tf24migrate.engine.sparse import MARKER_PREFIX, Sparse
-from tf24migrate.rules.text import line_starts, python_chunks
+from tf24migrate.rules.text import line_starts, python_chunks_with_offsets
 
 _MAX_FOLLOW_ROUNDS = 3
 _WORTH_SKIPPING = 48  # characters: a shorter statement costs LibCST about what its marker does
@@ -52,28 +55,37 @@ _COMPOUND_AST = tuple(kind for kinds in _KINDS.values() for kind in kinds)
 
 Bindings = tuple[tuple[str, str | None, bool], ...]  # what `bindings` yields
 
+# The ast classes of the statements planned, by index (the plan keeps a byte per statement).
+_CLASSES: list[type[ast.stmt]] = []
+_CLASS_INDEX: dict[type[ast.stmt], int] = {}
+# Bits of `StatementPlan._flags`.
+_TOP_LEVEL, _DECORATED, _DOCSTRING = 1, 2, 4
 
-@dataclass(slots=True)
+
+def _class_index(kind: type[ast.stmt]) -> int:
+    index = _CLASS_INDEX.get(kind)
+    if index is None:
+        index = _CLASS_INDEX[kind] = len(_CLASSES)
+        _CLASSES.append(kind)
+    return index
+
+
+@dataclass(frozen=True, slots=True)
 class Entry:
-    node: ast.stmt  # an empty node of the statement's class, one for all of that class (`_shape`)
+    """One statement of a plan, as `StatementPlan.entries` shows it (the plan itself keeps columns)."""
+
+    node: ast.stmt  # an empty node of the statement's class
     start: int  # first line, decorators included
     end: int
     top_level: bool
     binds: Bindings  # the names it binds in its scope, outside any except handler (`bindings`)
-    col_offset: int = 0  # of its first line that is not a decorator's, in UTF-8 bytes
-    end_col_offset: int = 0
-    decorated: bool = False
-    docstring: bool = False  # the module's
-    interesting: bool = False
-    descendants: int = 0
-    marker: str | None = None  # the name standing for it in the source LibCST parses (`Sparse`)
-    # With a marker: the bindings of the statements it stands for (it and the siblings after it),
-    # and how many entries they are with their descendants.
-    run: list[Bindings] | None = None
-    covers: int = 0
-    # A `for` loop's: the names its target binds, and the last line of its header.
-    loop_targets: tuple[str, ...] = ()
-    header_end: int = 0
+    col_offset: int  # of its first line that is not a decorator's, in UTF-8 bytes
+    end_col_offset: int
+    decorated: bool
+    docstring: bool  # the module's
+    interesting: bool
+    descendants: int
+    marker: str | None  # the name standing for it in the source LibCST parses (`Sparse`)
 
 
 def trigger_lines(source: str, triggers: Iterable[Needle], *, words: bool = False) -> set[int]:
@@ -88,18 +100,98 @@ def trigger_lines(source: str, triggers: Iterable[Needle], *, words: bool = Fals
 
 
 class StatementPlan:
-    """The statements of a module in document order, each marked interesting or not."""
+    """The statements of a module in document order, each marked interesting or not.
 
-    def __init__(self, tree: ast.Module, lines: set[int], *, walrus: bool = True) -> None:
-        self.top_lines: list[int] = []  # the first line of each top-level statement
-        self.entries: list[Entry] = []
+    A long source has millions of statements, so the plan keeps columns rather than an object per
+    statement: arrays of ints (lines, columns, descendants), bytes (class, flags, interesting) and
+    an index into a table of the distinct bindings; `entries` shows them as `Entry` objects."""
+
+    def __init__(self, tree: ast.Module, lines: set[int], *, walrus: bool = True, capacity: int = 16) -> None:
         self.index = 0
         self.broken = False
         self.deep: int | None = None  # the first line of a statement nesting too deep (`nesting`)
         self._walrus = walrus  # whether the source holds `:=` (see `bindings`)
-        self._assigns: dict[str, Bindings] = {}  # name -> the bindings of `name = ...`, shared
+        self._class = bytearray()  # index in `_CLASSES`
+        self._start = array("i")  # first line, decorators included
+        self._end = array("i")
+        self._column = array("i")  # of its first line that is not a decorator's, in UTF-8 bytes
+        self._end_column = array("i")
+        self._descendants = array("i")
+        self._flags = bytearray()  # _TOP_LEVEL | _DECORATED | _DOCSTRING
+        self._interesting = bytearray()
+        self._binds = array("i")  # index in `_bindings`
+        # Each distinct bindings once (most statements: `()`); a name stands for `((name, None, False),)`.
+        self._bindings: list[Bindings | str] = [()]
+        self._by_name: dict[str, int] = {}  # name -> its index in `_bindings` (while adding)
+        # A statement left out of the source LibCST parses: the name standing for it (`Sparse`), and
+        # how many entries it and the siblings after it that it also stands for are, descendants too.
+        self._markers: dict[int, str] = {}
+        self._covers: dict[int, int] = {}
+        # A `for` loop's: the names its target binds, and the last line of its header (few: a dict).
+        self._loops: dict[int, tuple[tuple[str, ...], int]] = {}
+        # The columns are filled up to `_count` and grown by doubling while the statements are added:
+        # one element at a time, their growth would leave most of their old copies in the C heap.
+        self._count = 0
+        self._reserve(capacity)
         self._add(tree.body, top_level=True)
+        self._finish()
         self.mark(lines)
+
+    def _columns(self) -> tuple[array[int] | bytearray, ...]:
+        """Those filled while statements are added (`_interesting` is made by `mark`)."""
+        return (
+            self._class,
+            self._start,
+            self._end,
+            self._column,
+            self._end_column,
+            self._descendants,
+            self._flags,
+            self._binds,
+        )
+
+    def _reserve(self, capacity: int) -> None:
+        for column in self._columns():
+            missing = capacity - len(column)
+            if missing > 0:
+                column.extend(
+                    bytes(missing) if isinstance(column, bytearray) else array("i", bytes(4 * missing))
+                )
+
+    def _finish(self) -> None:
+        """The columns cut to the statements added."""
+        for column in self._columns():
+            del column[self._count :]
+        self._interesting = bytearray(self._count)
+        self._by_name = {}
+
+    @property
+    def top_lines(self) -> array[int]:
+        """The first line of each top-level statement (made when asked: the engine asks once)."""
+        top_level = (flags & _TOP_LEVEL for flags in self._flags)
+        return array("i", itertools.compress(self._start, top_level))
+
+    @property
+    def entries(self) -> list[Entry]:
+        """Every statement as an `Entry` (to read the plan; the engine reads the columns)."""
+        return [self._entry(index) for index in range(len(self._start))]
+
+    def _entry(self, index: int) -> Entry:
+        flags = self._flags[index]
+        return Entry(
+            _shape(_CLASSES[self._class[index]]),
+            self._start[index],
+            self._end[index],
+            bool(flags & _TOP_LEVEL),
+            self._binds_at(index),
+            self._column[index],
+            self._end_column[index],
+            bool(flags & _DECORATED),
+            bool(flags & _DOCSTRING),
+            bool(self._interesting[index]),
+            self._descendants[index],
+            self._markers.get(index),
+        )
 
     @classmethod
     def build(
@@ -115,15 +207,21 @@ class StatementPlan:
         rules that follow a value through a name see both ends.
 
         `deep` is set, and no statement is listed after it, when a statement nests too deep."""
-        plan = cls(ast.Module(body=[], type_ignores=[]), set(), walrus=":=" in source)
+        capacity = source.count("\n") + 1  # about as many statements as lines: grown if more
+        plan = cls(ast.Module(body=[], type_ignores=[]), set(), walrus=":=" in source, capacity=0)
+        plan._reserve(capacity)
         starts = line_starts(source)
         try:
-            for tree in python_chunks(source):  # each chunk is read to the end: its syntax errors first
-                plan.deep = plan.deep or too_deep(tree, starts)
+            for before, tree in python_chunks_with_offsets(source):  # read to the end: syntax errors first
+                plan.deep = plan.deep or too_deep(tree, starts, before)
                 if plan.deep is None:
-                    plan._add(tree.body, top_level=True)
+                    plan._add(tree.body, top_level=True, lines_before=before)
+                del tree  # before the next chunk is parsed
         except (SyntaxError, ValueError, RecursionError):
             return None
+        finally:
+            plan._finish()
+        del starts
         if plan.deep is not None:
             return plan
         triggers = list(triggers)
@@ -135,15 +233,17 @@ class StatementPlan:
         harvested: set[int] = set()  # entries whose bindings were followed already
         for _ in range(_MAX_FOLLOW_ROUNDS):
             names: set[str] = set()
-            for index, entry in enumerate(plan.entries):
-                if not entry.interesting or index in harvested:
+            for index in itertools.compress(range(len(plan._start)), plan._interesting):
+                if index in harvested:
                     continue
-                if not isinstance(entry.node, _COMPOUND_AST) and _spans_any(entry, sources):
+                if not issubclass(_CLASSES[plan._class[index]], _COMPOUND_AST) and _spans_any(
+                    plan._start[index], plan._end[index], sources
+                ):
                     harvested.add(index)
-                    names.update(name for name, _, _ in entry.binds)
-                elif entry.loop_targets and _between_any(entry.start, entry.header_end, sources):
+                    names.update(name for name, _, _ in plan._binds_at(index))
+                elif index in plan._loops and _spans_any(plan._start[index], plan._loops[index][1], sources):
                     harvested.add(index)  # `for out in model.outputs:`: `out`, not what the body binds
-                    names.update(entry.loop_targets)
+                    names.update(plan._loops[index][0])
             names -= names_followed
             if not names:
                 break
@@ -157,73 +257,111 @@ class StatementPlan:
     def mark(self, lines: Iterable[int]) -> None:
         """Mark interesting the statements that span any of `lines`."""
         ordered = sorted(lines)
-        for entry in self.entries:
-            entry.interesting = _spans_any(entry, ordered)
+        self._interesting = bytearray(
+            map(_spans_any, self._start, self._end, itertools.repeat(ordered, len(self._start)))
+        )
 
-    def _add(self, statements: Iterable[ast.stmt], top_level: bool = False) -> None:
+    def _add(self, statements: Iterable[ast.stmt], top_level: bool = False, lines_before: int = 0) -> None:
+        """Plan `statements`, whose line 1 is line `lines_before + 1` of the source."""
         for statement in statements:
-            start = min([statement.lineno, *(d.lineno for d in getattr(statement, "decorator_list", ()))])
-            end = statement.end_lineno or statement.lineno
-            binds = _binds(statement, self._walrus, self._assigns)
-            entry = Entry(
-                _shape(statement),
-                start,
-                start if end == start else end,  # one int object for a one-line statement
-                top_level,
-                binds or (),
-                statement.col_offset,
-                statement.end_col_offset or 0,
-                bool(getattr(statement, "decorator_list", None)),
-                docstring=not self.entries and _is_docstring(statement),
-            )
-            if isinstance(statement, (ast.For, ast.AsyncFor)):
-                entry.loop_targets = tuple(name for name, _, _ in bindings(statement.target))
-                entry.header_end = max(start, statement.body[0].lineno - 1)
-            if top_level:
-                self.top_lines.append(start)
-            self.entries.append(entry)
-            start = len(self.entries)
+            decorators = getattr(statement, "decorator_list", ())
+            start = lines_before + min([statement.lineno, *(d.lineno for d in decorators)])
+            binds = self._binds_of(statement)
+            index = self._count
+            if index == len(self._start):
+                self._reserve(max(16, 2 * index))
+            self._count += 1
+            decorated = bool(decorators)
+            docstring = not index and _is_docstring(statement)
+            self._class[index] = _class_index(type(statement))
+            self._start[index] = start
+            self._end[index] = lines_before + (statement.end_lineno or statement.lineno)
+            self._column[index] = statement.col_offset
+            self._end_column[index] = statement.end_col_offset or 0
+            self._flags[index] = top_level * _TOP_LEVEL | decorated * _DECORATED | docstring * _DOCSTRING
+            self._binds[index] = 0 if binds is None else binds
+            if isinstance(statement, (ast.For, ast.AsyncFor)):  # its target and the end of its header
+                targets = tuple(name for name, _, _ in bindings(statement.target))
+                self._loops[index] = (targets, max(start, lines_before + statement.body[0].lineno - 1))
             children = []  # the index of each child statement's entry (of an except clause's first)
             for attribute in ("body", "handlers", "orelse", "finalbody", "cases"):
                 for child in getattr(statement, attribute, ()):
-                    children.append(len(self.entries))
-                    self._add([child] if isinstance(child, ast.stmt) else child.body)
-            entry.descendants = len(self.entries) - start
+                    children.append(self._count)
+                    self._add([child] if isinstance(child, ast.stmt) else child.body, False, lines_before)
+            self._descendants[index] = self._count - index - 1
             if binds is None:
-                entry.binds = tuple(found for index in children for found in self.entries[index].binds)
+                found = tuple(found for child in children for found in self._binds_at(child))
+                self._binds[index] = self._binding(found)
 
-    def take_simple(self, count: int, name: str | None = None) -> list[Bindings] | None:
+    def _binds_of(self, statement: ast.stmt) -> int | None:
+        """The index in `_bindings` of what `statement` binds (`_binds`), None for an `if` or
+        `while` whose bindings are its statements'."""
+        name = _single_name(statement, self._walrus)
+        if name is not None:  # most: one entry per name, shared by its assignments
+            index = self._by_name.get(name)
+            if index is None:
+                index = self._by_name[name] = len(self._bindings)
+                self._bindings.append(name)
+            return index
+        binds = _binds(statement, self._walrus)
+        return None if binds is None else self._binding(binds)
+
+    def _binding(self, binds: Bindings) -> int:
+        if not binds:
+            return 0
+        self._bindings.append(binds)
+        return len(self._bindings) - 1
+
+    def _binds_at(self, index: int) -> Bindings:
+        """What the statement at `index` binds."""
+        binds = self._bindings[self._binds[index]]
+        return ((binds, None, False),) if isinstance(binds, str) else binds
+
+    def take_simple(self, count: int, name: str | None = None) -> Iterable[Bindings] | None:
         """The bindings of a line of `count` small statements, or None to visit it. `name`:
         the line's name when it is only a name, which may be a marker standing for a statement
         left out of the source LibCST parsed (and for its descendants)."""
-        entry = self.entries[self.index] if self.index < len(self.entries) else None
-        if entry is not None and entry.marker is not None:
-            self.index += entry.covers
-            if name != entry.marker:
+        index = self.index
+        marker = self._markers.get(index) if self._markers else None
+        if marker is not None:
+            self.index += self._covers[index]
+            if name != marker:
                 self.broken = True
                 return None
-            return entry.run
-        taken = self.entries[self.index : self.index + count]
+            return self._run(index)
         self.index += count
-        if len(taken) != count or any(isinstance(e.node, _COMPOUND_AST) for e in taken):
+        if self.index > len(self._start) or any(
+            issubclass(_CLASSES[kind], _COMPOUND_AST) for kind in self._class[index : self.index]
+        ):
             self.broken = True
             return None
-        return None if any(e.interesting for e in taken) else [e.binds for e in taken]
+        if any(self._interesting[index : self.index]):
+            return None
+        return [self._binds_at(taken) for taken in range(index, self.index)]
+
+    def _run(self, index: int) -> Iterator[Bindings]:
+        """The bindings of the statements the marker at `index` stands for: it and its siblings."""
+        stop = index + self._covers[index]
+        while index < stop:
+            yield self._binds_at(index)
+            index += 1 + self._descendants[index]
 
     def take_compound(self, node: cst.BaseCompoundStatement) -> Bindings | None:
         """The bindings of a compound statement when it can be skipped, else None."""
-        if self.index >= len(self.entries):
+        index = self.index
+        if index >= len(self._start):
             self.broken = True
             return None
-        entry = self.entries[self.index]
-        if entry.marker is not None or not isinstance(entry.node, _KINDS.get(type(node).__name__, ())):
+        if index in self._markers or not issubclass(
+            _CLASSES[self._class[index]], _KINDS.get(type(node).__name__, ())
+        ):
             self.broken = True
             return None
-        if entry.interesting:
+        if self._interesting[index]:
             self.index += 1
             return None
-        self.index += 1 + entry.descendants
-        return entry.binds
+        self.index += 1 + self._descendants[index]
+        return self._binds_at(index)
 
     def sparse(self, source: str) -> Sparse | None:
         """`source` with each uninteresting statement (at any depth) that has lines of its own
@@ -240,69 +378,74 @@ class StatementPlan:
         ranges: list[tuple[int, int]] = []
         copied = 0
         index = 0
-        while index < len(self.entries):
-            entry = self.entries[index]
-            indent = None if entry.interesting else self._indent_if_own_lines(entry, source, starts)
+        count = len(self._start)
+        while index < count:
+            indent = None if self._interesting[index] else self._indent_if_own_lines(index, source, starts)
             if indent is None:
                 index += 1
                 continue
             # One marker for the statement and the uninteresting siblings that follow it (with only
             # blank and comment lines between): LibCST parses and the transformer walks one line.
-            begin, end = starts[entry.start - 1], entry.end
-            entry.run, entry.covers = [entry.binds], 1 + entry.descendants
-            while index + entry.covers < len(self.entries):
-                other = self.entries[index + entry.covers]
+            first, end = self._start[index], self._end[index]
+            begin = starts[first - 1]
+            covers, siblings = 1 + self._descendants[index], 1
+            while index + covers < count:
+                other = index + covers
                 if (
-                    other.interesting
-                    or other.start <= end
-                    or not _BLANK_OR_COMMENT_LINES.fullmatch(source, starts[end], starts[other.start - 1])
+                    self._interesting[other]
+                    or self._start[other] <= end
+                    or not _BLANK_OR_COMMENT_LINES.fullmatch(
+                        source, starts[end], starts[self._start[other] - 1]
+                    )
                     or self._indent_if_own_lines(other, source, starts) != indent
                 ):
                     break
-                entry.run.append(other.binds)
-                entry.covers += 1 + other.descendants
-                end = other.end
+                covers += 1 + self._descendants[other]
+                siblings += 1
+                end = self._end[other]
             finish = starts[end]
             if finish - begin < _WORTH_SKIPPING:
-                entry.run, entry.covers = None, 0
                 index += 1
                 continue
             last = source[starts[end - 1] : finish]
-            entry.marker = f"{MARKER_PREFIX}{len(originals)}__"
-            pieces += [source[copied:begin], indent, entry.marker, last[len(last.rstrip("\r\n")) :]]
-            originals[entry.marker] = (begin, finish)
-            sizes[entry.marker] = len(entry.run)
-            ranges.append((entry.start, end))
+            marker = f"{MARKER_PREFIX}{len(originals)}__"
+            self._markers[index], self._covers[index] = marker, covers
+            pieces += [source[copied:begin], indent, marker, last[len(last.rstrip("\r\n")) :]]
+            originals[marker] = (begin, finish)
+            sizes[marker] = siblings
+            ranges.append((first, end))
             copied = finish
-            index += entry.covers
+            index += covers
         if not originals:
             return None
         pieces.append(source[copied:])
         return Sparse("".join(pieces), source, originals, ranges, sizes)
 
-    def _indent_if_own_lines(self, entry: Entry, source: str, starts: list[int]) -> str | None:
-        """The indentation of a statement that may be left out (it has its lines to itself, and
-        it is neither a top-level import nor the module docstring), else None."""
-        if entry.top_level and (isinstance(entry.node, (ast.Import, ast.ImportFrom)) or entry.docstring):
+    def _indent_if_own_lines(self, index: int, source: str, starts: Sequence[int]) -> str | None:
+        """The indentation of the statement at `index` if it may be left out (it has its lines to
+        itself, and it is neither a top-level import nor the module docstring), else None."""
+        flags, start, end = self._flags[index], self._start[index], self._end[index]
+        if flags & _TOP_LEVEL and (
+            issubclass(_CLASSES[self._class[index]], (ast.Import, ast.ImportFrom)) or flags & _DOCSTRING
+        ):
             return None
-        if entry.start > 1:
-            line_before = source[starts[entry.start - 2] : starts[entry.start - 1]]
+        if start > 1:
+            line_before = source[starts[start - 2] : starts[start - 1]]
             if line_before.rstrip("\r\n").endswith("\\"):
                 return None  # its first line continues the one before (`if x: \`)
-        first = source[starts[entry.start - 1] : starts[entry.start]]
+        first = source[starts[start - 1] : starts[start]]
         indent = first[: len(first) - len(first.lstrip(" \t\f"))]
-        if entry.decorated:
+        if flags & _DECORATED:
             if not first.startswith("@", len(indent)):
                 return None
-        elif entry.col_offset != len(indent):
+        elif self._column[index] != len(indent):
             return None
-        last = source[starts[entry.end - 1] : starts[entry.end]].encode()
-        return indent if _REST_OF_LAST_LINE.fullmatch(last, entry.end_col_offset) else None
+        last = source[starts[end - 1] : starts[end]].encode()
+        return indent if _REST_OF_LAST_LINE.fullmatch(last, self._end_column[index]) else None
 
     def drop_markers(self) -> None:
         """Forget `sparse`: the whole source is parsed after all."""
-        for entry in self.entries:
-            entry.marker = None
+        self._markers, self._covers = {}, {}
 
     def reset(self) -> None:
         self.index = 0
@@ -310,26 +453,20 @@ class StatementPlan:
 
     @property
     def consistent(self) -> bool:
-        return not self.broken and self.index == len(self.entries)
+        return not self.broken and self.index == len(self._start)
 
 
-def _spans_any(entry: Entry, ordered: list[int]) -> bool:
-    """Whether the statement spans one of the `ordered` line numbers."""
-    return _between_any(entry.start, entry.end, ordered)
-
-
-def _between_any(first: int, last: int, ordered: list[int]) -> bool:
-    """Whether one of the `ordered` line numbers is from `first` to `last`."""
-    index = bisect.bisect_left(ordered, first)
-    return index < len(ordered) and ordered[index] <= last
+def _spans_any(start: int, end: int, ordered: list[int]) -> bool:
+    """Whether the lines from `start` to `end` hold one of the `ordered` line numbers."""
+    index = bisect.bisect_left(ordered, start)
+    return index < len(ordered) and ordered[index] <= end
 
 
 _SHAPES: dict[type, ast.stmt] = {}
 
 
-def _shape(statement: ast.stmt) -> ast.stmt:
-    """An empty `ast` node of the statement's class, shared by all the statements of that class."""
-    kind = type(statement)
+def _shape(kind: type[ast.stmt]) -> ast.stmt:
+    """An empty `ast` node of class `kind`, one for all."""
     shape = _SHAPES.get(kind)
     return shape if shape is not None else _SHAPES.setdefault(kind, kind())
 
@@ -341,23 +478,32 @@ _ASSIGNMENTS = frozenset({ast.Assign, ast.AnnAssign, ast.AugAssign})
 _PLAIN_TARGETS = frozenset({ast.Name, ast.Attribute, ast.Subscript})  # `x`, `a.x`, `a[x]`: x is not bound
 
 
-def _binds(statement: ast.stmt, walrus: bool, assigns: dict[str, Bindings]) -> Bindings | None:
+def _single_name(statement: ast.stmt, walrus: bool) -> str | None:
+    """The one name a definition, or an assignment to one name, binds (most statements that bind)."""
+    kind = type(statement)
+    if kind in _DEFINITIONS:
+        return statement.name  # type: ignore[attr-defined]
+    if not walrus and kind in _ASSIGNMENTS:
+        targets = statement.targets if kind is ast.Assign else [statement.target]  # type: ignore[attr-defined]
+        if all(type(target) in _PLAIN_TARGETS for target in targets):
+            names = [target.id for target in targets if type(target) is ast.Name]
+            if len(names) == 1:
+                return names[0]
+    return None
+
+
+def _binds(statement: ast.stmt, walrus: bool) -> Bindings | None:
     """`bindings` of a statement outside any except handler, with shortcuts for the common ones;
     None for an `if` or `while` whose test cannot bind (no `:=`): its bindings are its statements'."""
     kind = type(statement)
     if not walrus and kind in (ast.If, ast.While):
         return None
-    if kind in _DEFINITIONS:
-        return ((statement.name, None, False),)  # type: ignore[attr-defined]
     if not walrus and kind in _BINDS_NOTHING:
         return ()
     if not walrus and kind in _ASSIGNMENTS:
         targets = statement.targets if kind is ast.Assign else [statement.target]  # type: ignore[attr-defined]
         if all(type(target) in _PLAIN_TARGETS for target in targets):
-            names = [target.id for target in targets if type(target) is ast.Name]
-            if len(names) == 1:  # most: one tuple per name, shared by its assignments (`assigns`)
-                return assigns.get(names[0]) or assigns.setdefault(names[0], ((names[0], None, False),))
-            return tuple((name, None, False) for name in names)
+            return tuple((target.id, None, False) for target in targets if type(target) is ast.Name)
     return tuple(bindings(statement, walrus=walrus))
 
 

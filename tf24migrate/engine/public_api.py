@@ -10,7 +10,7 @@ import re
 
 from tf24migrate.rules.names import TENSORFLOW
 from tf24migrate.rules.needles import IMPORTS_PUBLIC_TENSORFLOW, TENSORFLOW_INTERNALS
-from tf24migrate.rules.text import python_chunks, statements
+from tf24migrate.rules.text import python_chunks_with_offsets, statements
 
 
 def _is_public_tensorflow(module: str) -> bool:
@@ -73,7 +73,7 @@ def _imports_public_tensorflow(source: str) -> bool:
     if not _may_import_public_tensorflow(source):
         return False
     try:
-        for tree in python_chunks(source):  # a long source a chunk at a time (`rules.text`)
+        for _, tree in python_chunks_with_offsets(source):  # a chunk at a time (`rules.text`)
             for node in statements(tree.body):
                 if isinstance(node, ast.Import) and any(
                     _is_public_tensorflow(alias.name)

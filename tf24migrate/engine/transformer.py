@@ -10,14 +10,14 @@ calls.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, cast
 
 import libcst as cst
 
 from tf24migrate.engine import layout
 from tf24migrate.engine.context import FileContext
-from tf24migrate.engine.pruning import StatementPlan
+from tf24migrate.engine.pruning import Bindings, StatementPlan
 from tf24migrate.engine.scopes import ScopeTracker
 from tf24migrate.engine.shims import is_shim
 from tf24migrate.engine.walk import walk
@@ -136,7 +136,7 @@ class MigrationTransformer(cst.CSTTransformer):
         assert self.plan is not None
         if type(node) in _COMPOUND_TYPES:
             skipped = self.plan.take_compound(cast(cst.BaseCompoundStatement, node))
-            skipped_binds = [skipped] if skipped is not None else None
+            skipped_binds: Iterable[Bindings] | None = [skipped] if skipped is not None else None
         else:
             body = cast(cst.SimpleStatementLine | cst.SimpleStatementSuite, node).body
             only_name = (

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from tf24migrate.rules.text import line_starts, statements
@@ -83,7 +83,7 @@ def docstrings(source: str, trees: Iterable[ast.Module], marker: str = ">>>") ->
     return sorted(found, key=lambda d: d.start)
 
 
-def _offset(source: str, starts: list[int], line: int, byte_column: int) -> int:
+def _offset(source: str, starts: Sequence[int], line: int, byte_column: int) -> int:
     """The offset of `ast`'s (line, UTF-8 byte column) in `source`."""
     begin = starts[line - 1]
     text = source[begin : starts[line] if line < len(starts) else len(source)]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import re
 import warnings
+from array import array
 from collections.abc import Iterator, Sequence
 from itertools import accumulate
 
@@ -16,14 +17,15 @@ _last_parsed: tuple[str, ast.Module] | None = None
 _MEMO_FROM = 2000  # characters: below this, parsing costs about what comparing costs
 _CHUNK = 1 << 16  # characters: a source of two chunks or more is parsed in chunks of this size
 _MAX_CHUNKS = 64  # at most about this many: each chunk's text is preceded by a newline per line before it
+_SMALL_CHUNK = 1 << 14  # characters: the chunks of `python_chunks_with_offsets`, whatever the source's size
 # Where a top-level statement can start: a line at column 0 opening with a character that can start
 # one, not with a clause of the statement before it.
 _STATEMENT_START = re.compile(r"(?<=[\r\n])(?!(?:else|elif|except|finally)\b)[\w'\"(\[{+\-~*.@]")
 # Those less likely to be inside a string (where a chunk would not parse): definitions.
 _DEFINITION_START = re.compile(r"(?<=[\r\n])(?:(?:async[ \t]+)?def[ \t]|class[ \t]|@)")
 _LOOK_BACK = 4096  # characters: how far back the line before a candidate is looked for
-# The last long source parsed in chunks, and its chunks: (start, end, first line).
-_last_chunks: tuple[str, list[tuple[int, int, int]]] | None = None
+# The last long source parsed in chunks: (the chunks' size, the source, (start, end, first line) of each).
+_last_chunks: tuple[int, str, list[tuple[int, int, int]]] | None = None
 
 
 def parse_with_python(source: str) -> ast.Module:
@@ -66,34 +68,48 @@ def python_chunks(source: str) -> Iterator[ast.Module]:
     until it parses or reaches the end, where its error is the source's: a chunk that parses
     starts and ends at top-level statements, so Python's tokenizer and parser are in the same
     state at its start as at the start of the source (no open bracket, string or block)."""
+    for _, tree in _chunks(source, max(_CHUNK, len(source) // _MAX_CHUNKS), numbered=True):
+        yield tree
+
+
+def python_chunks_with_offsets(source: str) -> Iterator[tuple[int, ast.Module]]:
+    """`python_chunks`, each chunk with lines of its own (its first line is line 1): `(lines of
+    `source` before the chunk, its tree)`; a syntax error's line is the chunk's. Such a chunk costs
+    its size whatever its place (`python_chunks` puts a newline per line before each), so chunks
+    are small (`_SMALL_CHUNK`, unless a statement is longer): one chunk's `ast` is alive at a time,
+    and it is small (for one-line statements, about 400 times its text at the parser's peak).
+    A source shorter than two `_CHUNK` is one module (`parse_with_python`'s), as there."""
+    return _chunks(source, _SMALL_CHUNK, numbered=False)
+
+
+def _chunks(source: str, size: int, *, numbered: bool) -> Iterator[tuple[int, ast.Module]]:
     global _last_chunks
     if len(source) < 2 * _CHUNK:
-        yield parse_with_python(source)
+        yield 0, parse_with_python(source)
         return
-    if _last_chunks is not None and _last_chunks[0] == source:
-        for start, end, line in _last_chunks[1]:
-            yield _parse("\n" * (line - 1) + source[start:end])
+    if _last_chunks is not None and _last_chunks[:2] == (size, source):
+        for start, end, line in _last_chunks[2]:
+            yield line - 1, _parse(("\n" * (line - 1) if numbered else "") + source[start:end])
         return
-    size = max(_CHUNK, len(source) // _MAX_CHUNKS)
     chunks: list[tuple[int, int, int]] = []
     start, line = 0, 1
     while start < len(source):
         end = _statement_start(source, start + size, size // 2)
         while True:
             try:
-                tree = _parse("\n" * (line - 1) + source[start:end])
+                tree = _parse(("\n" * (line - 1) if numbered else "") + source[start:end])
                 break
             except (SyntaxError, ValueError, RecursionError):
                 if end == len(source):
                     raise
                 end = _statement_start(source, start + 2 * (end - start), end - start)
         chunks.append((start, end, line))
-        yield tree
+        yield line - 1, tree
         del tree
         text = source[start:end]
         line += text.count("\n") + text.count("\r") - text.count("\r\n")
         start = end
-    _last_chunks = (source, chunks)
+    _last_chunks = (size, source, chunks)
 
 
 def _statement_start(source: str, offset: int, reach: int) -> int:
@@ -113,18 +129,23 @@ def _statement_start(source: str, offset: int, reach: int) -> int:
 
 
 _NEWLINE = re.compile(r"\r\n?|\n")  # the line ends of Python's tokenizer (not str.splitlines's)
+_SPLIT_UP_TO = 1 << 22  # characters: a longer text's lines are not all held at once
 # What `str.splitlines` also ends a line at, besides `\n`
 _OTHER_LINE_BREAKS = re.compile("[\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
 
 
-def line_starts(text: str) -> list[int]:
-    """The offset of each line of `text`, and `len(text)` last when it ends with a line end."""
-    if _OTHER_LINE_BREAKS.search(text) is None:  # `\n` only: `splitlines` is twice as fast
-        starts = [0, *accumulate(map(len, text.splitlines(True)))]
+def line_starts(text: str) -> array[int]:
+    """The offset of each line of `text`, and `len(text)` last when it ends with a line end: an
+    array of machine ints (4 or 8 bytes a line, where a list holds a 32-byte int object a line)."""
+    starts = array("i" if len(text) < 2**31 else "q", [0])
+    if len(text) < _SPLIT_UP_TO and _OTHER_LINE_BREAKS.search(text) is None:
+        # `\n` only: `splitlines` is twice as fast, but holds every line at once
+        starts.extend(accumulate(map(len, text.splitlines(True))))
         if text and text[-1] != "\n":
             starts.pop()
-        return starts
-    return [0, *(match.end() for match in _NEWLINE.finditer(text))]
+    else:
+        starts.extend(match.end() for match in _NEWLINE.finditer(text))
+    return starts
 
 
 Opcode = tuple[str, int, int, int, int]  # as difflib's: (tag, old from, old to, new from, new to)

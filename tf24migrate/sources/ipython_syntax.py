@@ -30,7 +30,7 @@ _LINE = re.compile(r"[^\n]*\n|[^\n]+")  # as Python splits lines: not at \x0c or
 _PLACEHOLDER = "__tf24m_ipython_"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # one per cell: a notebook may have 100,000
 class MaskedCell:
     """A cell's source with its IPython lines replaced by placeholders, and those lines."""
 
@@ -137,6 +137,8 @@ def mask(source: str) -> MaskedCell:
             continued_magic = body.endswith("\\")  # IPython joins the next line to the magic
         else:
             masked.append(line)
+    if not originals:  # most cells: the source itself, not a copy
+        return MaskedCell(source, (), _PLACEHOLDER if placeholder == _PLACEHOLDER else placeholder)
     return MaskedCell("".join(masked), tuple(originals), placeholder)
 
 

@@ -47,7 +47,7 @@ from tf24migrate.rules.base import Rule
 from tf24migrate.rules.text import parse_python
 from tf24migrate.sources.ipython_syntax import absent_name, unmask
 from tf24migrate.sources.notebook_cells import CellCode, SkippedCell, classify
-from tf24migrate.sources.notebook_json import load, replace_sources
+from tf24migrate.sources.notebook_json import load, load_streaming, replace_sources
 from tf24migrate.sources.notebook_markdown import markdown_readers, migrate_markdown
 
 
@@ -191,34 +191,47 @@ def _migrate_cells(
     return {}, notes
 
 
+class _Cells:
+    """The cells of a notebook as they are read (`read`): the code cells of the notebook's module,
+    those of `%%writefile x.py` (a module each), the skipped ones and the markdown ones (`(number,
+    text)`: read only by the rules that read prose). Only their sources are kept, not their JSON."""
+
+    def __init__(self) -> None:
+        self.in_notebook: list[CellCode] = []  # one module
+        self.files: list[CellCode] = []  # `%%writefile x.py`: a module each
+        self.skipped: list[SkippedCell] = []
+        self.markdown: list[tuple[int, str]] = []
+
+    def read(self, index: int, cell: dict) -> None:
+        source = _cell_source(cell)
+        kind = classify(index + 1, source) if source is not None else None
+        if isinstance(kind, SkippedCell):
+            self.skipped.append(kind)
+        elif kind is not None:
+            (self.files if kind.writes else self.in_notebook).append(kind)
+        prose = _cell_source(cell, ("markdown",))
+        if prose:
+            self.markdown.append((index + 1, prose))
+
+
 def migrate_notebook(text: str, settings: Settings, *, path: str | None = None) -> MigrationResult:
     """Migrate the code cells of a notebook's JSON text; see the module docstring. The fixes of
     the findings `settings` declines are not applied, only reported (as `run_rules` does).
 
     Raises `SourceSyntaxError` when the text is not a notebook, `RuleError` as `run_rules` does.
     """
-    notebook = load(text, path)
+    cells = _Cells()
+    notebook = load_streaming(text, cells.read)  # never all the cells' JSON objects at once
+    if notebook is None:  # not a plain notebook: read whole, for its error or its cells
+        notebook, cells = load(text, path), _Cells()
+        for index, cell in enumerate(notebook.pop("cells")):
+            cells.read(index, cell)
     language = kernel_language(notebook)
     if language is not None and not language.lower().startswith("python"):
         message = f"notebook skipped: its kernel language is {language}, not Python"
         note = note_finding(NOTEBOOK_NOT_PYTHON, message, path=path, cell=None, line=1, column=1)
         return MigrationResult(text, text, (note,))
-    in_notebook: list[CellCode] = []  # one module
-    files: list[CellCode] = []  # `%%writefile x.py`: a module each
-    skipped: list[SkippedCell] = []
-    for index, cell in enumerate(notebook["cells"]):
-        source = _cell_source(cell)
-        kind = classify(index + 1, source) if source is not None else None
-        if isinstance(kind, SkippedCell):
-            skipped.append(kind)
-        elif kind is not None:
-            (files if kind.writes else in_notebook).append(kind)
-    # Markdown cells, `(number, text)`: read only by the rules that read prose.
-    markdown = [
-        (number, prose)
-        for number, cell in enumerate(notebook["cells"], 1)
-        if (prose := _cell_source(cell, ("markdown",)))
-    ]
+    in_notebook, files, skipped, markdown = cells.in_notebook, cells.files, cells.skipped, cells.markdown
     everything = "".join(
         [
             *(c.masked.code for c in in_notebook + files),
@@ -246,6 +259,7 @@ def migrate_notebook(text: str, settings: Settings, *, path: str | None = None) 
         new_sources.update(changed)
         findings += found
     findings.sort(key=lambda f: (f.cell or 0, f.line, f.column, f.code))
+    del cells, in_notebook, files, skipped, markdown  # not alive with the new text as well
     code = replace_sources(text, new_sources) if new_sources else text
     return MigrationResult(text, code, tuple(findings))
 

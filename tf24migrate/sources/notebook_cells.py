@@ -47,7 +47,7 @@ def common_indent(lines: Sequence[str]) -> str:
     return indent if all(line.startswith(indent) for line in code_lines) else ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # one per cell: a notebook may have 100,000
 class CellCode:
     """The Python code of one cell, as IPython (or, for a `.py` file it writes, Python) runs it."""
 
@@ -55,7 +55,7 @@ class CellCode:
     source: str  # the whole cell, as it is in the notebook
     head: str  # lines before the code, kept as they are: the `%%writefile` line
     indent: str  # removed from each line of the code that starts with it
-    original_lines: tuple[str, ...]  # the code's lines as they are in the cell
+    original_lines: tuple[str, ...]  # the code's lines as they are in the cell (only if `indent`)
     masked: MaskedCell  # the code without the indentation, its IPython syntax masked
     writes: str | None = None  # the file a `%%writefile` cell writes
 
@@ -116,9 +116,11 @@ def _code(number: int, source: str, head: int = 0, writes: str | None = None) ->
     lines = _lines(source)
     indent = common_indent(lines)
     body = lines[head:]
-    dedented = "".join(line.removeprefix(indent) for line in body)
+    # most cells: the source itself, not a copy
+    dedented = "".join(line.removeprefix(indent) for line in body) if indent or head else source
     masked = mask(dedented) if writes is None else MaskedCell(dedented, ())
-    return CellCode(number, source, "".join(lines[:head]), indent, tuple(body), masked, writes)
+    original_lines = tuple(body) if indent else ()  # read only to put the indentation back
+    return CellCode(number, source, "".join(lines[:head]), indent, original_lines, masked, writes)
 
 
 def classify(number: int, source: str) -> CellCode | SkippedCell | None:

@@ -1,5 +1,6 @@
-"""A notebook's JSON text: read and checked as a notebook tf24migrate can edit (`load`), and
-edited in place (`replace_sources`).
+"""A notebook's JSON text: read and checked as a notebook tf24migrate can edit (`load`; a cell at a
+time, `load_streaming`, so that a notebook of 100,000 cells never has all their JSON objects at
+once), and edited in place (`replace_sources`).
 
 `load` refuses, with the reason, what is not an nbformat 4 notebook whose cells can be read and
 edited: invalid JSON, a key twice in one object (Python's reader keeps the last value, the span
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Collection, Iterator
 from json.decoder import scanstring  # type: ignore[attr-defined]  # public, missing from typeshed
 from typing import TYPE_CHECKING
 
@@ -94,6 +95,71 @@ def load(text: str, path: str | None) -> dict:
     return notebook
 
 
+_CHECKING = json.JSONDecoder(object_pairs_hook=_without_duplicate_keys, parse_int=_number)
+
+
+def load_streaming(text: str, read_cell: Callable[[int, dict], None]) -> dict | None:
+    """The notebook in `text` with its cells passed to `read_cell(index, cell)` one at a time,
+    each decoded as `load` decodes it and then dropped (the notebook returned has no `"cells"`):
+    a notebook of 100,000 cells never has all their JSON objects at once. None (after some cells
+    were perhaps read) for any text that is not a plain notebook to edit: invalid JSON, a key twice,
+    any problem `load` names. Read it with `load` then, for the same result or error."""
+    try:
+        index = _skip(text, 0)
+        if text[index] != "{":
+            return None
+        notebook: dict = {}
+        index = _skip(text, index + 1)
+        while text[index] != "}":
+            if text[index] != '"':
+                return None
+            key, index = scanstring(text, index + 1)
+            index = _skip(text, index)
+            if text[index] != ":" or key in notebook:
+                return None
+            index = _skip(text, index + 1)
+            if key == "cells" and text[index] == "[":
+                index = _read_cells(text, index, read_cell)
+                if index < 0:
+                    return None
+                notebook[key] = []
+            else:
+                notebook[key], index = _CHECKING.raw_decode(text, index)
+            index = _skip(text, index)
+            if text[index] == ",":
+                index = _skip(text, index + 1)
+                if text[index] != '"':
+                    return None
+            elif text[index] != "}":
+                return None
+        if _skip(text, index + 1) != len(text) or _problem(notebook) is not None:
+            return None
+    except (ValueError, IndexError, RecursionError):  # _DuplicateKey and JSONDecodeError included
+        return None
+    del notebook["cells"]
+    return notebook
+
+
+def _read_cells(text: str, start: int, read_cell: Callable[[int, dict], None]) -> int:
+    """Read the cells of the array at `start`; where it ends, or -1 at a cell that `load` refuses."""
+    index, number = _skip(text, start + 1), 0
+    if text[index] == "]":
+        return index + 1
+    while True:
+        cell, index = _CHECKING.raw_decode(text, index)
+        if _problem({"cells": [cell]}) is not None:
+            return -1
+        read_cell(number, cell)
+        del cell
+        number += 1
+        index = _skip(text, index)
+        if text[index] == "]":
+            return index + 1
+        if text[index] != ",":
+            return -1
+        index = _skip(text, index + 1)
+
+
 def _problem(notebook: object) -> str | None:
     """Why `notebook` (parsed JSON) is not an nbformat 4 notebook to edit; None when it is one."""
     if not isinstance(notebook, dict):
@@ -142,23 +208,28 @@ def _members(text: str, start: int) -> Iterator[tuple[str, int, int]]:
 
 def _items(text: str, start: int) -> list[tuple[int, int]]:
     """`(start, end)` of each item of the JSON array whose `[` is at `start`."""
-    spans = []
+    return list(_item_spans(text, start))
+
+
+def _item_spans(text: str, start: int) -> Iterator[tuple[int, int]]:
     index = _skip(text, start + 1)
     while text[index] != "]":
         end = _DECODER.raw_decode(text, index)[1]
-        spans.append((index, end))
+        yield index, end
         index = _skip(text, end)
         index = _skip(text, index + 1) if text[index] == "," else index
-    return spans
 
 
-def _source_spans(text: str) -> list[tuple[int, int] | None]:
-    """Where each cell's `source` value lies in the notebook's JSON text."""
+def _source_spans(text: str, wanted: Collection[int]) -> dict[int, tuple[int, int]]:
+    """Where the `source` value of each cell of `wanted` (by index) lies in the notebook's JSON text."""
     top = _skip(text, 0)
     cells_start = next(start for key, start, _ in _members(text, top) if key == "cells")
-    spans = []
-    for cell_start, _ in _items(text, cells_start):
-        spans.append(next(((s, e) for key, s, e in _members(text, cell_start) if key == "source"), None))
+    spans = {}
+    for index, (cell_start, _) in enumerate(_item_spans(text, cells_start)):
+        if index in wanted:
+            span = next(((s, e) for key, s, e in _members(text, cell_start) if key == "source"), None)
+            assert span is not None  # the cells given are those with a source
+            spans[index] = span
     return spans
 
 
@@ -186,13 +257,11 @@ def _encode_lines(text: str, start: int, end: int, new_source: str, ascii_only: 
 
 def replace_sources(text: str, new_sources: dict[int, str]) -> str:
     """`text` with the `source` of each cell in `new_sources` (by index) replaced."""
-    spans = _source_spans(text)
+    spans = _source_spans(text, new_sources)
     ascii_only = _uses_ascii_escapes(text)
     pieces, done = [], 0
     for index in sorted(new_sources):
-        span = spans[index]
-        assert span is not None  # the cells given are those with a source
-        start, end = span
+        start, end = spans[index]
         if text[start] == "[":
             value = _encode_lines(text, start, end, new_sources[index], ascii_only)
         else:
