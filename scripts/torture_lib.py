@@ -196,20 +196,24 @@ class Trial:
             self.fail("other failure", f"exit {run.returncode}, expected {expected}: {tail[0][:160]}")
 
     def message(self, run: Run, names=(), says=(), not_says=()) -> None:
-        """A clear message: a stderr line naming each of `names` with an explanation after it."""
-        lines = run.err.splitlines()
+        """A clear message: a line naming each of `names` with an explanation after it, on stderr,
+        or on stdout as a finding (a file that fails is reported as ruff reports one: `path:1:1:
+        TF24005 error why`)."""
+        said = run.err + run.out
+        lines = said.splitlines()
         for name in names:
             if not any(name in line and len(line.split(name, 1)[1].split()) >= 3 for line in lines):
-                self.fail("unclear message", f"no stderr line names {name!r} and says why: {run.err[:200]!r}")
+                self.fail("unclear message", f"no line names {name!r} and says why: {said[:200]!r}")
         for phrase in says:
-            if phrase not in run.err:
-                self.fail("unclear message", f"stderr lacks {phrase!r}: {run.err[:200]!r}")
+            if phrase not in said:
+                self.fail("unclear message", f"the output lacks {phrase!r}: {said[:200]!r}")
         for phrase in not_says:
-            if phrase in run.err:
-                self.fail("unclear message", f"stderr says {phrase!r}: {run.err[:200]!r}")
+            if phrase in said:
+                self.fail("unclear message", f"the output says {phrase!r}: {said[:200]!r}")
 
     def files(self, before: dict[str, bytes], expected: dict[str, bytes], run: Run | None = None) -> None:
-        """Each file ends as its expected migration, or unchanged and named on stderr; no other changes."""
+        """Each file ends as its expected migration, or unchanged and named in the output (on stderr,
+        or on stdout as a finding: `path:1:1: TF24005 error why`); no other changes."""
         after = self.snapshot()
         for name, old in before.items():
             new = after.get(name)
@@ -219,7 +223,7 @@ class Trial:
                     self.fail("bytes lost", f"{name} vanished")
             elif new not in (old, want):
                 self.fail("bytes lost", f"{name}: {_first_difference(want, new)}")
-            elif new == old != want and run is not None and _shown(name) not in run.err:
+            elif new == old != want and run is not None and _shown(name) not in run.err + run.out:
                 self.fail("other failure", f"{name} was due but left unchanged without a message")
         for name in after.keys() - before.keys():
             if os.path.basename(name).startswith(TEMPORARY_PREFIX):
