@@ -93,7 +93,26 @@ class AnyOf(Pattern):
             )
 
 
-class ModuleAttribute(Pattern):
+class _MadeOf(Pattern):
+    """A needle that narrows its regular expression's matches by reading the text around them,
+    made of a few strings: equal, hashed and written as code (in the trigger table) by those."""
+
+    __slots__ = ("_arguments",)
+    _arguments: tuple[str, ...]
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, _MadeOf) and type(other) is type(self) and other._arguments == self._arguments
+        )
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __repr__(self) -> str:  # as Python code (the trigger table is generated from it)
+        return f"{type(self).__name__}({', '.join(map(quoted, self._arguments))})"
+
+
+class ModuleAttribute(_MadeOf):
     """`name.attribute` (one of `attributes`) where `name` can be bound to `module` by the text's
     imports (`names_bound_to`), or is a `v2` (`tf.compat.v2` is `tensorflow` to the rules); not
     in an import (`from tensorflow.python import x`). What a `\\w+\\.python` pattern cannot tell:
@@ -107,25 +126,14 @@ class ModuleAttribute(Pattern):
         # any receiver: `regex_in` narrows it to the names the text binds to `module`
         super().__init__(rf"{self._RECEIVER}\w+{self._tail}", *(f".{name}" for name in attributes))
         self.module, self.attributes = module, attributes
+        self._arguments = (module, *attributes)
 
     def regex_in(self, text: str) -> re.Pattern[str]:
         names = "|".join(map(re.escape, sorted(names_bound_to(text, self.module))))
         return re.compile(rf"(?:{self._RECEIVER}(?:{names})|\bv2){self._tail}")
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, ModuleAttribute) and (self.module, self.attributes) == (
-            other.module,
-            other.attributes,
-        )
 
-    def __hash__(self) -> int:
-        return self._hash
-
-    def __repr__(self) -> str:  # as Python code (the trigger table is generated from it)
-        return f"ModuleAttribute({', '.join(map(quoted, (self.module, *self.attributes)))})"
-
-
-class KeywordOfModuleCall(Pattern):
+class KeywordOfModuleCall(_MadeOf):
     """`keyword=` as an argument of a call that can be of a function of `module` outside its
     `excluded` submodules: not of a callee the text shows to be something else. A callee is
     something else when, reading back from the keyword to the bracket that opens its call (over
@@ -140,6 +148,7 @@ class KeywordOfModuleCall(Pattern):
     def __init__(self, keyword: str, module: str, *excluded: str) -> None:
         super().__init__(rf"(?<![\w.]){re.escape(keyword)}[ \t]*=(?!=)", keyword)
         self.keyword, self.module, self.excluded = keyword, module, excluded
+        self._arguments = (keyword, module, *excluded)
 
     def finditer(self, text: str) -> Iterator[re.Match[str]]:
         imported: set[str] | None = None
@@ -154,19 +163,6 @@ class KeywordOfModuleCall(Pattern):
                 if parts[0] not in imported or any(part in self.excluded for part in parts):
                     continue
             yield match
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, KeywordOfModuleCall) and (self.keyword, self.module, self.excluded) == (
-            other.keyword,
-            other.module,
-            other.excluded,
-        )
-
-    def __hash__(self) -> int:
-        return self._hash
-
-    def __repr__(self) -> str:  # as Python code (the trigger table is generated from it)
-        return f"KeywordOfModuleCall({', '.join(map(quoted, (self.keyword, self.module, *self.excluded)))})"
 
 
 _CLOSING = {")": "(", "]": "[", "}": "{"}
@@ -234,20 +230,14 @@ def names_imported_with(text: str, module: str, excluded: tuple[str, ...] = ()) 
     each word after its `import` (a superset: `from tensorflow import keras as K` gives `keras`
     and `K`), and `module` itself."""
     names = {module}
-    at = text.find(module)
-    while at >= 0:
-        end = at + len(module)
-        if _word_at(text, at, end):
-            start, end = _logical_line(text, at)
-            statement = text[start:end]
-            keyword = re.search(r"\bimport\b", statement)
-            source = re.match(r"[ \t]*from[ \t]+([\w. \t\\\r\n]+?)[ \t]+import\b", statement)
-            of_excluded = source is not None and any(
-                part.strip() in excluded for part in source.group(1).split(".")
-            )
-            if keyword is not None and not of_excluded:
-                names.update(re.findall(r"[A-Za-z_]\w*", statement[keyword.end() :]))
-        at = text.find(module, end)
+    for statement in _imports_naming(text, module):
+        keyword = re.search(r"\bimport\b", statement)
+        source = re.match(r"[ \t]*from[ \t]+([\w. \t\\\r\n]+?)[ \t]+import\b", statement)
+        of_excluded = source is not None and any(
+            part.strip() in excluded for part in source.group(1).split(".")
+        )
+        if keyword is not None and not of_excluded:
+            names.update(re.findall(r"[A-Za-z_]\w*", statement[keyword.end() :]))
     return names
 
 
@@ -259,6 +249,14 @@ def names_bound_to(text: str, module: str) -> set[str]:
     name bound with `as` by an import statement that names `module` (as a whole word), over lines
     continued by brackets or backslashes. Only the lines holding `module` are read."""
     names = {module}
+    for statement in _imports_naming(text, module):
+        names.update(_AS_NAME.findall(statement))
+    return names
+
+
+def _imports_naming(text: str, module: str) -> Iterator[str]:
+    """The text of each statement holding `module` as a whole word and `import` (over lines
+    continued by brackets or backslashes); only the lines holding `module` are read."""
     at = text.find(module)
     while at >= 0:
         end = at + len(module)
@@ -266,9 +264,8 @@ def names_bound_to(text: str, module: str) -> set[str]:
             start, end = _logical_line(text, at)
             statement = text[start:end]
             if "import" in statement:
-                names.update(_AS_NAME.findall(statement))
+                yield statement
         at = text.find(module, end)
-    return names
 
 
 def _word_at(text: str, start: int, end: int) -> bool:

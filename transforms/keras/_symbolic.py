@@ -24,6 +24,8 @@ What counts (each cheap, and each visible to the rule because its lines hold a t
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import libcst as cst
 
@@ -135,9 +137,24 @@ def collection_evidence(ctx: RuleContext, node: cst.BaseExpression, depth: int =
     model's `.inputs` / `.outputs`, `.values()` of a dictionary whose values are all symbolic
     (`{name: tf.keras.Input(...) for name in names}`, `{"a": inputs}`), a list or tuple of them,
     or a name bound to one of these in the same scope."""
+    return _items_evidence(ctx, node, depth, _SYMBOLIC_ITEMS)
+
+
+@dataclass(frozen=True)
+class _Items:
+    """What `_items_evidence` reads as a collection of one kind of Keras value."""
+
+    item: Callable[[RuleContext, cst.BaseExpression], str | None]  # why one item is of the kind
+    attributes: tuple[str, ...]  # of a model, that are such collections (`.inputs`)
+    owner: Callable[[RuleContext, cst.BaseExpression], bool]  # whether a receiver is a model
+    model_says: str  # what a model's attribute is called in the evidence, before its name
+    kind: str  # what the items are called in the evidence
+
+
+def _items_evidence(ctx: RuleContext, node: cst.BaseExpression, depth: int, items: _Items) -> str | None:
     if isinstance(node, cst.Attribute):
-        if node.attr.value in ("inputs", "outputs") and _is_keras_object(ctx, node.value):
-            return f"`{abbreviated(node)}`, a Keras model's symbolic {node.attr.value}"
+        if node.attr.value in items.attributes and items.owner(ctx, node.value):
+            return f"`{abbreviated(node)}`, a Keras model's {items.model_says}{node.attr.value}"
         return None
     if isinstance(node, cst.Call):
         func = node.func
@@ -154,19 +171,19 @@ def collection_evidence(ctx: RuleContext, node: cst.BaseExpression, depth: int =
                 return None
         else:
             return None
-        found = [_element_evidence(ctx, value) for value in values]
+        found = [items.item(ctx, value) for value in values]
         if any(why is None for why in found):
             return None
-        return f"`{abbreviated(node)}`, whose values are Keras symbolic values ({found[0]})"
+        return f"`{abbreviated(node)}`, whose values are Keras {items.kind} ({found[0]})"
     if isinstance(node, (cst.List, cst.Tuple)) and node.elements:
-        items = [e.value for e in node.elements if isinstance(e, cst.Element)]
-        found = [_element_evidence(ctx, item) for item in items]
-        if len(items) != len(node.elements) or any(why is None for why in found):
+        elements = [e.value for e in node.elements if isinstance(e, cst.Element)]
+        found = [items.item(ctx, element) for element in elements]
+        if len(elements) != len(node.elements) or any(why is None for why in found):
             return None
-        return f"`{abbreviated(node)}`, whose items are Keras symbolic values ({found[0]})"
+        return f"`{abbreviated(node)}`, whose items are Keras {items.kind} ({found[0]})"
     if isinstance(node, cst.Name) and depth > 0:
         value = assigned_value(ctx, node)
-        bound = collection_evidence(ctx, value, depth - 1) if value is not None else None
+        bound = _items_evidence(ctx, value, depth - 1, items) if value is not None else None
         return f"`{node.value}`, bound to {bound}" if bound is not None else None
     return None
 
@@ -278,40 +295,7 @@ def input_collection_evidence(ctx: RuleContext, node: cst.BaseExpression, depth:
     model's `.inputs`, `.values()` of a dictionary whose values are all inputs
     (`{name: tf.keras.Input(...) for name in names}`), a list or tuple of inputs, or a name bound
     to one of these in the same scope."""
-    if isinstance(node, cst.Attribute):
-        if node.attr.value == "inputs" and _is_model(ctx, node.value):
-            return f"`{abbreviated(node)}`, a Keras model's inputs"
-        return None
-    if isinstance(node, cst.Call):
-        func = node.func
-        if not (isinstance(func, cst.Attribute) and func.attr.value == "values" and not node.args):
-            return None
-        mapping = assigned_value(ctx, func.value) if isinstance(func.value, cst.Name) else None
-        if isinstance(mapping, cst.DictComp):
-            values = [mapping.value]  # its names are the comprehension's: only `Input(...)` is read
-            if not (isinstance(mapping.value, cst.Call) and ctx.qualified_name(mapping.value.func) in INPUTS):
-                return None
-        elif isinstance(mapping, cst.Dict) and mapping.elements:
-            values = [e.value for e in mapping.elements if isinstance(e, cst.DictElement)]
-            if len(values) != len(mapping.elements):
-                return None
-        else:
-            return None
-        found = [input_evidence(ctx, value) for value in values]
-        if any(why is None for why in found):
-            return None
-        return f"`{abbreviated(node)}`, whose values are Keras inputs ({found[0]})"
-    if isinstance(node, (cst.List, cst.Tuple)) and node.elements:
-        items = [e.value for e in node.elements if isinstance(e, cst.Element)]
-        found = [input_evidence(ctx, item) for item in items]
-        if len(items) != len(node.elements) or any(why is None for why in found):
-            return None
-        return f"`{abbreviated(node)}`, whose items are Keras inputs ({found[0]})"
-    if isinstance(node, cst.Name) and depth > 0:
-        value = assigned_value(ctx, node)
-        bound = input_collection_evidence(ctx, value, depth - 1) if value is not None else None
-        return f"`{node.value}`, bound to {bound}" if bound is not None else None
-    return None
+    return _items_evidence(ctx, node, depth, _INPUT_ITEMS)
 
 
 def symbolic_names(ctx: RuleContext, node: cst.CSTNode) -> list[tuple[cst.Name, str]]:
@@ -323,3 +307,9 @@ def symbolic_names(ctx: RuleContext, node: cst.CSTNode) -> list[tuple[cst.Name, 
             if why is not None:
                 found.append((current, why))
     return found
+
+
+_SYMBOLIC_ITEMS = _Items(
+    _element_evidence, ("inputs", "outputs"), _is_keras_object, "symbolic ", "symbolic values"
+)
+_INPUT_ITEMS = _Items(input_evidence, ("inputs",), _is_model, "", "inputs")
