@@ -6,7 +6,6 @@ files given (one writer, so every write is reported).
 from __future__ import annotations
 
 import os
-import sys
 import time
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
@@ -24,9 +23,6 @@ if TYPE_CHECKING:
 
 # Below this many files, starting worker processes costs more than it saves.
 _PARALLEL_FROM = 8
-# How long the first files of a run are migrated in this process before worker processes start,
-# unless one of them needs the rules sooner (`_migrated`).
-_LEADING_SECONDS = 0.05
 
 
 def default_jobs() -> int:
@@ -62,8 +58,10 @@ def migrate_files(
         if texts:
             raise ValueError("a cache keeps no texts of unchanged files: pass texts=False with it")
         results = _results_with_cache(files, settings, jobs, cache, write)
+    elif jobs > 1 and len(files) >= _PARALLEL_FROM:
+        results = migrate_in_workers(files, settings, min(jobs, len(files)), texts)
     else:
-        results = _migrated(files, settings, jobs, texts)
+        results = (slim(migrate_file(path, settings), texts) for path in files)
     # Where each file is when the run starts: a write goes there, not through a symlink put
     # in place of the file or a folder on its way since (`write_source`).
     reals = {path: os.path.realpath(path) for path in files} if write else {}
@@ -84,28 +82,6 @@ def migrate_files(
                 yield write_result(result, again=again, real=reals.get(result.path))
     finally:
         results.close()  # the workers finish the file at hand, and start no other
-
-
-def _migrated(
-    files: Sequence[str], settings: Settings, jobs: int, texts: bool, cache: ResultCache | None = None
-) -> Generator[FileResult, None, None]:
-    """The results of `files`, in order. With several jobs, the first files are migrated here,
-    until one of them needed the rules or `_LEADING_SECONDS` have passed, and the rest in worker
-    processes (when enough remain): the workers, forked once LibCST is loaded here, inherit it
-    rather than each import it (0.15-0.2 s of CPU each), and a tree where nothing is to do, or
-    little, starts none."""
-    done = 0
-    if jobs > 1 and len(files) >= _PARALLEL_FROM:
-        deadline = time.monotonic() + _LEADING_SECONDS
-        while done < len(files) and "libcst" not in sys.modules and time.monotonic() < deadline:
-            done += 1
-            yield slim(migrate_file(files[done - 1], settings, cache=cache), texts)
-    rest = files[done:]
-    if jobs > 1 and len(rest) >= _PARALLEL_FROM:
-        yield from migrate_in_workers(rest, settings, min(jobs, len(rest)), texts, cache)
-    else:
-        for path in rest:
-            yield slim(migrate_file(path, settings, cache=cache), texts)
 
 
 def _look_up(
@@ -145,7 +121,10 @@ def _results_with_cache(
     started = time.time_ns()  # before any file is stat or read: what makes their times racy
     found = [_look_up(path, cache, write, started) for path in files]
     misses = [path for path, (hit, _) in zip(files, found, strict=True) if hit is None]
-    migrated = _migrated(misses, settings, jobs, False, cache)
+    if jobs > 1 and len(misses) >= _PARALLEL_FROM:
+        migrated = migrate_in_workers(misses, settings, min(jobs, len(misses)), False, cache)
+    else:
+        migrated = (slim(migrate_file(path, settings, cache=cache), False) for path in misses)
     try:
         for path, (hit, status) in zip(files, found, strict=True):
             result = cache.load(path, hit) if isinstance(hit, str) else hit
