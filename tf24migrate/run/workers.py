@@ -24,7 +24,6 @@ from tf24migrate.catalogue.selection import RuleSelection, select_rules
 from tf24migrate.catalogue.settings import Settings
 from tf24migrate.model.findings import FileResult, Status
 from tf24migrate.run.file import migrate_file, slim
-from tf24migrate.run.files import interrupts_deferred
 
 if TYPE_CHECKING:
     from tf24migrate.run.cache import ResultCache
@@ -236,17 +235,12 @@ def migrate_in_workers(
     try:
         while start < len(files) or again:
             board = _Board(context, jobs)
-            # An interruption inside the executor's own code (it forks its workers and starts its
-            # thread at the first `submit`) could leave workers that no one tells to exit, and the
-            # interpreter waits for them at exit: it is delivered after, where this code handles it.
-            with interrupts_deferred():
-                pool = ProcessPoolExecutor(
-                    jobs,
-                    mp_context=context,
-                    initializer=_start_worker,
-                    initargs=(selection, rest, stop, os.getpid(), cache, board),
-                )
-            with pool:
+            with ProcessPoolExecutor(
+                jobs,
+                mp_context=context,
+                initializer=_start_worker,
+                initargs=(selection, rest, stop, os.getpid(), cache, board),
+            ) as pool:
                 # Every worker, kept here: a broken pool may drop them before their exit is read.
                 processes: dict = {}
                 try:
@@ -254,15 +248,12 @@ def migrate_in_workers(
                         if isinstance(item, FileResult):
                             pending.append((None, [item]))
                         else:
-                            with interrupts_deferred():
-                                future = pool.submit(_migrate_chunk, [item], texts)
-                            pending.append((future, [item]))
+                            pending.append((pool.submit(_migrate_chunk, [item], texts), [item]))
                     again = []
                     while start < len(files) or pending:
                         if start < len(files) and len(pending) < jobs * _CHUNKS_IN_FLIGHT_PER_JOB:
                             chunk = list(files[start : start + chunk_size])
-                            with interrupts_deferred():
-                                future = pool.submit(_migrate_chunk, chunk, texts)
+                            future = pool.submit(_migrate_chunk, chunk, texts)
                             processes.update(getattr(pool, "_processes", None) or {})
                             start += len(chunk)
                             pending.append((future, chunk))
