@@ -53,6 +53,15 @@ def migrated(data: bytes) -> bytes:
     return data.replace(b"experimental_run_v2(", b"run(")
 
 
+def children(pid: int) -> list[int]:
+    """The process ids of the children of process `pid` (Linux: read from /proc)."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as handle:
+            return [int(child) for child in handle.read().split()]
+    except OSError:
+        return []
+
+
 @dataclass
 class Run:
     args: list

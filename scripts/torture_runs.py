@@ -13,18 +13,10 @@ import time
 from pathlib import Path
 
 from torture_inputs import BROKEN, CELL_CODE, notebook_text
-from torture_lib import CALL, HEAD, NEW, OLD, TIMEOUT, Run, Skip, check_write, measured, migrated
+from torture_lib import CALL, HEAD, NEW, OLD, TIMEOUT, Run, Skip, check_write, children, measured, migrated
 
 BEFORE = HEAD + b"x = 1\n" * 300 + CALL + b"\n"
 AFTER = migrated(BEFORE)
-
-
-def _children(pid: int) -> list[int]:
-    try:
-        with open(f"/proc/{pid}/task/{pid}/children") as handle:
-            return [int(child) for child in handle.read().split()]
-    except OSError:
-        return []
 
 
 def _alive(pid: int) -> bool:
@@ -52,7 +44,7 @@ def theme_signals(options):
             process = t.popen(["--write", "-j", "2", "."], stdin=subprocess.DEVNULL, bufsize=0)
             first = process.stdout.readline()
             time.sleep(0.2)  # some files written, some in flight
-            workers = _children(process.pid)
+            workers = children(process.pid)
             (os.killpg if group else os.kill)(process.pid, signum)
             if signum == signal.SIGKILL:
                 process.wait(timeout=30)

@@ -13,7 +13,7 @@ import subprocess
 import sys
 import time
 
-from torture_lib import CACHE, NEW, OLD, Run, Skip, check_write, migrated
+from torture_lib import CACHE, NEW, OLD, Run, Skip, check_write, children, migrated
 
 ODD_CODECS = {
     "big5": b"\xa1\xfe",
@@ -26,14 +26,6 @@ ODD_CODECS = {
     "unicode_escape": b"\\u0041",
     "raw_unicode_escape": b"\\u0041",
 }
-
-
-def _children(pid: int) -> list[int]:
-    try:
-        with open(f"/proc/{pid}/task/{pid}/children") as handle:
-            return [int(child) for child in handle.read().split()]
-    except OSError:
-        return []
 
 
 def theme_trust(options):
@@ -210,10 +202,10 @@ def theme_trust(options):
                 t.write(f"m{n:02d}.py", big)
             process = t.popen(["--write", "--no-cache", "-j", "2", "."])
             deadline = time.monotonic() + 60
-            while len(_children(process.pid)) < 2 and time.monotonic() < deadline:
+            while len(children(process.pid)) < 2 and time.monotonic() < deadline:
                 time.sleep(0.01)
             time.sleep(0.3)
-            workers = _children(process.pid)
+            workers = children(process.pid)
             if workers:
                 os.kill(workers[0], signum)
             run = t.finish(process, ["--write", "-j", "2", signal.Signals(signum).name], time.monotonic())
