@@ -164,7 +164,6 @@ class ResultCache:
         self.run_key = run_key
         self.max_bytes = max_bytes
         self.writable = True
-        self.stored = 0
         # `index-<key>`: per path, its `_fingerprint`, digest and (but for a change) result head.
         self._index_path = os.path.join(
             folder, f"index-{blake2b(run_key.encode(), digest_size=10).hexdigest()}"
@@ -311,7 +310,6 @@ class ResultCache:
             return
         except (TypeError, ValueError):  # a result we cannot represent: not stored
             return
-        self.stored += 1
 
     def prune(self) -> None:
         """Remove the least recently used entries while the folder is over `max_bytes` (down to
