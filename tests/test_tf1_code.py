@@ -6,8 +6,11 @@ from __future__ import annotations
 import ast
 import pathlib
 
+import pytest
+
 from tf24migrate.engine.public_api import imports_public_tensorflow
-from tf24migrate.engine.tf1_code import _Finder, tf1_evidence
+from tf24migrate.engine.tf1_code import _Finder, tf1_evidence, with_tf1_support
+from tf24migrate.model.target import DEFAULT_TARGET, TF1_TARGET
 
 FIXTURES = pathlib.Path(__file__).resolve().parents[1] / "fixtures"
 
@@ -96,3 +99,27 @@ def test_every_kind_of_evidence_comes_with_an_import_of_the_public_api():
     ]:
         assert tf1_evidence(source) is not None, source
         assert imports_public_tensorflow(source), source
+
+
+CONTRIB_UNDER_IMPORT_ERROR = [
+    "try:\n    from tensorflow.contrib import slim\nexcept ImportError:\n    slim = None\n",
+    "s = '#'\ntry:\n    import tensorflow.contrib as c  # it's TF 1\nexcept ImportError:\n    c = None\n",
+    "try:\n    from tensorflow import (\n        contrib,\n    )\nexcept ImportError:\n    contrib = None\n",
+    'x = """\n"""\ntry:\n    from tensorflow \\\n  import contrib\nexcept (ImportError, AttributeError):\n    pass\n',
+]
+
+
+@pytest.mark.parametrize("source", CONTRIB_UNDER_IMPORT_ERROR)
+def test_a_file_importing_contrib_under_import_error_supports_tf1(source):
+    assert with_tf1_support(source, DEFAULT_TARGET).version == TF1_TARGET
+
+
+def test_contrib_named_only_in_prose_is_not_parsed(monkeypatch):
+    # TensorFlow's sources name `tensorflow.contrib` in comments and docstrings, and catch
+    # ImportError: the check of TF 1 support must not parse them for that.
+    def parse(source):
+        raise AssertionError("parsed")
+
+    monkeypatch.setattr("tf24migrate.engine.tf1_code.python_chunks", parse)
+    source = '"""Was `from tensorflow.contrib import slim`."""\ntry:\n    import x  # contrib\nexcept ImportError:\n    pass\n'
+    assert with_tf1_support(source, DEFAULT_TARGET) is DEFAULT_TARGET

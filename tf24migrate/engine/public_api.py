@@ -6,11 +6,10 @@ does not, and `ReportUse` reports an internal symbol only in a file that does.""
 from __future__ import annotations
 
 import ast
-import re
 
 from tf24migrate.rules.names import TENSORFLOW
 from tf24migrate.rules.needles import IMPORTS_PUBLIC_TENSORFLOW, TENSORFLOW_INTERNALS
-from tf24migrate.rules.text import python_chunks_with_offsets, statements
+from tf24migrate.rules.text import in_code, python_chunks_with_offsets, statements
 
 
 def _is_public_tensorflow(module: str) -> bool:
@@ -18,35 +17,16 @@ def _is_public_tensorflow(module: str) -> bool:
     return top == TENSORFLOW and rest.partition(".")[0] not in TENSORFLOW_INTERNALS
 
 
-# A string literal or a comment, whichever starts first (a `#` in a string is the string's, a quote
-# in a comment the comment's); prefixes (`r`, `b`, `f`) do not move where the text inside starts.
-_STRING_OR_COMMENT = re.compile(
-    r"#[^\r\n]*"
-    r'|"""[^"\\]*(?:(?:\\.|"(?!""))[^"\\]*)*"""'
-    r"|'''[^'\\]*(?:(?:\\.|'(?!''))[^'\\]*)*'''"
-    r'|"[^"\\\r\n]*(?:\\.[^"\\\r\n]*)*"'
-    r"|'[^'\\\r\n]*(?:\\.[^'\\\r\n]*)*'",
-    re.DOTALL,
-)
-
-
 def _may_import_public_tensorflow(source: str) -> bool:
     """Whether some `tensorflow` of `source` outside its strings and comments is on a line where
     `IMPORTS_PUBLIC_TENSORFLOW` matches: False proves there is no such import (every import
     statement has its `tensorflow` in code, on a line the pattern matches), in a hundredth of the
     time of Python's `ast` (most TF sources name `import tensorflow as tf` only in docstrings)."""
-    spans = _STRING_OR_COMMENT.finditer(source)
-    span = next(spans, None)
-    at = source.find(TENSORFLOW)
-    while at >= 0:
-        while span is not None and span.end() <= at:
-            span = next(spans, None)
-        if span is None or at < span.start():  # in code
-            start = max(source.rfind("\n", 0, at), source.rfind("\r", 0, at)) + 1
-            ends = [i for i in (source.find("\n", at), source.find("\r", at)) if i >= 0]
-            if IMPORTS_PUBLIC_TENSORFLOW.regex.search(source, start, min(ends, default=len(source))):
-                return True
-        at = source.find(TENSORFLOW, at + len(TENSORFLOW))
+    for at in in_code(source, TENSORFLOW):
+        start = max(source.rfind("\n", 0, at), source.rfind("\r", 0, at)) + 1
+        ends = [i for i in (source.find("\n", at), source.find("\r", at)) if i >= 0]
+        if IMPORTS_PUBLIC_TENSORFLOW.regex.search(source, start, min(ends, default=len(source))):
+            return True
     return False
 
 

@@ -26,7 +26,7 @@ from tf24migrate.model.notes import TF1_FILE, note_finding
 from tf24migrate.model.target import TF1_TARGET, Target
 from tf24migrate.rules.names import normalize
 from tf24migrate.rules.needles import Pattern
-from tf24migrate.rules.text import line_starts, python_chunks
+from tf24migrate.rules.text import in_code, line_starts, python_chunks
 
 # Top-level names of TF 1's `tf` that TF 2 does not have: each is absent from the `tf` namespace of
 # TF 2.0 to 2.15 (checked against TF 2.15.1's `tensorflow/__init__.py`) and present in
@@ -223,16 +223,19 @@ def tf1_note(evidence: TF1Evidence, path: str | None) -> Finding:
 
 # TF 2 code that still supports TF 1.15 asks which TensorFlow runs (`is_tf2()`, `tf2.enabled()`, the
 # TensorFlow's version compared with a 1.x or 2.0 string), or imports `tensorflow.contrib` where an ImportError
-# is caught (`_contrib_under_import_error`).
+# is caught (`_contrib_under_import_error`). Each pattern is looked for on the lines holding its
+# literals only (`Pattern`: a whole-text search of `\b...` costs a hundred `str.find`).
 _ASKS_VERSION = (
     (
-        re.compile(r"\bis_tf2\(\)|\btf2\.enabled\(\)"),
+        Pattern(r"\bis_tf2\(\)|\btf2\.enabled\(\)", "is_tf2()", "tf2.enabled()"),
         "it asks whether TF 2 runs (`is_tf2()`, `tf2.enabled()`)",
     ),
     (
         # TensorFlow's own version only: `numpy.__version__ < "1.20"` says nothing of TF 1.
-        re.compile(
-            r"\b(?:tf|tensorflow)\.(?:__version__|version\.VERSION)\b[^\n]*?['\"](?:1|1\.\d*|2|2\.0)['\"]"
+        Pattern(
+            r"\b(?:tf|tensorflow)\.(?:__version__|version\.VERSION)\b[^\n]*?['\"](?:1|1\.\d*|2|2\.0)['\"]",
+            "__version__",
+            "version.VERSION",
         ),
         "it compares TensorFlow's `__version__` with a TF 1 or TF 2.0 version",
     ),
@@ -247,25 +250,29 @@ def _catches_import_error(handler: ast.ExceptHandler) -> bool:
 
 
 def _imports_contrib(node: ast.AST) -> bool:
+    # `from tensorflow.contrib import x`, `from tensorflow import contrib`, `import tensorflow.contrib`
     if isinstance(node, ast.ImportFrom):
-        return _is_contrib(node.module or "") and not node.level
+        module = normalize(node.module or "")
+        return not node.level and (
+            _is_contrib(module) or (module == _TENSORFLOW and any(a.name == "contrib" for a in node.names))
+        )
     return isinstance(node, ast.Import) and any(_is_contrib(alias.name) for alias in node.names)
 
 
 def _contrib_under_import_error(source: str) -> bool:
     """Whether `source` imports `tensorflow.contrib` in a `try` whose handler catches ImportError."""
-    if "contrib" not in source or "Error" not in source:
+    if "Error" not in source or next(in_code(source, "contrib"), None) is None:
         return False
     try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
+        return any(
+            isinstance(node, ast.Try)
+            and any(map(_catches_import_error, node.handlers))
+            and any(_imports_contrib(inner) for statement in node.body for inner in ast.walk(statement))
+            for tree in python_chunks(source)  # the plan's own parse, when kept (`rules.text`)
+            for node in ast.walk(tree)
+        )
+    except (SyntaxError, ValueError, RecursionError):
         return False
-    return any(
-        isinstance(node, ast.Try)
-        and any(map(_catches_import_error, node.handlers))
-        and any(_imports_contrib(inner) for statement in node.body for inner in ast.walk(statement))
-        for node in ast.walk(tree)
-    )
 
 
 def with_tf1_support(source: str, target: Target) -> Target:
