@@ -4,6 +4,7 @@ Ctrl-C, workers that die with a killed command, a worker that dies mid-run."""
 from __future__ import annotations
 
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -165,3 +166,33 @@ def test_workers_get_the_whole_settings(tmp_path):
         parallel = list(migrate_files(files, settings, jobs=2))
         assert [r.findings for r in parallel] == [r.findings for r in serial]
         assert {(f.code, f.applied) for r in parallel for f in r.findings} == expected
+
+
+@posix_only
+def test_results_come_back_in_messages_a_killed_worker_cannot_leave_half_written(tmp_path, monkeypatch):
+    """A worker killed while writing a long message to the pool's shared pipe would leave half of
+    it there, and the run would hang (the pool's reader waits for the rest). Every message is at
+    most `_SMALL_MESSAGE` bytes (a pipe write that size is whole or nothing): longer results come
+    through a file, read once and removed, in a folder removed after the run."""
+    files = tree(tmp_path, 40)
+    (tmp_path / "big.py").write_bytes(
+        b"import tensorflow as tf\nx = '" + b"a" * 100_000 + b"'\n" + OLD_CALL + b"\n"
+    )
+    files.append(str(tmp_path / "big.py"))
+    messages, folders = [], set()
+    received = workers._received
+
+    def recorded(message):
+        messages.append(message)
+        if isinstance(message, str):
+            assert os.path.isfile(message)
+            folders.add(os.path.dirname(message))
+        return received(message)
+
+    monkeypatch.setattr(workers, "_received", recorded)
+    results = list(migrate_files(files, Settings(select_rules()), jobs=2))
+    assert [r.path for r in results] == files and all(r.changed for r in results)
+    assert all(len(m) <= workers._SMALL_MESSAGE for m in messages if isinstance(m, bytes))
+    spilled = [m for m in messages if isinstance(m, str)]
+    assert spilled and not any(map(os.path.exists, spilled)) and not any(map(os.path.exists, folders))
+    assert workers._SMALL_MESSAGE + 256 <= select.PIPE_BUF

@@ -13,8 +13,12 @@ import collections
 import dataclasses
 import gc
 import os
+import pickle
+import select
+import shutil
 import signal
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Generator, Sequence
@@ -35,6 +39,7 @@ _worker_settings = Settings(())
 _worker_stop = None
 _worker_cache: ResultCache | None = None
 _worker_slot: tuple[_Board, int] | None = None
+_worker_spills: str | None = None
 
 
 def _start_worker(
@@ -44,11 +49,12 @@ def _start_worker(
     parent: int,
     cache: ResultCache | None,
     board: _Board,
+    spills: str | None,
 ) -> None:
     """Set a worker up with the run's rules (a selection, loaded when a file needs them, or codes),
-    its other settings, the cache it stores its results in, and its slot on the `board` of files
-    at hand."""
-    global _worker_settings, _worker_stop, _worker_cache, _worker_slot
+    its other settings, the cache it stores its results in, its slot on the `board` of files at
+    hand, and the folder its large results go through (`_sent`)."""
+    global _worker_settings, _worker_stop, _worker_cache, _worker_slot, _worker_spills
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the main process decides when to stop
     if hasattr(signal, "SIGHUP"):
         signal.signal(signal.SIGHUP, signal.SIG_IGN)
@@ -60,6 +66,7 @@ def _start_worker(
     _worker_settings = dataclasses.replace(settings, rules=selected)
     _worker_stop = stop
     _worker_cache = cache
+    _worker_spills = spills
 
 
 def _end_on_sigterm(signum, frame) -> None:
@@ -99,7 +106,7 @@ def _die_with(parent: int) -> None:
     threading.Thread(target=watch, daemon=True).start()
 
 
-def _migrate_chunk(paths: list[str], texts: bool) -> list[FileResult]:
+def _migrate_chunk(paths: list[str], texts: bool) -> bytes | str:
     results = []
     for path in paths:
         if _worker_stop is not None and _worker_stop.is_set():
@@ -109,7 +116,42 @@ def _migrate_chunk(paths: list[str], texts: bool) -> list[FileResult]:
             board.write(slot, path)
         result = migrate_file(path, _worker_settings, cache=_worker_cache)
         results.append(slim(result, texts))
-    return results
+    return _sent(results)
+
+
+# The pool's workers send their results through one pipe, each message under a lock. A worker
+# killed while writing a message would leave half of it there, and the pool's reader would wait
+# for the rest forever (while the other workers wait for the lock): the pool would never learn
+# of the death. A write to a pipe of at most PIPE_BUF bytes (4096 on Linux, 512 at least by POSIX)
+# is whole or not at all, so a chunk's results travel in a message that small (with room for the
+# pool's envelope): pickled, or, when longer, as the name of the file they are written to.
+_SMALL_MESSAGE = getattr(select, "PIPE_BUF", 512) - 256
+
+
+def _sent(results: list[FileResult]) -> bytes | str:
+    """A chunk's results as the worker returns them: pickled, or the file they are pickled into."""
+    data = pickle.dumps(results, pickle.HIGHEST_PROTOCOL)
+    if len(data) <= _SMALL_MESSAGE or _worker_spills is None:
+        return data
+    global _spilled
+    _spilled += 1
+    path = os.path.join(_worker_spills, f"{os.getpid()}-{_spilled}")
+    with open(path, "wb") as file:
+        file.write(data)
+    return path
+
+
+_spilled = 0
+
+
+def _received(message: bytes | str) -> list[FileResult]:
+    """The results a worker sent (`_sent`); a file is read once, and removed."""
+    if isinstance(message, bytes):
+        return pickle.loads(message)
+    with open(message, "rb") as file:
+        data = file.read()
+    os.unlink(message)
+    return pickle.loads(data)
 
 
 WORKER_DIED = (
@@ -233,13 +275,17 @@ def migrate_in_workers(
     # collector from scanning (and so copying) every inherited page.
     gc.freeze()
     try:
+        spills: str | None = tempfile.mkdtemp(prefix="tf24migrate-results-")  # private to this user (0700)
+    except OSError:  # no temporary folder: every result through the pipe
+        spills = None
+    try:
         while start < len(files) or again:
             board = _Board(context, jobs)
             with ProcessPoolExecutor(
                 jobs,
                 mp_context=context,
                 initializer=_start_worker,
-                initargs=(selection, rest, stop, os.getpid(), cache, board),
+                initargs=(selection, rest, stop, os.getpid(), cache, board, spills),
             ) as pool:
                 # Every worker, kept here: a broken pool may drop them before their exit is read.
                 processes: dict = {}
@@ -259,7 +305,7 @@ def migrate_in_workers(
                             pending.append((future, chunk))
                             continue
                         future, chunk = pending[0]
-                        results = chunk if future is None else future.result()
+                        results = chunk if future is None else _received(future.result())
                         pending.popleft()
                         yield from results
                 except BrokenProcessPool:  # a worker died: its file fails, the others go on
@@ -267,7 +313,7 @@ def migrate_in_workers(
                     deaths = _deaths(processes, board)
                     for future, chunk in pending:
                         if future is not None and future.done() and future.exception() is None:
-                            again += future.result()  # done before the break: kept
+                            again += _received(future.result())  # done before the break: kept
                             continue
                         for item in chunk:
                             if isinstance(item, FileResult) or not deaths:
@@ -291,6 +337,8 @@ def migrate_in_workers(
                     raise
     finally:
         gc.unfreeze()
+        if spills is not None:
+            shutil.rmtree(spills, ignore_errors=True)  # with what a worker killed while writing left
 
 
 # Open files: those of the main process, and those each worker costs it (pipes, a sentinel).
