@@ -196,3 +196,39 @@ def test_results_come_back_in_messages_a_killed_worker_cannot_leave_half_written
     spilled = [m for m in messages if isinstance(m, str)]
     assert spilled and not any(map(os.path.exists, spilled)) and not any(map(os.path.exists, folders))
     assert workers._SMALL_MESSAGE + 256 <= select.PIPE_BUF
+
+
+LEADING_RUN = """
+import sys
+from tf24migrate.catalogue.selection import RuleSelection
+from tf24migrate.catalogue.settings import Settings
+from tf24migrate.run import migrate
+
+forked = []
+real = migrate.migrate_in_workers
+def recorded(files, *args, **kwargs):
+    forked.append((len(files), "libcst" in sys.modules))
+    return real(files, *args, **kwargs)
+migrate.migrate_in_workers = recorded
+results = list(migrate.migrate_files(sys.argv[1:], Settings(RuleSelection()), jobs=2))
+print(len(results), sum(r.changed for r in results), forked, "libcst" in sys.modules)
+"""
+
+
+def test_the_files_no_rule_reads_come_first_and_the_workers_inherit_libcst(tmp_path):
+    """In a fresh process: a small tree with nothing to do starts no worker and loads no rule;
+    where a file is due, the files before it are migrated here, the rules are loaded here, and the
+    workers forked for the rest inherit them rather than each import them."""
+    plain = []
+    for n in range(20):
+        (tmp_path / f"plain{n:02}.py").write_text(f"import os\nx{n} = os.sep\n")
+        plain.append(str(tmp_path / f"plain{n:02}.py"))
+
+    def run(files):
+        done = subprocess.run([sys.executable, "-c", LEADING_RUN, *files], capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.strip()
+
+    assert run(plain) == "20 0 [] False"
+    due = tree(tmp_path, 20)
+    assert run(plain[:5] + due) == "25 20 [(20, True)] True"

@@ -6,6 +6,7 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from tf24migrate.catalogue.prefilter import could_fire
 from tf24migrate.catalogue.settings import Settings
 from tf24migrate.model.errors import RuleError, SourceSyntaxError
 from tf24migrate.model.findings import FileResult, Finding, MigrationResult, Status
@@ -21,7 +22,7 @@ from tf24migrate.run.files import (
     read_regular_file,
     write_source,
 )
-from tf24migrate.sources.kinds import NOTEBOOK, kind_of
+from tf24migrate.sources.kinds import NOTEBOOK, PYTHON, kind_of
 
 if TYPE_CHECKING:
     from tf24migrate.run.cache import ResultCache
@@ -80,6 +81,30 @@ def migrate_file(
             cache.store(path, content, result)
         result = dataclasses.replace(result, digest=content)
     return write_result(result) if write and result.changed else result
+
+
+def result_without_rules(
+    path: str, settings: Settings, *, cache: ResultCache | None = None
+) -> FileResult | None:
+    """`migrate_file`'s result, or None when the rules must read the file: Python code in which a
+    rule could fire. For the others neither the rules nor LibCST are loaded here, but by the kind
+    that needs them (a notebook with a cell a rule could fire in, a C source)."""
+    if kind_of(path) is PYTHON:
+        try:
+            text = decode_file(path, read_regular_file(path)[0]).text
+        except (OSError, UnreadableFile):
+            text = ""  # `migrate_file` says why
+        if could_fire(text, settings.rules):
+            return None
+    return migrate_file(path, settings, cache=cache)
+
+
+def load_rules(settings: Settings) -> None:
+    """Load the rules of `settings` and the engine (and so LibCST), as the first file the rules
+    read does: worker processes forked after this inherit them."""
+    import tf24migrate.engine.pipeline  # noqa: F401 - loading is the point
+
+    len(settings.rules)  # a `RuleSelection` loads its rules when first asked
 
 
 def decode_file(path: str, raw: bytes) -> SourceFile:

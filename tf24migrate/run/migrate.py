@@ -6,6 +6,7 @@ files given (one writer, so every write is reported).
 from __future__ import annotations
 
 import os
+import sys
 import time
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
@@ -13,7 +14,7 @@ from typing import TYPE_CHECKING
 from tf24migrate.catalogue.settings import Settings
 from tf24migrate.model.findings import FileResult
 from tf24migrate.run.discovery import PathFilter, iter_source_files
-from tf24migrate.run.file import migrate_file, slim, write_result
+from tf24migrate.run.file import load_rules, migrate_file, result_without_rules, slim, write_result
 from tf24migrate.run.files import digest, interrupts_deferred, read_regular_file
 from tf24migrate.run.workers import jobs_the_open_files_allow, migrate_in_workers
 from tf24migrate.sources.kinds import SUFFIXES
@@ -23,6 +24,9 @@ if TYPE_CHECKING:
 
 # Below this many files, starting worker processes costs more than it saves.
 _PARALLEL_FROM = 8
+# How many bytes of files in which no rule can fire this process reads first, before any worker
+# starts, looking for one the rules must read (`_migrated`): about 20 ms.
+_LEADING_BYTES = 1 << 20
 
 
 def default_jobs() -> int:
@@ -58,10 +62,8 @@ def migrate_files(
         if texts:
             raise ValueError("a cache keeps no texts of unchanged files: pass texts=False with it")
         results = _results_with_cache(files, settings, jobs, cache, write)
-    elif jobs > 1 and len(files) >= _PARALLEL_FROM:
-        results = migrate_in_workers(files, settings, min(jobs, len(files)), texts)
     else:
-        results = (slim(migrate_file(path, settings), texts) for path in files)
+        results = _migrated(files, settings, jobs, texts)
     # Where each file is when the run starts: a write goes there, not through a symlink put
     # in place of the file or a folder on its way since (`write_source`).
     reals = {path: os.path.realpath(path) for path in files} if write else {}
@@ -82,6 +84,35 @@ def migrate_files(
                 yield write_result(result, again=again, real=reals.get(result.path))
     finally:
         results.close()  # the workers finish the file at hand, and start no other
+
+
+def _migrated(
+    files: Sequence[str], settings: Settings, jobs: int, texts: bool, cache: ResultCache | None = None
+) -> Generator[FileResult, None, None]:
+    """The results of `files`, in order: in worker processes when there are `jobs` and enough files,
+    else here. Before any worker starts, this process migrates the first files no rule reads (a
+    read and a text scan each), up to the first Python file the rules must read (it then loads them
+    and LibCST), one that loaded them (a notebook, a C source), or `_LEADING_BYTES`. The workers
+    forked for the rest inherit what is loaded, where each would import it (0.2 s of CPU: on a
+    busy machine more workers cost more than they save), and a small tree with nothing to do starts
+    none."""
+    done = 0
+    if jobs > 1 and len(files) >= _PARALLEL_FROM:
+        read = 0
+        while done < len(files) and read < _LEADING_BYTES and "libcst" not in sys.modules:
+            result = result_without_rules(files[done], settings, cache=cache)
+            if result is None:  # the rules must read it
+                load_rules(settings)
+                break
+            done += 1
+            read += len(result.source or "")
+            yield slim(result, texts)
+    rest = files[done:]
+    if jobs > 1 and len(rest) >= _PARALLEL_FROM:
+        yield from migrate_in_workers(rest, settings, min(jobs, len(rest)), texts, cache)
+    else:
+        for path in rest:
+            yield slim(migrate_file(path, settings, cache=cache), texts)
 
 
 def _look_up(
@@ -121,10 +152,7 @@ def _results_with_cache(
     started = time.time_ns()  # before any file is stat or read: what makes their times racy
     found = [_look_up(path, cache, write, started) for path in files]
     misses = [path for path, (hit, _) in zip(files, found, strict=True) if hit is None]
-    if jobs > 1 and len(misses) >= _PARALLEL_FROM:
-        migrated = migrate_in_workers(misses, settings, min(jobs, len(misses)), False, cache)
-    else:
-        migrated = (slim(migrate_file(path, settings, cache=cache), False) for path in misses)
+    migrated = _migrated(misses, settings, jobs, False, cache)
     try:
         for path, (hit, status) in zip(files, found, strict=True):
             result = cache.load(path, hit) if isinstance(hit, str) else hit
