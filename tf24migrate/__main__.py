@@ -1,5 +1,5 @@
 """`python -m tf24migrate`."""
 
-from tf24migrate.cli.command import main
+from tf24migrate.cli.command import entry_point
 
-main()
+entry_point()
