@@ -202,14 +202,14 @@ LEADING_RUN = """
 import sys
 from tf24migrate.catalogue.selection import RuleSelection
 from tf24migrate.catalogue.settings import Settings
-from tf24migrate.run import migrate
+from tf24migrate.run import migrate, workers
 
 forked = []
-real = migrate.migrate_in_workers
+real = workers.migrate_in_workers
 def recorded(files, *args, **kwargs):
     forked.append((len(files), "libcst" in sys.modules))
     return real(files, *args, **kwargs)
-migrate.migrate_in_workers = recorded
+workers.migrate_in_workers = recorded
 results = list(migrate.migrate_files(sys.argv[1:], Settings(RuleSelection()), jobs=2))
 print(len(results), sum(r.changed for r in results), forked, "libcst" in sys.modules)
 """

@@ -16,7 +16,6 @@ from tf24migrate.model.findings import FileResult
 from tf24migrate.run.discovery import PathFilter, iter_source_files
 from tf24migrate.run.file import load_rules, migrate_file, result_without_rules, slim, write_result
 from tf24migrate.run.files import digest, interrupts_deferred, read_regular_file
-from tf24migrate.run.workers import jobs_the_open_files_allow, migrate_in_workers
 from tf24migrate.sources.kinds import SUFFIXES
 
 if TYPE_CHECKING:
@@ -57,7 +56,7 @@ def migrate_files(
     this process first; only the files missing there are migrated (in workers, which store their
     results). Every write is made here, through the same checks, a cached change's too.
     """
-    jobs = min(jobs or default_jobs(), jobs_the_open_files_allow())
+    jobs = jobs or default_jobs()
     if cache is not None:
         if texts:
             raise ValueError("a cache keeps no texts of unchanged files: pass texts=False with it")
@@ -109,10 +108,14 @@ def _migrated(
             yield slim(result, texts)
     rest = files[done:]
     if jobs > 1 and len(rest) >= _PARALLEL_FROM:
-        yield from migrate_in_workers(rest, settings, min(jobs, len(rest)), texts, cache)
-    else:
-        for path in rest:
-            yield slim(migrate_file(path, settings, cache=cache), texts)
+        from tf24migrate.run import workers  # not imported by a run that needs none (a warm one)
+
+        jobs = min(jobs, len(rest), workers.jobs_the_open_files_allow())
+        if jobs > 1:
+            yield from workers.migrate_in_workers(rest, settings, jobs, texts, cache)
+            return
+    for path in rest:
+        yield slim(migrate_file(path, settings, cache=cache), texts)
 
 
 def _look_up(
