@@ -89,14 +89,21 @@ def _alive(pid: int) -> bool:
         return False
 
 
+def _temporary_folder(tmp_path):
+    """The temporary folder of a command run over `tmp_path` (which holds the tree)."""
+    return tmp_path.parent / f"{tmp_path.name}-tmp"
+
+
 def _start_a_long_run(tmp_path):
     tree(tmp_path, 400)
+    _temporary_folder(tmp_path).mkdir()
     process = subprocess.Popen(
         [sys.executable, "-m", "tf24migrate", "--write", "-j", "2", "."],
         cwd=tmp_path,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         bufsize=0,  # unbuffered: `readline` must not take lines that `communicate` then never sees
+        env={**os.environ, "TMPDIR": str(_temporary_folder(tmp_path))},
     )
     first = process.stdout.readline()  # a first file is reported: the workers are at work
     workers = _children(process.pid)
@@ -126,6 +133,7 @@ def test_sigterm_and_sighup_stop_the_run_as_ctrl_c_does(tmp_path, signum):
     while any(map(_alive, workers)) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not any(map(_alive, workers))
+    assert not any(_temporary_folder(tmp_path).iterdir())  # the results' folder went with the run
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
@@ -141,6 +149,9 @@ def test_workers_die_with_a_killed_command_and_write_nothing_after(tmp_path):
     time.sleep(0.5)
     assert [p.read_bytes() for p in sorted(tmp_path.glob("m*.py"))] == contents
     assert BEFORE in contents
+    # A command killed outright cannot remove the folder its workers' results went through: it
+    # stays in the temporary folder, with what the workers had sent and it had not read.
+    assert all(p.name.startswith("tf24migrate-results-") for p in _temporary_folder(tmp_path).iterdir())
 
 
 def test_workers_get_the_whole_settings(tmp_path):
