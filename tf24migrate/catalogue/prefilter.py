@@ -55,10 +55,10 @@ class Probe:
 
     @classmethod
     def of(cls, text: str) -> Probe:
-        """The probe of `text`: the last one made here when it was of the same text (a file's
+        """The probe of `text`: the last one made here when it was of this very text (a file's
         run asks `could_fire`, then the engine which rules could), else a new one."""
         global _last_probe
-        if _last_probe is None or _last_probe.text != text:
+        if _last_probe is None or _last_probe.text is not text:
             _last_probe = cls(text)
         return _last_probe
 

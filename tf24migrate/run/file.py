@@ -69,17 +69,7 @@ def migrate_file(
         raw = read_regular_file(path)[0]
     except OSError as error:
         return FileResult(path=path, status=Status.FAILED, error=f"cannot read: {error.strerror or error}")
-    try:
-        source = decode_file(path, raw)
-    except UnreadableFile as error:
-        result = FileResult(path=path, status=Status.FAILED, error=f"cannot read: {error}")
-    else:
-        result = migrate_loaded(path, source, settings)
-    if cache is not None:
-        content = result.digest or digest(raw)
-        if result.changed:
-            cache.store(path, content, result)
-        result = dataclasses.replace(result, digest=content)
+    result = _migrate_read(path, raw, settings, cache)
     return write_result(result) if write and result.changed else result
 
 
@@ -89,14 +79,32 @@ def result_without_rules(
     """`migrate_file`'s result, or None when the rules must read the file: Python code in which a
     rule could fire. For the others neither the rules nor LibCST are loaded here, but by the kind
     that needs them (a notebook with a cell a rule could fire in, a C source)."""
-    if kind_of(path) is PYTHON:
-        try:
-            text = decode_file(path, read_regular_file(path)[0]).text
-        except (OSError, UnreadableFile):
-            text = ""  # `migrate_file` says why
-        if could_fire(text, settings.rules):
-            return None
-    return migrate_file(path, settings, cache=cache)
+    if kind_of(path) is not PYTHON:
+        return migrate_file(path, settings, cache=cache)
+    try:
+        raw = read_regular_file(path)[0]
+        source = decode_file(path, raw)
+    except (OSError, UnreadableFile):
+        return migrate_file(path, settings, cache=cache)  # which says why
+    if could_fire(source.text, settings.rules):
+        return None
+    return _migrate_read(path, raw, settings, cache, source)
+
+
+def _migrate_read(
+    path: str, raw: bytes, settings: Settings, cache: ResultCache | None, source: SourceFile | None = None
+) -> FileResult:
+    """`migrate_file`'s result for the bytes read, `raw` (`source`: their text, when decoded)."""
+    try:
+        result = migrate_loaded(path, source if source is not None else decode_file(path, raw), settings)
+    except UnreadableFile as error:
+        result = FileResult(path=path, status=Status.FAILED, error=f"cannot read: {error}")
+    if cache is not None:
+        content = result.digest or digest(raw)
+        if result.changed:
+            cache.store(path, content, result)
+        result = dataclasses.replace(result, digest=content)
+    return result
 
 
 def load_rules(settings: Settings) -> None:
