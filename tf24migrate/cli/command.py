@@ -359,12 +359,18 @@ def main_command(
     except MissingPathError as error:
         raise fail(str(error)) from None
     except OSError as error:  # files' own errors are their results': this is the output failing
-        _silence_stdout()
-        raise fail(
-            f"cannot write the output ({error.strerror or error}); the run stopped there: each file "
-            "is either as it was or completely migrated"
-        ) from None
+        raise _output_failed(error) from None
     raise typer.Exit(exit_code)
+
+
+def _output_failed(error: OSError) -> typer.Exit:
+    """The output cannot be written (a closed pipe, a full disk): said on stderr, and nothing more
+    goes to the output."""
+    _silence_stdout()
+    return fail(
+        f"cannot write the output ({error.strerror or error}); the run stopped there: each file "
+        "is either as it was or completely migrated"
+    )
 
 
 def _silence_stdout() -> None:
@@ -448,12 +454,7 @@ def entry_point() -> None:
     try:
         _flush(sys.stdout)
     except OSError as error:
-        _silence_stdout()
-        sys.stderr.write(
-            f"tf24migrate: error: cannot write the output ({error.strerror or error}); each file is "
-            "either as it was or completely migrated\n"
-        )
-        code = EXIT_ERROR
+        code = _output_failed(error).exit_code
     with contextlib.suppress(OSError):
         _flush(sys.stderr)
     os._exit(code)
