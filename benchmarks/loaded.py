@@ -25,23 +25,20 @@ from speed import BIN, DATA, cache_bytecode
 SPIN = "while True: pass"
 
 
-def best_time(command: list[str], rounds: int) -> float:
-    best = float("inf")
-    for _ in range(rounds):
-        start = time.perf_counter()
-        subprocess.run(command, capture_output=True, check=False)
-        best = min(best, time.perf_counter() - start)
-    return best
+def seconds(command: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(command, capture_output=True, check=False)
+    return time.perf_counter() - start
 
 
 def timed(trees: list[Path], rounds: int) -> dict[str, tuple[float, float]]:
-    """Per tree: (default jobs, -j 1), taking turns round by round."""
+    """Per tree: the best of `rounds` (default jobs, -j 1), the two taking turns."""
     tool = str(BIN / "tf24migrate")
     times = {}
     for tree in trees:
         default = [tool, "--check", "--quiet", "--no-cache", str(tree)]
         serial = [*default[:-1], "-j", "1", str(tree)]
-        pairs = [(best_time(default, 1), best_time(serial, 1)) for _ in range(rounds)]
+        pairs = [(seconds(default), seconds(serial)) for _ in range(rounds)]
         times[tree.name] = (min(p[0] for p in pairs), min(p[1] for p in pairs))
     return times
 
