@@ -1,5 +1,5 @@
-"""What the rules that read values share: a literal's value, the value a name was assigned, and
-whether a string is prose.
+"""What the rules that read values share: a literal's value, the value a name was assigned, the
+links of a comparison, and whether a string is prose.
 
 Only a few rules read strings (device names, environment variable names, C symbol names, tensor
 names). Even they must not fire on prose: docstrings and other bare string statements, text
@@ -7,6 +7,8 @@ printed or logged, exception messages and `help=` texts. Comments are never seen
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
 
 import libcst as cst
 
@@ -40,6 +42,16 @@ def literal_value(node: cst.CSTNode) -> str | None:
             return value.decode("latin-1")
         return value
     return None
+
+
+def links(
+    comparison: cst.Comparison,
+) -> Iterator[tuple[cst.BaseCompOp, cst.BaseExpression, cst.BaseExpression]]:
+    """Each comparison of a chain as `(operator, left, right)`: `a < b == c` is `a < b`, then `b == c`."""
+    left = comparison.left
+    for target in comparison.comparisons:
+        yield target.operator, left, target.comparator
+        left = target.comparator
 
 
 def _is_prose_call(call: cst.Call) -> bool:

@@ -11,7 +11,7 @@ from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import MENTIONS_TENSORFLOW, Rule
 from tf24migrate.rules.context import RuleContext
 
-from .._text import assigned_value, literal_value
+from .._text import assigned_value, links, literal_value
 from ._symbolic import (
     EVIDENCE_IN_FILE,
     EVIDENCE_TRIGGERS,
@@ -125,19 +125,16 @@ class TensorNameSuffix(Rule):
     def leave_Comparison(
         self, ctx: RuleContext, original: cst.Comparison, updated: cst.Comparison
     ) -> cst.BaseExpression:
-        left = original.left
-        for target in original.comparisons:
-            right = target.comparator
+        for operator, left, right in links(original):
             for name_side, text_side in ((left, right), (right, left)):
                 if _is_name_attribute(ctx, name_side) and _ends_with_output_index(text_side):
                     self._report(ctx, text_side)
             if (
-                isinstance(target.operator, (cst.In, cst.NotIn))
+                isinstance(operator, (cst.In, cst.NotIn))
                 and (literal_value(left) or "").endswith(":0")
                 and _keyed_by_names(ctx, right)
             ):
                 self._report(ctx, left, "look up")
-            left = right
         return updated
 
     def leave_BinaryOperation(

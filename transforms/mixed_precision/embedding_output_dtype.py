@@ -11,7 +11,7 @@ from tf24migrate.rules.calls import abbreviated
 from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.needles import any_of
 
-from .._text import assigned_value, literal_value
+from .._text import assigned_value, links, literal_value
 from ._common import EXPERIMENTAL, STABLE
 
 _EMBEDDING = "tensorflow.keras.layers.Embedding"
@@ -115,10 +115,8 @@ class EmbeddingOutputDtype(Rule):
     def leave_Comparison(
         self, ctx: RuleContext, original: cst.Comparison, updated: cst.Comparison
     ) -> cst.BaseExpression:
-        left = original.left
-        for target in original.comparisons:
-            right = target.comparator
-            if isinstance(target.operator, _EQUALITY):
+        for operator, left, right in links(original):
+            if isinstance(operator, _EQUALITY):
                 for dtype_side, other in ((left, right), (right, left)):
                     if (
                         isinstance(dtype_side, cst.Attribute)
@@ -128,7 +126,6 @@ class EmbeddingOutputDtype(Rule):
                     ):
                         self._report(ctx, original, dtype_side)
                         return updated
-            left = right
         return updated
 
     def _report(self, ctx: RuleContext, comparison: cst.Comparison, dtype: cst.Attribute) -> None:
