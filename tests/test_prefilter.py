@@ -212,7 +212,8 @@ def _occurs(needle, text: str) -> bool:
 
 def test_the_probe_answers_as_each_needle_looked_for_alone():
     """The probe's shortcuts (each needle once per text, a literal absent where a shorter literal
-    it holds is, the order of the checks) never change its answer: over every fixture, and texts
+    it holds is, the order of the checks, rules that require the same needles asked together)
+    never change its answer: over every fixture, and texts
     holding each literal of the rules with and without an import of TensorFlow, a rule could fire
     exactly where each of its `requires` and one of its triggers occur."""
     literals = {
@@ -236,11 +237,15 @@ def test_the_probe_answers_as_each_needle_looked_for_alone():
             assert Probe(text).could_fire(rule.requires, rule.triggers) == expected, (rule.code, text[:80])
             fired += expected
         probe = Probe(text)  # one probe for all rules, as a run asks it
-        assert [r for r in all_rules() if probe.could_fire(r.requires, r.triggers)] == [
+        could = [
             r
             for r in all_rules()
             if all(_occurs(n, text) for n in r.requires) and any(_occurs(n, text) for n in r.triggers)
         ]
+        assert [r for r in all_rules() if probe.could_fire(r.requires, r.triggers)] == could
+        # a run asks once for all rules, which share their checks (`prefilter._Screen`)
+        assert could_fire(text, all_rules()) == could_fire(text, RuleSelection("all")) == bool(could)
+        assert could_fire(text, RuleSelection()) == any(r.default for r in could)
     assert fired > len(all_rules())  # the texts let every rule through somewhere
 
 

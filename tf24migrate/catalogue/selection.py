@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from functools import cache
-from typing import Protocol, TypeVar, overload
+from typing import TYPE_CHECKING, Protocol, TypeVar, overload
 
 from tf24migrate.model.errors import UnknownRuleError
 from tf24migrate.rules.base import Rule
+
+if TYPE_CHECKING:
+    from tf24migrate.catalogue.prefilter import _Screen
 
 
 @cache
@@ -26,6 +29,7 @@ class RuleSelection(Sequence[Rule]):
     def __init__(self, select: Iterable[str] | str | None = None, ignore: Iterable[str] | str | None = None):
         self.select, self.ignore = _split(select), _split(ignore)
         self._rules: tuple[Rule, ...] | None = None
+        self._screen: _Screen | None = None  # how the prefilter asks them all (`prefilter._screen`)
 
     @property
     def hidden_notes(self) -> frozenset[str]:
