@@ -8,10 +8,10 @@ from functools import cache
 from typing import TYPE_CHECKING, Protocol, TypeVar, overload
 
 from tf24migrate.model.errors import UnknownRuleError
-from tf24migrate.rules.base import Rule
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # a run whose files are all cached never loads the rules' modules
     from tf24migrate.catalogue.prefilter import _Screen
+    from tf24migrate.rules.base import Rule
 
 
 @cache
@@ -22,7 +22,7 @@ def all_rules() -> tuple[Rule, ...]:
     return discover_rules()
 
 
-class RuleSelection(Sequence[Rule]):
+class RuleSelection(Sequence["Rule"]):
     """The rules chosen by `select` and `ignore` (as for `select_rules`), loaded on first use:
     a run where no file could match (`prefilter.could_fire`) never loads them, nor LibCST."""
 

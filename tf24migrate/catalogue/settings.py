@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from tf24migrate.catalogue.selection import RuleSelection
 from tf24migrate.model.findings import Finding
 from tf24migrate.model.target import DEFAULT_TARGET, Target
-from tf24migrate.rules.base import Rule
+
+if TYPE_CHECKING:  # a run whose files are all cached never loads the rules' modules
+    from tf24migrate.rules.base import Rule
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,6 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from tf24migrate.catalogue.prefilter import could_fire
 from tf24migrate.catalogue.settings import Settings
 from tf24migrate.model.errors import RuleError, SourceSyntaxError
 from tf24migrate.model.findings import FileResult, Finding, MigrationResult, Status
@@ -86,6 +85,8 @@ def result_without_rules(
         source = decode_file(path, raw)
     except (OSError, UnreadableFile):
         return migrate_file(path, settings, cache=cache)  # which says why
+    from tf24migrate.catalogue.prefilter import could_fire  # not imported by a run of cached files
+
     if could_fire(source.text, settings.rules):
         return None
     return _migrate_read(path, raw, settings, cache, source)

@@ -37,7 +37,6 @@ from tf24migrate.model.target import (
     lowest_and_newest,
     named,
 )
-from tf24migrate.rules.text import parse_python
 from tf24migrate.run.files import read_regular_file
 
 _MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", "environment.yml", "environment.yaml")
@@ -172,6 +171,8 @@ def _setup_cfg(path: str) -> Iterator[str]:
 
 
 def _setup_py(path: str) -> Iterator[str]:
+    from tf24migrate.rules.text import parse_python  # only for a project with a setup.py
+
     try:
         tree = parse_python(_read(path))
     except (SyntaxError, ValueError, RecursionError):

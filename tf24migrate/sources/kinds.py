@@ -13,7 +13,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from tf24migrate.catalogue.prefilter import could_fire
 from tf24migrate.catalogue.settings import Settings
 from tf24migrate.model.findings import MigrationResult
 from tf24migrate.sources.diff import unified_diff
@@ -33,6 +32,8 @@ class SourceKind:
 
 
 def _migrate_python(text: str, settings: Settings, *, path: str | None = None) -> MigrationResult:
+    from tf24migrate.catalogue.prefilter import could_fire  # not imported by a run of cached files
+
     if not could_fire(text, settings.rules):  # no rule can fire: neither the rules nor LibCST need loading
         from tf24migrate.engine.suppressions import with_unknown_suppressions
 
