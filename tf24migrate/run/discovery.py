@@ -299,9 +299,10 @@ class _Walker:
             return
         if self.path_filter.respect_ignore_files and ".gitignore" in names:
             ignore_files = ignore_files + _load(absolute, os.path.join(absolute, ".gitignore"), self.on_skip)
+        prefix = _joinable(absolute)
         for entry in entries:
             is_dir = entry.is_dir(follow_symlinks=False)
-            full = os.path.join(absolute, entry.name)
+            full = prefix + entry.name
             if is_dir:
                 if entry.name.startswith("."):
                     continue
@@ -325,14 +326,20 @@ def _real_path(file: str, real_folders: dict[str, str], is_link: bool | None = N
     one named are no symlinks (a walk does not enter one), so each is its parent's, resolved."""
     if os.path.islink(file) if is_link is None else is_link:
         return os.path.realpath(file)
-    folder, name = os.path.split(file)
-    if folder not in real_folders:
+    folder, _, name = file.rpartition(os.sep)  # a folder spelt two ways is resolved twice, alike
+    real = real_folders.get(folder)
+    if real is None:
         parent, base = os.path.split(folder)
         walked = is_link is not None and base and parent in real_folders
-        real_folders[folder] = (
-            os.path.join(real_folders[parent], base) if walked else os.path.realpath(folder or ".")
+        real = real_folders[folder] = (
+            _joinable(real_folders[parent]) + base if walked else os.path.realpath(folder or ".")
         )
-    return os.path.join(real_folders[folder], name)
+    return _joinable(real) + name
+
+
+def _joinable(folder: str) -> str:
+    """`folder` ready for a name to be added (`os.path.join` costs a tenth of a walk's time per file)."""
+    return folder if folder.endswith(os.sep) else folder + os.sep
 
 
 def iter_source_files(
