@@ -29,6 +29,7 @@ and over reading the rules' modules without importing them (fragile, and as slow
 from __future__ import annotations
 
 import functools
+import os
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
@@ -243,18 +244,27 @@ def table_is_current() -> bool:
 def sources_digest() -> str:
     """A digest of the sources the rules' needles come from: the rules' API (`tf24migrate.rules`)
     and every module of `tf24migrate.transforms`, wherever they are installed. Read once per
-    process: the trigger table and the entry table both check it."""
-    import hashlib
+    process: the trigger table and the entry table both check it. Every run that reads a file
+    asks it first, so it reads with `os.walk` and digests with `_blake2` (not `pathlib` and
+    `hashlib`, which loads OpenSSL: twice the time)."""
     import importlib.util
-    import pathlib
 
-    folders = [pathlib.Path(__file__).parent.parent / "rules"]
+    from tf24migrate.run.files import blake2b
+
+    folders = [os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "rules")]
     spec = importlib.util.find_spec("tf24migrate.transforms")
-    folders += [pathlib.Path(folder) for folder in (spec and spec.submodule_search_locations) or ()]
-    digest = hashlib.blake2b(digest_size=16)
+    folders += [str(folder) for folder in (spec and spec.submodule_search_locations) or ()]
+    digest = blake2b(digest_size=16)
     for folder in folders:
-        for path in sorted(folder.rglob("*.py")):
-            digest.update(path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+        found = [
+            (*root[len(folder) :].split(os.sep)[1:], name)  # its path in `folder`, as parts
+            for root, _, names in os.walk(folder)
+            for name in names
+            if name.endswith(".py")
+        ]
+        for parts in sorted(found):  # as `pathlib` sorts them: by their parts
+            with open(os.path.join(folder, *parts), "rb") as file:
+                digest.update("/".join(parts).encode() + b"\0" + file.read() + b"\0")
     return digest.hexdigest()
 
 
