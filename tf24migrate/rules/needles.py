@@ -17,23 +17,32 @@ class Pattern:
     """A regular expression (`regex`, text) that matches within one line only, each match holding
     one of `literals`: it is searched for only on the lines where one of them occurs."""
 
-    __slots__ = ("_hash", "literals", "regex")
+    __slots__ = ("_hash", "_regex", "literals", "pattern")
 
     def __init__(self, regex: str, *literals: str) -> None:
         if not literals:
             raise ValueError(f"Pattern({regex!r}) names no literal its matches hold")
-        self.regex = re.compile(regex)
+        self.pattern = regex
+        self._regex: re.Pattern[str] | None = None
         self.literals = literals
-        self._hash = hash((self.regex, literals))  # a needle is a key of every text's probe
+        self._hash = hash((regex, literals))  # a needle is a key of every text's probe
+
+    @property
+    def regex(self) -> re.Pattern[str]:
+        """The regular expression, compiled when first searched: a run that looks for none (most
+        literals are absent from most files) compiles none of the trigger table's."""
+        if self._regex is None:
+            self._regex = re.compile(self.pattern)
+        return self._regex
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Pattern) and (self.regex, self.literals) == (other.regex, other.literals)
+        return isinstance(other, Pattern) and (self.pattern, self.literals) == (other.pattern, other.literals)
 
     def __hash__(self) -> int:
         return self._hash
 
     def __repr__(self) -> str:  # as Python code (the trigger table is generated from it)
-        regex = self.regex.pattern
+        regex = self.pattern
         raw = '"' not in regex and not regex.endswith("\\")
         code = 'r"' + regex + '"' if raw else quoted(regex)
         return f"Pattern({', '.join([code, *map(quoted, self.literals)])})"
@@ -76,7 +85,7 @@ class AnyOf(Pattern):
     __slots__ = ("alternatives",)
 
     def __init__(self, *alternatives: Needle) -> None:
-        regexes = [n.regex.pattern if isinstance(n, Pattern) else re.escape(n) for n in alternatives]
+        regexes = [n.pattern if isinstance(n, Pattern) else re.escape(n) for n in alternatives]
         literals = [literal for n in alternatives for literal in literals_of(n)]
         super().__init__("|".join(f"(?:{regex})" for regex in regexes), *dict.fromkeys(literals))
         self.alternatives = alternatives
