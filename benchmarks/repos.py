@@ -19,10 +19,16 @@ best time of each is kept:
 - `ast.parse` over the same `.py` files (`python -c`, reading each file);
 - `ruff check --select NPY201 --no-cache TREE` (skipped, with a note, when ruff is not installed);
 - `tf24migrate --version`, the floor of a Python command;
-- the floor of the stack on the tree: `--version`, plus importing LibCST (each worker does) and
+- the floor of the stack on the tree: `--version`, plus importing LibCST (once: the workers inherit it) and
   LibCST's parse of exactly the texts tf24migrate's engine gives it over the tree (recorded in this
   process first), that parse shared by the default jobs; timed in a fresh process. No run of the
-  tool can be faster while it parses these files with LibCST.
+  tool can be faster while it parses these files with LibCST;
+- the stages of this design on the tree: that floor, plus importing the rules and the engine
+  (once, before the first file they read), reading and scanning every file (the text prefilter)
+  and Python's parse of the files LibCST parses (the plan), those shared by the default jobs;
+  timed in the same fresh process. What a cold run takes beyond is the engine's other stages
+  (the rules' pass, the plan's own work, the TF 1 check, code generation and its check) and the
+  workers' traffic.
 With `--outputs`, nothing is timed: the JSON output over each tree is compared across a run
 without the cache (default jobs, and `-j 1`), a first run with an empty cache, and a warm run
 (default jobs, and `-j 1`): they must be the same.
@@ -80,17 +86,36 @@ RELEASES = {
         "tensorflow/python/",
     ),
 }
-# Prints the seconds of `import libcst`, then of parsing the pickled texts named.
-LIBCST_PARSE = (
+# Prints, in seconds: `import libcst`; importing the rules and the engine after it; reading and
+# scanning every file named (`prefilter.could_fire`, as a run turns files away); Python's parse of
+# the files the engine parsed; LibCST's parse of the texts it gave LibCST (pickled: texts, paths).
+STAGES = (
     "import pickle, sys, time\n"
-    "texts = pickle.load(open(sys.argv[1], 'rb'))\n"
+    "texts, due = pickle.load(open(sys.argv[1], 'rb'))\n"
+    "files = open(sys.argv[2]).read().splitlines()\n"
     "start = time.perf_counter()\n"
     "import libcst\n"
     "imported = time.perf_counter()\n"
+    "from tf24migrate.catalogue.prefilter import could_fire\n"
+    "from tf24migrate.catalogue.settings import Settings\n"
+    "from tf24migrate.run.file import load_rules\n"
+    "from tf24migrate.run.files import read_source\n"
+    "from tf24migrate.rules.text import parse_python\n"
+    "settings = Settings.selected(None, None)\n"
+    "load_rules(settings)\n"
+    "loaded = time.perf_counter()\n"
+    "for path in files:\n"
+    "    could_fire(read_source(path).text, settings.rules)\n"
+    "scanned = time.perf_counter()\n"
+    "for path in due:\n"
+    "    parse_python(read_source(path).text)\n"
+    "parsed = time.perf_counter()\n"
     "for text in texts:\n"
     "    libcst.parse_module(text)\n"
-    "print(imported - start, time.perf_counter() - imported)\n"
+    "done = time.perf_counter()\n"
+    "print(imported - start, loaded - imported, scanned - loaded, parsed - scanned, done - parsed)\n"
 )
+STAGE_NAMES = ("import libcst", "import rules", "scan", "Python parse", "LibCST parse")
 AST_PARSE = "import ast, sys\nfor path in open(sys.argv[1]).read().splitlines():\n    ast.parse(open(path, 'rb').read())\n"
 
 
@@ -134,13 +159,15 @@ def trees(tf_sources: Path | None = None, chosen: list[str] | None = None) -> di
 
 def libcst_texts(tree: Path, into: Path) -> tuple[int, int]:
     """Pickle into `into` the texts tf24migrate's engine gives LibCST's parser when it migrates
-    every `.py` file of `tree` with the default rules; their count and characters."""
+    every `.py` file of `tree` with the default rules, and the paths of the files they come from;
+    their count and characters."""
     import libcst
 
     from tf24migrate import TF24MigrateError, migrate_source
     from tf24migrate.run.files import UnreadableFile, read_source
 
     texts: list[str] = []
+    due: list[str] = []
     parse = libcst.parse_module
 
     def recorded(text, *args, **kwargs):
@@ -151,21 +178,23 @@ def libcst_texts(tree: Path, into: Path) -> tuple[int, int]:
     try:
         for path in sorted(tree.rglob("*.py")):
             # the command reports these files' errors; what LibCST was given is recorded
+            parsed = len(texts)
             with contextlib.suppress(SyntaxError, TF24MigrateError, UnreadableFile):
                 migrate_source(read_source(str(path)).text, path=str(path))
+            if len(texts) > parsed:
+                due.append(str(path))
     finally:
         libcst.parse_module = parse
-    into.write_bytes(pickle.dumps(texts))
+    into.write_bytes(pickle.dumps((texts, due)))
     return len(texts), sum(map(len, texts))
 
 
-def libcst_seconds(texts: Path) -> tuple[float, float]:
-    """In a fresh process: the seconds of `import libcst`, and of parsing the texts in `texts`."""
+def stage_seconds(texts: Path, listing: Path) -> dict[str, float]:
+    """In a fresh process: the seconds of each stage no run of this design can skip (`STAGES`)."""
     done = subprocess.run(
-        [sys.executable, "-c", LIBCST_PARSE, str(texts)], capture_output=True, text=True, check=True
+        [sys.executable, "-c", STAGES, str(texts), str(listing)], capture_output=True, text=True, check=True
     )
-    imported, parsed = map(float, done.stdout.split())
-    return imported, parsed
+    return dict(zip(STAGE_NAMES, map(float, done.stdout.split()), strict=True))
 
 
 def run(command: list[str], empty: Path | None = None) -> float:
@@ -264,9 +293,8 @@ def main() -> None:
                     if command is not None:
                         empty = Path(scratch) / "first" if label == "first" else None
                         best[label] = min(best.get(label, float("inf")), run(command, empty))
-                imported, parsed = libcst_seconds(texts)
-                best["import libcst"] = min(best.get("import libcst", float("inf")), imported)
-                best["LibCST parse"] = min(best.get("LibCST parse", float("inf")), parsed)
+                for stage, seconds in stage_seconds(texts, listing).items():
+                    best[stage] = min(best.get(stage, float("inf")), seconds)
         size = sum(p.stat().st_size for p in files) / 1e6
         parsed = f"{count} texts, {characters / 1e3:.0f} kB, {characters / 1e4 / size:.0f}% of the tree"
         rows.append((f"{name} ({len(files)} files, {size:.1f} MB)", best, parsed))
@@ -290,6 +318,12 @@ def main() -> None:
         print(
             f"  {'floor':12} {floor:6.2f}s  {floor / base:5.2f}x ast.parse: --version + import libcst "
             f"{best['import libcst']:.2f}s + LibCST parse {best['LibCST parse']:.2f}s / {jobs} jobs ({parsed})"
+        )
+        stages = floor + best["import rules"] + (best["scan"] + best["Python parse"]) / jobs
+        print(
+            f"  {'stages':12} {stages:6.2f}s  {stages / base:5.2f}x ast.parse: the floor + import rules "
+            f"{best['import rules']:.2f}s + (scan {best['scan']:.2f}s + Python parse of the parsed files "
+            f"{best['Python parse']:.2f}s) / {jobs} jobs; cold takes {best['cold'] - stages:.2f}s more"
         )
 
 
