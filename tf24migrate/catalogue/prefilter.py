@@ -249,7 +249,10 @@ def sources_digest() -> str:
     `hashlib`, which loads OpenSSL: twice the time)."""
     import importlib.util
 
-    from tf24migrate.run.files import blake2b
+    try:  # hashlib's own blake2b, without hashlib loading OpenSSL
+        from _blake2 import blake2b
+    except ImportError:  # pragma: no cover - not CPython
+        from hashlib import blake2b
 
     folders = [os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "rules")]
     spec = importlib.util.find_spec("tf24migrate.transforms")
