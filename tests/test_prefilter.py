@@ -85,6 +85,24 @@ def test_loaded_rules_answer_with_their_own_needles():
     ]
 
 
+def test_the_screens_of_other_sequences_of_rules_are_bounded():
+    """A caller asking with ever other sequences of rules (a long-lived server) keeps at most
+    `_MAX_SCREENS` of them, and each answers as its rules do one by one."""
+    from tf24migrate.catalogue import prefilter
+
+    rules = all_rules()
+    text = "import tensorflow as tf\nserver = tf.data.experimental.service.DispatchServer(5050)\n"
+    sequences = [rules[:n] for n in range(1, len(rules) + 1)] + [rules[n:] for n in range(len(rules))]
+    assert len(sequences) > prefilter._MAX_SCREENS
+    answers = set()
+    for sequence in sequences:  # only TF24401 could fire: some sequences hold it, some do not
+        expected = any(r.code == "TF24401" for r in sequence)
+        assert could_fire(text, sequence) == expected
+        assert len(prefilter._SCREENS) <= prefilter._MAX_SCREENS
+        answers.add(expected)
+    assert answers == {True, False}
+
+
 def test_required_needles_may_be_looked_for_in_another_text():
     (rule,) = select_rules("TF24107")
     cell = "MultiWorkerMirroredStrategy()\n"

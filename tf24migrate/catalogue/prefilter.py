@@ -171,7 +171,8 @@ class _Screen:
         return any(probe.passes(requires, triggers, probe) for requires, triggers in self.groups)
 
 
-_SCREENS: dict[tuple[Rule, ...], _Screen] = {}
+_SCREENS: dict[tuple[Rule, ...], _Screen] = {}  # other sequences of rules: a few per process
+_MAX_SCREENS = 64  # a caller passing ever other subsets (a long-lived server) is not a leak
 
 
 def _screen(rules: Sequence[Rule]) -> _Screen:
@@ -187,6 +188,8 @@ def _screen(rules: Sequence[Rule]) -> _Screen:
     key = tuple(rules)
     screen = _SCREENS.get(key)
     if screen is None:
+        if len(_SCREENS) >= _MAX_SCREENS:
+            _SCREENS.clear()
         screen = _SCREENS[key] = _Screen(key)
     return screen
 
