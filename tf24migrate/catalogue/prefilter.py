@@ -68,8 +68,7 @@ class Probe:
         found = self._found.get(needle)
         if found is None:
             if isinstance(needle, str):  # absent where a literal it holds is (`experimental`)
-                shorter = (_SHORTER if _SHORTER is not None else _shorter_literals()).get(needle)
-                found = (not shorter or all(map(self.has, shorter))) and needle in self.text
+                found = all(map(self.has, _shorter_literals().get(needle, ()))) and needle in self.text
             elif isinstance(needle, AnyOf):  # each alternative once per text (most are shared)
                 found = any(map(self.has, needle.alternatives))
             else:  # its literals once per text (shared with other needles), the regex if one is found
@@ -263,7 +262,7 @@ def sources_digest() -> str:
     digest = blake2b(digest_size=16)
     for folder in folders:
         found = [
-            (*root[len(folder) :].split(os.sep)[1:], name)  # its path in `folder`, as parts
+            (*(part for part in root[len(folder) :].split(os.sep) if part), name)  # its path in `folder`
             for root, _, names in os.walk(folder)
             for name in names
             if name.endswith(".py")
