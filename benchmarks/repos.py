@@ -29,6 +29,8 @@ best time of each is kept:
   timed in the same fresh process. What a cold run takes beyond is the engine's other stages
   (the rules' pass, the plan's own work, the TF 1 check, code generation and its check) and the
   workers' traffic.
+- the floor of a warm run: `--version`, and what a bare Python takes beyond its start-up to list
+  the tree's folders, stat each `.py` file and read and decode the cache's index;
 - the work of a cold run today, as no schedule of it over the cores can beat: `--version` and the
   imports (which come before any file LibCST parses), and the rest of the CPU a `-j 1` run uses,
   shared by the default jobs. A cold run near it is bound by its CPU, not by how it is shared.
@@ -121,6 +123,23 @@ STAGES = (
 )
 STAGE_NAMES = ("import libcst", "import rules", "scan", "Python parse", "LibCST parse")
 AST_PARSE = "import ast, sys\nfor path in open(sys.argv[1]).read().splitlines():\n    ast.parse(open(path, 'rb').read())\n"
+# What no warm run can skip, in a bare Python: list the tree's folders, stat each `.py` file, and
+# read and decode the cache's index (argv: the tree, the cache folder).
+WALK_AND_STAT = (
+    "import json, os, sys\n"
+    "folders = [sys.argv[1]]\n"
+    "while folders:\n"
+    "    with os.scandir(folders.pop()) as listing:\n"
+    "        for entry in listing:\n"
+    "            if entry.is_dir(follow_symlinks=False):\n"
+    "                folders.append(entry.path)\n"
+    "            elif entry.name.endswith('.py'):\n"
+    "                os.stat(entry.path)\n"
+    "for name in os.listdir(sys.argv[2]):\n"
+    "    if name.startswith('index-'):\n"
+    "        with open(os.path.join(sys.argv[2], name), 'rb') as index:\n"
+    "            json.loads(index.read())\n"
+)
 
 
 def unpacked(name: str, wheels: tuple, prefix: str) -> Path:
@@ -237,6 +256,10 @@ def measures(tree: Path, listing: Path, scratch: Path) -> dict[str, list[str] | 
         if ruff
         else None,
         "--version": [tool, "--version"],
+        "python": [sys.executable, "-c", "pass"],
+        "walk and stat": [sys.executable, "-c", WALK_AND_STAT, str(tree), str(scratch / "warm")]
+        if has_cache
+        else None,
     }
 
 
@@ -334,6 +357,13 @@ def main() -> None:
             f"{best['import rules']:.2f}s + (scan {best['scan']:.2f}s + Python parse of the parsed files "
             f"{best['Python parse']:.2f}s) / {jobs} jobs; cold takes {best['cold'] - stages:.2f}s more"
         )
+        if "walk and stat" in best:
+            bare = version + best["walk and stat"] - best["python"]
+            print(
+                f"  {'warm floor':12} {bare:6.3f}s  {bare / version:5.2f}x --version: --version + a bare "
+                f"Python's walk, stat of each file and read of the index {best['walk and stat']:.3f}s "
+                f"less its start-up {best['python']:.3f}s; warm takes {best['warm'] - bare:.3f}s more"
+            )
         # What `-j 1` does is the work of any run: its start-up and imports come before any file
         # LibCST parses (done once, or in each worker at that much more CPU), the rest is shared.
         serial = version + best["import libcst"] + best["import rules"]
