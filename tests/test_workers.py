@@ -68,8 +68,8 @@ def test_a_worker_that_dies_fails_the_files_it_held_and_the_run_goes_on(tmp_path
     assert by_path[doomed].status is Status.FAILED
     assert by_path[doomed].error == _worker_killed("SIGKILL")  # said once, of the file it held
     for result in results:  # every other file, in flight or after, ran in new workers
-        assert (result.written, Path(result.path).read_bytes()) == (
-            (False, BEFORE) if result.path == doomed else (True, AFTER)
+        assert (result.written, result.error, Path(result.path).read_bytes()) == (
+            (False, _worker_killed("SIGKILL"), BEFORE) if result.path == doomed else (True, None, AFTER)
         )
 
 
@@ -207,6 +207,45 @@ def test_results_come_back_in_messages_a_killed_worker_cannot_leave_half_written
     spilled = [m for m in messages if isinstance(m, str)]
     assert spilled and not any(map(os.path.exists, spilled)) and not any(map(os.path.exists, folders))
     assert workers._SMALL_MESSAGE + 256 <= select.PIPE_BUF
+
+
+DIES_HOLDING_LOCKS = """
+import os, signal, sys
+from tf24migrate.catalogue.selection import select_rules
+from tf24migrate.catalogue.settings import Settings
+from tf24migrate.run import workers
+from tf24migrate.run.migrate import migrate_files
+
+files = sys.argv[1:]
+migrate_file = workers.migrate_file
+
+def dies_holding_locks(path, *args, **kwargs):
+    if path == files[5]:  # held by what a later pool shares: as a SIGTERM handler run there would
+        stop = workers._worker_stop
+        for lock in (getattr(stop, "_cond", None), getattr(stop, "get_lock", lambda: None)()):
+            if lock is not None:
+                lock.acquire()
+        os.kill(os.getpid(), signal.SIGKILL)
+    return migrate_file(path, *args, **kwargs)
+
+workers.migrate_file = dies_holding_locks
+results = list(migrate_files(files, Settings(select_rules()), jobs=2))
+print(sum(r.changed for r in results), [r.path for r in results if r.error][:2] == files[5:6])
+"""
+
+
+@posix_only
+def test_a_worker_killed_holding_a_lock_leaves_the_next_workers_free(tmp_path):
+    """A worker ends wherever SIGTERM finds it (its handler runs there), and a killed one wherever
+    it is: the stop flag, which outlives each pool, is read without a lock, so no worker dies
+    holding one that the workers of the next pool would wait on forever (a run hung so, under
+    load). The worker here dies holding whatever lock the flag has."""
+    files = tree(tmp_path, 20)
+    done = subprocess.run(
+        [sys.executable, "-c", DIES_HOLDING_LOCKS, *files], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["19", "True"]
 
 
 LEADING_RUN = """

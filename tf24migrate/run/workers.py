@@ -10,6 +10,7 @@ the run: the files it held are reported as failed, and the others go on in new w
 from __future__ import annotations
 
 import collections
+import ctypes
 import dataclasses
 import gc
 import os
@@ -86,8 +87,6 @@ def _die_with(parent: int) -> None:
     """End this worker when process `parent` ends, however it ends (even by SIGKILL): on Linux the
     kernel sends SIGKILL (prctl PR_SET_PDEATHSIG); elsewhere a thread watches the parent's pid."""
     if sys.platform.startswith("linux"):
-        import ctypes
-
         try:
             libc = ctypes.CDLL(None, use_errno=True)
             armed = libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
@@ -109,7 +108,7 @@ def _die_with(parent: int) -> None:
 def _migrate_chunk(paths: list[str], texts: bool) -> bytes | str:
     results = []
     for path in paths:
-        if _worker_stop is not None and _worker_stop.is_set():
+        if _worker_stop is not None and _worker_stop.value:
             break
         if _worker_slot is not None:
             board, slot = _worker_slot
@@ -174,15 +173,16 @@ class _Board:
     _SLOT = 4096
 
     def __init__(self, context, jobs: int) -> None:
-        import ctypes
-
         self.paths = context.Array(ctypes.c_char, jobs * self._SLOT, lock=False)
         self.pids = context.Array(ctypes.c_int, jobs, lock=False)
-        self.taken = context.Value(ctypes.c_int, 0)
+        self.taken = context.RawValue(ctypes.c_int, 0)
         self.ended_at = context.Array(ctypes.c_double, jobs, lock=False)  # monotonic, on SIGTERM
+        # Only the workers take it, to number their slots: the main process reads the board
+        # without it, as a worker killed while holding it would leave it held.
+        self._taking = context.Lock()
 
     def take_slot(self) -> int:
-        with self.taken.get_lock():
+        with self._taking:
             slot = self.taken.value
             self.taken.value += 1
         if slot < len(self.pids):
@@ -263,7 +263,9 @@ def migrate_in_workers(
 
     chunk_size = max(1, min(32, len(files) // (jobs * 8)))
     context = _context()
-    stop = context.Event()
+    # Shared memory read and written without a lock: a worker killed while it held a lock (its
+    # SIGTERM handler runs wherever it is) would leave it held, and every worker after it waiting.
+    stop = context.RawValue(ctypes.c_bool, False)
     rules = settings.rules
     selection = rules if isinstance(rules, RuleSelection) else tuple(rule.code for rule in rules)
     rest = dataclasses.replace(settings, rules=())  # the rules go as `selection`
@@ -330,7 +332,7 @@ def migrate_in_workers(
                 except (
                     BaseException
                 ):  # Ctrl-C, or the consumer stopped: finish the file at hand, start no other
-                    stop.set()
+                    stop.value = True
                     for future, _ in pending:
                         if future is not None:
                             future.cancel()
