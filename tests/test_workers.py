@@ -8,6 +8,7 @@ import select
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -207,6 +208,36 @@ def test_results_come_back_in_messages_a_killed_worker_cannot_leave_half_written
     spilled = [m for m in messages if isinstance(m, str)]
     assert spilled and not any(map(os.path.exists, spilled)) and not any(map(os.path.exists, folders))
     assert workers._SMALL_MESSAGE + 256 <= select.PIPE_BUF
+
+
+@posix_only
+def test_a_dead_worker_is_read_after_the_pool_has_reaped_its_workers(tmp_path, monkeypatch):
+    """The exit status of each worker is read only once the pool's own thread, which ends and
+    reaps the others, has ended. Two waits for one process at once leave one of them without
+    its status (ECHILD), and a death read as none blamed the worker that the pool ended with
+    SIGTERM, and so another file (1 run in about 30 under load, before this order)."""
+    files = tree(tmp_path, 20)
+    doomed = files[5]
+    migrate_file = workers.migrate_file
+    deaths = workers._deaths
+    reapers_alive = []
+
+    def dies_on_one(path, *args, **kwargs):
+        if path == doomed:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return migrate_file(path, *args, **kwargs)
+
+    def deaths_after_the_pool(processes, board):
+        reapers_alive.append(
+            [t.name for t in threading.enumerate() if type(t).__name__ == "_ExecutorManagerThread"]
+        )
+        return deaths(processes, board)
+
+    monkeypatch.setattr(workers, "migrate_file", dies_on_one)
+    monkeypatch.setattr(workers, "_deaths", deaths_after_the_pool)
+    results = list(migrate_files(files, Settings(select_rules()), jobs=2))
+    assert [r.path for r in results if r.error] == [doomed]
+    assert reapers_alive == [[]]
 
 
 DIES_HOLDING_LOCKS = """

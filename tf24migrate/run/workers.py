@@ -312,6 +312,10 @@ def migrate_in_workers(
                         yield from results
                 except BrokenProcessPool:  # a worker died: its file fails, the others go on
                     processes.update(getattr(pool, "_processes", None) or {})
+                    # The pool's own thread ends and reaps the others: it is waited for first, as
+                    # of two waits for one process at once, one gets no exit status (ECHILD), and
+                    # a death read there as none blamed the wrong file.
+                    pool.shutdown(wait=True)
                     deaths = _deaths(processes, board)
                     for future, chunk in pending:
                         if future is not None and future.done() and future.exception() is None:
