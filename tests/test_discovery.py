@@ -164,3 +164,19 @@ def test_an_unreadable_virtual_environment_is_left_out_without_a_note(tmp_path, 
     found = list(iter_source_files([str(tmp_path)], on_skip=lambda *args, **kw: skipped.append(args)))
     assert found == [str(tmp_path / "train.py")]
     assert skipped == []
+
+
+@pytest.mark.parametrize(
+    "spelling",
+    ["/tf24_root_level.py", "a.py", "./a.py", "sub/b.py", "sub//b.py", "sub/../a.py", "{tmp}/sub/b.py"],
+)
+def test_a_files_real_path_is_os_path_realpaths(tmp_path, monkeypatch, spelling):
+    """Files named twice are taken once, by their real path: the walk's own resolution of it
+    (each folder resolved once) must be `os.path.realpath`'s. A file at the root of the file
+    system (`/x.py`) is in `/`, not in the current folder, where a file of that name is another."""
+    from tf24migrate.run.discovery import _real_path
+
+    tree(tmp_path, "a.py", "sub/b.py")
+    monkeypatch.chdir(tmp_path)
+    path = spelling.format(tmp=tmp_path)
+    assert _real_path(path, {}, False) == os.path.realpath(path)

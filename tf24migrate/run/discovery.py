@@ -326,7 +326,8 @@ def _real_path(file: str, real_folders: dict[str, str], is_link: bool | None = N
     one named are no symlinks (a walk does not enter one), so each is its parent's, resolved."""
     if os.path.islink(file) if is_link is None else is_link:
         return os.path.realpath(file)
-    folder, _, name = file.rpartition(os.sep)  # a folder spelt two ways is resolved twice, alike
+    folder, separator, name = file.rpartition(os.sep)  # a folder spelt two ways is resolved twice, alike
+    folder = folder or separator  # `/x.py` is in the root, `x.py` in the current folder ("")
     real = real_folders.get(folder)
     if real is None:
         parent, base = os.path.split(folder)
