@@ -51,10 +51,8 @@ def test_workers_never_write_the_main_process_does(tmp_path, monkeypatch):
     assert all(Path(f).read_bytes() == AFTER for f in files)
 
 
-@posix_only
-def test_a_worker_that_dies_fails_the_files_it_held_and_the_run_goes_on(tmp_path, monkeypatch):
-    files = tree(tmp_path, 40)
-    doomed = files[5]
+def _a_worker_dies_on(doomed, monkeypatch):
+    """The worker that takes the file `doomed` kills itself (SIGKILL) before migrating it."""
     migrate_file = workers.migrate_file
 
     def dies_on_one(path, *args, **kwargs):
@@ -63,6 +61,13 @@ def test_a_worker_that_dies_fails_the_files_it_held_and_the_run_goes_on(tmp_path
         return migrate_file(path, *args, **kwargs)
 
     monkeypatch.setattr(workers, "migrate_file", dies_on_one)
+
+
+@posix_only
+def test_a_worker_that_dies_fails_the_files_it_held_and_the_run_goes_on(tmp_path, monkeypatch):
+    files = tree(tmp_path, 40)
+    doomed = files[5]
+    _a_worker_dies_on(doomed, monkeypatch)
     results = list(migrate_files(files, Settings(select_rules()), write=True, jobs=2))
     assert [r.path for r in results] == files
     by_path = {r.path: r for r in results}
@@ -218,14 +223,8 @@ def test_a_dead_worker_is_read_after_the_pool_has_reaped_its_workers(tmp_path, m
     SIGTERM, and so another file (1 run in about 30 under load, before this order)."""
     files = tree(tmp_path, 20)
     doomed = files[5]
-    migrate_file = workers.migrate_file
     deaths = workers._deaths
     reapers_alive = []
-
-    def dies_on_one(path, *args, **kwargs):
-        if path == doomed:
-            os.kill(os.getpid(), signal.SIGKILL)
-        return migrate_file(path, *args, **kwargs)
 
     def deaths_after_the_pool(processes, board):
         reapers_alive.append(
@@ -233,7 +232,7 @@ def test_a_dead_worker_is_read_after_the_pool_has_reaped_its_workers(tmp_path, m
         )
         return deaths(processes, board)
 
-    monkeypatch.setattr(workers, "migrate_file", dies_on_one)
+    _a_worker_dies_on(doomed, monkeypatch)
     monkeypatch.setattr(workers, "_deaths", deaths_after_the_pool)
     results = list(migrate_files(files, Settings(select_rules()), jobs=2))
     assert [r.path for r in results if r.error] == [doomed]
