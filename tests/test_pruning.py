@@ -267,19 +267,65 @@ SUFFIX_SOURCE = textwrap.dedent(
 )
 
 
-def test_a_rule_follows_the_names_its_evidence_binds_not_those_its_literals_bind():
+def test_a_rule_traces_the_names_its_sites_use_back_to_its_evidence():
     (rule,) = select_rules("TF24211")
-    assert rule.follows is not None and set(rule.follows) < set(rule.triggers)
-    plan = StatementPlan.build(SUFFIX_SOURCE, rule.triggers, rule.follows)
-    # `x` and then `y` are followed from the `Input` line; `u_name`, bound on a `:0"` line, is not
-    assert [entry.start for entry in plan.entries if entry.interesting] == [2, 3, 4, 6]
+    assert rule.traces and set(rule.traces) <= set(rule.triggers)
+    plan = StatementPlan.build(SUFFIX_SOURCE, [], [], rule.traces, rule.follows)
+    # the comparison (6) uses `y` and `x`, so their assignments (3, 2) are seen; `u_name = "u:0"`
+    # (4) uses no name bound from `Input`, and `print(u_name)` (5) holds no site
+    assert [entry.start for entry in plan.entries if entry.interesting] == [2, 3, 6]
     findings = migrate_source(SUFFIX_SOURCE, select="TF24211").findings
     assert [(f.code, f.line) for f in findings] == [("TF24211", 6)]
 
 
-def test_every_rule_follows_names_from_its_own_triggers_only():
+TRACE_SOURCE = textwrap.dedent(
+    """\
+    import tensorflow as tf
+
+
+    def build():
+        x = tf.keras.Input((3,))
+        h = tf.keras.layers.Dense(2)(x)
+        scale = tf.keras.layers.Lambda(lambda x: x * 2)(h)
+        grads = tf.gradients(h, [x])
+        return grads
+
+
+    def other(x):
+        x = x + 1
+        return tf.keras.layers.Lambda(lambda t: t * 2)(x)
+
+
+    def unrelated(v):
+        return tf.gradients(v, v)
+    """
+)
+
+
+def test_tracing_back_sees_the_binders_in_scope_and_no_other_line(monkeypatch):
+    rules = select_rules("TF24213,TF24218")
+    traced = [t for rule in rules for t in rule.traces]
+    origins = [t for rule in rules for t in rule.follows or ()]
+    plan = StatementPlan.build(TRACE_SOURCE, [], [], traced, origins)
+    # The `Lambda` (7) and the gradient (8) use `h`, then `x`: their assignments in `build` (6, 5)
+    # are seen, not `return grads` (9), which uses them but is no site. The `Lambda`'s own `x` is
+    # its parameter. In `other`, the `Lambda` (14) uses a parameter named `x`: its assignment
+    # there (13) is seen, not the `x` of `build` (5), out of its scope. `unrelated` (17-18)
+    # computes a gradient of nothing bound from `Input`.
+    assert [entry.start for entry in plan.entries if entry.interesting] == [4, 5, 6, 7, 8, 12, 13, 14]
+    findings = migrate_source(TRACE_SOURCE, select="TF24213,TF24218").findings
+    assert [(f.code, f.line) for f in findings] == [("TF24213", 8)]
+    monkeypatch.setattr(
+        engine._Parsed, "of", classmethod(lambda cls, source, rules, path: cls(parse(source, path)))
+    )
+    assert migrate_source(TRACE_SOURCE, select="TF24213,TF24218").findings == findings
+
+
+def test_every_rule_follows_names_from_its_own_triggers_only_unless_it_traces_back_to_them():
     for rule in all_rules():
-        assert rule.follows is None or set(rule.follows) <= set(rule.triggers), rule.code
+        assert set(rule.traces) <= set(rule.triggers), rule.code
+        if not rule.traces:
+            assert rule.follows is None or set(rule.follows) <= set(rule.triggers), rule.code
 
 
 def test_trigger_lines_count_lines_as_python_does():

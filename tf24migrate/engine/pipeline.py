@@ -260,9 +260,13 @@ class _Parsed:
 
     @classmethod
     def of(cls, source: str, rules: Sequence[Rule], path: str | None) -> _Parsed:
-        triggers = [t for r in rules for t in r.triggers]
-        followed = [t for r in rules for t in (r.triggers if r.follows is None else r.follows)]
-        plan = StatementPlan.build(source, triggers, followed)
+        triggers = [t for r in rules for t in r.triggers if t not in r.traces]
+        followed = [
+            t for r in rules if not r.traces for t in (r.triggers if r.follows is None else r.follows)
+        ]
+        traced = [t for r in rules for t in r.traces]
+        traced_from = [t for r in rules if r.traces for t in r.follows or ()]
+        plan = StatementPlan.build(source, triggers, followed, traced, traced_from)
         if plan is None:  # Python's parser rejects it: so would LibCST, or it would crash
             raise python_syntax_error(source, path)
         if plan.deep is not None:

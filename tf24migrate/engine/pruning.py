@@ -2,7 +2,9 @@
 
 A LibCST parse and traversal cost far more than Python's own parser. `ast` knows each statement's
 lines, so the engine lists the statements in document order with whether their lines hold a
-trigger string of an active rule (or a name bound on such a line). It keeps of each statement only
+trigger string of an active rule (or a name bound on such a line; for a rule that traces back,
+`Rule.traces`, a site that uses a name bound from its evidence, and the statements that bound
+it). It keeps of each statement only
 its class, its position and the names it binds, in columns (arrays of ints and bytes), so that a
 long source is read one chunk of its `ast` at a time (`rules.text.python_chunks_with_offsets`),
 each dropped before the next, and the plan costs tens of bytes a statement. A statement with no
@@ -19,6 +21,7 @@ import ast
 import bisect
 import itertools
 import re
+import textwrap
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -31,6 +34,8 @@ from tf24migrate.engine.sparse import MARKER_PREFIX, Sparse
 from tf24migrate.rules.text import line_starts, python_chunks_with_offsets
 
 _MAX_FOLLOW_ROUNDS = 3
+_CONTINUATION = re.compile(r"\\(?:\r\n?|\n)[ \t\f]*")  # a backslash, its line end, the indentation after
+_WORD = re.compile(r"[^\W\d]\w*")  # a name (`_traced_back`), or a word that is not one
 _WORTH_SKIPPING = 48  # characters: a shorter statement costs LibCST about what its marker does
 # What may follow a statement on its last line for the line to be its own.
 _REST_OF_LAST_LINE = re.compile(rb"[ \t\f]*;?[ \t\f]*(?:#[^\r\n]*)?(?:\r\n?|\n)?")
@@ -129,6 +134,8 @@ class StatementPlan:
         self._covers: dict[int, int] = {}
         # A `for` loop's: the names its target binds, and the last line of its header (few: a dict).
         self._loops: dict[int, tuple[tuple[str, ...], int]] = {}
+        # A compound statement's: the last line of its header (`def f(x):`, `if a and b:`).
+        self._headers: dict[int, int] = {}
         # The columns are filled up to `_count` and grown by doubling while the statements are added:
         # one element at a time, their growth would leave most of their old copies in the C heap.
         self._count = 0
@@ -195,7 +202,12 @@ class StatementPlan:
 
     @classmethod
     def build(
-        cls, source: str, triggers: Iterable[Needle], followed: Iterable[Needle] | None = None
+        cls,
+        source: str,
+        triggers: Iterable[Needle],
+        followed: Iterable[Needle] | None = None,
+        traced: Iterable[Needle] = (),
+        traced_from: Iterable[Needle] = (),
     ) -> StatementPlan | None:
         """The plan for `source`, or None when Python's parser cannot read it.
 
@@ -205,6 +217,12 @@ class StatementPlan:
         `x = tf.keras.Input(...)`, or by the target of a `for` loop whose header holds one
         (`for out in model.outputs:`), makes the lines that use it interesting too (and so on), so
         rules that follow a value through a name see both ends.
+
+        `traced` are triggers whose lines matter only with a value from a line holding one of
+        `traced_from` (`Rule.traces` and the `follows` of their rules): such a statement is
+        interesting only when it uses a name followed from there (or holds one of `traced_from`),
+        and then so are the statements that bound the names it uses, back to where they were
+        followed from (`_traced_back`), but not the other lines using them.
 
         `deep` is set, and no statement is listed after it, when a statement nests too deep."""
         capacity = source.count("\n") + 1  # about as many statements as lines: grown if more
@@ -224,35 +242,130 @@ class StatementPlan:
         del starts
         if plan.deep is not None:
             return plan
-        triggers = list(triggers)
-        lines = trigger_lines(source, triggers)
+        lines = trigger_lines(source, list(triggers))
+        sources = lines if followed is None else trigger_lines(source, followed)
+        lines |= plan._follow(source, sources, _MAX_FOLLOW_ROUNDS)[0]
+        traced = list(traced)
+        if traced:
+            lines |= plan._traced_back(source, trigger_lines(source, traced), list(traced_from))
         plan.mark(lines)
-        # the lines whose bound names are followed: those of `followed`, then those using such a name
-        sources = sorted(lines if followed is None else trigger_lines(source, followed))
-        names_followed: set[str] = set()
-        harvested: set[int] = set()  # entries whose bindings were followed already
-        for _ in range(_MAX_FOLLOW_ROUNDS):
+        return plan
+
+    def _follow(self, source: str, sources: set[int], rounds: int) -> tuple[set[int], dict[str, list[int]]]:
+        """Follow the names bound on the lines `sources`, for `rounds` rounds: those a simple
+        statement spanning one of them binds, or the target of a `for` loop whose header holds one
+        (`for out in model.outputs:`: `out`, not what its body binds), then those a statement using
+        such a name binds, and so on. Returns the lines using the names followed, and for each name
+        the statements (or loops) that bound it there."""
+        ends = self._harvest_ends()
+        ordered = sorted(sources)
+        binders: dict[str, list[int]] = {}
+        using: set[int] = set()
+        followed: set[str] = set()
+        harvested: set[int] = set()  # statements whose bindings were followed already
+        for _ in range(rounds):
             names: set[str] = set()
-            for index in itertools.compress(range(len(plan._start)), plan._interesting):
+            spanning = map(_spans_any, self._start, ends, itertools.repeat(ordered))
+            for index in itertools.compress(range(len(ends)), spanning):
                 if index in harvested:
                     continue
-                if not issubclass(_CLASSES[plan._class[index]], _COMPOUND_AST) and _spans_any(
-                    plan._start[index], plan._end[index], sources
-                ):
-                    harvested.add(index)
-                    names.update(name for name, _, _ in plan._binds_at(index))
-                elif index in plan._loops and _spans_any(plan._start[index], plan._loops[index][1], sources):
-                    harvested.add(index)  # `for out in model.outputs:`: `out`, not what the body binds
-                    names.update(plan._loops[index][0])
-            names -= names_followed
+                harvested.add(index)
+                loop = self._loops.get(index)
+                bound = loop[0] if loop is not None else [name for name, _, _ in self._binds_at(index)]
+                for name in bound:
+                    binders.setdefault(name, []).append(index)
+                names.update(bound)
+            names -= followed
             if not names:
                 break
-            names_followed |= names
-            using = trigger_lines(source, names, words=True)
-            lines |= using
-            sources = sorted({*sources, *using})
-            plan.mark(lines)
-        return plan
+            followed |= names
+            found = trigger_lines(source, names, words=True)
+            using |= found
+            ordered = sorted({*ordered, *found})
+        return using, binders
+
+    def _harvest_ends(self) -> array[int]:
+        """The last line of each statement whose bindings `_follow` reads when it spans a line
+        followed: a simple statement's, a `for` loop's header's; 0 for other compound statements."""
+        return array(
+            "i",
+            (
+                self._loops[index][1] if index in self._loops else 0 if index in self._headers else end
+                for index, end in enumerate(self._end)
+            ),
+        )
+
+    def _scopes(self) -> array[int]:
+        """For each statement, the innermost function or class around it (its index), or -1."""
+        scopes = array("i", bytes(4 * len(self._start)))
+        around: list[int] = []  # the functions and classes around the statement, innermost last
+        for index, kind in enumerate(self._class):
+            while around and index > around[-1] + self._descendants[around[-1]]:
+                around.pop()
+            scopes[index] = around[-1] if around else -1
+            if _CLASSES[kind] in _DEFINITIONS:
+                around.append(index)
+        return scopes
+
+    def _traced_back(self, source: str, sites: set[int], origins: list[Needle]) -> set[int]:
+        """The lines of the statements holding the lines `sites` (of a compound statement, its
+        header) that hold one of `origins` (also over a backslash continuation: `model.\\` then
+        `input`) or use a name followed from the lines holding them (`_follow`), then of the
+        statements that bound such a name there, in their scope or one around it, then of those
+        that bound the followed names these use, and so on.
+
+        So a rule that judges a site by what its names are bound to (`h = Dense(8)(inputs)`,
+        `inputs = tf.keras.Input(...)`) sees the whole way back, and neither a site with no such
+        name nor the other lines using them. What a statement uses is what `_names_used` reads."""
+        if not sites:
+            return set()
+        binders = self._follow(source, trigger_lines(source, origins), _MAX_FOLLOW_ROUNDS + 1)[1]
+        followed = binders.keys()
+        ends = self._harvest_ends()
+        scopes = self._scopes()
+        starts = line_starts(source)
+        if starts[-1] != len(source):
+            starts.append(len(source))
+
+        def used(first: int, last: int, header: bool = False) -> set[str]:
+            words = followed & set(_WORD.findall(source, starts[first - 1], starts[last]))
+            return _names_used(source[starts[first - 1] : starts[last]], header) & words if words else words
+
+        def holds_an_origin(first: int, last: int) -> bool:
+            text = _CONTINUATION.sub("", source[starts[first - 1] : starts[last]])
+            return any(True for _ in matches(text, origins))
+
+        def visible(name: str, index: int) -> Iterator[int]:
+            """The statements binding `name` that the statement at `index` can see."""
+            around = {-1}
+            scope = scopes[index]
+            while scope >= 0:
+                around.add(scope)
+                scope = scopes[scope]
+            return (binder for binder in binders.get(name, ()) if scopes[binder] in around)
+
+        ordered_sites = sorted(sites)
+        lines: set[int] = set()
+        queue: list[tuple[int, set[str]]] = []
+        for index, start in enumerate(self._start):
+            header = self._headers.get(index)
+            end = self._end[index] if header is None else header
+            if _spans_any(start, end, ordered_sites):
+                names = used(start, end, header is not None)
+                if names or holds_an_origin(start, end):
+                    lines.update(range(start, end + 1))
+                    queue.append((index, names))
+        seen: set[int] = set()
+        while queue:
+            index, names = queue.pop()
+            for name in names:
+                for binder in visible(name, index):
+                    if binder not in seen:
+                        seen.add(binder)
+                        first, last = self._start[binder], ends[binder]
+                        lines.update(range(first, last + 1))
+                        queue.append((binder, used(first, last, binder in self._loops)))
+        return lines
 
     def mark(self, lines: Iterable[int]) -> None:
         """Mark interesting the statements that span any of `lines`."""
@@ -280,9 +393,12 @@ class StatementPlan:
             self._end_column[index] = statement.end_col_offset or 0
             self._flags[index] = top_level * _TOP_LEVEL | decorated * _DECORATED | docstring * _DOCSTRING
             self._binds[index] = 0 if binds is None else binds
-            if isinstance(statement, (ast.For, ast.AsyncFor)):  # its target and the end of its header
-                targets = tuple(name for name, _, _ in bindings(statement.target))
-                self._loops[index] = (targets, max(start, lines_before + statement.body[0].lineno - 1))
+            if isinstance(statement, _COMPOUND_AST):
+                header_end = max(start, lines_before + _first_child(statement).lineno - 1)
+                self._headers[index] = header_end
+                if isinstance(statement, (ast.For, ast.AsyncFor)):  # its target and the end of its header
+                    targets = tuple(name for name, _, _ in bindings(statement.target))
+                    self._loops[index] = (targets, header_end)
             children = []  # the index of each child statement's entry (of an except clause's first)
             for attribute in ("body", "handlers", "orelse", "finalbody", "cases"):
                 for child in getattr(statement, attribute, ()):
@@ -454,6 +570,45 @@ class StatementPlan:
     @property
     def consistent(self) -> bool:
         return not self.broken and self.index == len(self._start)
+
+
+def _names_used(text: str, header: bool) -> set[str]:
+    """The names the code `text` (a statement's lines, or a compound statement's header's) reads,
+    but not those a `lambda` in it binds and reads in its body (`lambda x: x`), nor those it only
+    assigns; where Python cannot read the text alone (an `elif`, lines less indented than the
+    first), every word in it."""
+    code = textwrap.dedent(text)
+    try:
+        tree = ast.parse(code + "\n pass\n" if header else code)
+    except (SyntaxError, ValueError, RecursionError):
+        return set(_WORD.findall(text))
+    names: set[str] = set()
+    pending: list[tuple[ast.AST, frozenset[str]]] = [(tree, frozenset())]
+    while pending:
+        node, hidden = pending.pop()
+        if isinstance(node, ast.Name):
+            if node.id not in hidden and not isinstance(node.ctx, ast.Store):
+                names.add(node.id)
+            continue
+        if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            names.add(node.target.id)  # `x += 1` reads `x`
+        if isinstance(node, ast.Lambda):
+            arguments = node.args
+            parameters = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+            parameters += [a for a in (arguments.vararg, arguments.kwarg) if a is not None]
+            pending += [
+                (default, hidden) for default in (*arguments.defaults, *arguments.kw_defaults) if default
+            ]
+            pending.append((node.body, hidden | {a.arg for a in parameters}))
+            continue
+        pending += [(child, hidden) for child in ast.iter_child_nodes(node)]
+    return names
+
+
+def _first_child(statement: ast.stmt) -> ast.stmt | ast.pattern:
+    """The first statement of a compound statement's body (or the first pattern of a `match`)."""
+    body = getattr(statement, "body", None)
+    return body[0] if body else statement.cases[0].pattern  # type: ignore[attr-defined]
 
 
 def _spans_any(start: int, end: int, ordered: list[int]) -> bool:

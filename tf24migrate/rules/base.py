@@ -57,6 +57,13 @@ class Rule:
     # argument) has (), so `ds = s.experimental_make_numpy_dataset(x)` does not make every line
     # using `ds` parsed.
     follows: ClassVar[tuple[Needle, ...] | None] = None
+    # The triggers whose lines matter to the rule only with a value it follows from `follows`
+    # (`pruning`): such a line is visited only where its statement uses a name bound from there (or
+    # holds one of `follows`), and then so are the statements binding the names it uses, back to
+    # `follows`, but not the other lines using them. The Functional-API rules judge a site
+    # (`tape.gradient(y, x)`) by a Keras symbolic value traced back to `x = tf.keras.Input(...)`:
+    # following every such value forward would visit most of a model-building file.
+    traces: ClassVar[tuple[Needle, ...]] = ()
     # Whether the rule also runs in code that guards the old API (try/except, hasattr, version).
     runs_in_shims: ClassVar[bool] = False
     # TensorFlow versions ("X.Y"), checked in the released wheels; the docstring says where. A fix

@@ -9,12 +9,7 @@ from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import MENTIONS_TENSORFLOW, Rule
 from tf24migrate.rules.context import RuleContext
 
-from ._symbolic import (
-    EVIDENCE_IN_FILE,
-    EVIDENCE_WORDS,
-    INPUT_WORD,
-    symbolic_names,
-)
+from ._symbolic import EVIDENCE_IN_FILE, EVIDENCE_TRIGGERS, EVIDENCE_WORDS, symbolic_names
 
 
 class ConcreteFunctionOnSymbolic(Rule):
@@ -37,8 +32,10 @@ class ConcreteFunctionOnSymbolic(Rule):
     old_removed = "2.4"
     fix = None
     severity = Severity.ERROR
-    triggers = (INPUT_WORD,)
-    requires = (*MENTIONS_TENSORFLOW, EVIDENCE_IN_FILE, EVIDENCE_WORDS, "get_concrete_function")
+    triggers = ("get_concrete_function",)
+    requires = (*MENTIONS_TENSORFLOW, EVIDENCE_IN_FILE, EVIDENCE_WORDS)
+    follows = EVIDENCE_TRIGGERS
+    traces = triggers  # a concrete function matters only of a symbolic value
 
     def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         func = original.func

@@ -10,11 +10,7 @@ from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.needles import Pattern
 
-from ._symbolic import (
-    EVIDENCE_WORDS,
-    INPUT_WORD,
-    symbolic_names,
-)
+from ._symbolic import EVIDENCE_TRIGGERS, EVIDENCE_WORDS, symbolic_names
 
 _CONTROL_FLOW = {"tensorflow.cond", "tensorflow.while_loop", "tensorflow.map_fn"}
 
@@ -48,12 +44,12 @@ class ControlFlowOnSymbolic(Rule):
     old_removed = "2.4"
     fix = None
     severity = Severity.ERROR
-    triggers = (INPUT_WORD,)
-    requires = (
-        *IMPORTS_TENSORFLOW,
+    triggers = (
         Pattern(r"\b(?:cond|while_loop|map_fn)\b", "cond", "while_loop", "map_fn"),
-        EVIDENCE_WORDS,
     )  # `_CONTROL_FLOW`
+    requires = (*IMPORTS_TENSORFLOW, EVIDENCE_WORDS)
+    follows = EVIDENCE_TRIGGERS
+    traces = triggers  # control flow matters only on a symbolic value
 
     def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         qualified = ctx.qualified_name(original.func)

@@ -39,7 +39,7 @@ class LambdaCapturesSymbolic(Rule):
     old_removed = "2.4"
     fix = None
     severity = Severity.ERROR
-    triggers = (Pattern(r"\bLambda\b", "Lambda"), *EVIDENCE_TRIGGERS)
+    triggers = (Pattern(r"\bLambda\b", "Lambda"),)
     # the layer as code (`layers.Lambda`, `Lambda(`, `Lambda as L`), not "Lambda" in prose
     requires = (
         "lambda",
@@ -48,6 +48,7 @@ class LambdaCapturesSymbolic(Rule):
         EVIDENCE_WORDS,
     )
     follows = EVIDENCE_TRIGGERS
+    traces = triggers  # a `Lambda` matters only where it captures a symbolic value
 
     def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.Call:
         if ctx.qualified_name(original.func) not in _LAMBDA_LAYERS or not original.args:

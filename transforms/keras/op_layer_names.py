@@ -76,7 +76,7 @@ class OpLayerNames(Rule):
     fix = None
     severity = Severity.WARNING
     # `name=` as a keyword on its line (not `x.name`, `name ==`)
-    triggers = (_PREFIX, _OP_NAME, ".name", *EVIDENCE_TRIGGERS)
+    triggers = (_PREFIX, _OP_NAME, ".name")
     # the prefix wherever it is; else an op's `name=` (what `.name` reads too) and evidence
     requires = (
         *MENTIONS_TENSORFLOW,
@@ -85,6 +85,7 @@ class OpLayerNames(Rule):
         any_of(_PREFIX, EVIDENCE_WORDS),
     )
     follows = EVIDENCE_TRIGGERS
+    traces = (_OP_NAME, ".name")  # `tf_op_layer_` is reported wherever it is
 
     def leave_SimpleString(
         self, ctx: RuleContext, original: cst.SimpleString, updated: cst.SimpleString

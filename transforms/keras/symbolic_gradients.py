@@ -11,12 +11,7 @@ from tf24migrate.rules.calls import abbreviated
 from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.needles import Pattern
 
-from ._symbolic import (
-    EVIDENCE_IN_FILE,
-    EVIDENCE_TRIGGERS,
-    EVIDENCE_WORDS,
-    expression_evidence,
-)
+from ._symbolic import EVIDENCE_IN_FILE, EVIDENCE_TRIGGERS, EVIDENCE_WORDS, expression_evidence
 
 _GRADIENT_FUNCTIONS = {
     "tensorflow.gradients",
@@ -49,13 +44,10 @@ class SymbolicGradients(Rule):
     changed_in = "2.4"
     fix = None
     severity = Severity.WARNING
-    triggers = EVIDENCE_TRIGGERS
-    requires = (
-        *MENTIONS_TENSORFLOW,
-        Pattern(r"\bgradients?\b", "gradient"),  # `.gradient(`, `gradients(`
-        EVIDENCE_IN_FILE,
-        EVIDENCE_WORDS,
-    )
+    triggers = (Pattern(r"\bgradients?\b", "gradient"),)  # `.gradient(`, `gradients(`
+    requires = (*MENTIONS_TENSORFLOW, EVIDENCE_IN_FILE, EVIDENCE_WORDS)
+    follows = EVIDENCE_TRIGGERS
+    traces = triggers  # a gradient matters only of a symbolic value
 
     def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         func = original.func

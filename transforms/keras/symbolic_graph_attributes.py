@@ -9,7 +9,7 @@ from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import MENTIONS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import abbreviated
 from tf24migrate.rules.context import RuleContext
-from tf24migrate.rules.needles import Pattern, any_of
+from tf24migrate.rules.needles import Pattern
 
 from ._symbolic import EVIDENCE_IN_FILE, EVIDENCE_TRIGGERS, EVIDENCE_WORDS, symbolic_evidence
 
@@ -52,15 +52,11 @@ class SymbolicGraphAttributes(Rule):
     old_removed = "2.4"
     fix = None
     severity = Severity.ERROR
-    triggers = (_ATTRIBUTES, *EVIDENCE_TRIGGERS)
     # an attribute read, also as `.\` then `op` on the next line
-    requires = (
-        *MENTIONS_TENSORFLOW,
-        EVIDENCE_IN_FILE,
-        EVIDENCE_WORDS,
-        any_of(_ATTRIBUTES, Pattern(r"\.\\$", ".\\")),
-    )
+    triggers = (_ATTRIBUTES, Pattern(r"\.\\$", ".\\"))
+    requires = (*MENTIONS_TENSORFLOW, EVIDENCE_IN_FILE, EVIDENCE_WORDS)
     follows = EVIDENCE_TRIGGERS
+    traces = triggers  # `.op` matters only of a symbolic value
 
     def leave_Attribute(
         self, ctx: RuleContext, original: cst.Attribute, updated: cst.Attribute

@@ -97,9 +97,10 @@ class TensorNameSuffix(Rule):
     changed_in = "2.4"
     fix = None
     severity = Severity.WARNING
-    triggers = (':0"', ":0'", *EVIDENCE_TRIGGERS)  # a string literal ending in `:0`; the evidence
-    requires = (".name", ":0", *MENTIONS_TENSORFLOW, EVIDENCE_IN_FILE, EVIDENCE_WORDS)
-    follows = EVIDENCE_TRIGGERS  # a value bound to `Input(...)`; the literals are matched where they are
+    triggers = (':0"', ":0'")  # a string literal ending in `:0`
+    requires = (".name", *MENTIONS_TENSORFLOW, EVIDENCE_IN_FILE, EVIDENCE_WORDS)
+    follows = EVIDENCE_TRIGGERS
+    traces = triggers  # a `:0` matters only with a symbolic input's name
 
     def _report(self, ctx: RuleContext, node: cst.CSTNode, verb: str = "compare with") -> None:
         value = literal_value(node)
