@@ -110,6 +110,18 @@ def test_required_needles_may_be_looked_for_in_another_text():
     assert rules_that_could_fire(cell, [rule], requires_in="import tensorflow as tf\n" + cell) == [rule]
 
 
+def test_a_pattern_several_rules_require_is_looked_for_before_their_own_literals():
+    """Where the Functional-API rules' shared evidence is absent, none of their own needles that
+    need it is looked for: each absent literal costs a scan of the whole text, once per rule.
+    (TF24217 still looks for `tf_op_layer_`, which it reports with no evidence.)"""
+    family = select_rules("TF24210,TF24211,TF24213,TF24214,TF24215,TF24216,TF24217,TF24218")
+    probe = Probe("import tensorflow as tf\n\nif isinstance(x, tf.Tensor):\n    y = tf.cond(p, f, g)\n")
+    assert [rule for rule in family if probe.could_fire(rule.requires, rule.triggers)] == []
+    looked_for = {needle for needle in probe._found if isinstance(needle, str)}
+    assert "Input" in looked_for  # the shared evidence, looked for once
+    assert not looked_for & {"isinstance", "lambda", "Lambda", "gradient", ".name", "get_concrete_function"}
+
+
 def test_a_needle_is_a_literal_or_a_pattern():
     word = Pattern(r"\bInput\b", "Input")
     probe = Probe("x = tf.keras.InputLayer()\n")

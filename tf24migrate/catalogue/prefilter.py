@@ -31,6 +31,7 @@ from __future__ import annotations
 import functools
 import os
 import re
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
@@ -84,17 +85,20 @@ class Probe:
         return self.passes(_split(requires), triggers, within or self)
 
     def passes(self, requires: _Split, triggers: Iterable[Needle], within: Probe) -> bool:
-        """`could_fire`, with `requires` split as it is best checked (`_split`). The shared go
-        first, as each needle is looked for once per text: the patterns required that hold one
-        literal (`IMPORTS_PUBLIC_TENSORFLOW`, which most rules require: its literal `tensorflow`,
-        then the pattern on the lines holding it; it rules out most rules in TensorFlow's own
-        sources, whose imports are of `tensorflow.python`), then the literals required, a literal
-        of each other pattern required, the triggers (a rule's own names, rare), and last those
-        other patterns (on the lines of several literals)."""
-        narrow, literals, broad = requires
+        """`could_fire`, with `requires` split as it is best checked (`_split`). What other rules
+        require too goes first, as each needle is looked for once per text: most rules require an
+        import of TensorFlow (`IMPORTS_PUBLIC_TENSORFLOW`: its literal `tensorflow`, then the
+        pattern on the lines holding it; it rules out most rules in TensorFlow's own sources,
+        whose imports are of `tensorflow.python`), the Functional-API rules their evidence (where
+        it is absent, none of their own literals is looked for). Then the rule's own: the patterns
+        that hold one literal, the literals, a literal of each other pattern, the triggers (a
+        rule's own names, rare), and last those other patterns (on the lines of several
+        literals)."""
+        common, narrow, literals, broad = requires
         has = within.has
         return (
-            all(map(has, narrow))
+            all(map(has, common))
+            and all(map(has, narrow))
             and all(map(has, literals))
             and all(map(within.has_literal_of, broad))
             and not any(map(within.lacks, broad))  # known from another rule
@@ -138,21 +142,34 @@ def _shorter_literals() -> dict[str, tuple[str, ...]]:
     return _SHORTER
 
 
-_Split = tuple[tuple[Pattern, ...], tuple[str, ...], tuple[Pattern, ...]]
+_Split = tuple[tuple[Needle, ...], tuple[Pattern, ...], tuple[str, ...], tuple[Pattern, ...]]
 _SPLITS: dict[int, tuple] = {}  # by the id of a rule's `requires` (which the entry keeps alive)
 
 
 def _split(requires: Sequence[Needle]) -> _Split:
-    """A rule's `requires` as it is best checked (once per rule): the patterns that hold one
-    literal, the literals, then the patterns of several literals."""
+    """A rule's `requires` as it is best checked (once per rule): those other rules require too,
+    the most shared first (`_sharing`), then its own: the patterns that hold one literal, the
+    literals, then the patterns of several literals."""
     entry = _SPLITS.get(id(requires))
     if entry is None or entry[0] is not requires:
-        patterns = [needle for needle in requires if not isinstance(needle, str)]
+        sharing = _sharing()
+        common = tuple(sorted((n for n in requires if sharing[n] > 1), key=lambda n: -sharing[n]))
+        own = [needle for needle in requires if needle not in common]
+        patterns = [needle for needle in own if not isinstance(needle, str)]
         narrow = tuple(pattern for pattern in patterns if len(pattern.literals) == 1)
         broad = tuple(pattern for pattern in patterns if len(pattern.literals) > 1)
-        literals = tuple(needle for needle in requires if isinstance(needle, str))
-        entry = _SPLITS[id(requires)] = (requires, (narrow, literals, broad))
+        literals = tuple(needle for needle in own if isinstance(needle, str))
+        entry = _SPLITS[id(requires)] = (requires, (common, narrow, literals, broad))
     return entry[1]
+
+
+@functools.cache
+def _sharing() -> Counter[Needle]:
+    """How many rules of the catalogue require each needle (from the trigger table: where it is
+    stale, only the order of the looks changes, never a result)."""
+    from tf24migrate.catalogue.trigger_table import ROWS
+
+    return Counter(needle for row in ROWS for needle in set(row.requires))
 
 
 class _Screen:

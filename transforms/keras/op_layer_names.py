@@ -81,8 +81,8 @@ class OpLayerNames(Rule):
     requires = (
         *MENTIONS_TENSORFLOW,
         EVIDENCE_IN_FILE,
+        any_of(_PREFIX, EVIDENCE_WORDS),  # first: the other rules of the family look for it too
         any_of(_PREFIX, _OP_NAME),
-        any_of(_PREFIX, EVIDENCE_WORDS),
     )
     follows = EVIDENCE_TRIGGERS
     traces = (_OP_NAME, ".name")  # `tf_op_layer_` is reported wherever it is
