@@ -295,6 +295,16 @@ class StatementPlan:
             ),
         )
 
+    def _spanning(self, lines: set[int]) -> Iterator[tuple[int, int, int, bool]]:
+        """(index, first line, last line, whether a header) of each simple statement spanning one
+        of `lines`, and of each compound statement whose header spans one (the header's lines)."""
+        ordered = sorted(lines)
+        for index, start in enumerate(self._start):
+            header = self._headers.get(index)
+            end = self._end[index] if header is None else header
+            if _spans_any(start, end, ordered):
+                yield index, start, end, header is not None
+
     def _scopes(self) -> array[int]:
         """For each statement, the innermost function or class around it (its index), or -1."""
         scopes = array("i", bytes(4 * len(self._start)))
@@ -312,7 +322,10 @@ class StatementPlan:
         header) that hold one of `origins` (also over a backslash continuation: `model.\\` then
         `input`) or use a name followed from the lines holding them (`_follow`), then of the
         statements that bound such a name there, in their scope or one around it, then of those
-        that bound the followed names these use, and so on.
+        that bound the followed names these use, and so on. A site in a function that is not seen
+        so may get its value through a parameter: where a call of the function (its name as a
+        word) is seen so, the site is seen too (`isinstance(x, tf.Tensor)` in `def check(x):`,
+        and `check(model.output)`).
 
         So a rule that judges a site by what its names are bound to (`h = Dense(8)(inputs)`,
         `inputs = tf.keras.Input(...)`) sees the whole way back, and neither a site with no such
@@ -344,17 +357,36 @@ class StatementPlan:
                 scope = scopes[scope]
             return (binder for binder in binders.get(name, ()) if scopes[binder] in around)
 
-        ordered_sites = sorted(sites)
+        def relevant(index: int, first: int, last: int, header: bool) -> set[str] | None:
+            """The followed names the statement at `index` uses with a binder in sight, or None
+            when it neither uses one nor holds an origin."""
+            names = {name for name in used(first, last, header) if any(visible(name, index))}
+            return names if names or holds_an_origin(first, last) else None
+
         lines: set[int] = set()
         queue: list[tuple[int, set[str]]] = []
-        for index, start in enumerate(self._start):
-            header = self._headers.get(index)
-            end = self._end[index] if header is None else header
-            if _spans_any(start, end, ordered_sites):
-                names = used(start, end, header is not None)
-                if names or holds_an_origin(start, end):
-                    lines.update(range(start, end + 1))
+        # A site in a function may get its value through a parameter: from the function's calls.
+        in_functions: dict[str, list[tuple[int, int]]] = {}
+        for index, first, last, header in self._spanning(sites):
+            names = relevant(index, first, last, header)
+            if names is not None:
+                lines.update(range(first, last + 1))
+                queue.append((index, names))
+                continue
+            function = scopes[index]
+            if function >= 0 and _CLASSES[self._class[function]] in _FUNCTIONS:
+                (name, _, _), *_ = self._binds_at(function)
+                in_functions.setdefault(name, []).append((first, last))
+        if in_functions:
+            calls = trigger_lines(source, in_functions, words=True)
+            for index, first, last, header in self._spanning(calls):
+                names = relevant(index, first, last, header)
+                called = set(_WORD.findall(source, starts[first - 1], starts[last])) & in_functions.keys()
+                if names is not None:
+                    lines.update(range(first, last + 1))
                     queue.append((index, names))
+                    for site_first, site_last in (site for name in called for site in in_functions[name]):
+                        lines.update(range(site_first, site_last + 1))
         seen: set[int] = set()
         while queue:
             index, names = queue.pop()
@@ -628,7 +660,8 @@ def _shape(kind: type[ast.stmt]) -> ast.stmt:
 
 # Statements that bind no name, unless an expression of theirs holds `:=`.
 _BINDS_NOTHING = frozenset({ast.Expr, ast.Return, ast.Raise, ast.Assert, ast.Pass, ast.Break, ast.Continue})
-_DEFINITIONS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
+_FUNCTIONS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef})
+_DEFINITIONS = frozenset({*_FUNCTIONS, ast.ClassDef})
 _ASSIGNMENTS = frozenset({ast.Assign, ast.AnnAssign, ast.AugAssign})
 _PLAIN_TARGETS = frozenset({ast.Name, ast.Attribute, ast.Subscript})  # `x`, `a.x`, `a[x]`: x is not bound
 

@@ -20,10 +20,6 @@ from ._symbolic import (
     symbolic_evidence,
 )
 
-# `isinstance(x, tf.Tensor)` (or a tuple holding a `Tensor`) on a bare name: where a function checks
-# its parameter, which a call later in the file may give a symbolic value.
-_ISINSTANCE_OF_TENSOR = Pattern(r"\bisinstance\(\s*\w+\s*,[^\n\r]*\bTensor\b", "isinstance")
-
 
 def _is_builtin_call(ctx: RuleContext, call: cst.Call, name: str) -> bool:
     return isinstance(call.func, cst.Name) and call.func.value == name and ctx.binding(name) is None
@@ -135,9 +131,10 @@ class KerasSymbolicIsinstance(Rule):
     changed_in = "2.4"
     fix = Fix.UNSAFE
     severity = Severity.WARNING
-    triggers = (*EVIDENCE_TRIGGERS, _ISINSTANCE_OF_TENSOR)
-    requires = ("isinstance", *IMPORTS_TENSORFLOW, EVIDENCE_WORDS)
+    triggers = (Pattern(r"\bisinstance\b", "isinstance"),)
+    requires = (*IMPORTS_TENSORFLOW, EVIDENCE_WORDS, "Tensor")
     follows = EVIDENCE_TRIGGERS
+    traces = triggers  # a check matters only of a symbolic value, or of a parameter called with one
 
     def _note_symbolic_arguments(self, ctx: RuleContext, call: cst.Call) -> None:
         """At a call of a function of the file, note each parameter that receives a symbolic value
