@@ -350,6 +350,9 @@ def test_every_rule_follows_names_from_its_own_triggers_only_unless_it_traces_ba
 def test_trigger_lines_count_lines_as_python_does():
     assert trigger_lines("a = 1\rb = 2\r\nc = s.experimental_run_v2(f)\n", ["experimental_run_v2"]) == {3}
     assert trigger_lines("x = 'a\x0cb'\nrun_v2\n", ["run_v2"]) == {2}  # a form feed ends no line
+    # a name used many times a line, on the last line without its line end, as a word only
+    assert trigger_lines("x = x + x\rxs = 1\r\ny(x)", ["x"], words=True) == {1, 3}
+    assert trigger_lines("x = x + x\rxs = 1\r\ny(x)", ["x", "y"], words=True) == {1, 3}
 
 
 def test_the_engine_parses_a_source_with_python_once(monkeypatch):

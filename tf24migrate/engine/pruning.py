@@ -93,15 +93,35 @@ class Entry:
     marker: str | None  # the name standing for it in the source LibCST parses (`Sparse`)
 
 
-def trigger_lines(source: str, triggers: Iterable[Needle], *, words: bool = False) -> set[int]:
+def trigger_lines(
+    source: str, triggers: Iterable[Needle], *, words: bool = False, starts: Sequence[int] | None = None
+) -> set[int]:
     """1-based numbers of the lines on which any of `triggers` occurs (literals as whole words if
-    `words`)."""
-    starts = line_starts(source)
-    if words:  # names, all literals
-        found = pattern_of([t for t in triggers if isinstance(t, str)], words=True).finditer(source)
-    else:
-        found = matches(source, triggers)
-    return {bisect.bisect_right(starts, match.start()) for match in found}
+    `words`). `starts`: `line_starts(source)`, when the caller has it."""
+    if starts is None:
+        starts = line_starts(source)
+    triggers = list(triggers)
+    literals = [t for t in triggers if isinstance(t, str)]
+    lines = _lines_matching(pattern_of(literals, words=words), source, starts) if literals else set()
+    if not words:  # names are literals
+        for needle in triggers:
+            if not isinstance(needle, str):
+                lines.update(bisect.bisect_right(starts, match.start()) for match in needle.finditer(source))
+    return lines
+
+
+def _lines_matching(regex: re.Pattern[str], source: str, starts: Sequence[int]) -> set[int]:
+    """The lines where `regex` (which matches within a line) matches: once found on a line, the
+    search goes on from the next line (a common name is used many times a line)."""
+    lines: set[int] = set()
+    position, count = 0, len(starts)
+    while (match := regex.search(source, position)) is not None:
+        line = bisect.bisect_right(starts, match.start())
+        lines.add(line)
+        if line >= count:
+            break
+        position = max(starts[line], match.end(), position + 1)
+    return lines
 
 
 class StatementPlan:
@@ -239,19 +259,21 @@ class StatementPlan:
             return None
         finally:
             plan._finish()
-        del starts
         if plan.deep is not None:
             return plan
-        lines = trigger_lines(source, list(triggers))
-        sources = lines if followed is None else trigger_lines(source, followed)
-        lines |= plan._follow(source, sources, _MAX_FOLLOW_ROUNDS)[0]
+        lines = trigger_lines(source, triggers, starts=starts)
+        sources = lines if followed is None else trigger_lines(source, followed, starts=starts)
+        lines |= plan._follow(source, sources, _MAX_FOLLOW_ROUNDS, starts)[0]
         traced = list(traced)
         if traced:
-            lines |= plan._traced_back(source, trigger_lines(source, traced), list(traced_from))
+            sites = trigger_lines(source, traced, starts=starts)
+            lines |= plan._traced_back(source, sites, list(traced_from), starts)
         plan.mark(lines)
         return plan
 
-    def _follow(self, source: str, sources: set[int], rounds: int) -> tuple[set[int], dict[str, list[int]]]:
+    def _follow(
+        self, source: str, sources: set[int], rounds: int, starts: Sequence[int]
+    ) -> tuple[set[int], dict[str, list[int]]]:
         """Follow the names bound on the lines `sources`, for `rounds` rounds: those a simple
         statement spanning one of them binds, or the target of a `for` loop whose header holds one
         (`for out in model.outputs:`: `out`, not what its body binds), then those a statement using
@@ -279,7 +301,7 @@ class StatementPlan:
             if not names:
                 break
             followed |= names
-            found = trigger_lines(source, names, words=True)
+            found = trigger_lines(source, names, words=True, starts=starts)
             using |= found
             ordered = sorted({*ordered, *found})
         return using, binders
@@ -317,7 +339,9 @@ class StatementPlan:
                 around.append(index)
         return scopes
 
-    def _traced_back(self, source: str, sites: set[int], origins: list[Needle]) -> set[int]:
+    def _traced_back(
+        self, source: str, sites: set[int], origins: list[Needle], starts: Sequence[int]
+    ) -> set[int]:
         """The lines of the statements holding the lines `sites` (of a compound statement, its
         header) that hold one of `origins` (also over a backslash continuation: `model.\\` then
         `input`) or use a name followed from the lines holding them (`_follow`), then of the
@@ -332,21 +356,28 @@ class StatementPlan:
         name nor the other lines using them. What a statement uses is what `_names_used` reads."""
         if not sites:
             return set()
-        binders = self._follow(source, trigger_lines(source, origins), _MAX_FOLLOW_ROUNDS + 1)[1]
+        origin_lines = trigger_lines(source, origins, starts=starts)
+        binders = self._follow(source, origin_lines, _MAX_FOLLOW_ROUNDS + 1, starts)[1]
         followed = binders.keys()
         ends = self._harvest_ends()
         scopes = self._scopes()
-        starts = line_starts(source)
-        if starts[-1] != len(source):
-            starts.append(len(source))
+        ordered_origins = sorted(origin_lines)
+
+        def text_of(first: int, last: int) -> str:
+            return source[starts[first - 1] : starts[last] if last < len(starts) else len(source)]
 
         def used(first: int, last: int, header: bool = False) -> set[str]:
-            words = followed & set(_WORD.findall(source, starts[first - 1], starts[last]))
-            return _names_used(source[starts[first - 1] : starts[last]], header) & words if words else words
+            text = text_of(first, last)
+            words = followed & set(_WORD.findall(text))
+            return _names_used(text, header) & words if words else words
 
         def holds_an_origin(first: int, last: int) -> bool:
-            text = _CONTINUATION.sub("", source[starts[first - 1] : starts[last]])
-            return any(True for _ in matches(text, origins))
+            if _spans_any(first, last, ordered_origins):
+                return True
+            text = text_of(first, last)  # `model.\` then `input`: no line holds `.input`
+            if not _CONTINUATION.search(text):
+                return False
+            return any(True for _ in matches(_CONTINUATION.sub("", text), origins))
 
         def visible(name: str, index: int) -> Iterator[int]:
             """The statements binding `name` that the statement at `index` can see."""
@@ -378,10 +409,10 @@ class StatementPlan:
                 (name, _, _), *_ = self._binds_at(function)
                 in_functions.setdefault(name, []).append((first, last))
         if in_functions:
-            calls = trigger_lines(source, in_functions, words=True)
+            calls = trigger_lines(source, in_functions, words=True, starts=starts)
             for index, first, last, header in self._spanning(calls):
                 names = relevant(index, first, last, header)
-                called = set(_WORD.findall(source, starts[first - 1], starts[last])) & in_functions.keys()
+                called = set(_WORD.findall(text_of(first, last))) & in_functions.keys()
                 if names is not None:
                     lines.update(range(first, last + 1))
                     queue.append((index, names))
