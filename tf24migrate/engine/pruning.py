@@ -279,6 +279,8 @@ class StatementPlan:
         (`for out in model.outputs:`: `out`, not what its body binds), then those a statement using
         such a name binds, and so on. Returns the lines using the names followed, and for each name
         the statements (or loops) that bound it there."""
+        if not sources:
+            return set(), {}
         ends = self._harvest_ends()
         ordered = sorted(sources)
         binders: dict[str, list[int]] = {}
@@ -309,13 +311,10 @@ class StatementPlan:
     def _harvest_ends(self) -> array[int]:
         """The last line of each statement whose bindings `_follow` reads when it spans a line
         followed: a simple statement's, a `for` loop's header's; 0 for other compound statements."""
-        return array(
-            "i",
-            (
-                self._loops[index][1] if index in self._loops else 0 if index in self._headers else end
-                for index, end in enumerate(self._end)
-            ),
-        )
+        ends = array("i", self._end)
+        for index in self._headers:
+            ends[index] = self._loops[index][1] if index in self._loops else 0
+        return ends
 
     def _spanning(self, lines: set[int]) -> Iterator[tuple[int, int, int, bool]]:
         """(index, first line, last line, whether a header) of each simple statement spanning one
