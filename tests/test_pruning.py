@@ -256,15 +256,19 @@ def test_the_target_of_a_loop_whose_header_holds_a_followed_trigger_is_followed(
 
 def test_a_site_in_a_function_is_seen_where_a_call_of_the_function_is(monkeypatch):
     (rule,) = select_rules("TF24210")
-    plan = StatementPlan.build(LOOP_SOURCE, [], [], rule.traces, rule.follows)
+    assert rule.traces_parameters
+    plan = StatementPlan.build(LOOP_SOURCE, [], [], rule.traces, rule.follows, rule.traces)
     # The check (5) uses only `looped`'s parameter; `looped(out)` (11) gives it `out`, which
     # iterates over `model.outputs` (10, 12 bind it). `looped(first)` (16) gives it nothing
     # followed, and `print(out, size)` (13) holds no site.
     assert [entry.start for entry in plan.entries if entry.interesting] == [4, 5, 10, 11, 12]
+    # a rule whose sites take no value through a parameter sees none of it
+    plan = StatementPlan.build(LOOP_SOURCE, [], [], rule.traces, rule.follows)
+    assert [entry.start for entry in plan.entries if entry.interesting] == []
     findings = migrate_source(LOOP_SOURCE, select="TF24210").findings
     assert [(f.code, f.line) for f in findings] == [("TF24210", 5)]
     calls_nothing = LOOP_SOURCE.replace("looped(out)", "print(out)")
-    plan = StatementPlan.build(calls_nothing, [], [], rule.traces, rule.follows)
+    plan = StatementPlan.build(calls_nothing, [], [], rule.traces, rule.follows, rule.traces)
     assert [entry.start for entry in plan.entries if entry.interesting] == []
     assert migrate_source(calls_nothing, select="TF24210").findings == ()
     monkeypatch.setattr(

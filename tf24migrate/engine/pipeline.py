@@ -266,7 +266,8 @@ class _Parsed:
         ]
         traced = [t for r in rules for t in r.traces]
         traced_from = [t for r in rules if r.traces for t in r.follows or ()]
-        plan = StatementPlan.build(source, triggers, followed, traced, traced_from)
+        through_calls = [t for r in rules if r.traces_parameters for t in r.traces]
+        plan = StatementPlan.build(source, triggers, followed, traced, traced_from, through_calls)
         if plan is None:  # Python's parser rejects it: so would LibCST, or it would crash
             raise python_syntax_error(source, path)
         if plan.deep is not None:

@@ -228,6 +228,7 @@ class StatementPlan:
         followed: Iterable[Needle] | None = None,
         traced: Iterable[Needle] = (),
         traced_from: Iterable[Needle] = (),
+        through_calls: Iterable[Needle] = (),
     ) -> StatementPlan | None:
         """The plan for `source`, or None when Python's parser cannot read it.
 
@@ -242,7 +243,9 @@ class StatementPlan:
         `traced_from` (`Rule.traces` and the `follows` of their rules): such a statement is
         interesting only when it uses a name followed from there (or holds one of `traced_from`),
         and then so are the statements that bound the names it uses, back to where they were
-        followed from (`_traced_back`), but not the other lines using them.
+        followed from (`_traced_back`), but not the other lines using them. Those of `traced`
+        also in `through_calls` may get their value through a parameter of their function: from
+        its calls (`Rule.traces_parameters`).
 
         `deep` is set, and no statement is listed after it, when a statement nests too deep."""
         capacity = source.count("\n") + 1  # about as many statements as lines: grown if more
@@ -267,7 +270,8 @@ class StatementPlan:
         traced = list(traced)
         if traced:
             sites = trigger_lines(source, traced, starts=starts)
-            lines |= plan._traced_back(source, sites, list(traced_from), starts)
+            through = trigger_lines(source, through_calls, starts=starts) if through_calls else set()
+            lines |= plan._traced_back(source, sites, list(traced_from), starts, through)
         plan.mark(lines)
         return plan
 
@@ -339,16 +343,16 @@ class StatementPlan:
         return scopes
 
     def _traced_back(
-        self, source: str, sites: set[int], origins: list[Needle], starts: Sequence[int]
+        self, source: str, sites: set[int], origins: list[Needle], starts: Sequence[int], through: set[int]
     ) -> set[int]:
         """The lines of the statements holding the lines `sites` (of a compound statement, its
         header) that hold one of `origins` (also over a backslash continuation: `model.\\` then
         `input`) or use a name followed from the lines holding them (`_follow`), then of the
         statements that bound such a name there, in their scope or one around it, then of those
-        that bound the followed names these use, and so on. A site in a function that is not seen
-        so may get its value through a parameter: where a call of the function (its name as a
-        word) is seen so, the site is seen too (`isinstance(x, tf.Tensor)` in `def check(x):`,
-        and `check(model.output)`).
+        that bound the followed names these use, and so on. A site on the lines `through` in a
+        function, not seen so, may get its value through a parameter: where a call of the function
+        (its name as a word) is seen so, the site is seen too (`isinstance(x, tf.Tensor)` in
+        `def check(x):`, and `check(model.output)`).
 
         So a rule that judges a site by what its names are bound to (`h = Dense(8)(inputs)`,
         `inputs = tf.keras.Input(...)`) sees the whole way back, and neither a site with no such
@@ -397,6 +401,7 @@ class StatementPlan:
         queue: list[tuple[int, set[str]]] = []
         # A site in a function may get its value through a parameter: from the function's calls.
         in_functions: dict[str, list[tuple[int, int]]] = {}
+        ordered_through = sorted(through)
         for index, first, last, header in self._spanning(sites):
             names = relevant(index, first, last, header)
             if names is not None:
@@ -404,7 +409,11 @@ class StatementPlan:
                 queue.append((index, names))
                 continue
             function = scopes[index]
-            if function >= 0 and _CLASSES[self._class[function]] in _FUNCTIONS:
+            if (
+                function >= 0
+                and _CLASSES[self._class[function]] in _FUNCTIONS
+                and _spans_any(first, last, ordered_through)
+            ):
                 (name, _, _), *_ = self._binds_at(function)
                 in_functions.setdefault(name, []).append((first, last))
         if in_functions:

@@ -64,6 +64,10 @@ class Rule:
     # (`tape.gradient(y, x)`) by a Keras symbolic value traced back to `x = tf.keras.Input(...)`:
     # following every such value forward would visit most of a model-building file.
     traces: ClassVar[tuple[Needle, ...]] = ()
+    # Whether a site of `traces` in a function may get its value through a parameter, from a call
+    # of the function in the file (TF24210: `def check(x): isinstance(x, tf.Tensor)` and
+    # `check(model.output)`): the plan then also sees such a site where it sees such a call.
+    traces_parameters: ClassVar[bool] = False
     # Whether the rule also runs in code that guards the old API (try/except, hasattr, version).
     runs_in_shims: ClassVar[bool] = False
     # TensorFlow versions ("X.Y"), checked in the released wheels; the docstring says where. A fix
