@@ -76,6 +76,10 @@ def test_noqa_and_rule_names_suppress_and_unknown_codes_are_reported(tmp_path, t
         "s.experimental_run_v2(c)  # noqa: E501",
         "s.experimental_run_v2(d)  # noqa: F401, TF24999",
         "s.experimental_run_v2(e)  # tf24migrate: ignore[experimental-run-vee-2]",
+        # in any case, as ruff reads its own comments in capitals
+        "s.experimental_run_v2(f)  # TF24MIGRATE: ignore",
+        "s.experimental_run_v2(g)  # NoQA: TF24101",
+        "s.experimental_run_v2(h)  # Tf24Migrate: ignore[TF24998]",
     ]
     (tmp_path / "a.py").write_text("\n".join(lines) + "\n")
     result = tf24("--check", "--output-format", "json", "a.py")
@@ -86,6 +90,8 @@ def test_noqa_and_rule_names_suppress_and_unknown_codes_are_reported(tmp_path, t
         (5, lines[4].index("TF24999") + 1, "TF24006"),  # no rule
         (6, 1, "TF24101"),
         (6, lines[5].index("experimental-run-vee-2") + 1, "TF24006"),
+        (9, 1, "TF24101"),
+        (9, lines[8].index("TF24998") + 1, "TF24006"),
     ]
     (tmp_path / "b.py").write_text("x = 1  # noqa: TF24999\n")  # no rule could fire here
     assert "b.py:1:16: TF24006 warning" in tf24("--check", "b.py").stdout
