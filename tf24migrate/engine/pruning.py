@@ -4,15 +4,14 @@ A LibCST parse and traversal cost far more than Python's own parser. `ast` knows
 lines, so the engine lists the statements in document order with whether their lines hold a
 trigger string of an active rule (or a name bound on such a line; for a rule that traces back,
 `Rule.traces`, a site that uses a name bound from its evidence, and the statements that bound
-it). It keeps of each statement only
-its class, its position and the names it binds, in columns (arrays of ints and bytes), so that a
-long source is read one chunk of its `ast` at a time (`rules.text.python_chunks_with_offsets`),
-each dropped before the next, and the plan costs tens of bytes a statement. A statement with no
-trigger that has its lines to itself is left out of the text LibCST parses, one marker line in its place
-(`Sparse`); the others without a trigger are parsed but not walked. The transformer walks LibCST's
-statements in the plan's order and binds the names of each skipped one from its `ast` node. If
-the two orders ever disagree, the engine parses the whole source and walks it without a plan, so
-pruning can change speed but never results.
+it). It keeps of each statement only its class, its position and the names it binds, in columns
+(arrays of ints and bytes), so that a long source is read one chunk of its `ast` at a time
+(`rules.text.python_chunks_with_offsets`), each dropped before the next, and the plan costs tens
+of bytes a statement. A statement with no trigger that has its lines to itself is left out of the
+text LibCST parses, one marker line in its place (`Sparse`); the others without a trigger are
+parsed but not walked. The transformer walks LibCST's statements in the plan's order and binds the
+names of each skipped one from its `ast` node. If the two orders ever disagree, the engine parses
+the whole source and walks it without a plan, so pruning can change speed but never results.
 """
 
 from __future__ import annotations
@@ -154,8 +153,10 @@ class StatementPlan:
         self._covers: dict[int, int] = {}
         # A `for` loop's: the names its target binds, and the last line of its header (few: a dict).
         self._loops: dict[int, tuple[tuple[str, ...], int]] = {}
-        # A compound statement's: the last line of its header (`def f(x):`, `if a and b:`).
-        self._headers: dict[int, int] = {}
+        # The compound statements (few: most statements of a long source are simple), in order, and
+        # the last line of each one's header (`def f(x):`, `if a and b:`), as two arrays.
+        self._compounds = array("i")
+        self._header_ends = array("i")
         # The columns are filled up to `_count` and grown by doubling while the statements are added:
         # one element at a time, their growth would leave most of their old copies in the C heap.
         self._count = 0
@@ -316,19 +317,23 @@ class StatementPlan:
         """The last line of each statement whose bindings `_follow` reads when it spans a line
         followed: a simple statement's, a `for` loop's header's; 0 for other compound statements."""
         ends = array("i", self._end)
-        for index in self._headers:
+        for index in self._compounds:
             ends[index] = self._loops[index][1] if index in self._loops else 0
         return ends
+
+    def _is_compound(self, index: int) -> bool:
+        at = bisect.bisect_left(self._compounds, index)
+        return at < len(self._compounds) and self._compounds[at] == index
 
     def _spanning(self, lines: set[int]) -> Iterator[tuple[int, int, int, bool]]:
         """(index, first line, last line, whether a header) of each simple statement spanning one
         of `lines`, and of each compound statement whose header spans one (the header's lines)."""
-        ordered = sorted(lines)
-        for index, start in enumerate(self._start):
-            header = self._headers.get(index)
-            end = self._end[index] if header is None else header
-            if _spans_any(start, end, ordered):
-                yield index, start, end, header is not None
+        ends = array("i", self._end)
+        for index, header_end in zip(self._compounds, self._header_ends, strict=True):
+            ends[index] = header_end
+        spanning = map(_spans_any, self._start, ends, itertools.repeat(sorted(lines)))
+        for index in itertools.compress(range(len(ends)), spanning):
+            yield index, self._start[index], ends[index], self._is_compound(index)
 
     def _scopes(self) -> array[int]:
         """For each statement, the innermost function or class around it (its index), or -1."""
@@ -420,11 +425,12 @@ class StatementPlan:
             calls = trigger_lines(source, in_functions, words=True, starts=starts)
             for index, first, last, header in self._spanning(calls):
                 names = relevant(index, first, last, header)
-                called = set(_WORD.findall(text_of(first, last))) & in_functions.keys()
-                if names is not None:
-                    lines.update(range(first, last + 1))
-                    queue.append((index, names))
-                    for site_first, site_last in (site for name in called for site in in_functions[name]):
+                if names is None:
+                    continue
+                lines.update(range(first, last + 1))
+                queue.append((index, names))
+                for name in in_functions.keys() & set(_WORD.findall(text_of(first, last))):
+                    for site_first, site_last in in_functions[name]:
                         lines.update(range(site_first, site_last + 1))
         seen: set[int] = set()
         while queue:
@@ -466,7 +472,8 @@ class StatementPlan:
             self._binds[index] = 0 if binds is None else binds
             if isinstance(statement, _COMPOUND_AST):
                 header_end = max(start, lines_before + _first_child(statement).lineno - 1)
-                self._headers[index] = header_end
+                self._compounds.append(index)
+                self._header_ends.append(header_end)
                 if isinstance(statement, (ast.For, ast.AsyncFor)):  # its target and the end of its header
                     targets = tuple(name for name, _, _ in bindings(statement.target))
                     self._loops[index] = (targets, header_end)
