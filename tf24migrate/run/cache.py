@@ -50,9 +50,10 @@ import time
 from typing import TYPE_CHECKING
 
 from tf24migrate import __version__
+from tf24migrate.model.digest import blake2b
 from tf24migrate.model.findings import FileResult, Finding, Fix, Severity, Status
 from tf24migrate.run.cache_folder import TEMPORARY_PREFIX, CacheFolderRefused, claim_folder, write_atomically
-from tf24migrate.run.files import blake2b, read_regular_file
+from tf24migrate.run.files import read_regular_file
 
 if TYPE_CHECKING:
     from tf24migrate.catalogue.settings import Settings

@@ -36,14 +36,10 @@ import tokenize
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from tf24migrate.model.digest import blake2b
 from tf24migrate.run.encodings import LinesNotKept, encoded_keeping, round_trips
 from tf24migrate.run.folder_lock import folder_lock
 from tf24migrate.run.temporaries import create_temporary, remove_leftovers
-
-try:  # hashlib's own blake2b, without hashlib loading OpenSSL: a warm run digests before all else
-    from _blake2 import blake2b
-except ImportError:  # pragma: no cover - not CPython
-    from hashlib import blake2b
 
 
 class UnreadableFile(ValueError):

@@ -8,10 +8,7 @@ import contextlib
 import os
 import stat
 
-try:  # hashlib's own blake2b, without hashlib loading OpenSSL
-    from _blake2 import blake2b
-except ImportError:  # pragma: no cover - not CPython
-    from hashlib import blake2b
+from tf24migrate.model.digest import blake2b
 
 TEMPORARY_PREFIX = ".tf24migrate-"
 
