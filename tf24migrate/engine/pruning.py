@@ -367,7 +367,6 @@ class StatementPlan:
         origin_lines = trigger_lines(source, origins, starts=starts)
         binders = self._follow(source, origin_lines, _MAX_FOLLOW_ROUNDS + 1, starts)[1]
         followed = binders.keys()
-        ends = self._harvest_ends()
         scopes = self._scopes()
         ordered_origins = sorted(origin_lines)
 
@@ -439,9 +438,10 @@ class StatementPlan:
                 for binder in visible(name, index):
                     if binder not in seen:
                         seen.add(binder)
-                        first, last = self._start[binder], ends[binder]
+                        loop = self._loops.get(binder)  # a binder is a simple statement or a loop
+                        first, last = self._start[binder], self._end[binder] if loop is None else loop[1]
                         lines.update(range(first, last + 1))
-                        queue.append((binder, used(first, last, binder in self._loops)))
+                        queue.append((binder, used(first, last, loop is not None)))
         return lines
 
     def mark(self, lines: Iterable[int]) -> None:
