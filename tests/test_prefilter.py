@@ -56,11 +56,22 @@ def test_a_stale_table_is_not_used(monkeypatch, current):
     digest = trigger_table.SOURCES_DIGEST if current else "0" * 32
     monkeypatch.setattr(trigger_table, "SOURCES_DIGEST", digest)
     monkeypatch.setattr(trigger_table, "ROWS", ())  # a table without the rule that fires below
-    prefilter.table_is_current.cache_clear()
+    _forget_what_the_table_told(prefilter)
     try:
         assert could_fire("strategy.experimental_run_v2(fn)\n", RuleSelection()) is not current
     finally:
-        prefilter.table_is_current.cache_clear()
+        monkeypatch.undo()
+        _forget_what_the_table_told(prefilter)
+
+
+def _forget_what_the_table_told(prefilter) -> None:
+    """Clear what the prefilter learnt from the trigger table (a test that replaced the table
+    must not leave the order of the next tests' looks decided by it)."""
+    prefilter.table_is_current.cache_clear()
+    prefilter._sharing.cache_clear()
+    prefilter._SPLITS.clear()
+    prefilter._SCREENS.clear()
+    prefilter._SHORTER = None
 
 
 def test_a_selection_is_answered_from_the_table_without_loading_its_rules():
