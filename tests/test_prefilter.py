@@ -22,6 +22,7 @@ from tf24migrate.rules.needles import (
     KeywordOfModuleCall,
     ModuleAttribute,
     Pattern,
+    PublicImports,
     any_of,
     literals_of,
     names_bound_to,
@@ -236,8 +237,8 @@ def test_each_rule_pattern_finds_what_its_regular_expression_finds(needle):
     for source in sources:
         everywhere = [(m.start(), m.end()) for m in needle.regex_in(source).finditer(source)]
         found = sorted({(m.start(), m.end()) for m in needle.finditer(source)})
-        if type(needle).finditer is Pattern.finditer:
-            assert found == everywhere
+        if type(needle).finditer is Pattern.finditer or type(needle) is PublicImports:
+            assert found == everywhere  # `PublicImports` passes over only what cannot match
         else:  # it narrows its regular expression's matches (`KeywordOfModuleCall`), or each
             # alternative of an `any_of` is matched alone: found on some of the same lines
             assert {source.count("\n", 0, a) for a, _ in found} <= {
@@ -245,6 +246,41 @@ def test_each_rule_pattern_finds_what_its_regular_expression_finds(needle):
             }
         assert all(any(lit in source[a:b] for lit in needle.literals) for a, b in everywhere)
         assert not any("\n" in source[a:b] for a, b in everywhere)
+
+
+PUBLIC_IMPORT_LINES = [
+    "import tensorflow as tf",
+    "import os, tensorflow.compat.v1 as tf",
+    "from tensorflow import keras",
+    "from  tensorflow . keras import layers",
+    "from tensorflow.python.ops import array_ops",
+    "from tensorflow . core import x",
+    "import tensorflow.python.ops",
+    "import os; from tensorflow.python import ops",
+    "from tensorflow_probability import distributions",
+    "import tensorflowjs, my.tensorflow, _tensorflow",
+    "from \\\n    tensorflow import keras",
+    "    tensorflow.keras)",
+    "\rimport tensorflow\r",
+    "tensorflow",
+    "tensorflow.python",
+    "# import tensorflow",
+]
+
+
+def test_the_public_import_needle_finds_what_its_regular_expression_finds():
+    """It passes over the occurrences of `tensorflow` no match can hold (in a word, after a dot,
+    before an internal package with no `import` before it on its line) without its regular
+    expression, and so finds exactly what the expression finds, on each line alone and on all."""
+    needle = PublicImports()
+    for source in [*PUBLIC_IMPORT_LINES, "\n".join(PUBLIC_IMPORT_LINES), " ".join(PUBLIC_IMPORT_LINES)]:
+        everywhere = [m.span() for m in needle.regex.finditer(source)]
+        assert sorted(m.span() for m in needle.finditer(source)) == everywhere, source
+    found = [line for line in PUBLIC_IMPORT_LINES if needle.search(line)]
+    assert "from tensorflow_probability import distributions" not in found
+    assert "from tensorflow.python.ops import array_ops" not in found
+    assert "import os; from tensorflow.python import ops" in found  # a superset, as before
+    assert eval(repr(needle)) == needle
 
 
 def _occurs(needle, text: str) -> bool:

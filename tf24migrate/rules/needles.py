@@ -337,16 +337,56 @@ def keyword(name: str) -> Pattern:
 TENSORFLOW_INTERNALS = ("python", "core", "compiler", "tools", "security", "tsl", "dtensor")
 _NOT_INTERNAL = rf"(?![ \t]*\.[ \t]*(?:{'|'.join(TENSORFLOW_INTERNALS)})\b)"
 
-# Where a text can import TensorFlow's public API: `import tensorflow` (`as tf`, `.compat.v1`, in a
-# list of modules, any `import tensorflow.x`), `from tensorflow(.keras) import ...`, a line that starts with `tensorflow` (a
-# statement continued by a backslash); in code, a doctest or a notebook's JSON alike. A superset of
-# the imports `imports_public_tensorflow` counts, as a prefilter must be.
-IMPORTS_PUBLIC_TENSORFLOW = Pattern(
-    r"\bimport\b[^#\n]*(?<![\w.])tensorflow\b"  # `import tensorflow.python.ops` binds `tensorflow`
-    rf"|\bfrom[ \t]+tensorflow\b{_NOT_INTERNAL}"
-    rf"|{LINE_START}[ \t]*tensorflow\b{_NOT_INTERNAL}",
-    "tensorflow",
-)
+_INTERNAL_AFTER = re.compile(rf"[ \t]*\.[ \t]*(?:{'|'.join(TENSORFLOW_INTERNALS)})\b")
+
+
+class PublicImports(_MadeOf):
+    """Where a text can import TensorFlow's public API: `import tensorflow` (`as tf`, `.compat.v1`,
+    in a list of modules, any `import tensorflow.x`), `from tensorflow(.keras) import ...`, a line
+    that starts with `tensorflow` (a statement continued by a backslash); in code, a doctest or a
+    notebook's JSON alike. A superset of the imports `imports_public_tensorflow` counts, as a
+    prefilter must be.
+
+    Most rules require it, so it is looked for in every file that holds `tensorflow`, where most
+    occurrences cannot be in a match: `tensorflow_probability` (a word goes on), `.tensorflow`,
+    `from tensorflow.python.ops import x` (an internal package, and no `import` before it on its
+    line). Those are passed over without the regular expression, which every match of it would
+    need: each match holds `tensorflow` as a word, not after a dot, and followed by an internal
+    package only after an `import` on its line."""
+
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        super().__init__(
+            r"\bimport\b[^#\n]*(?<![\w.])tensorflow\b"  # `import tensorflow.python.ops` binds `tensorflow`
+            rf"|\bfrom[ \t]+tensorflow\b{_NOT_INTERNAL}"
+            rf"|{LINE_START}[ \t]*tensorflow\b{_NOT_INTERNAL}",
+            "tensorflow",
+        )
+        self._arguments = ()
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        searched: set[int] = set()  # the lines searched, by where they start
+        at = text.find("tensorflow")
+        while at >= 0:
+            after = at + len("tensorflow")
+            start = text.rfind("\n", 0, at) + 1
+            if (
+                not _word_at(text, at, after)
+                or text[at - 1 : at] == "."
+                or (_INTERNAL_AFTER.match(text, after) and "import" not in text[start:at])
+            ):
+                at = text.find("tensorflow", after)
+                continue
+            end = text.find("\n", at)
+            end = len(text) if end < 0 else end
+            if start not in searched:
+                searched.add(start)
+                yield from self.regex.finditer(text, start, end)
+            at = text.find("tensorflow", end)
+
+
+IMPORTS_PUBLIC_TENSORFLOW = PublicImports()
 
 
 def quoted(text: str) -> str:  # as ruff formats it: double quotes unless the text holds one
