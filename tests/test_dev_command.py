@@ -20,7 +20,7 @@ root = Path(sys.argv[1])
 import tf24migrate.transforms
 tf24migrate.transforms.__path__[:] = [str(root / "transforms")]
 from tf24migrate import migrate_source
-from tf24migrate.catalogue import prefilter, trigger_table
+from tf24migrate.catalogue import generated, prefilter, trigger_table
 from tf24migrate.catalogue.selection import RuleSelection, all_rules
 from tf24migrate.dev.fixtures import all_cases
 import runpy
@@ -28,7 +28,7 @@ table = runpy.run_path(str(root / "tf24migrate" / "catalogue" / "trigger_table.p
 trigger_table.ROWS, trigger_table.SOURCES_DIGEST = table["ROWS"], table["SOURCES_DIGEST"]
 code = sys.argv[2]
 print("registered", code in {r.code for r in all_rules()})
-print("table current", prefilter.table_is_current())
+print("table current", generated.table_is_current())
 for case in all_cases(root / "fixtures", code):
     source = case.input.read_text()
     result = migrate_source(source, **case.options())

@@ -52,23 +52,25 @@ def test_a_stale_table_is_not_used(monkeypatch, current):
     """A table generated from other sources than the rules' own (a rule edited, the table not
     regenerated) must not decide: the rules are loaded instead, so the command line (which uses the
     table) and the library (which loads the rules) never disagree."""
-    from tf24migrate.catalogue import prefilter, trigger_table
+    from tf24migrate.catalogue import trigger_table
 
     digest = trigger_table.SOURCES_DIGEST if current else "0" * 32
     monkeypatch.setattr(trigger_table, "SOURCES_DIGEST", digest)
     monkeypatch.setattr(trigger_table, "ROWS", ())  # a table without the rule that fires below
-    _forget_what_the_table_told(prefilter)
+    _forget_what_the_table_told()
     try:
         assert could_fire("strategy.experimental_run_v2(fn)\n", RuleSelection()) is not current
     finally:
         monkeypatch.undo()
-        _forget_what_the_table_told(prefilter)
+        _forget_what_the_table_told()
 
 
-def _forget_what_the_table_told(prefilter) -> None:
+def _forget_what_the_table_told() -> None:
     """Clear what the prefilter learnt from the trigger table (a test that replaced the table
     must not leave the order of the next tests' looks decided by it)."""
-    prefilter.table_is_current.cache_clear()
+    from tf24migrate.catalogue import generated, prefilter
+
+    generated.table_is_current.cache_clear()
     prefilter._sharing.cache_clear()
     prefilter._SPLITS.clear()
     prefilter._SCREENS.clear()

@@ -4,7 +4,7 @@ of suppression comments and `--extend-select` need neither LibCST nor the rules'
 
 `entry_table.py` is generated from the registered rules by `python -m tf24migrate.dev regen`
 (with the trigger table), and records the digest of the sources it came from: where they changed
-since (`prefilter.sources_digest`), the rules are loaded instead, so the table can never say
+since (`generated.sources_digest`), the rules are loaded instead, so the table can never say
 something the rules do not. tests/test_conventions.py fails when it is stale.
 """
 
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 def entries() -> tuple[Entry, ...]:
     """Every rule's entry, sorted by code: the table's while it is current, else the rules'."""
     from tf24migrate.catalogue import entry_table
-    from tf24migrate.catalogue.prefilter import sources_digest
+    from tf24migrate.catalogue.generated import sources_digest
 
     if sources_digest() == entry_table.SOURCES_DIGEST:
         return entry_table.ENTRIES
@@ -94,7 +94,7 @@ def table_source() -> str:
     import inspect
 
     from tf24migrate.catalogue import entry_table
-    from tf24migrate.catalogue.prefilter import sources_digest
+    from tf24migrate.catalogue.generated import sources_digest
     from tf24migrate.catalogue.selection import all_rules
     from tf24migrate.rules.needles import quoted
 

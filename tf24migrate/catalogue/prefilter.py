@@ -20,7 +20,7 @@ A run must turn away a file no rule can fire in without importing the rules, whi
 themselves and `tests/test_prefilter.py` compares with them (it fails when the table is stale, as
 ruff checks its generated code). That table answers `could_fire` for a `RuleSelection` that has not
 loaded its rules; once they are loaded, their own needles are used. The table records a digest of
-the sources it was generated from (`sources_digest`): where they changed since, it is not used and
+the sources it was generated from (`generated.sources_digest`): where they changed since, it is not used and
 the rules are loaded, so a stale table can make a run slower but never different. Chosen over a list kept by
 hand (it drifted to the broadest strings, `tensorflow`, which every file of a TF repository holds),
 and over reading the rules' modules without importing them (fragile, and as slow).
@@ -29,7 +29,6 @@ and over reading the rules' modules without importing them (fragile, and as slow
 from __future__ import annotations
 
 import functools
-import os
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
@@ -194,6 +193,7 @@ _MAX_SCREENS = 64  # a caller passing ever other subsets (a long-lived server) i
 def _screen(rules: Sequence[Rule]) -> _Screen:
     """The screen of `rules`, made once per selection. A `RuleSelection` that has not loaded its
     rules is answered from `trigger_table`'s rows without loading them (nor LibCST)."""
+    from tf24migrate.catalogue.generated import table_is_current
     from tf24migrate.catalogue.selection import RuleSelection
 
     if isinstance(rules, RuleSelection):
@@ -249,42 +249,6 @@ def could_fire(text: str, rules: Sequence[Rule]) -> bool:
     """Whether any of `rules` could fire in `text`. A `RuleSelection` that has not loaded its rules
     is answered from `trigger_table` without loading them (nor LibCST)."""
     return _screen(rules).passes(Probe.of(text))
-
-
-@functools.cache
-def table_is_current() -> bool:
-    """Whether the trigger table was generated from the rules' sources as they are now."""
-    from tf24migrate.catalogue.trigger_table import SOURCES_DIGEST
-
-    return sources_digest() == SOURCES_DIGEST
-
-
-@functools.cache
-def sources_digest() -> str:
-    """A digest of the sources the rules' needles come from: the rules' API (`tf24migrate.rules`)
-    and every module of `tf24migrate.transforms`, wherever they are installed. Read once per
-    process: the trigger table and the entry table both check it. Every run that reads a file
-    asks it first, so it reads with `os.walk` and digests with `model.digest` (not `pathlib` and
-    `hashlib`, which loads OpenSSL: twice the time)."""
-    import importlib.util
-
-    from tf24migrate.model.digest import blake2b
-
-    folders = [os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "rules")]
-    spec = importlib.util.find_spec("tf24migrate.transforms")
-    folders += [str(folder) for folder in (spec and spec.submodule_search_locations) or ()]
-    digest = blake2b(digest_size=16)
-    for folder in folders:
-        found = [
-            (*(part for part in root[len(folder) :].split(os.sep) if part), name)  # its path in `folder`
-            for root, _, names in os.walk(folder)
-            for name in names
-            if name.endswith(".py")
-        ]
-        for parts in sorted(found):  # as `pathlib` sorts them: by their parts
-            with open(os.path.join(folder, *parts), "rb") as file:
-                digest.update("/".join(parts).encode() + b"\0" + file.read() + b"\0")
-    return digest.hexdigest()
 
 
 def _rows_of(selection) -> Sequence:
@@ -347,6 +311,7 @@ def _needle_imports(rules: Iterable[Rule]) -> list[str]:
 
 def table_source() -> str:
     """The text of `tf24migrate/catalogue/trigger_table.py`, from the registered rules."""
+    from tf24migrate.catalogue.generated import sources_digest
     from tf24migrate.catalogue.selection import all_rules
 
     lines = [
@@ -357,7 +322,7 @@ def table_source() -> str:
         "from typing import NamedTuple",
         *_needle_imports(all_rules()),
         "",
-        "# The digest of the sources this table was generated from: see `prefilter.table_is_current`.",
+        "# The digest of the sources this table was generated from: see `catalogue.generated`.",
         f"SOURCES_DIGEST = {quoted(sources_digest())}",
         "",
         "",

@@ -42,7 +42,8 @@ def regenerate(root: Path, code: str | None = None) -> list[Path]:
     given) of the clone at `root`; the paths whose content changed."""
     from tf24migrate.catalogue import entries
     from tf24migrate.catalogue.docs import render_reference
-    from tf24migrate.catalogue.prefilter import sources_digest, table_source
+    from tf24migrate.catalogue.generated import sources_digest
+    from tf24migrate.catalogue.prefilter import table_source
     from tf24migrate.catalogue.selection import all_rules
     from tf24migrate.dev.fixtures import all_cases, update
 
