@@ -26,8 +26,26 @@ def test_a_selection_loads_its_rules_when_first_used_and_travels_as_selectors():
 def test_a_selection_checks_its_selectors():
     with pytest.raises(UnknownRuleError, match="TF999"):
         RuleSelection("TF999").check()
+    with pytest.raises(UnknownRuleError, match="names a note"):
+        RuleSelection(RULE_NOTE).check()
     RuleSelection().check()  # the default selection needs no loading to be valid
     assert RuleSelection()._rules is None
+
+
+RULE_NOTE = "TF24001"
+
+
+@pytest.mark.parametrize(
+    ("select", "ignore"),
+    [("TF241", "TF24101"), ("all", None), (None, "TF242," + RULE_NOTE), ("experimental-run-v2,TF243", None)],
+)
+def test_a_selection_checks_and_names_its_rules_without_loading_them(select, ignore):
+    """While the trigger table is current, its rows answer: the same codes as the rules loaded."""
+    selection = RuleSelection(select, ignore)
+    selection.check()
+    codes = selection.codes()
+    assert selection._rules is None
+    assert codes == tuple(rule.code for rule in RuleSelection(select, ignore).rules)
 
 
 PROBE = textwrap.dedent(
@@ -77,3 +95,24 @@ def test_a_run_with_nothing_to_do_never_loads_libcst(tmp_path, jobs):
         text=True,
     )
     assert done.returncode == 1 and "1 to change" in done.stderr
+
+
+def test_a_run_with_selectors_and_nothing_to_do_never_loads_libcst(tmp_path):
+    """`--select` and `--ignore` are checked, and name the cache's key, from the trigger table: a
+    run with them loads the rules and LibCST only for a file they must read, like one without."""
+    (tmp_path / "m.py").write_text("import tensorflow as tf\n\nx = tf.zeros([3])\n")
+    selectors = ["--select", "TF241,experimental-run-v2", "--ignore", f"TF24101,{RULE_NOTE}"]
+    for cache in (["--no-cache"], ["--cache-dir", str(tmp_path / "cache")]):
+        done = subprocess.run(
+            [sys.executable, "-c", PROBE, "--check", *selectors, *cache, str(tmp_path / "m.py")],
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode == 0, done.stderr
+        assert done.stderr.strip().endswith("libcst not loaded")
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, "--check", "--ignore", "TF24999", str(tmp_path / "m.py")],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 2 and "unknown rule selector 'TF24999'" in done.stderr

@@ -42,10 +42,24 @@ class RuleSelection(Sequence["Rule"]):
             self._rules = select_rules(self.select, self.ignore)
         return self._rules
 
+    def codes(self) -> tuple[str, ...]:
+        """The codes of the rules chosen. While the trigger table is current
+        (`generated.table_is_current`), they are read from its rows, which select as the rules do
+        (code, name, default): checking the selectors and naming the run's rules (`check`, the
+        cache's `run_key`) then load no rule, nor LibCST, which a run where no file could match
+        never needs. Raises `UnknownRuleError` for an unknown selector."""
+        from tf24migrate.catalogue.generated import table_is_current
+
+        if self._rules is None and table_is_current():
+            from tf24migrate.catalogue.trigger_table import ROWS
+
+            return tuple(row.code for row in select_rules(self.select, self.ignore, rules=ROWS))
+        return tuple(rule.code for rule in self.rules)
+
     def check(self) -> None:
-        """Raise `UnknownRuleError` for an unknown selector (which needs the rules loaded)."""
+        """Raise `UnknownRuleError` for an unknown selector."""
         if self.select or self.ignore:
-            self.rules  # noqa: B018 - loading is the check
+            self.codes()
 
     def __getitem__(self, index):
         return self.rules[index]
