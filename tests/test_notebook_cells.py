@@ -260,7 +260,7 @@ def test_sarif_log_describes_the_notes_its_results_name(tmp_path):
         ("TF24002", "note", "TF24002"),
     ]
     assert descriptors[run["results"][0]["ruleIndex"]]["name"] == "notebook-cell-syntax-error"
-    without_notes = sarif_log([], RULES, "0")["runs"][0]["tool"]["driver"]["rules"]
+    without_notes = sarif_log([], [rule.code for rule in RULES], "0")["runs"][0]["tool"]["driver"]["rules"]
     assert not {d["id"] for d in without_notes} & {note.code for note in NOTES}
 
 

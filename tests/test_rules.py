@@ -97,22 +97,35 @@ def test_a_run_with_nothing_to_do_never_loads_libcst(tmp_path, jobs):
     assert done.returncode == 1 and "1 to change" in done.stderr
 
 
-def test_a_run_with_selectors_and_nothing_to_do_never_loads_libcst(tmp_path):
-    """`--select` and `--ignore` are checked, and name the cache's key, from the trigger table: a
-    run with them loads the rules and LibCST only for a file they must read, like one without."""
+SELECTORS = ["--select", "TF241,experimental-run-v2", "--ignore", f"TF24101,{RULE_NOTE}"]
+
+
+@pytest.mark.parametrize(
+    "options",
+    [[*SELECTORS, "--no-cache"], [*SELECTORS, "--cache-dir", "{cache}"], ["--output-format", "sarif"]],
+    ids=["selectors", "selectors-cached", "sarif"],
+)
+def test_a_run_with_selectors_or_a_sarif_log_and_nothing_to_do_never_loads_libcst(tmp_path, options):
+    """`--select` and `--ignore` are checked, and name the cache's key, from the trigger table; a
+    SARIF log describes the rules from their entries: such a run loads the rules and LibCST only
+    for a file they must read, like any other."""
     (tmp_path / "m.py").write_text("import tensorflow as tf\n\nx = tf.zeros([3])\n")
-    selectors = ["--select", "TF241,experimental-run-v2", "--ignore", f"TF24101,{RULE_NOTE}"]
-    for cache in (["--no-cache"], ["--cache-dir", str(tmp_path / "cache")]):
-        done = subprocess.run(
-            [sys.executable, "-c", PROBE, "--check", *selectors, *cache, str(tmp_path / "m.py")],
-            capture_output=True,
-            text=True,
-        )
-        assert done.returncode == 0, done.stderr
-        assert done.stderr.strip().endswith("libcst not loaded")
+    options = [option.format(cache=tmp_path / "cache") for option in options]
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, "--check", *options, str(tmp_path / "m.py")],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.strip().endswith("libcst not loaded")
+
+
+def test_an_unknown_selector_is_refused_without_the_rules(tmp_path):
+    (tmp_path / "m.py").write_text("x = 1\n")
     done = subprocess.run(
         [sys.executable, "-c", PROBE, "--check", "--ignore", "TF24999", str(tmp_path / "m.py")],
         capture_output=True,
         text=True,
     )
     assert done.returncode == 2 and "unknown rule selector 'TF24999'" in done.stderr
+    assert done.stderr.strip().endswith("libcst not loaded")

@@ -71,6 +71,11 @@ class RuleSelection(Sequence["Rule"]):
         return RuleSelection, (self.select, self.ignore)
 
 
+def selected_codes(rules: Sequence[Rule]) -> tuple[str, ...]:
+    """The codes of `rules`: a selection's without loading it (`RuleSelection.codes`)."""
+    return rules.codes() if isinstance(rules, RuleSelection) else tuple(rule.code for rule in rules)
+
+
 class Selectable(Protocol):
     """What selectors match: a rule, a note (`tf24migrate.model.notes`) or a row of the trigger table."""
 

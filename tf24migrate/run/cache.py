@@ -144,15 +144,13 @@ def run_key(settings: Settings) -> str:
     """The part of every entry's key that the run's settings decide (see the module docstring).
     The default rules of a `RuleSelection` are named as such; any other selection is named by the
     codes it resolves to (`RuleSelection.codes`: a run loads no rule to make its key)."""
-    from tf24migrate.catalogue.selection import RuleSelection
+    from tf24migrate.catalogue.selection import RuleSelection, selected_codes
 
     rules = settings.rules
     if isinstance(rules, RuleSelection) and not rules.select and not rules.ignore:
         selected = "default"
     else:
-        selected = ",".join(
-            sorted(rules.codes() if isinstance(rules, RuleSelection) else (r.code for r in rules))
-        )
+        selected = ",".join(sorted(selected_codes(rules)))
     hidden = ",".join(sorted(settings.hidden_notes))
     parts = (tool_fingerprint(), selected, hidden, repr(settings.target), str(settings.unsafe_fixes))
     return blake2b("\n".join(parts).encode(), digest_size=16).hexdigest()

@@ -12,10 +12,12 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from tf24migrate import __version__
-from tf24migrate.catalogue.selection import all_rules
+from tf24migrate.catalogue.entries import entries
+from tf24migrate.catalogue.selection import selected_codes
 from tf24migrate.cli.groups import Group
 from tf24migrate.cli.output import Summary
 from tf24migrate.cli.reporters import Reporter
@@ -23,11 +25,18 @@ from tf24migrate.cli.reporters.json import kept
 from tf24migrate.cli.statistics import RuleStatistics
 from tf24migrate.model.findings import FileResult, Finding, Severity, Status
 from tf24migrate.model.notes import NOTES, Note
-from tf24migrate.rules.base import Rule
 from tf24migrate.rules.text import line_opcodes
 
+if TYPE_CHECKING:
+    from tf24migrate.catalogue.entry_table import Entry
+
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
-_LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+# By a severity's value: an entry names it as text, a finding and a note as a `Severity`.
+_LEVELS: dict[str, str] = {
+    Severity.ERROR.value: "error",
+    Severity.WARNING.value: "warning",
+    Severity.INFO.value: "note",
+}
 
 
 def artifact_uri(path: str) -> str:
@@ -39,8 +48,9 @@ def artifact_uri(path: str) -> str:
     return quote(os.fsencode(pure.as_posix()), safe="/")
 
 
-def _descriptor(rule: Rule | Note) -> dict:
-    """A rule's descriptor; a note (`tf24migrate.model.notes`) has one too, as a rule without a fix."""
+def _descriptor(rule: Entry | Note) -> dict:
+    """A rule's descriptor, from its entry in the catalogue; a note (`tf24migrate.model.notes`) has
+    one too, as a rule without a fix."""
     return {
         "id": rule.code,
         "name": rule.name,
@@ -48,7 +58,7 @@ def _descriptor(rule: Rule | Note) -> dict:
         "fullDescription": {"text": rule.doc},
         "help": {"text": rule.doc, "markdown": rule.doc},
         "defaultConfiguration": {"level": _LEVELS[rule.severity], "enabled": rule.default},
-        "properties": {"fix": rule.fix.value if rule.fix else "none"},
+        "properties": {"fix": rule.fix or "none"},
     }
 
 
@@ -137,15 +147,18 @@ def _result(finding: Finding, rule_index: dict[str, int], fix: dict | None) -> d
 
 
 def sarif_log(
-    results: Sequence[FileResult], rules: Sequence[Rule], version: str, *, interrupted: bool = False
+    results: Sequence[FileResult], codes: Sequence[str], version: str, *, interrupted: bool = False
 ) -> dict:
-    """The SARIF log of one run over `results`, with a descriptor for every rule in `rules`, and
-    for every other rule or note that a finding names; an `interrupted` run is not successful."""
-    descriptors: list[Rule | Note] = list(rules)
+    """The SARIF log of one run over `results`, with a descriptor for the rule of each of `codes`
+    (the rules run), and for every other rule or note that a finding names; an `interrupted` run
+    is not successful. Descriptors are the rules' entries (`catalogue.entries`): writing the log
+    loads no rule, nor LibCST."""
+    catalogue = entries()
+    run = set(codes)
     reported = {finding.code for result in results for finding in result.findings}
-    others = reported - {r.code for r in rules}
-    descriptors += [rule for rule in all_rules() if rule.code in others]
-    descriptors += [note for note in NOTES if note.code in others]
+    descriptors: list[Entry | Note] = [entry for entry in catalogue if entry.code in run]
+    descriptors += [entry for entry in catalogue if entry.code in reported - run]
+    descriptors += [note for note in NOTES if note.code in reported - run]
     rule_index = {rule.code: index for index, rule in enumerate(descriptors)}
     sarif_results = []
     notifications: list[dict] = []
@@ -207,8 +220,8 @@ class SarifReporter(Reporter):
         import json
 
         groups = self.run.groups
-        rules = list({rule.code: rule for group in groups for rule in group.settings.rules}.values())
-        log = sarif_log(self.results, rules, __version__, interrupted=interrupted)
+        codes = list(dict.fromkeys(code for group in groups for code in selected_codes(group.settings.rules)))
+        log = sarif_log(self.results, codes, __version__, interrupted=interrupted)
         if len(groups) > 1:
             log["runs"][0]["invocations"][0]["properties"] = {"config": [g.json() for g in groups]}
         self.echo(json.dumps(log, indent=2), err=False)
