@@ -153,12 +153,12 @@ def sarif_log(
     (the rules run), and for every other rule or note that a finding names; an `interrupted` run
     is not successful. Descriptors are the rules' entries (`catalogue.entries`): writing the log
     loads no rule, nor LibCST."""
-    catalogue = entries()
-    run = set(codes)
-    reported = {finding.code for result in results for finding in result.findings}
-    descriptors: list[Entry | Note] = [entry for entry in catalogue if entry.code in run]
-    descriptors += [entry for entry in catalogue if entry.code in reported - run]
-    descriptors += [note for note in NOTES if note.code in reported - run]
+    catalogue = {entry.code: entry for entry in entries()}
+    run = dict.fromkeys(codes)
+    others = {finding.code for result in results for finding in result.findings} - run.keys()
+    descriptors: list[Entry | Note] = [catalogue[code] for code in run]
+    descriptors += [entry for code, entry in catalogue.items() if code in others]
+    descriptors += [note for note in NOTES if note.code in others]
     rule_index = {rule.code: index for index, rule in enumerate(descriptors)}
     sarif_results = []
     notifications: list[dict] = []
@@ -220,7 +220,7 @@ class SarifReporter(Reporter):
         import json
 
         groups = self.run.groups
-        codes = list(dict.fromkeys(code for group in groups for code in selected_codes(group.settings.rules)))
+        codes = [code for group in groups for code in selected_codes(group.settings.rules)]
         log = sarif_log(self.results, codes, __version__, interrupted=interrupted)
         if len(groups) > 1:
             log["runs"][0]["invocations"][0]["properties"] = {"config": [g.json() for g in groups]}
