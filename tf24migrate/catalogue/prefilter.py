@@ -20,10 +20,11 @@ A run must turn away a file no rule can fire in without importing the rules, whi
 themselves and `tests/test_prefilter.py` compares with them (it fails when the table is stale, as
 ruff checks its generated code). That table answers `could_fire` for a `RuleSelection` that has not
 loaded its rules; once they are loaded, their own needles are used. The table records a digest of
-the sources it was generated from (`generated.sources_digest`): where they changed since, it is not used and
-the rules are loaded, so a stale table can make a run slower but never different. Chosen over a list kept by
-hand (it drifted to the broadest strings, `tensorflow`, which every file of a TF repository holds),
-and over reading the rules' modules without importing them (fragile, and as slow).
+the sources it was generated from (`generated.sources_digest`): where they changed since, it is
+not used and the rules are loaded, so a stale table can make a run slower but never different.
+Chosen over a list kept by hand (it drifted to the broadest strings, `tensorflow`, which every file
+of a TF repository holds), and over reading the rules' modules without importing them (fragile, and
+as slow).
 """
 
 from __future__ import annotations

@@ -335,9 +335,9 @@ def keyword(name: str) -> Pattern:
 # (`from tensorflow.python.ops import math_ops`) is TensorFlow's implementation, and no name it
 # binds is one a rule matches by its public name (`tensorflow.distribute...`).
 TENSORFLOW_INTERNALS = ("python", "core", "compiler", "tools", "security", "tsl", "dtensor")
-_NOT_INTERNAL = rf"(?![ \t]*\.[ \t]*(?:{'|'.join(TENSORFLOW_INTERNALS)})\b)"
-
-_INTERNAL_AFTER = re.compile(rf"[ \t]*\.[ \t]*(?:{'|'.join(TENSORFLOW_INTERNALS)})\b")
+_INTERNAL = rf"[ \t]*\.[ \t]*(?:{'|'.join(TENSORFLOW_INTERNALS)})\b"  # after `tensorflow`
+_NOT_INTERNAL = rf"(?!{_INTERNAL})"
+_INTERNAL_AFTER = re.compile(_INTERNAL)
 
 
 class PublicImports(_MadeOf):
