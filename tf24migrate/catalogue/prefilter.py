@@ -194,13 +194,18 @@ _MAX_SCREENS = 64  # a caller passing ever other subsets (a long-lived server) i
 def _screen(rules: Sequence[Rule]) -> _Screen:
     """The screen of `rules`, made once per selection. A `RuleSelection` that has not loaded its
     rules is answered from `trigger_table`'s rows without loading them (nor LibCST)."""
-    from tf24migrate.catalogue.generated import table_is_current
     from tf24migrate.catalogue.selection import RuleSelection
 
     if isinstance(rules, RuleSelection):
         if rules._screen is None:
-            unloaded = rules._rules is None and table_is_current()
-            rules._screen = _Screen(_rows_of(rules) if unloaded else rules)
+            from tf24migrate.catalogue.trigger_table import ROWS
+            from tf24migrate.model.errors import UnknownRuleError
+
+            try:
+                rows = rules.table_rows()
+            except UnknownRuleError:  # every row: loading the rules reports it
+                rows = ROWS
+            rules._screen = _Screen(rules if rows is None else rows)
         return rules._screen
     key = tuple(rules)
     screen = _SCREENS.get(key)
@@ -250,19 +255,6 @@ def could_fire(text: str, rules: Sequence[Rule]) -> bool:
     """Whether any of `rules` could fire in `text`. A `RuleSelection` that has not loaded its rules
     is answered from `trigger_table` without loading them (nor LibCST)."""
     return _screen(rules).passes(Probe.of(text))
-
-
-def _rows_of(selection) -> Sequence:
-    """The table's rows for `selection`'s rules (all rows when its selectors are not valid: loading
-    the rules reports that)."""
-    from tf24migrate.catalogue.selection import select_rules
-    from tf24migrate.catalogue.trigger_table import ROWS
-    from tf24migrate.model.errors import UnknownRuleError
-
-    try:
-        return select_rules(selection.select, selection.ignore, rules=ROWS)
-    except UnknownRuleError:
-        return ROWS
 
 
 def pattern_of(literals: Iterable[str], *, words: bool = False) -> re.Pattern[str]:

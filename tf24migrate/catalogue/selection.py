@@ -11,6 +11,7 @@ from tf24migrate.model.errors import UnknownRuleError
 
 if TYPE_CHECKING:  # a run whose files are all cached never loads the rules' modules
     from tf24migrate.catalogue.prefilter import _Screen
+    from tf24migrate.catalogue.trigger_table import Row
     from tf24migrate.rules.base import Rule
 
 
@@ -42,19 +43,24 @@ class RuleSelection(Sequence["Rule"]):
             self._rules = select_rules(self.select, self.ignore)
         return self._rules
 
-    def codes(self) -> tuple[str, ...]:
-        """The codes of the rules chosen. While the trigger table is current
-        (`generated.table_is_current`), they are read from its rows, which select as the rules do
-        (code, name, default): checking the selectors and naming the run's rules (`check`, the
-        cache's `run_key`) then load no rule, nor LibCST, which a run where no file could match
-        never needs. Raises `UnknownRuleError` for an unknown selector."""
+    def table_rows(self) -> tuple[Row, ...] | None:
+        """The trigger table's rows of the rules chosen, while the rules are not loaded and the
+        table is current (`generated.table_is_current`); else None. Rows select as the rules do
+        (code, name, default), so the prefilter's screen, checking the selectors and naming the
+        run's rules (`check`, the cache's `run_key`) load no rule, nor LibCST, which a run where no
+        file could match never needs. Raises `UnknownRuleError` for an unknown selector."""
         from tf24migrate.catalogue.generated import table_is_current
 
-        if self._rules is None and table_is_current():
-            from tf24migrate.catalogue.trigger_table import ROWS
+        if self._rules is not None or not table_is_current():
+            return None
+        from tf24migrate.catalogue.trigger_table import ROWS
 
-            return tuple(row.code for row in select_rules(self.select, self.ignore, rules=ROWS))
-        return tuple(rule.code for rule in self.rules)
+        return select_rules(self.select, self.ignore, rules=ROWS)
+
+    def codes(self) -> tuple[str, ...]:
+        """The codes of the rules chosen: from the table while it serves (`table_rows`)."""
+        rows = self.table_rows()
+        return tuple(rule.code for rule in (self.rules if rows is None else rows))
 
     def check(self) -> None:
         """Raise `UnknownRuleError` for an unknown selector."""
