@@ -43,40 +43,40 @@ def finding_line(finding: Finding, *, written: bool) -> str:
     return printable(line)
 
 
-@dataclass(frozen=True)
+@dataclass
 class Summary:
-    files_scanned: int
-    files_changed: int
-    files_failed: int
-    findings: int
-    fixed: int
-    unfixed_errors: int
+    """The totals of a run, counted as its results come (`add`)."""
+
+    files_scanned: int = 0
+    files_changed: int = 0
+    files_failed: int = 0
+    findings: int = 0
+    fixed: int = 0
+    unfixed_errors: int = 0
 
     @classmethod
     def of(cls, results: Iterable[FileResult]) -> Summary:
-        summary = cls(0, 0, 0, 0, 0, 0)
+        summary = cls()
         for result in results:
-            summary = summary.plus(result)
+            summary.add(result)
         return summary
 
-    def plus(self, result: FileResult) -> Summary:
-        """This summary and one more file's result (a run adds each as it comes: most have no
-        finding, and cost four additions)."""
+    def add(self, result: FileResult) -> None:
+        """Count one more file's result (most have no finding: a run adds each as it comes)."""
+        self.files_scanned += 1
+        if result.status is Status.CHANGED:
+            self.files_changed += 1
+        elif result.status is Status.FAILED:
+            self.files_failed += 1
         findings = result.findings
-        fixed = unfixed_errors = 0
+        if not findings:
+            return
+        self.findings += len(findings)
         for finding in findings:
             if finding.applied:
-                fixed += 1
+                self.fixed += 1
             elif finding.severity is Severity.ERROR:
-                unfixed_errors += 1
-        return Summary(
-            self.files_scanned + 1,
-            self.files_changed + (result.status is Status.CHANGED),
-            self.files_failed + (result.status is Status.FAILED),
-            self.findings + len(findings),
-            self.fixed + fixed,
-            self.unfixed_errors + unfixed_errors,
-        )
+                self.unfixed_errors += 1
 
     def line(self, *, written: bool) -> str:
         def plural(n: int, word: str) -> str:

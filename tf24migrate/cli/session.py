@@ -39,7 +39,7 @@ class _Printer:
         self.run = run
         self.group = run.groups[0]  # the settings of the results added now
         self.progress = progress
-        self.summary = Summary.of([])
+        self.summary = Summary()
         self.statistics = RuleStatistics()
         self.stdout_is_terminal = sys.stdout.isatty()
         self.reporter = reporter_for(run, self.echo)
@@ -59,7 +59,7 @@ class _Printer:
         self.echo(text, err=False, nl=False, color=self.run.color)
 
     def add(self, result: FileResult) -> None:
-        self.summary = self.summary.plus(result)
+        self.summary.add(result)
         self.statistics.add(result.findings)
         self.reporter.add(result, self.group)
 
