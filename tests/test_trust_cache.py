@@ -65,10 +65,28 @@ def test_a_planted_entry_with_its_key_right_is_not_written(tree, tmp_path):
     run("--check", "m00.py", cwd=tree, cache=cache)
     (entry,) = (cache / "results").iterdir()
     key = entry.name
-    body = entry.read_bytes().partition(b"\n")[2].replace(b"strategy.run(fn)", b"import os; os.system(1)")
-    entry.write_bytes(cache_module._sealed(key, body))
+    head, sealed_texts = cache_module._unsealed_line(key, entry.read_bytes())
+    texts = cache_module._unsealed(key, sealed_texts).replace(b"strategy.run(fn)", b"import os; os.system(1)")
+    entry.write_bytes(cache_module._sealed(key, head) + b"\n" + cache_module._sealed(key, texts))
+    assert "+import os; os.system(1)" in run("--diff", "m00.py", cwd=tree, cache=cache).stdout
     assert run("--write", "m00.py", cwd=tree, cache=cache).returncode == 0
     assert (tree / "m00.py").read_bytes() == NEW
+
+
+def test_a_check_leaves_the_texts_of_a_change_unread_and_a_diff_checks_them(tree, tmp_path):
+    """`--check` names the files to change from the entries' first lines; a diff, which shows
+    the texts, finds them damaged, migrates the file again and stores a sound entry."""
+    cache = tmp_path / "cache"
+    run("--check", "m00.py", cwd=tree, cache=cache)
+    (entry,) = (cache / "results").iterdir()
+    _flip(entry, b"strategy.run(fn)", b"strategy.rum(fn)")
+    damaged = entry.read_bytes()
+    check = run("--check", "m00.py", cwd=tree, cache=cache)
+    assert check.returncode == 1 and "would change: m00.py" in check.stdout
+    assert entry.read_bytes() == damaged  # served from the entry, whose texts were not read
+    diff = run("--diff", "m00.py", cwd=tree, cache=cache)
+    assert "+strategy.run(fn)" in diff.stdout and "rum" not in diff.stdout
+    assert entry.read_bytes() != damaged
 
 
 def test_a_cache_dir_pointing_at_a_source_folder_is_refused_and_left_alone(tree, tmp_path):

@@ -211,6 +211,7 @@ def _run_group(group: Group, files: list[str], printer: _Printer) -> bool:
         write=printer.run.writes,
         jobs=group.jobs,
         texts=False,
+        change_texts=printer.reporter.needs_texts,
         cache=_open_cache(group) if files else None,
         choose=None if review is None else lambda result: review.choose(result, group, printer.progress),
     )

@@ -6,8 +6,9 @@ modification time of every file of the installed package, so an editable install
 counts as another tool), LibCST's, the Python version, the rules selected (the default rules, or
 the codes resolved), the notes hidden, the target (its version and where it came from, which
 findings quote) and whether unsafe fixes apply. An entry holds its whole key and is used only if
-that matches, and starts with a digest of its content keyed by its key, checked on every read: a
-corrupt, truncated or foreign entry is a miss (and rewritten), never a result for other content.
+that matches; each of its parts follows a digest of it keyed by its key, checked whenever the part
+is read: a corrupt, truncated or foreign entry is a miss (and rewritten), never a result for other
+content.
 What `--write` writes never comes from an entry alone: a file whose entry is a change is migrated
 again from its own bytes (`run.migrate`).
 
@@ -27,15 +28,15 @@ costs about what a run without the cache does: each file is read and hashed once
 that migrates it.
 
 The texts of a change are kept in an entry, a file under `<folder>/results/` named by the path,
-kind, digest and run key (a line of JSON for the result, one for the texts, parsed only when they
-are printed or written), written to a temporary file and renamed into place, so runs sharing a
-folder never see half an entry. (The language server stores an entry per file it migrates.) A
-folder that cannot be written makes the cache store nothing more, silently; the run goes on. The
-folder is bounded: when a run that stored entries finds it over `MAX_BYTES`, the least recently
-used entries (a hit refreshes an entry's modification time, at most once an hour) are removed
-until it is under three quarters of that. Stored: every result but a failure to read the file or
-an internal error (neither is a function of the content); results to write are stored as they
-were before the write.
+kind, digest and run key (a line of JSON for the result, one for the texts, checked and parsed
+only when they are printed or written), written to a temporary file and renamed into place, so
+runs sharing a folder never see half an entry. (The language server stores an entry per file it
+migrates.) A folder that cannot be written makes the cache store nothing more, silently; the run
+goes on. The folder is bounded: when a run that stored entries finds it over `MAX_BYTES`, the
+least recently used entries (a hit refreshes an entry's modification time, at most once an hour)
+are removed until it is under three quarters of that. Stored: every result but a failure to read
+the file or an internal error (neither is a function of the content); results to write are stored
+as they were before the write.
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ if TYPE_CHECKING:
 
 FOLDER_NAME = ".tf24migrate_cache"
 ENVIRONMENT_VARIABLE = "TF24MIGRATE_CACHE_DIR"
-FORMAT = 3
+FORMAT = 4
 MAX_BYTES = 256 * 1024 * 1024
 _TOUCH_AFTER = 3600.0  # seconds: how stale an entry's mtime may get before a hit refreshes it
 # A file whose modification or change time is this recent when indexed is not indexed: a write
@@ -68,6 +69,7 @@ _TOUCH_AFTER = 3600.0  # seconds: how stale an entry's mtime may get before a hi
 RACY_NS = 2_000_000_000
 _INDEX_MAX = 200_000  # paths
 _FINDING_FIELDS = tuple(field.name for field in dataclasses.fields(Finding))
+_NOTHING_FOUND: list = [Status.UNCHANGED.value, None, []]  # the index's head of a file unchanged, no finding
 
 
 def read_bytes(path: str) -> tuple[bytes, float]:
@@ -217,6 +219,8 @@ class ResultCache:
         content_digest, head = seen[1], seen[2]
         if head is None:
             return content_digest, None
+        if head == _NOTHING_FOUND:  # most files: no need to decode a status and findings
+            return content_digest, FileResult(path, Status.UNCHANGED)
         try:  # the index is this run key's (`_read_index`): its heads need no entry key checked
             status, error, findings = head
             return content_digest, FileResult(
@@ -290,8 +294,9 @@ class ResultCache:
         except OSError:
             return None
         try:
-            head, _, tail = _unsealed(key, data).partition(b"\n")
-            result = _decode(json.loads(head), json.loads(tail) if texts else None, key, path, content_digest)
+            head, tail = _unsealed_line(key, data)
+            changed = json.loads(_unsealed(key, tail)) if texts else None
+            result = _decode(json.loads(head), changed, key, path, content_digest)
         except Exception:  # whatever is in a file we cannot read as an entry, it is a miss
             return None
         if self.writable and time.time() - modified > _TOUCH_AFTER:
@@ -305,7 +310,8 @@ class ResultCache:
             return
         key, entry = self._entry(path, content_digest)
         try:
-            write_atomically(entry, _sealed(key, _encode(result, key, content_digest)))
+            head, texts = _encode(result, key, content_digest)
+            write_atomically(entry, _sealed(key, head) + b"\n" + _sealed(key, texts))
         except OSError:
             self.writable = False  # a read-only or full folder: go on without storing
             return
@@ -363,9 +369,20 @@ def _unsealed(key: str, data: bytes) -> bytes:
     return rest
 
 
-def _encode(result: FileResult, key: str, content_digest: str) -> bytes:
-    """An entry: one line of JSON for the result, one for the texts of a change (read only when
-    the change is printed or written: compact JSON holds no line break)."""
+def _unsealed_line(key: str, data: bytes) -> tuple[bytes, bytes]:
+    """As `_unsealed`, for data that starts with one line `_sealed` under `key`: that line, and
+    the bytes after it (unchecked)."""
+    seal, _, rest = data.partition(b"\n")
+    line, _, rest = rest.partition(b"\n")
+    if seal != _seal(key, line):
+        raise ValueError("a cache file whose digest does not match its content")
+    return line, rest
+
+
+def _encode(result: FileResult, key: str, content_digest: str) -> tuple[bytes, bytes]:
+    """An entry's two lines of JSON: the result, and the texts of a change (JSON holds no line
+    break). Each is sealed apart, so that the texts are neither checked nor decoded unless they
+    are printed or written."""
     changed = result.status is Status.CHANGED
     head = {
         "format": FORMAT,
@@ -378,7 +395,7 @@ def _encode(result: FileResult, key: str, content_digest: str) -> bytes:
         "findings": _finding_rows(result),
     }
     texts = [result.source, result.code] if changed else None
-    return f"{json.dumps(head)}\n{json.dumps(texts)}".encode()
+    return json.dumps(head).encode(), json.dumps(texts).encode()
 
 
 def _finding_rows(result: FileResult) -> list[list]:

@@ -42,6 +42,7 @@ def migrate_files(
     write: bool = False,
     jobs: int = 1,
     texts: bool = True,
+    change_texts: bool = True,
     cache: ResultCache | None = None,
     choose: Callable[[FileResult], FileResult] | None = None,
 ) -> Generator[FileResult, None, None]:
@@ -54,13 +55,14 @@ def migrate_files(
     With `texts` false, only changed files' results carry `source` and `code` (less to hold and
     to send between processes). With `cache` (and `texts` false), results are looked up there in
     this process first; only the files missing there are migrated (in workers, which store their
-    results). Every write is made here, through the same checks, a cached change's too.
+    results); with `change_texts` false too, a change found there comes without its texts. Every
+    write is made here, through the same checks, a cached change's too.
     """
     jobs = jobs or default_jobs()
     if cache is not None:
         if texts:
             raise ValueError("a cache keeps no texts of unchanged files: pass texts=False with it")
-        results = _results_with_cache(files, settings, jobs, cache, write)
+        results = _results_with_cache(files, settings, jobs, cache, write, change_texts)
     else:
         results = _migrated(files, settings, jobs, texts)
     # Where each file is when the run starts: a write goes there, not through a symlink put
@@ -147,18 +149,18 @@ def _look_up(
 
 
 def _results_with_cache(
-    files: Sequence[str], settings: Settings, jobs: int, cache: ResultCache, write: bool
+    files: Sequence[str], settings: Settings, jobs: int, cache: ResultCache, write: bool, texts: bool
 ) -> Generator[FileResult, None, None]:
-    """The files' results (never written): those the cache's index knows, and the others
-    migrated (their changes stored); what was migrated is indexed once, at the end. To `write`,
-    a change is always migrated again (`_look_up`)."""
+    """The files' results (never written): those the cache's index knows (a change with its texts
+    only if `texts`), and the others migrated (their changes stored); what was migrated is indexed
+    once, at the end. To `write`, a change is always migrated again (`_look_up`)."""
     started = time.time_ns()  # before any file is stat or read: what makes their times racy
     found = [_look_up(path, cache, write, started) for path in files]
     misses = [path for path, (hit, _) in zip(files, found, strict=True) if hit is None]
     migrated = _migrated(misses, settings, jobs, False, cache)
     try:
         for path, (hit, status) in zip(files, found, strict=True):
-            result = cache.load(path, hit) if isinstance(hit, str) else hit
+            result = cache.load(path, hit, texts=texts) if isinstance(hit, str) else hit
             if result is None:  # not known (or its entry removed meanwhile by another run)
                 result = next(migrated) if hit is None else migrate_file(path, settings, cache=cache)
                 if status is not None and result.digest is not None and result.cacheable:

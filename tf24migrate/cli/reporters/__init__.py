@@ -29,6 +29,12 @@ class Reporter:
         self.run = run
         self.echo = echo
 
+    @property
+    def needs_texts(self) -> bool:
+        """Whether a changed result must come with its texts (its diff or fixes are shown): a
+        reporter that names the files to change, and no more, spares the cache reading them."""
+        return True
+
     def add(self, result: FileResult, group: Group) -> None:
         """One file's result, with the group of settings it was migrated with."""
         raise NotImplementedError

@@ -14,6 +14,8 @@ from tf24migrate.model.notes import SYNTAX_ERROR
 
 
 class GithubReporter(Reporter):
+    needs_texts = False
+
     def add(self, result: FileResult, group: Group) -> None:
         self.echo(github_annotations([result]), err=False, nl=False)
 

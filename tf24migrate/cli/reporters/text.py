@@ -72,6 +72,10 @@ class TextReporter(Reporter):
         super().__init__(run, echo)
         self.explained: set[tuple[str, str]] = set()  # (code, details) already printed
 
+    @property
+    def needs_texts(self) -> bool:
+        return self.run.mode is Mode.DIFF
+
     def add(self, result: FileResult, group: Group) -> None:
         run = self.run
         failure = failure_line(result)
