@@ -387,16 +387,64 @@ def test_every_rule_records_its_versions_and_where_they_were_read(rule):
 
 def test_requirements_of_other_distributions_need_no_packaging():
     """Reading a project's requirements imports `packaging` (tens of milliseconds of start-up)
-    only for a requirement of TensorFlow."""
+    only for a requirement of TensorFlow, and its requirement parser only for one with a marker
+    or a URL."""
     code = (
         "import sys\n"
         "from tf24migrate.run.project_metadata import tensorflow_specifier as of\n"
         "assert [of('numpy>=1.19'), of('tensorflow-addons'), of('-e .')] == [None, None, None]\n"
         "assert 'packaging' not in sys.modules\n"
+        "assert of('tensorflow[and-cuda]>=2.3,<2.5') == '<2.5,>=2.3'\n"
+        "assert 'packaging' in sys.modules and 'packaging.requirements' not in sys.modules\n"
         "assert of('TensorFlow_CPU>=2.3 ; python_version > \"3\"') == '>=2.3'\n"
-        "assert 'packaging' in sys.modules\n"
+        "assert 'packaging.requirements' in sys.modules\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@pytest.mark.parametrize(
+    "requirement",
+    [
+        "tensorflow",
+        "  tensorflow==2.3 ",
+        "TensorFlow-CPU>=2.3",
+        "tensorflow >= 2.3 , < 2.5",
+        "tensorflow\t>=2.3",
+        "tensorflow(>=2.3,<2.5)",
+        "tensorflow (==2.4.*)",
+        "tensorflow[ and-cuda , x ]~=2.4.0",
+        "tensorflow[]>=2.3",
+        "tensorflow_gpu===2.3.0",
+        "tensorflow==1!2.3.0rc1+local",
+        "tensorflow-gpu<2.0,>=1.15,!=1.15.1",
+        # not valid, or not of the usual shape: `Requirement` decides
+        "tensorflow>=abc",
+        "tensorflow==2.3.*.1",
+        "tensorflow~=2",
+        "tensorflow=2.3",
+        "tensorflow==",
+        "tensorflow>=2.3,",
+        "tensorflow ()",
+        "tensorflow (>=2.3",
+        "tensorflow>=2.3 garbage",
+        "tensorflow[a b]>=2",
+        "tensorflow[a,]>=2",
+        "tensorflow\n>=2.3",
+        "tensorflow\u00a0>=2.3",
+        "tensorflow>=2.3; python_version < '3.9'",
+        "tensorflow @ https://example.com/tensorflow.whl",
+    ],
+)
+def test_a_requirement_s_specifier_is_what_packaging_reads(requirement):
+    from packaging.requirements import InvalidRequirement, Requirement
+
+    from tf24migrate.run.project_metadata import tensorflow_specifier
+
+    try:
+        expected = str(Requirement(requirement).specifier)
+    except InvalidRequirement:
+        expected = None
+    assert tensorflow_specifier(requirement) == expected
 
 
 @pytest.mark.parametrize(

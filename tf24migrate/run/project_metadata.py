@@ -48,7 +48,19 @@ _TF_IMAGE = re.compile(
 )
 _NGC_TF1_IMAGE = re.compile(r"^\s*FROM\s+\S*nvidia/tensorflow:\S*-tf1\b", re.IGNORECASE | re.MULTILINE)
 _PIP_TENSORFLOW = re.compile(r"\btensorflow(?:-gpu|-cpu)?(?:==|~=|>=)(\d+\.\d+(?:\.\d+)?)")
-_NAME = re.compile(r"\s*([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)")  # PEP 508's, first in a requirement
+_NAME_PATTERN = r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?"  # PEP 508's
+_NAME = re.compile(rf"\s*({_NAME_PATTERN})")  # first in a requirement
+# The usual requirement: a name, perhaps extras, perhaps specifiers (`tensorflow[and-cuda]>=2.3,
+# <2.5`, `tensorflow (==2.4.*)`); no marker, no URL; PEP 508's spaces and tabs. Its specifiers
+# read alone (`SpecifierSet`) are what `Requirement` reads, whose parser costs a run about 9 ms
+# to import; any other shape is left to `Requirement`.
+_SPECIFIER = r"(?:===|~=|==|!=|<=|>=|<|>)[ \t]*[A-Za-z0-9.*+!_-]+"
+_SPECIFIERS = rf"{_SPECIFIER}(?:[ \t]*,[ \t]*{_SPECIFIER})*"
+_EXTRAS = rf"\[[ \t]*(?:{_NAME_PATTERN}[ \t]*(?:,[ \t]*{_NAME_PATTERN}[ \t]*)*)?\]"
+_PLAIN_REQUIREMENT = re.compile(
+    rf"[ \t]*{_NAME_PATTERN}[ \t]*(?:{_EXTRAS})?[ \t]*"
+    rf"(?:\([ \t]*(?P<enclosed>{_SPECIFIERS})[ \t]*\)|(?P<specifiers>{_SPECIFIERS}))?[ \t]*"
+)
 
 
 def _canonical(name: str) -> str:
@@ -92,6 +104,14 @@ def tensorflow_specifier(requirement: str) -> str | None:
     name = _NAME.match(requirement)
     if name is None or _canonical(name.group(1)) not in TENSORFLOW_DISTRIBUTIONS:
         return None  # not TensorFlow's, whatever follows its name: `packaging` is not even imported
+    plain = _PLAIN_REQUIREMENT.fullmatch(requirement)
+    if plain is not None:
+        from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+        try:
+            return str(SpecifierSet(plain["enclosed"] or plain["specifiers"] or ""))
+        except InvalidSpecifier:
+            return None
     from packaging.requirements import InvalidRequirement, Requirement
 
     try:
