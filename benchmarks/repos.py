@@ -30,7 +30,9 @@ best time of each is kept:
   (the rules' pass, the plan's own work, the TF 1 check, code generation and its check) and the
   workers' traffic.
 - the floor of a warm run: `--version`, and what a bare Python takes beyond its start-up to list
-  the tree's folders, stat each `.py` file and read and decode the cache's index;
+  the tree's folders, stat each `.py` file and read and decode the cache's index; and the floor of
+  a warm run of this tool: that, and what a run over an empty folder takes beyond `--version` (the
+  modules a run imports, its options, configuration and summary);
 - the work of a cold run today, as no schedule of it over the cores can beat: `--version` and the
   imports (which come before any file LibCST parses), and the rest of the CPU a `-j 1` run uses,
   shared by the default jobs. A cold run near it is bound by its CPU, not by how it is shared.
@@ -242,6 +244,8 @@ def measures(tree: Path, listing: Path, scratch: Path) -> dict[str, list[str] | 
     tool = str(BIN / "tf24migrate")
     has_cache = "--no-cache" in subprocess.run([tool, "--help"], capture_output=True, text=True).stdout
     cold = [tool, "--check", "--quiet", *(["--no-cache"] if has_cache else []), str(tree)]
+    empty = scratch / "empty"  # a run of no file: what the tool itself costs beyond --version
+    empty.mkdir(exist_ok=True)
     ruff = shutil.which("ruff") or (str(BIN / "ruff") if (BIN / "ruff").exists() else None)
     return {
         "ast.parse": [sys.executable, "-c", AST_PARSE, str(listing)],
@@ -261,6 +265,7 @@ def measures(tree: Path, listing: Path, scratch: Path) -> dict[str, list[str] | 
         "walk and stat": [sys.executable, "-c", WALK_AND_STAT, str(tree), str(scratch / "warm")]
         if has_cache
         else None,
+        "an empty folder": [tool, "--check", "--quiet", "--cache-dir", str(scratch / "warm"), str(empty)],
     }
 
 
@@ -364,6 +369,13 @@ def main() -> None:
                 f"  {'warm floor':12} {bare:6.3f}s  {bare / version:5.2f}x --version: --version + a bare "
                 f"Python's walk, stat of each file and read of the index {best['walk and stat']:.3f}s "
                 f"less its start-up {best['python']:.3f}s; warm takes {best['warm'] - bare:.3f}s more"
+            )
+            own = best["an empty folder"] - version
+            floor_of_run = bare + own
+            print(
+                f"  {'run floor':12} {floor_of_run:6.3f}s  {floor_of_run / version:5.2f}x --version: the warm "
+                f"floor + what a run over an empty folder takes beyond --version {own:.3f}s (its imports, "
+                f"options, configuration and summary); warm takes {best['warm'] - floor_of_run:.3f}s more"
             )
         # What `-j 1` does is the work of any run: its start-up and imports come before any file
         # LibCST parses (done once, or in each worker at that much more CPU), the rest is shared.
