@@ -65,10 +65,11 @@ _PIECE = 1 << 20  # characters `_marked` lower-cases at a time
 
 
 def _marked(source: str) -> bool:
-    """Whether `source` may hold a suppression comment: `tf24migrate` or `noqa` in any case, as
-    the comments' patterns read them (`# NOQA: TF24101`). Looked for in lower-cased pieces of a
-    megabyte, each overlapping the next by a marker's length: a long source is never copied whole,
-    and two finds in a lower-cased copy cost less than three in the text."""
+    """Whether `source` (a file's, or one line) may hold a suppression comment: `tf24migrate` or
+    `noqa` in any case, as the comments' patterns read them (`# NOQA: TF24101`). Looked for in
+    lower-cased pieces of a megabyte, each overlapping the next by a marker's length: a long
+    source is never copied whole, and two finds in a lower-cased copy cost less than three in the
+    text."""
     overlap = len("tf24migrate") - 1
     for start in range(0, len(source), _PIECE):
         piece = source[start : start + _PIECE + overlap].lower()
@@ -77,18 +78,13 @@ def _marked(source: str) -> bool:
     return False
 
 
-def _marked_line(line: str) -> bool:
-    lowered = line.lower()
-    return "tf24migrate" in lowered or "noqa" in lowered
-
-
 def line_suppressions(source: str) -> dict[int, frozenset[str] | None]:
     """`{line: codes}` for each line with a suppression comment; None means every code."""
     if not _marked(source):
         return {}
     result: dict[int, frozenset[str] | None] = {}
     for number, line in enumerate(source.splitlines(), start=1):
-        if not _marked_line(line):
+        if not _marked(line):
             continue
         codes, _ = _entries(line)
         if codes is None or codes:
@@ -112,7 +108,7 @@ def unknown_suppressions(source: str, path: str | None) -> tuple[Finding, ...]:
         return ()
     findings = []
     for number, line in enumerate(source.splitlines(), start=1):
-        if not _marked_line(line):
+        if not _marked(line):
             continue
         for column, text in _entries(line)[1]:
             message = f"`{text}` in a suppression comment is no rule nor note: it suppresses nothing"
