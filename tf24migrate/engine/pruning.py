@@ -286,7 +286,7 @@ class StatementPlan:
         the statements (or loops) that bound it there."""
         if not sources:
             return set(), {}
-        ends = self._harvest_ends()
+        ends = self._ends(loops_only=True)
         ordered = sorted(sources)
         binders: dict[str, list[int]] = {}
         using: set[int] = set()
@@ -313,12 +313,13 @@ class StatementPlan:
             ordered = sorted({*ordered, *found})
         return using, binders
 
-    def _harvest_ends(self) -> array[int]:
-        """The last line of each statement whose bindings `_follow` reads when it spans a line
-        followed: a simple statement's, a `for` loop's header's; 0 for other compound statements."""
+    def _ends(self, *, loops_only: bool = False) -> array[int]:
+        """The last line of each statement, but of a compound statement its header's (`def f(x):`,
+        `if a and b:`). With `loops_only`, a `for` loop's header's and 0 for the other compound
+        statements, whose bindings are their statements' (`_follow`)."""
         ends = array("i", self._end)
-        for index in self._compounds:
-            ends[index] = self._loops[index][1] if index in self._loops else 0
+        for index, header_end in zip(self._compounds, self._header_ends, strict=True):
+            ends[index] = header_end if not loops_only or index in self._loops else 0
         return ends
 
     def _is_compound(self, index: int) -> bool:
@@ -328,9 +329,7 @@ class StatementPlan:
     def _spanning(self, lines: set[int]) -> Iterator[tuple[int, int, int, bool]]:
         """(index, first line, last line, whether a header) of each simple statement spanning one
         of `lines`, and of each compound statement whose header spans one (the header's lines)."""
-        ends = array("i", self._end)
-        for index, header_end in zip(self._compounds, self._header_ends, strict=True):
-            ends[index] = header_end
+        ends = self._ends()
         spanning = map(_spans_any, self._start, ends, itertools.repeat(sorted(lines)))
         for index in itertools.compress(range(len(ends)), spanning):
             yield index, self._start[index], ends[index], self._is_compound(index)
