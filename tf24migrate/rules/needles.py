@@ -55,6 +55,9 @@ class Pattern:
             at = text.find(literal)
             while at >= 0:
                 start = text.rfind("\n", 0, at) + 1
+                if self.passes_over(text, at, start):
+                    at = text.find(literal, at + len(literal))
+                    continue
                 end = text.find("\n", at)
                 end = len(text) if end < 0 else end
                 if start not in searched:
@@ -62,6 +65,11 @@ class Pattern:
                     regex = regex or self.regex_in(text)
                     yield from regex.finditer(text, start, end)
                 at = text.find(literal, end)
+
+    def passes_over(self, text: str, at: int, line_start: int) -> bool:
+        """Whether the literal at `at` (on the line starting at `line_start`) is known from the text
+        around it to be in no match, so that its line is not searched for it."""
+        return False
 
     def regex_in(self, text: str) -> re.Pattern[str]:
         """The regular expression searched in `text` (where one of the literals is)."""
@@ -365,25 +373,13 @@ class PublicImports(_MadeOf):
         )
         self._arguments = ()
 
-    def finditer(self, text: str) -> Iterator[re.Match[str]]:
-        searched: set[int] = set()  # the lines searched, by where they start
-        at = text.find("tensorflow")
-        while at >= 0:
-            after = at + len("tensorflow")
-            start = text.rfind("\n", 0, at) + 1
-            if (
-                not _word_at(text, at, after)
-                or text[at - 1 : at] == "."
-                or (_INTERNAL_AFTER.match(text, after) and "import" not in text[start:at])
-            ):
-                at = text.find("tensorflow", after)
-                continue
-            end = text.find("\n", at)
-            end = len(text) if end < 0 else end
-            if start not in searched:
-                searched.add(start)
-                yield from self.regex.finditer(text, start, end)
-            at = text.find("tensorflow", end)
+    def passes_over(self, text: str, at: int, line_start: int) -> bool:
+        after = at + len("tensorflow")
+        return (
+            not _word_at(text, at, after)
+            or text[at - 1 : at] == "."
+            or (_INTERNAL_AFTER.match(text, after) is not None and "import" not in text[line_start:at])
+        )
 
 
 IMPORTS_PUBLIC_TENSORFLOW = PublicImports()
