@@ -312,3 +312,130 @@ def test_the_files_no_rule_reads_come_first_and_the_workers_inherit_libcst(tmp_p
     assert run(plain) == "20 0 [] False"
     due = tree(tmp_path, 20)
     assert run(plain[:5] + due) == "25 20 [(20, True)] True"
+
+
+TAIL_RUN = """
+import os, signal, sys, time
+from tf24migrate.catalogue.selection import RuleSelection
+from tf24migrate.catalogue.settings import Settings
+from tf24migrate.run import migrate, workers
+
+sent = []
+real = workers.migrate_in_workers
+def recorded(files, settings, jobs, texts, cache, alone):
+    sent.append(([os.path.basename(f) for f in files], sorted(os.path.basename(f) for f in alone)))
+    return real(files, settings, jobs, texts, cache, alone)
+workers.migrate_in_workers = recorded
+load_rules = migrate.load_rules
+def slow_load(settings):  # time for the scan to reach this process's files, on a busy machine too
+    time.sleep(1)
+    load_rules(settings)
+migrate.load_rules = slow_load
+workers._TAIL_FILES = int(os.environ.get("TAIL_FILES", workers._TAIL_FILES))
+main = os.getpid()
+scanned = workers.result_without_rules
+def scan(path, *args, **kwargs):
+    if os.getpid() != main and os.path.basename(path) == os.environ.get("DOOMED"):
+        os.kill(os.getpid(), signal.SIGKILL)  # the scan dies here
+    return scanned(path, *args, **kwargs)
+workers.result_without_rules = scan
+files, settings = sys.argv[1:], Settings(RuleSelection())
+results = list(migrate.migrate_files(files, settings, jobs=2, texts=False))
+loaded = "libcst" in sys.modules
+alone = list(migrate.migrate_files(files, settings, jobs=1, texts=False))
+assert [(r.path, r.status, r.code, r.findings) for r in results] == [
+    (r.path, r.status, r.code, r.findings) for r in alone
+]
+print([os.path.basename(r.path) for r in results if r.changed], sent, loaded)
+"""
+
+
+def _tail_run(files, doomed="", tail_files=2048):
+    done = subprocess.run(
+        [sys.executable, "-c", TAIL_RUN, *files],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "DOOMED": doomed, "TAIL_FILES": str(tail_files)},
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def _plain(tmp_path, name, size=0):
+    path = tmp_path / f"{name}.py"
+    path.write_text("import os\nx = os.sep\n" + "# a line no rule reads\n" * (size // 24))
+    return str(path)
+
+
+def _due(tmp_path, name):
+    path = tmp_path / f"{name}.py"
+    path.write_bytes(BEFORE)
+    return str(path)
+
+
+def test_while_the_rules_load_the_last_files_are_scanned_and_the_workers_get_the_due_ones(tmp_path):
+    """The first due file (`d05`) makes this process load the rules; meanwhile a process scans the
+    files from the last one back to it, so the workers are sent only the due files, each alone;
+    the results are those of one process, in order."""
+    due_at = {5, 9, 14, 22, 23, 30, 31, 35, 38, 39}
+    files = [_due(tmp_path, f"d{n:02}") if n in due_at else _plain(tmp_path, f"p{n:02}") for n in range(40)]
+    names = [f"d{n:02}.py" for n in sorted(due_at)]
+    assert _tail_run(files) == f"{names} [({names}, {names})] True"
+
+
+def test_a_scan_that_dies_leaves_its_files_to_the_workers(tmp_path):
+    due_at = {5, 9, 14, 22, 23, 30, 31, 35, 38, 39}
+    files = [_due(tmp_path, f"d{n:02}") if n in due_at else _plain(tmp_path, f"p{n:02}") for n in range(40)]
+    names = [f"d{n:02}.py" for n in sorted(due_at)]
+    rest = [os.path.basename(path) for path in files[5:]]
+    assert _tail_run(files, doomed="p20.py") == f"{names} [({rest}, ['d05.py'])] True"
+
+
+def test_the_scan_reads_a_bounded_number_of_files(tmp_path):
+    """Its results wait for the files before it: the scan stops after `_TAIL_FILES` (here 5), and
+    the workers are sent the files before those, and the due ones among those."""
+    due_at = {5, 9, 14, 22, 23, 30, 31, 35, 38, 39}
+    files = [_due(tmp_path, f"d{n:02}") if n in due_at else _plain(tmp_path, f"p{n:02}") for n in range(40)]
+    names = [f"d{n:02}.py" for n in sorted(due_at)]
+    rest = [os.path.basename(path) for path in files[5:35]] + ["d35.py", "d38.py", "d39.py"]
+    alone = ["d05.py", "d35.py", "d38.py", "d39.py"]
+    assert _tail_run(files, tail_files=5) == f"{names} [({rest}, {alone})] True"
+
+
+def test_past_the_leading_bytes_two_scans_meet_and_nothing_is_loaded(tmp_path):
+    """With two jobs, 2.4 MB of files no rule reads: this process reads the first megabyte alone,
+    then the scan from the end and this process meet; no worker starts, no rule is loaded."""
+    files = [_plain(tmp_path, f"p{n:02}", size=30_000) for n in range(80)]
+    assert _tail_run(files) == "[] [] False"
+
+
+def test_a_file_known_to_be_due_goes_to_a_worker_alone(tmp_path, monkeypatch):
+    files = tree(tmp_path, 60)
+    chunks = tmp_path / "chunks.txt"
+    sent = workers._sent
+
+    def recorded(results):  # in the worker, as it sends a chunk's results
+        with open(chunks, "a") as handle:
+            handle.write(f"{files.index(results[0].path)} {len(results)}\n")
+        return sent(results)
+
+    monkeypatch.setattr(workers, "_sent", recorded)
+    alone = frozenset(files[n] for n in (5, 6, 20))
+    results = list(workers.migrate_in_workers(files, Settings(select_rules()), 2, False, alone=alone))
+    assert [r.path for r in results] == files
+    chunked = sorted(tuple(map(int, line.split())) for line in chunks.read_text().splitlines())
+    chunk_of_three = [(n, 3) for n in range(21, 60, 3)]
+    assert chunked == [
+        (0, 3),
+        (3, 2),
+        (5, 1),
+        (6, 1),
+        (7, 3),
+        (10, 3),
+        (13, 3),
+        (16, 3),
+        (19, 1),
+        (20, 1),
+        *chunk_of_three,
+    ]

@@ -5,6 +5,7 @@ files given (one writer, so every write is reported).
 
 from __future__ import annotations
 
+import itertools
 import os
 import sys
 import time
@@ -20,6 +21,7 @@ from tf24migrate.sources.kinds import SUFFIXES
 
 if TYPE_CHECKING:
     from tf24migrate.run.cache import ResultCache
+    from tf24migrate.run.workers import TailScan
 
 # Below this many files, starting worker processes costs more than it saves.
 _PARALLEL_FROM = 8
@@ -91,32 +93,89 @@ def _migrated(
     files: Sequence[str], settings: Settings, jobs: int, texts: bool, cache: ResultCache | None = None
 ) -> Generator[FileResult, None, None]:
     """The results of `files`, in order: in worker processes when there are `jobs` and enough files,
-    else here. Before any worker starts, this process migrates the first files no rule reads (a
-    read and a text scan each), up to the first Python file the rules must read (it then loads them
-    and LibCST), one that loaded them (a notebook, a C source), or `_LEADING_BYTES`. The workers
-    forked for the rest inherit what is loaded, where each would import it (0.2 s of CPU: on a
-    busy machine more workers cost more than they save), and a small tree with nothing to do starts
-    none."""
+    else here.
+
+    Before any worker starts, this process migrates the first files no rule reads (a read and a
+    text scan each), up to the first Python file the rules must read, or one that loaded them (a
+    notebook, a C source): it then loads them and LibCST, and the workers forked for the rest
+    inherit them, where each would import them (0.2 s of CPU: on a busy machine more workers cost
+    more than they save). A small tree with nothing to do starts no worker.
+
+    Meanwhile another process scans the files from the last one back (`workers.TailScan`), so that
+    the load does not leave a core idle, and the workers are sent only the files it did not turn
+    away. It starts at the first file the rules must read, or after `_LEADING_BYTES` read here;
+    from there, with two jobs the two processes scan as many files at once as two workers would,
+    and go on until the rules must read a file or they meet; with more jobs, the workers start
+    then (and each loads the rules if it meets a file they read). Only results without texts come
+    from it (`texts` false): its results are sent back whole, when it stops."""
     done = 0
-    if jobs > 1 and len(files) >= _PARALLEL_FROM:
+    found = False  # whether files[done] is due (the rules must read it)
+    tail: list[FileResult | None] = []  # the scan's results of files[first:]
+    first = len(files)
+    if jobs > 1 and len(files) >= _PARALLEL_FROM and "libcst" not in sys.modules:
+        scan: TailScan | None = None
         read = 0
-        while done < len(files) and read < _LEADING_BYTES and "libcst" not in sys.modules:
-            result = result_without_rules(files[done], settings, cache=cache)
-            if result is None:  # the rules must read it
-                load_rules(settings)
-                break
-            done += 1
-            read += len(result.source or "")
-            yield slim(result, texts)
-    rest = files[done:]
-    if jobs > 1 and len(rest) >= _PARALLEL_FROM:
+        try:
+            while done < len(files) and "libcst" not in sys.modules:
+                if scan is None and read >= _LEADING_BYTES:
+                    if jobs > 2 or texts or len(files) - done < _PARALLEL_FROM:
+                        break
+                    scan = _tail_scan(files, settings, cache)
+                if scan is not None and scan.meets(done + 1):
+                    break
+                result = result_without_rules(files[done], settings, cache=cache)
+                if result is None:
+                    found = True
+                    if scan is None and not texts and len(files) - done > _PARALLEL_FROM:
+                        scan = _tail_scan(files, settings, cache)
+                        scan.meets(done + 1)
+                    load_rules(settings)
+                    break
+                done += 1
+                read += len(result.source or "")
+                yield slim(result, texts)
+            if scan is not None:
+                first, tail = scan.results()
+                tail = tail[max(0, done - first) :]  # a file both read: this process's result
+                first = max(first, done)
+        finally:
+            if scan is not None:
+                scan.close()
+    middle = files[done:first]
+    due = [files[first + n] for n, result in enumerate(tail) if result is None]
+    alone = frozenset([*due, files[done]] if found else due)
+    migrated = _migrated_rest([*middle, *due], settings, jobs, texts, cache, alone)
+    try:
+        for result in itertools.chain([None] * len(middle), tail):
+            yield result if result is not None else next(migrated)
+    finally:
+        migrated.close()  # the workers finish the file at hand, and start no other
+
+
+def _tail_scan(files: Sequence[str], settings: Settings, cache: ResultCache | None) -> TailScan:
+    from tf24migrate.run.workers import TailScan  # not imported by a run that starts no process
+
+    return TailScan(files, settings, cache)
+
+
+def _migrated_rest(
+    files: Sequence[str],
+    settings: Settings,
+    jobs: int,
+    texts: bool,
+    cache: ResultCache | None,
+    alone: frozenset[str],
+) -> Generator[FileResult, None, None]:
+    """The results of `files`, in order: in worker processes (each file of `alone` in a chunk of its
+    own) when there are `jobs` and enough files, else here."""
+    if jobs > 1 and len(files) >= _PARALLEL_FROM:
         from tf24migrate.run import workers  # not imported by a run that needs none (a warm one)
 
-        jobs = min(jobs, len(rest), workers.jobs_the_open_files_allow())
+        jobs = min(jobs, len(files), workers.jobs_the_open_files_allow())
         if jobs > 1:
-            yield from workers.migrate_in_workers(rest, settings, jobs, texts, cache)
+            yield from workers.migrate_in_workers(files, settings, jobs, texts, cache, alone)
             return
-    for path in rest:
+    for path in files:
         yield slim(migrate_file(path, settings, cache=cache), texts)
 
 

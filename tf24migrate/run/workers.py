@@ -1,5 +1,6 @@
 """Worker processes: files migrated in chunks, with a bounded number of chunks in flight, so the
-results come back in the order of the files given and memory does not grow with their number.
+results come back in the order of the files given and memory does not grow with their number;
+and the scan of a run's last files (`TailScan`) while the main process loads the rules.
 
 Workers never write: they return the new code, and the main process writes it. Workers ignore
 Ctrl-C and hang-ups (the main process tells them to stop after the file at hand) and die with the
@@ -28,7 +29,8 @@ from typing import TYPE_CHECKING
 from tf24migrate.catalogue.selection import RuleSelection, select_rules
 from tf24migrate.catalogue.settings import Settings
 from tf24migrate.model.findings import FileResult, Status
-from tf24migrate.run.file import migrate_file, slim
+from tf24migrate.run.file import migrate_file, result_without_rules, slim
+from tf24migrate.sources.kinds import PYTHON, kind_of
 
 if TYPE_CHECKING:
     from tf24migrate.run.cache import ResultCache
@@ -254,10 +256,15 @@ def migrate_in_workers(
     jobs: int,
     texts: bool,
     cache: ResultCache | None = None,
+    alone: frozenset[str] = frozenset(),
 ) -> Generator[FileResult, None, None]:
     """The files' results (never written), from worker processes, in the order given. When a
     worker dies, the file it was migrating fails, naming the signal, and the other files in flight
-    are migrated again in a new pool (failed too only when the file at hand cannot be told)."""
+    are migrated again in a new pool (failed too only when the file at hand cannot be told).
+
+    Files are sent in chunks, each file of `alone` in one of its own: those known to be due (the
+    rules read them), which take a worker hundreds of times as long as a file turned away, so that
+    a few of them are not queued behind each other in one chunk while the other workers idle."""
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
@@ -301,6 +308,9 @@ def migrate_in_workers(
                     while start < len(files) or pending:
                         if start < len(files) and len(pending) < jobs * _CHUNKS_IN_FLIGHT_PER_JOB:
                             chunk = list(files[start : start + chunk_size])
+                            due = next((n for n, path in enumerate(chunk) if path in alone), None)
+                            if due is not None:
+                                chunk = chunk[: due or 1]
                             future = pool.submit(_migrate_chunk, chunk, texts)
                             processes.update(getattr(pool, "_processes", None) or {})
                             start += len(chunk)
@@ -345,6 +355,84 @@ def migrate_in_workers(
         gc.unfreeze()
         if spills is not None:
             shutil.rmtree(spills, ignore_errors=True)  # with what a worker killed while writing left
+
+
+_TAIL_FILES = 2048  # about 1 MB of results; while the rules load, a scan reads 500-1,000 files
+
+
+class TailScan:
+    """A process that reads and scans the last of `files`, from the last one back, as
+    `result_without_rules` does, while the main process goes on from the first: a run's main
+    process loads LibCST and the rules (0.15 s) when it meets the first file they must read, and
+    meanwhile the other core turns away the files no rule can fire in. The workers forked after
+    the load inherit the rules (one import per run, not one per worker) and are sent only what is
+    left: the files between the two, and those the scan found due.
+
+    The main process claims each file before it reads it (`meets`); the scan stops before a file
+    claimed, when asked (`results`), or after `_TAIL_FILES` files: their results wait for all the
+    files before them, and memory must not grow with a tree's size. A file both read (the claim came as the scan took it) has
+    its two results alike, and the caller keeps its own. Files of other kinds (notebooks, C
+    sources) are left to the workers, as they may need LibCST: the scan never loads it."""
+
+    def __init__(self, files: Sequence[str], settings: Settings, cache: ResultCache | None) -> None:
+        context = _context()
+        self._files = files
+        self._claimed = context.RawValue(ctypes.c_long, 0)  # by the main process: files[:claimed]
+        self._stop = context.RawValue(ctypes.c_bool, False)
+        self._receiving, sending = context.Pipe(duplex=False)
+        self._process = context.Process(
+            target=_scan_tail,
+            args=(files, settings, cache, self._claimed, self._stop, sending, os.getpid()),
+            daemon=True,
+        )
+        self._process.start()
+        sending.close()
+
+    def meets(self, claimed: int) -> bool:
+        """Claim `files[:claimed]` for the main process; whether the scan has ended (it reached a
+        claimed file, or died)."""
+        self._claimed.value = claimed
+        return self._receiving.poll()
+
+    def results(self) -> tuple[int, list[FileResult | None]]:
+        """Stop the scan after its file at hand: (the index of the first file it read, the result
+        of each file from there to the last, None for a file left to the workers). A scan that
+        died read none."""
+        self._stop.value = True
+        try:
+            first, results = pickle.loads(self._receiving.recv_bytes())
+        except (EOFError, OSError, pickle.UnpicklingError):
+            first, results = len(self._files), []
+        self.close()
+        return first, results
+
+    def close(self) -> None:
+        """End the scan (at once, if it is still reading: it writes nothing but its results) and
+        reap it."""
+        self._receiving.close()
+        if self._process.exitcode is None:
+            self._process.kill()
+        self._process.join()
+
+
+def _scan_tail(files: Sequence[str], settings: Settings, cache, claimed, stop, sending, parent: int) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the main process decides when to stop
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    _die_with(parent)
+    try:
+        results: list[FileResult | None] = []
+        first = len(files)
+        while first > claimed.value and not stop.value and len(results) < _TAIL_FILES:
+            path = files[first - 1]
+            result = result_without_rules(path, settings, cache=cache) if kind_of(path) is PYTHON else None
+            results.append(None if result is None else slim(result, False))
+            first -= 1
+        results.reverse()
+        sending.send_bytes(pickle.dumps((first, results), pickle.HIGHEST_PROTOCOL))
+    except BaseException:  # the workers migrate these files, and report what went wrong
+        os._exit(1)
+    sending.close()
 
 
 # Open files: those of the main process, and those each worker costs it (pipes, a sentinel).
