@@ -189,16 +189,26 @@ class _BreaksCode(Rule):
         )
 
 
+LEFT_OUT = b"    padding = compute_something_long(1, 2, 3, 'long enough to be left out')\n"
+BROKEN_STATEMENT_PLACES = {
+    # Between statements no rule touches: its own text is checked.
+    "top level": b"import os\n\n" + OLD_CALL + b"\nx = (\n    1,\n)\n",
+    # In a function whose other statements LibCST never sees: the function is checked with each of
+    # them as its marker, standing where they stood.
+    "among statements left out": b"def train(strategy):\n" + LEFT_OUT + b"    " + OLD_CALL + b"\n" + LEFT_OUT,
+}
+
+
+@pytest.mark.parametrize("place", BROKEN_STATEMENT_PLACES)
 @pytest.mark.parametrize(
     ("replacement", "problem"),
     [("lambda", "produced code that does not parse"), ("run now", "failed (CSTValidationError: Name")],
 )
-def test_a_broken_rule_leaves_the_file_alone_and_is_named(tmp_path, replacement, problem):
+def test_a_broken_rule_leaves_the_file_alone_and_is_named(tmp_path, replacement, problem, place):
     from tf24migrate.run.migrate import migrate_files
 
     path = tmp_path / "a.py"
-    # The broken statement sits between statements no rule touches: its own text is checked.
-    path.write_bytes(b"import os\n\n" + OLD_CALL + b"\nx = (\n    1,\n)\n")
+    path.write_bytes(BROKEN_STATEMENT_PLACES[place])
     before = path.read_bytes()
     [result] = migrate_files([str(path)], Settings((_BreaksCode(replacement),)), write=True)
     assert result.status is Status.FAILED

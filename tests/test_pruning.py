@@ -155,6 +155,28 @@ def test_sparse_text_leaves_out_whole_uninteresting_statements_only():
             assert sparse.sparse_line(sparse.original_line(number)) == number
 
 
+def test_generated_code_is_checked_with_its_markers_where_they_stand_for_their_statements():
+    """A changed statement's code is parsed with its markers in it (much less to parse) when each
+    stands at the indentation of the statements it stands for; else restored."""
+    plan = StatementPlan.build(SPARSE_SOURCE, ["experimental_run_v2", "CollectiveHints"])
+    sparse = plan.sparse(SPARSE_SOURCE)
+    assert sparse is not None
+    trainer = sparse.text[
+        sparse.text.index("class Trainer") : sparse.text.index("\n\n\n__tf24migrate_skipped_3")
+    ]
+    assert trainer.count("    __tf24migrate_skipped_") == 2
+    assert sparse.checkable(trainer) == trainer
+    # A fix that put the statements of a marker in a new block: restored, they are not in it.
+    moved = trainer.replace(
+        "    __tf24migrate_skipped_1__", "    if ready:\n        __tf24migrate_skipped_1__"
+    )
+    ast.parse(moved)
+    restored = sparse.checkable(moved)
+    assert restored == sparse.restore(moved) and "def setup" in restored
+    with pytest.raises(IndentationError):
+        ast.parse(restored)
+
+
 @pytest.mark.parametrize("layout", ["LF", "CRLF", "no final newline"])
 def test_findings_and_code_are_the_same_with_and_without_the_sparse_text(layout, monkeypatch):
     source = {

@@ -222,7 +222,8 @@ def _run_tree(source: str, active: Sequence[Rule], path: str | None, settings: S
     )
     code = with_the_edges_of(source, code)
     # verify: only generated code is checked; every other statement is the source's, which
-    # parsed, and top-level statements parse independently of each other
+    # parsed, and top-level statements parse independently of each other (as do statements left
+    # out of the sparse text, where their marker stands at their indentation)
     if code != source:
         problem = next(filter(None, map(_check_parses, generated)), None)
         if problem is not None:
@@ -349,21 +350,22 @@ class _Parsed:
         }
 
     def code(self, new_module: cst.Module, source: str) -> tuple[str, list[str], tuple[tuple[int, int], ...]]:
-        """The code of `new_module` (the module of `source`, transformed), the parts of it that
-        were generated, and the (first, last) lines of the source they replace."""
+        """The code of `new_module` (the module of `source`, transformed), what of it was generated
+        (as much as must parse for it to parse: `Sparse.checkable`), and the (first, last) lines
+        of the source they replace."""
         edited = None
         if self.statements is not None:
             code, generated, edited = self.statements.code(new_module)
         else:
             code = module_code(new_module)
             generated = [code]
+        checked = generated if self.sparse is None else list(map(self.sparse.checkable, generated))
         if edited is None:
-            code = with_form_feeds(source, self._restored(code))
-            return code, [self._restored(piece) for piece in generated], _ALL_LINES
+            return with_form_feeds(source, self._restored(code)), checked, _ALL_LINES
         if self.sparse is not None:
             line = self.sparse.original_line  # a range ends before the next line of the sparse text
             edited = [(line(first), line(last + 1) - 1) for first, last in edited]
-        return self._restored(code), [self._restored(piece) for piece in generated], tuple(edited)
+        return self._restored(code), checked, tuple(edited)
 
     def _restored(self, code: str) -> str:
         return self.sparse.restore(code) if self.sparse is not None else code

@@ -46,6 +46,18 @@ class Sparse:
         before = bisect.bisect_left(self._markers, line)
         return line + (self._removed[before - 1] if before else 0)
 
+    def checkable(self, text: str) -> str:
+        """What must parse for `text` (generated from the parsed `text`) restored to parse: `text`
+        itself, when each of its markers is at the indentation of the statements it stands for
+        (whole statements that parsed there, among the same siblings: restored, they parse there
+        again), else `text` restored. Much less to parse, for a long function with a line changed."""
+        for match in self._MARKER_LINE.finditer(text):
+            start, _ = self._originals[match.group(1)]
+            indent = match.group(0)[: match.start(1) - match.start()]
+            if not self._source.startswith(indent, start) or self._source[start + len(indent)] in " \t\f":
+                return self.restore(text)
+        return text
+
     def restore(self, text: str) -> str:
         """`text` (generated from the parsed `text`) with the left-out statements put back."""
 
