@@ -7,7 +7,7 @@ from typing import NamedTuple
 from tf24migrate.rules.needles import KeywordOfModuleCall, ModuleAttribute, Pattern, PublicImports, any_of
 
 # The digest of the sources this table was generated from: see `catalogue.generated`.
-SOURCES_DIGEST = "11ac8112984ae627b11c3c0212de8067"
+SOURCES_DIGEST = "5d481b310441521bf2064b7e48a1b2c1"
 
 
 class Row(NamedTuple):
@@ -68,7 +68,7 @@ ROWS = (
     Row("TF24601", "trt-nodes-denylist", True, (), (Pattern(r"(?<![\w.])nodes_blacklist[ \t]*(?:=(?!=)|#|\\?$)", "nodes_blacklist"),)),
     Row("TF24602", "amp-env-lists", True, (), ("TF_AUTO_MIXED_PRECISION_GRAPH_REWRITE_",)),
     Row("TF24603", "tpu-embedding-batch-size", True, (PublicImports(),), ("TPUEmbedding",)),
-    Row("TF24701", "c-api-string-functions", True, (), ("TF_StringEncode", "TF_StringDecode", "TF_StringEncodedSize")),
+    Row("TF24701", "c-api-string-functions", True, (), (Pattern(r"TF_StringEncode|TF_StringDecode|TF_StringEncodedSize", "TF_String"),)),
     Row("TF24801", "old-names-in-prose", False, (), ("experimental.enable_mixed_precision_graph_rewrite", "experimental_distribute_datasets_from_function", "experimental_steps_per_execution", "experimental.LossScaleOptimizer", "experimental.DynamicLossScale", "mixed_precision.experimental", "experimental.FixedLossScale", "experimental.global_policy", "CollectiveCommunication", "experimental.LossScale", "experimental.AUTOTUNE", "experimental.Policy", "experimental_run_v2", "experimental_hints", "CollectiveHints", "nodes_blacklist", "set_policy")),
 )
 # fmt: on

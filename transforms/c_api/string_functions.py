@@ -9,6 +9,7 @@ import libcst as cst
 from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import Rule
 from tf24migrate.rules.context import RuleContext
+from tf24migrate.rules.needles import Pattern
 
 from .._text import is_prose, literal_value
 
@@ -56,7 +57,8 @@ class CApiStringFunctions(Rule):
     old_removed = "2.4"
     fix = None
     severity = Severity.ERROR
-    triggers = tuple(REMOVED_STRING_FUNCTIONS)
+    # One look for their common prefix, absent from nearly every file, rather than one for each.
+    triggers = (Pattern("|".join(REMOVED_STRING_FUNCTIONS), "TF_String"),)
     c_identifiers = REMOVED_STRING_FUNCTIONS
 
     def leave_Attribute(
