@@ -332,6 +332,7 @@ def slow_load(settings):  # time for the scan to reach this process's files, on 
     load_rules(settings)
 migrate.load_rules = slow_load
 workers._TAIL_FILES = int(os.environ.get("TAIL_FILES", workers._TAIL_FILES))
+migrate._EARLY_DUE_FILES = int(os.environ.get("EARLY", migrate._EARLY_DUE_FILES))
 main = os.getpid()
 scanned = workers.result_without_rules
 def scan(path, *args, **kwargs):
@@ -350,13 +351,13 @@ print([os.path.basename(r.path) for r in results if r.changed], sent, loaded)
 """
 
 
-def _tail_run(files, doomed="", tail_files=2048):
+def _tail_run(files, doomed="", tail_files=2048, early=16):
     done = subprocess.run(
         [sys.executable, "-c", TAIL_RUN, *files],
         capture_output=True,
         text=True,
         timeout=120,
-        env={**os.environ, "DOOMED": doomed, "TAIL_FILES": str(tail_files)},
+        env={**os.environ, "DOOMED": doomed, "TAIL_FILES": str(tail_files), "EARLY": str(early)},
     )
     assert done.returncode == 0, done.stderr
     return done.stdout.strip()
@@ -374,14 +375,18 @@ def _due(tmp_path, name):
     return str(path)
 
 
-def test_while_the_rules_load_the_last_files_are_scanned_and_the_workers_get_the_due_ones(tmp_path):
+@pytest.mark.parametrize("early", [16, 2])
+def test_while_the_rules_load_the_last_files_are_scanned_and_the_workers_get_the_due_ones(tmp_path, early):
     """The first due file (`d05`) makes this process load the rules; meanwhile a process scans the
-    files from the last one back to it, so the workers are sent only the due files, each alone;
-    the results are those of one process, in order."""
+    files from the last one back to it, so the workers are sent only the due files, each alone,
+    the first `early` of those it found before the others; the results are those of one process,
+    in order."""
     due_at = {5, 9, 14, 22, 23, 30, 31, 35, 38, 39}
     files = [_due(tmp_path, f"d{n:02}") if n in due_at else _plain(tmp_path, f"p{n:02}") for n in range(40)]
     names = [f"d{n:02}.py" for n in sorted(due_at)]
-    assert _tail_run(files) == f"{names} [({names}, {names})] True"
+    found = names[1:]
+    sent = [*found[:early], "d05.py", *found[early:]]
+    assert _tail_run(files, early=early) == f"{names} [({sent}, {names})] True"
 
 
 def test_a_scan_that_dies_leaves_its_files_to_the_workers(tmp_path):
@@ -398,7 +403,7 @@ def test_the_scan_reads_a_bounded_number_of_files(tmp_path):
     due_at = {5, 9, 14, 22, 23, 30, 31, 35, 38, 39}
     files = [_due(tmp_path, f"d{n:02}") if n in due_at else _plain(tmp_path, f"p{n:02}") for n in range(40)]
     names = [f"d{n:02}.py" for n in sorted(due_at)]
-    rest = [os.path.basename(path) for path in files[5:35]] + ["d35.py", "d38.py", "d39.py"]
+    rest = ["d35.py", "d38.py", "d39.py"] + [os.path.basename(path) for path in files[5:35]]
     alone = ["d05.py", "d35.py", "d38.py", "d39.py"]
     assert _tail_run(files, tail_files=5) == f"{names} [({rest}, {alone})] True"
 

@@ -5,6 +5,7 @@ files given (one writer, so every write is reported).
 
 from __future__ import annotations
 
+import collections
 import itertools
 import os
 import sys
@@ -28,6 +29,9 @@ _PARALLEL_FROM = 8
 # How many bytes of files in which no rule can fire this process reads first, before any worker
 # starts, looking for one the rules must read (`_migrated`): about 20 ms.
 _LEADING_BYTES = 1 << 20
+# How many of the due files found by the scan of the last files are migrated before the others
+# (`_migrated`): their results are held until their turn, so they are few.
+_EARLY_DUE_FILES = 16
 
 
 def default_jobs() -> int:
@@ -103,7 +107,7 @@ def _migrated(
 
     Meanwhile another process scans the files from the last one back (`workers.TailScan`), so that
     the load does not leave a core idle, and the workers are sent only the files it did not turn
-    away. It starts at the first file the rules must read, or after `_LEADING_BYTES` read here;
+    away, the first due ones it found first. It starts at the first file the rules must read, or after `_LEADING_BYTES` read here;
     from there, with two jobs the two processes scan as many files at once as two workers would,
     and go on until the rules must read a file or they meet; with more jobs, the workers start
     then (and each loads the rules if it meets a file they read). Only results without texts come
@@ -144,10 +148,17 @@ def _migrated(
     middle = files[done:first]
     due = [files[first + n] for n, result in enumerate(tail) if result is None]
     alone = frozenset([*due, files[done]] if found else due)
-    migrated = _migrated_rest([*middle, *due], settings, jobs, texts, cache, alone)
+    # The first due files the scan found go to the workers first, and their results wait here for
+    # their turn: each takes a worker hundreds of times as long as a file turned away, and last in
+    # line they would leave the other workers idle at the end.
+    early, late = due[:_EARLY_DUE_FILES], due[_EARLY_DUE_FILES:]
+    migrated = _migrated_rest([*early, *middle, *late], settings, jobs, texts, cache, alone)
     try:
-        for result in itertools.chain([None] * len(middle), tail):
-            yield result if result is not None else next(migrated)
+        held = collections.deque(next(migrated) for _ in early)
+        for index, result in enumerate(itertools.chain([None] * len(middle), tail)):
+            if result is None:
+                result = held.popleft() if index >= len(middle) and held else next(migrated)
+            yield result
     finally:
         migrated.close()  # the workers finish the file at hand, and start no other
 
