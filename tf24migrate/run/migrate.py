@@ -107,22 +107,26 @@ def _migrated(
 
     Meanwhile another process scans the files from the last one back (`workers.TailScan`), so that
     the load does not leave a core idle, and the workers are sent only the files it did not turn
-    away, the first due ones it found first. It starts at the first file the rules must read, or after `_LEADING_BYTES` read here;
-    from there, with two jobs the two processes scan as many files at once as two workers would,
-    and go on until the rules must read a file or they meet; with more jobs, the workers start
-    then (and each loads the rules if it meets a file they read). Only results without texts come
-    from it (`texts` false): its results are sent back whole, when it stops."""
+    away, the first due ones it found first. It starts at the first file the rules must read, or
+    after `_LEADING_BYTES` read here; from there, with two jobs the two processes scan as many
+    files at once as two workers would, and go on until the rules must read a file or they meet;
+    with more jobs, the workers start then (and each loads the rules if it meets a file they
+    read). Only results without texts come from it (`texts` false): its results are sent back
+    whole, when it stops. Where no process can be forked (Windows), there is no such scan: one
+    started anew would first import the tool."""
     done = 0
     found = False  # whether files[done] is due (the rules must read it)
     tail: list[FileResult | None] = []  # the scan's results of files[first:]
     first = len(files)
     if jobs > 1 and len(files) >= _PARALLEL_FROM and "libcst" not in sys.modules:
         scan: TailScan | None = None
+        # A scan's results come without texts, from a process forked with what is loaded here.
+        scans = not texts and hasattr(os, "fork")
         read = 0
         try:
             while done < len(files) and "libcst" not in sys.modules:
                 if scan is None and read >= _LEADING_BYTES:
-                    if jobs > 2 or texts or len(files) - done < _PARALLEL_FROM:
+                    if jobs > 2 or not scans or len(files) - done < _PARALLEL_FROM:
                         break
                     scan = _tail_scan(files, settings, cache)
                 if scan is not None and scan.meets(done + 1):
@@ -130,7 +134,7 @@ def _migrated(
                 result = result_without_rules(files[done], settings, cache=cache)
                 if result is None:
                     found = True
-                    if scan is None and not texts and len(files) - done > _PARALLEL_FROM:
+                    if scan is None and scans and len(files) - done > _PARALLEL_FROM:
                         scan = _tail_scan(files, settings, cache)
                         scan.meets(done + 1)
                     load_rules(settings)
