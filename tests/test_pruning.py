@@ -16,6 +16,7 @@ from tf24migrate.dev.fixtures import all_cases
 from tf24migrate.engine import pipeline as engine
 from tf24migrate.engine.pruning import StatementPlan, bindings, trigger_lines
 from tf24migrate.engine.syntax import parse
+from tf24migrate.rules.text import line_starts
 
 CASES = all_cases()
 
@@ -397,3 +398,14 @@ def test_the_engine_parses_a_source_with_python_once(monkeypatch):
     result = run_rules(source, Settings(select_rules()))
     assert [f.code for f in result.findings] == ["TF24101"]
     assert parsed.count(source) == 1
+
+
+def test_the_sparse_text_leaves_the_line_starts_of_its_source_as_they_are():
+    """The last text's line starts are kept for the next caller (`text.line_starts`): the sparse
+    text of a source without a final line end adds its end to a copy."""
+    source = SPARSE_SOURCE.rstrip("\n")
+    starts = list(line_starts(source))
+    plan = StatementPlan.build(source, ["experimental_run_v2", "CollectiveHints"])
+    assert plan.sparse(source) is not None
+    assert list(line_starts(source)) == starts
+    assert line_starts(source) is line_starts(source)

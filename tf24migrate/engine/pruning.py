@@ -564,7 +564,7 @@ class StatementPlan:
             return None
         starts = line_starts(source)
         if starts[-1] != len(source):
-            starts.append(len(source))
+            starts = starts + array(starts.typecode, [len(source)])
         pieces: list[str] = []
         originals: dict[str, tuple[int, int]] = {}  # marker -> where its text is in `source`
         sizes: dict[str, int] = {}

@@ -9,7 +9,7 @@ import ast
 
 from tf24migrate.rules.names import TENSORFLOW
 from tf24migrate.rules.needles import IMPORTS_PUBLIC_TENSORFLOW, TENSORFLOW_INTERNALS
-from tf24migrate.rules.text import in_code, python_chunks_with_offsets, statements
+from tf24migrate.rules.text import in_code, of_the_last_text, python_chunks_with_offsets, statements
 
 
 def _is_public_tensorflow(module: str) -> bool:
@@ -30,6 +30,7 @@ def _may_import_public_tensorflow(source: str) -> bool:
     return False
 
 
+@of_the_last_text
 def imports_public_tensorflow(source: str) -> bool:
     """Whether `source` imports TensorFlow's public API (`import tensorflow`, `from tensorflow
     import ...`, `tensorflow.keras`, ...), not only its internals (`rules.needles.TENSORFLOW_INTERNALS`:
@@ -38,18 +39,6 @@ def imports_public_tensorflow(source: str) -> bool:
     tensorflow.python.ops` counts (it binds `tensorflow`). Imports are read with Python's `ast`, so
     an example in a docstring does not count. The answer for the last source is kept (the TF 1
     check and the pipeline both ask)."""
-    global _last
-    if _last is not None and _last[0] is source:
-        return _last[1]
-    answer = _imports_public_tensorflow(source)
-    _last = (source, answer)
-    return answer
-
-
-_last: tuple[str, bool] | None = None
-
-
-def _imports_public_tensorflow(source: str) -> bool:
     if not _may_import_public_tensorflow(source):
         return False
     try:
