@@ -19,6 +19,7 @@ from tf24migrate.dev.fixtures import all_cases
 from tf24migrate.engine.pipeline import migrate_source
 from tf24migrate.engine.pruning import trigger_lines
 from tf24migrate.rules.needles import (
+    IMPORTS_PUBLIC_TENSORFLOW,
     KeywordOfModuleCall,
     ModuleAttribute,
     Pattern,
@@ -134,6 +135,20 @@ def test_a_pattern_several_rules_require_is_looked_for_before_their_own_literals
     looked_for = {needle for needle in probe._found if isinstance(needle, str)}
     assert "Input" in looked_for  # the shared evidence, looked for once
     assert not looked_for & {"isinstance", "lambda", "Lambda", "gradient", ".name", "get_concrete_function"}
+
+
+def test_a_requirement_known_absent_spares_the_look_for_the_triggers():
+    """TF24202 requires an import of TensorFlow's public API or of `keras`, which TensorFlow's own
+    sources have neither of: known from what the rules before it required, it is ruled out without
+    a look for any of its four triggers (each absent one a scan of the whole text)."""
+    (rule,) = select_rules("TF24202")
+    probe = Probe("from tensorflow.python.ops import math_ops\n\nx = math_ops.add(1, 2)\n")
+    assert not probe.has(IMPORTS_PUBLIC_TENSORFLOW)  # the first needle most rules require
+    assert not probe.could_fire(rule.requires, rule.triggers)
+    looked_for = {needle for needle in probe._found if isinstance(needle, str)}
+    assert "keras" in looked_for and not looked_for & set(rule.triggers)
+    assert probe.lacks(rule.requires[0])
+    assert Probe("import keras\nkeras.utils.multi_gpu_model(m)\n").could_fire(rule.requires, rule.triggers)
 
 
 def test_a_needle_is_a_literal_or_a_pattern():

@@ -101,18 +101,32 @@ class Probe:
             and all(map(has, narrow))
             and all(map(has, literals))
             and all(map(within.has_literal_of, broad))
-            and not any(map(within.lacks, broad))  # known from another rule
+            and not any(map(within.lacks, broad))  # known from what other rules required
             and any(map(self.has, triggers))
             and all(map(has, broad))
         )
 
     def lacks(self, needle: Needle) -> bool:
-        """Whether `needle` was looked for already, and does not occur."""
-        return self._found.get(needle) is False
+        """Whether `needle` is known not to occur, from what was looked for already: itself, or each
+        literal of a pattern (every match holds one), or each alternative of an `any_of` (a rule
+        requiring an import of TensorFlow's public API or of `keras` is ruled out, in TensorFlow's
+        own sources, without a look for any of its triggers)."""
+        found = self._found.get(needle)
+        if found is not None:
+            return not found
+        if isinstance(needle, AnyOf):
+            return all(map(self.lacks, needle.alternatives))
+        return isinstance(needle, Pattern) and all(self._found.get(n) is False for n in needle.literals)
 
     def has_literal_of(self, pattern: Pattern) -> bool:
         """Whether one of the literals every match of `pattern` holds occurs (each looked for once
-        per text: `tensorflow` is the literal of most rules' `requires`)."""
+        per text: `tensorflow` is the literal of most rules' `requires`); of an `any_of`, one of an
+        alternative not known to be absent."""
+        if isinstance(pattern, AnyOf):
+            return any(
+                self.has(n) if isinstance(n, str) else not self.lacks(n) and self.has_literal_of(n)
+                for n in pattern.alternatives
+            )
         return any(map(self.has, pattern.literals))
 
 
