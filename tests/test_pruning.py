@@ -5,6 +5,7 @@ generating only the statements that changed or hold a finding (without a plan, t
 from __future__ import annotations
 
 import ast
+import re
 import textwrap
 
 import pytest
@@ -409,3 +410,22 @@ def test_the_sparse_text_leaves_the_line_starts_of_its_source_as_they_are():
     assert plan.sparse(source) is not None
     assert list(line_starts(source)) == starts
     assert line_starts(source) is line_starts(source)
+
+
+@pytest.mark.parametrize(
+    "names", [["x"], ["e", "op"], ["inputs", "outputs", "model"], ["model", "model_fn", "m"], ["_x", "x_"]]
+)
+def test_names_are_found_as_words_as_a_regular_expression_finds_them(names):
+    """Where a followed name occurs as a whole word: the search asks `re` for where one ends a word
+    and checks in Python where it starts, which must find the lines `\\b(?:...)\\b` finds."""
+    sources = [case.input.read_text(encoding="utf-8") for case in CASES[:60]]
+    sources += [
+        "x = 1\nmax_x = x\nindex(x)\n_x = op\nopx = e; e_ = 1\n",
+        "éx = 1\nx\u00e9 = 2\n\u00e9 x\nmodel_fn(m)\nm\u00e9 = model\nx_ = _x\n",
+        "x",
+        "",
+    ]
+    word = re.compile(r"\b(?:" + "|".join(map(re.escape, names)) + r")\b")
+    for source in sources:
+        expected = {source.count("\n", 0, match.start()) + 1 for match in word.finditer(source)}
+        assert trigger_lines(source, names, words=True) == expected, (names, source[:60])

@@ -272,10 +272,13 @@ def could_fire(text: str, rules: Sequence[Rule]) -> bool:
 
 
 def pattern_of(literals: Iterable[str], *, words: bool = False) -> re.Pattern[str]:
-    """One pattern matching where any of `literals` occurs (as whole words if `words`)."""
+    """One pattern matching where any of `literals` occurs; with `words`, where one of them (names)
+    ends a word. Whether the match also starts one is the caller's to check (`pruning.trigger_lines`):
+    a leading `\\b` keeps Python's `re` from skipping to the characters that can start a match, and
+    made the search 2-15 times slower."""
     alternatives = "|".join(re.escape(literal) for literal in sorted(set(literals), key=len, reverse=True))
     if words and alternatives:
-        alternatives = rf"\b(?:{alternatives})\b"
+        alternatives = rf"(?:{alternatives})\b"
     return re.compile(alternatives or r"(?!)")
 
 

@@ -101,7 +101,7 @@ def trigger_lines(
         starts = line_starts(source)
     triggers = list(triggers)
     literals = [t for t in triggers if isinstance(t, str)]
-    lines = _lines_matching(pattern_of(literals, words=words), source, starts) if literals else set()
+    lines = _lines_matching(pattern_of(literals, words=words), source, starts, words) if literals else set()
     if not words:  # names are literals
         for needle in triggers:
             if not isinstance(needle, str):
@@ -109,13 +109,20 @@ def trigger_lines(
     return lines
 
 
-def _lines_matching(regex: re.Pattern[str], source: str, starts: Sequence[int]) -> set[int]:
-    """The lines where `regex` (which matches within a line) matches: once found on a line, the
-    search goes on from the next line (a common name is used many times a line)."""
+def _lines_matching(
+    regex: re.Pattern[str], source: str, starts: Sequence[int], words: bool = False
+) -> set[int]:
+    """The lines where `regex` (which matches within a line) matches, with `words` only where the
+    match starts a word: once found on a line, the search goes on from the next line (a common
+    name is used many times a line)."""
     lines: set[int] = set()
     position, count = 0, len(starts)
     while (match := regex.search(source, position)) is not None:
-        line = bisect.bisect_right(starts, match.start())
+        at = match.start()
+        if words and at and (source[at - 1].isalnum() or source[at - 1] == "_"):  # as `\b` reads
+            position = at + 1
+            continue
+        line = bisect.bisect_right(starts, at)
         lines.add(line)
         if line >= count:
             break
