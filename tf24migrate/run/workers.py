@@ -58,10 +58,7 @@ def _start_worker(
     its other settings, the cache it stores its results in, its slot on the `board` of files at
     hand, and the folder its large results go through (`_sent`)."""
     global _worker_settings, _worker_stop, _worker_cache, _worker_slot, _worker_spills
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the main process decides when to stop
-    if hasattr(signal, "SIGHUP"):
-        signal.signal(signal.SIGHUP, signal.SIG_IGN)
-    _die_with(parent)
+    _obey(parent)
     _worker_slot = (board, board.take_slot())
     # Not the main process's handler (a SIGTERM there stops the run): the worker ends, noting when.
     signal.signal(signal.SIGTERM, _end_on_sigterm)
@@ -70,6 +67,15 @@ def _start_worker(
     _worker_stop = stop
     _worker_cache = cache
     _worker_spills = spills
+
+
+def _obey(parent: int) -> None:
+    """Ignore Ctrl-C and hang-ups (the main process `parent` decides when this process stops) and
+    die with `parent`: a worker's set-up, and a tail scan's."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    _die_with(parent)
 
 
 def _end_on_sigterm(signum, frame) -> None:
@@ -370,9 +376,10 @@ class TailScan:
 
     The main process claims each file before it reads it (`meets`); the scan stops before a file
     claimed, when asked (`results`), or after `_TAIL_FILES` files: their results wait for all the
-    files before them, and memory must not grow with a tree's size. A file both read (the claim came as the scan took it) has
-    its two results alike, and the caller keeps its own. Files of other kinds (notebooks, C
-    sources) are left to the workers, as they may need LibCST: the scan never loads it."""
+    files before them, and memory must not grow with a tree's size. A file both read (the claim
+    came as the scan took it) has its two results alike, and the caller keeps its own. Files of
+    other kinds (notebooks, C sources) are left to the workers, as they may need LibCST: the scan
+    never loads it. The caller ends it with `close`, whether or not it asked for its results."""
 
     def __init__(self, files: Sequence[str], settings: Settings, cache: ResultCache | None) -> None:
         context = _context()
@@ -403,7 +410,6 @@ class TailScan:
             first, results = pickle.loads(self._receiving.recv_bytes())
         except (EOFError, OSError, pickle.UnpicklingError):
             first, results = len(self._files), []
-        self.close()
         return first, results
 
     def close(self) -> None:
@@ -416,10 +422,7 @@ class TailScan:
 
 
 def _scan_tail(files: Sequence[str], settings: Settings, cache, claimed, stop, sending, parent: int) -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the main process decides when to stop
-    if hasattr(signal, "SIGHUP"):
-        signal.signal(signal.SIGHUP, signal.SIG_IGN)
-    _die_with(parent)
+    _obey(parent)
     try:
         results: list[FileResult | None] = []
         first = len(files)
