@@ -364,9 +364,7 @@ def _unsealed(key: str, data: bytes) -> bytes:
     """The data `_sealed` under `key`; `ValueError` when the digest line does not match (a flipped
     byte, a truncated or planted file, another key's)."""
     seal, _, rest = data.partition(b"\n")
-    if seal != _seal(key, rest):
-        raise ValueError("a cache file whose digest does not match its content")
-    return rest
+    return _checked(key, seal, rest)
 
 
 def _unsealed_line(key: str, data: bytes) -> tuple[bytes, bytes]:
@@ -374,9 +372,13 @@ def _unsealed_line(key: str, data: bytes) -> tuple[bytes, bytes]:
     the bytes after it (unchecked)."""
     seal, _, rest = data.partition(b"\n")
     line, _, rest = rest.partition(b"\n")
-    if seal != _seal(key, line):
+    return _checked(key, seal, line), rest
+
+
+def _checked(key: str, seal: bytes, data: bytes) -> bytes:
+    if seal != _seal(key, data):
         raise ValueError("a cache file whose digest does not match its content")
-    return line, rest
+    return data
 
 
 def _encode(result: FileResult, key: str, content_digest: str) -> tuple[bytes, bytes]:
