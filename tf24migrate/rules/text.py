@@ -158,10 +158,6 @@ def line_starts(text: str) -> array[int]:
     array of machine ints (4 or 8 bytes a line, where a list holds a 32-byte int object a line),
     not to be changed: the last text's is kept, as the TF 1 check, the plan and its sparse text
     each ask for the same source's (5 ms each over the Model Garden's due files)."""
-    return _line_starts(text)
-
-
-def _line_starts(text: str) -> array[int]:
     starts = array("i" if len(text) < 2**31 else "q", [0])
     if len(text) < _SPLIT_UP_TO and _OTHER_LINE_BREAKS.search(text) is None:
         # `\n` only: `splitlines` is twice as fast, but holds every line at once

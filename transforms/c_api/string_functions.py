@@ -29,7 +29,8 @@ REMOVED_STRING_FUNCTIONS = {
 }
 
 
-_IDENTIFIER = re.compile(r"\b(" + "|".join(REMOVED_STRING_FUNCTIONS) + r")\b")
+_NAMES = "|".join(REMOVED_STRING_FUNCTIONS)
+_IDENTIFIER = re.compile(rf"\b({_NAMES})\b")
 
 
 class CApiStringFunctions(Rule):
@@ -58,7 +59,7 @@ class CApiStringFunctions(Rule):
     fix = None
     severity = Severity.ERROR
     # One look for their common prefix, absent from nearly every file, rather than one for each.
-    triggers = (Pattern("|".join(REMOVED_STRING_FUNCTIONS), "TF_String"),)
+    triggers = (Pattern(_NAMES, "TF_String"),)
     c_identifiers = REMOVED_STRING_FUNCTIONS
 
     def leave_Attribute(
