@@ -165,11 +165,13 @@ def _node_names() -> tuple[str, ...]:
     """The names of LibCST's node classes (imported here: defining a rule class loads LibCST)."""
     import libcst as cst
 
+    # `CSTNode in __mro__`, not `issubclass`: `CSTNode` is an ABC, and the ABC check of each of the
+    # module's other classes walks all of its subclasses (8 ms of a cold run's start, not 0.2).
     return tuple(
         sorted(
             name
             for name, value in vars(cst).items()
-            if isinstance(value, type) and issubclass(value, cst.CSTNode)
+            if isinstance(value, type) and cst.CSTNode in value.__mro__
         )
     )
 
