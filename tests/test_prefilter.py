@@ -469,6 +469,21 @@ NEEDLE_EDGES = {
     "keras internals, a layer's policy": (
         "from tensorflow.python.keras import backend\nprint(layer.dtype_policy.loss_scale)\n"
     ),
+    "a policy's loss scale, the attribute continued": (
+        "from tensorflow.keras import mixed_precision\n"
+        "policy = mixed_precision.experimental.Policy('mixed_float16')\nscale = policy.\\\n    loss_scale\n"
+    ),
+    "a loss scale optimizer under another name, its scale called": (
+        "from tensorflow.keras.mixed_precision.experimental import LossScaleOptimizer as LSO\n"
+        "opt = LSO(sgd, 'dynamic')\ns = opt.loss_scale()\n"
+    ),
+    "xla's compile imported by name": (
+        "from tensorflow.xla.experimental import jit_scope, compile\ny = compile(f, inputs=[x])\n"
+    ),
+    "a complex dtype imported from numpy under another name": (
+        "import tensorflow as tf\nfrom numpy import abs, complex_ as c\ny = tf.reduce_max(tf.zeros(3, dtype=c))\n"
+    ),
+    "tf.complex continued": "import tensorflow as tf\ny = tf.reduce_max(tf.\\\n    complex(a, b))\n",
     "keras internals, a receiver over lines": (
         "from tensorflow.python.keras import models\n"
         "x = (base_model\n   ).inputs[0]\nif x.name == 'a:0':\n    pass\n"
@@ -497,6 +512,17 @@ NEEDLE_LOOK_ALIKES = {
     ),
     "a functional layer's name, no model": "import tensorflow as tf\ny = tf.identity(x, name='scores')\n",
     "Input in prose only": 'import tensorflow as tf\n"""Input tensor."""\ny = tf.identity(x.op, name="y")\n',
+    "a loss scale flag, no optimizer or policy": (
+        "import tensorflow as tf\nscale = flags_core.get_loss_scale(flags_obj)\n"
+        "opt = make(loss_scale=flags_obj.loss_scale)\n"
+    ),
+    "complex in prose, and a `.j` of an attribute or a link": (
+        'import tensorflow as tf\n"""Reduces complex values."""\ny = tf.reduce_max(x.joint, axis=0)  # www.jstor.org\n'
+    ),
+    "xla with an experimental_compile keyword": (
+        "import tensorflow as tf\nfrom tensorflow.python.compiler.xla import xla\n\n"
+        "@tf.function(experimental_compile=True)\ndef f(x):\n    return x\n"
+    ),
     "a graph op's outputs": "from tensorflow.python.framework import ops\nt = op.outputs[0]\nif t.name == 'a:0':\n    pass\n",
 }
 

@@ -7,7 +7,7 @@ from typing import NamedTuple
 from tf24migrate.rules.needles import KeywordOfModuleCall, ModuleAttribute, Pattern, PublicImports, any_of
 
 # The digest of the sources this table was generated from: see `catalogue.generated`.
-SOURCES_DIGEST = "222da78577a0b93bc4b99b2d849aa1df"
+SOURCES_DIGEST = "309c6cb5e52c29627a9b410adefdc2a4"
 
 
 class Row(NamedTuple):
@@ -48,9 +48,9 @@ ROWS = (
     Row("TF24304", "get-layer-policy", True, (PublicImports(),), ("get_layer_policy",)),
     Row("TF24305", "loss-scale-optimizer", True, (PublicImports(),), ("LossScaleOptimizer", "DynamicLossScale")),
     Row("TF24306", "loss-scale-classes", True, (PublicImports(),), ("LossScale", "FixedLossScale", "DynamicLossScale")),
-    Row("TF24307", "loss-scale-call", True, ("loss_scale(", PublicImports()), ("loss_scale(", "LossScaleOptimizer")),
+    Row("TF24307", "loss-scale-call", True, ("loss_scale(", "LossScaleOptimizer", PublicImports()), ("loss_scale(", "LossScaleOptimizer")),
     Row("TF24308", "graph-rewrite", True, (PublicImports(),), ("enable_mixed_precision_graph_rewrite",)),
-    Row("TF24309", "policy-loss-scale", True, ("loss_scale", "tensorflow", any_of(PublicImports(), Pattern(r"(?:\.|(?:\A|(?<=[\n\r])))[ \t]*dtype_policy\b", "dtype_policy"))), ("loss_scale", "Policy", "global_policy", "dtype_policy", "get_layer_policy")),
+    Row("TF24309", "policy-loss-scale", True, (Pattern(r"(?:\.|(?:\A|(?<=[\n\r])))[ \t]*loss_scale\b", "loss_scale"), "tensorflow", any_of(PublicImports(), Pattern(r"(?:\.|(?:\A|(?<=[\n\r])))[ \t]*dtype_policy\b", "dtype_policy")), any_of("Policy", "global_policy", "get_layer_policy", Pattern(r"(?:\.|(?:\A|(?<=[\n\r])))[ \t]*dtype_policy\b", "dtype_policy"))), ("loss_scale", "Policy", "global_policy", "dtype_policy", "get_layer_policy")),
     Row("TF24310", "should-cast-variables", True, ("should_cast_variables", "tensorflow", any_of(PublicImports(), Pattern(r"(?:\.|(?:\A|(?<=[\n\r])))[ \t]*dtype_policy\b", "dtype_policy"))), ("should_cast_variables", "Policy", "global_policy", "dtype_policy", "get_layer_policy")),
     Row("TF24311", "non-floating-global-policy", True, (PublicImports(),), ("set_policy", "set_global_policy")),
     Row("TF24312", "embedding-output-dtype", True, (PublicImports(), "Embedding", ".dtype", any_of("mixed_float16", "mixed_bfloat16")), ("Embedding", "set_policy", "set_global_policy", "Policy")),
@@ -59,11 +59,11 @@ ROWS = (
     Row("TF24403", "data-autotune", False, (PublicImports(),), ("AUTOTUNE",)),
     Row("TF24404", "from-generator-signature", False, (PublicImports(),), ("from_generator",)),
     Row("TF24501", "hidden-internal-modules", True, (PublicImports(),), (ModuleAttribute("tensorflow", "python", "core", "compiler"),)),
-    Row("TF24502", "complex-max-min", True, (PublicImports(), Pattern(r"raw_ops(?:[ \t]*\.[ \t]*M(?:ax|in)\b|[ \t]+(?:as|import)\b)|reduce_m(?:ax|in)", "raw_ops", "reduce_max", "reduce_min"), Pattern(r"raw_ops(?:[ \t]*\.[ \t]*M(?:ax|in)\b|[ \t]+(?:as|import)\b)|complex|csingle|cdouble|[\d.][jJ]", "raw_ops", "complex", "csingle", "cdouble", "0j", "0J", "1j", "1J", "2j", "2J", "3j", "3J", "4j", "4J", "5j", "5J", "6j", "6J", "7j", "7J", "8j", "8J", "9j", "9J", ".j", ".J")), (Pattern(r"raw_ops(?:[ \t]*\.[ \t]*M(?:ax|in)\b|[ \t]+(?:as|import)\b)", "raw_ops"), "reduce_max", "reduce_min", "complex")),
+    Row("TF24502", "complex-max-min", True, (PublicImports(), Pattern(r"raw_ops(?:[ \t]*\.[ \t]*M(?:ax|in)\b|[ \t]+(?:as|import)\b)|reduce_m(?:ax|in)", "raw_ops", "reduce_max", "reduce_min"), Pattern(r"raw_ops(?:[ \t]*\.[ \t]*M(?:ax|in)\b|[ \t]+(?:as|import)\b)|complex(?:64|128)|(?:\.|(?:\A|(?<=[\n\r]))|\bimport\b[^\n\r]*?[ \t,(])[ \t]*complex|csingle|cdouble|\d\.?[jJ]\b", "raw_ops", "complex", "csingle", "cdouble", "0j", "0J", "1j", "1J", "2j", "2J", "3j", "3J", "4j", "4J", "5j", "5J", "6j", "6J", "7j", "7J", "8j", "8J", "9j", "9J", ".j", ".J")), (Pattern(r"raw_ops(?:[ \t]*\.[ \t]*M(?:ax|in)\b|[ \t]+(?:as|import)\b)", "raw_ops"), "reduce_max", "reduce_min", "complex")),
     Row("TF24503", "tensor-float-32", False, ("tensorflow",), ("__main__",)),
     Row("TF24504", "xla-devices", True, (PublicImports(),), ("XLA_CPU", "XLA_GPU")),
     Row("TF24505", "quantize-and-dequantize", True, (PublicImports(),), ("quantize_and_dequantize",)),
-    Row("TF24506", "xla-experimental-compile", True, (PublicImports(), "experimental", "compile"), (Pattern(r"\bxla\b", "xla"),)),
+    Row("TF24506", "xla-experimental-compile", True, (PublicImports(), "experimental", Pattern(r"(?:\.|(?:\A|(?<=[\n\r]))|\bimport\b[^\n\r]*?[ \t,(])[ \t]*compile\b", "compile")), (Pattern(r"\bxla\b", "xla"),)),
     Row("TF24507", "hidden-module-import-as", True, (), (Pattern(r"\bimport[ \t]+tensorflow\.(?:python|core|compiler)\.[\w.]+[ \t]+as\b", "import tensorflow.python.", "import tensorflow.core.", "import tensorflow.compiler."),)),
     Row("TF24601", "trt-nodes-denylist", True, (), (Pattern(r"(?<![\w.])nodes_blacklist[ \t]*(?:=(?!=)|#|\\?$)", "nodes_blacklist"),)),
     Row("TF24602", "amp-env-lists", True, (), ("TF_AUTO_MIXED_PRECISION_GRAPH_REWRITE_",)),

@@ -333,6 +333,14 @@ def attribute(name: str) -> Pattern:
     return Pattern(rf"(?:\.|{LINE_START})[ \t]*{re.escape(name)}\b", name)
 
 
+def imported_or_attribute(name: str, *, whole: bool = True) -> Pattern:
+    """Where `name` can name something a module holds: where `attribute` finds it, or after an
+    `import` on its line (`from m import a, name`); not in prose (`a name`), nor in `x_name`. Not
+    `whole`: as the start of a name too (`complex` of `complex64`)."""
+    ending = r"\b" if whole else ""
+    return Pattern(rf"(?:\.|{LINE_START}|\bimport\b[^\n\r]*?[ \t,(])[ \t]*{re.escape(name)}{ending}", name)
+
+
 def keyword(name: str) -> Pattern:
     """Where `name` can be a keyword argument (`name=`, or `name` ending a line or before a
     comment, the `=` on the next), not in `x.name` nor in `name == y`."""

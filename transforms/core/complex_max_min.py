@@ -8,7 +8,7 @@ from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import code_for
 from tf24migrate.rules.context import RuleContext
-from tf24migrate.rules.needles import Pattern
+from tf24migrate.rules.needles import Pattern, imported_or_attribute
 
 from .._text import assigned_value, literal_value
 
@@ -34,12 +34,15 @@ _COMPLEX = {
 _REAL_VALUED = {f"tensorflow.{name}" for name in ("abs", "math.abs", "math.real", "math.imag", "math.angle")}
 
 
-_IMAGINARY_ENDS = tuple(digit + j for digit in "0123456789." for j in "jJ")  # how an imaginary literal ends
+# How an imaginary literal ends (`1j`, `1.j`, `1e3J`), as literals and as a pattern: not `x.joint`.
+_IMAGINARY_ENDS = tuple(digit + j for digit in "0123456789." for j in "jJ")
+_IMAGINARY = r"\d\.?[jJ]\b"
 
 
 # What can reach `tf.raw_ops.Max` / `Min`: the attribute itself, or an import of `raw_ops` or from it
 # (whose bound names the pruning follows); not the other raw ops (`tf.raw_ops.SegmentMaxV2`).
 _RAW_MAX_MIN = r"raw_ops(?:[ \t]*\.[ \t]*M(?:ax|in)\b|[ \t]+(?:as|import)\b)"
+_COMPLEX_NAME = imported_or_attribute("complex", whole=False).pattern  # `tf.complex`, `np.complex_`
 
 
 def _visibly_complex(ctx: RuleContext, expression: cst.CSTNode, depth: int = 0) -> bool:
@@ -98,12 +101,13 @@ class ComplexMaxMin(Rule):
     # "complex": the lines that make a value complex must be seen too, not only the reductions.
     triggers = (Pattern(_RAW_MAX_MIN, "raw_ops"), "reduce_max", "reduce_min", "complex")
     # What it reports (`raw_ops`, or a reduction), and for a reduction what makes its input complex
-    # (`_COMPLEX`'s names, a complex dtype's string, an imaginary literal: `1j`, `1.J`, `1e3j`).
+    # (`_COMPLEX`'s names as code, a complex dtype's string, an imaginary literal: `1j`, `1.J`,
+    # `1e3j`), not "complex" in prose.
     requires = (
         *IMPORTS_TENSORFLOW,
         Pattern(_RAW_MAX_MIN + r"|reduce_m(?:ax|in)", "raw_ops", "reduce_max", "reduce_min"),
         Pattern(
-            _RAW_MAX_MIN + r"|complex|csingle|cdouble|[\d.][jJ]",
+            rf"{_RAW_MAX_MIN}|complex(?:64|128)|{_COMPLEX_NAME}|csingle|cdouble|{_IMAGINARY}",
             "raw_ops",
             "complex",
             "csingle",

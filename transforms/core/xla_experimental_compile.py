@@ -8,7 +8,7 @@ from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import UnboundArguments, bind_arguments, code_for
 from tf24migrate.rules.context import RuleContext
-from tf24migrate.rules.needles import Pattern
+from tf24migrate.rules.needles import Pattern, imported_or_attribute
 
 
 class XlaExperimentalCompile(Rule):
@@ -35,7 +35,8 @@ class XlaExperimentalCompile(Rule):
     severity = Severity.WARNING
     # the name is only reachable through an import that spells `xla`, and the file spells the rest
     triggers = (Pattern(r"\bxla\b", "xla"),)
-    requires = (*IMPORTS_TENSORFLOW, "experimental", "compile")
+    # `compile` as the module's attribute or imported from it, not `experimental_compile=True`
+    requires = (*IMPORTS_TENSORFLOW, "experimental", imported_or_attribute("compile"))
 
     def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         if ctx.qualified_name(original.func) != "tensorflow.xla.experimental.compile":

@@ -78,7 +78,8 @@ class LossScaleCall(Rule):
     fix = None
     severity = Severity.ERROR
     triggers = ("loss_scale(", "LossScaleOptimizer")
-    requires = ("loss_scale(", *IMPORTS_TENSORFLOW)
+    # every receiver it reports is shown to be a `LossScaleOptimizer` (not `get_loss_scale(...)`)
+    requires = ("loss_scale(", "LossScaleOptimizer", *IMPORTS_TENSORFLOW)
 
     def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         func = original.func

@@ -86,9 +86,15 @@ class PolicyLossScale(Rule):
     fix = None
     severity = Severity.ERROR
     triggers = ("loss_scale", "Policy", "global_policy", "dtype_policy", "get_layer_policy")
-    # `Policy(...)` and the rest need an import of the public API, a layer's `.dtype_policy` none
-    # (`._dtype_policy` is Keras's own).
-    requires = ("loss_scale", *MENTIONS_TENSORFLOW, any_of(*IMPORTS_TENSORFLOW, attribute(_POLICY_ATTRIBUTE)))
+    # A read of `.loss_scale`, and a policy to read it from (`policy_evidence`): `Policy(...)` and the
+    # rest need an import of the public API, a layer's `.dtype_policy` none (`._dtype_policy` is
+    # Keras's own). Not a flag's `flags_obj.loss_scale` alone.
+    requires = (
+        attribute("loss_scale"),
+        *MENTIONS_TENSORFLOW,
+        any_of(*IMPORTS_TENSORFLOW, attribute(_POLICY_ATTRIBUTE)),
+        any_of("Policy", "global_policy", "get_layer_policy", attribute(_POLICY_ATTRIBUTE)),
+    )
 
     def leave_Attribute(
         self, ctx: RuleContext, original: cst.Attribute, updated: cst.Attribute
