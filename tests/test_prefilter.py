@@ -483,6 +483,10 @@ NEEDLE_EDGES = {
     "a complex dtype imported from numpy under another name": (
         "import tensorflow as tf\nfrom numpy import abs, complex_ as c\ny = tf.reduce_max(tf.zeros(3, dtype=c))\n"
     ),
+    "Tensor imported by name, checked in a tuple over lines": (
+        "import tensorflow as tf\nfrom tensorflow import Tensor\ninputs = tf.keras.Input((3,))\n"
+        "ok = isinstance(inputs, (tf.Variable,\n    Tensor))\n"
+    ),
     "tf.complex continued": "import tensorflow as tf\ny = tf.reduce_max(tf.\\\n    complex(a, b))\n",
     "keras internals, a receiver over lines": (
         "from tensorflow.python.keras import models\n"
@@ -518,6 +522,10 @@ NEEDLE_LOOK_ALIKES = {
     ),
     "complex in prose, and a `.j` of an attribute or a link": (
         'import tensorflow as tf\n"""Reduces complex values."""\ny = tf.reduce_max(x.joint, axis=0)  # www.jstor.org\n'
+    ),
+    "a symbolic input checked against a TensorSpec, no Tensor": (
+        "import tensorflow as tf\ninputs = tf.keras.Input((3,))\nif isinstance(inputs, tf.TensorSpec):\n"
+        "    pass\nshape = tf.TensorShape([1])\n"
     ),
     "xla with an experimental_compile keyword": (
         "import tensorflow as tf\nfrom tensorflow.python.compiler.xla import xla\n\n"

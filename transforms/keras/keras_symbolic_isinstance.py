@@ -132,7 +132,8 @@ class KerasSymbolicIsinstance(Rule):
     fix = Fix.UNSAFE
     severity = Severity.WARNING
     triggers = (Pattern(r"\bisinstance\b", "isinstance"),)
-    requires = (*IMPORTS_TENSORFLOW, EVIDENCE_WORDS, "Tensor")
+    # `Tensor` as a name (`_names_a_tensor`), not in `TensorShape`, `TensorSpec` nor `KerasTensor`
+    requires = (*IMPORTS_TENSORFLOW, EVIDENCE_WORDS, Pattern(r"(?<!\w)Tensor\b", "Tensor"))
     follows = EVIDENCE_TRIGGERS
     traces = triggers  # a check matters only of a symbolic value, or of a parameter called with one
     traces_parameters = True
