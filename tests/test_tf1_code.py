@@ -1,5 +1,5 @@
-"""The TF 1 check walks only the statements whose lines hold a TF 1-only name or `import`, and
-finds what a walk of every statement finds."""
+"""The TF 1 check walks only the statements whose lines hold a TF 1-only name where it can be an
+attribute, or `import`, and finds what a walk of every statement finds."""
 
 from __future__ import annotations
 
@@ -66,6 +66,24 @@ def test_a_walk_of_the_lines_that_matter_finds_what_a_walk_of_every_line_finds()
         except SyntaxError:
             continue
         assert tf1_evidence(source) == expected
+
+
+# Uses of TF 1-only names spelled over lines, among names that only look like uses (absl's
+# `flags` and `logging`, a list called `layers`): the walk enters only the lines where a name can be
+# an attribute, after a `.` or first on its line.
+SPELLINGS = [
+    "import tensorflow as tf\ns = tf.\\\n    Session()\np = (tf\n     .placeholder(tf.float32))\n",
+    "import tensorflow as tf\ns = (tf.  # the session\n     Session)()\np = tf.placeholder(\n    tf.float32)\n",
+    "from absl import flags, logging\nimport tensorflow as tf\nlayers = []\nflags.DEFINE_string('a', None, 'b')\n"
+    "logging.info(layers)\ng = tf.get_default_graph()\nwith g.as_default():\n    x = [tf\n  .layers]\n",
+    "from absl import flags, logging\nimport tensorflow as tf\nlayers = [tf.keras.layers.Dense(1)]\nlogging.info(layers)\n",
+]
+
+
+@pytest.mark.parametrize("source", SPELLINGS)
+def test_uses_spelled_over_lines_are_found_and_look_alikes_are_not(source):
+    assert tf1_evidence(source) == _everywhere(source)
+    assert (tf1_evidence(source) is None) == ("keras" in source)
 
 
 INTERNALS_ONLY = """\

@@ -9,7 +9,9 @@ alone is a straggler in TF 2 code (a `tf.logging.info` on an error path of the M
 training loop), not evidence enough to leave the whole file unmigrated. Names reached through
 `tf.compat.v1` are TF 2 API and do not count. A text prefilter keeps this cheap: Python's `ast` reads only a file that
 mentions one of the names, and the walk enters only the statements whose lines hold one of them
-or `import` (no other statement can hold a use or bind a name to `tensorflow`).
+where it can be an attribute (after a `.`, or first on a line) or `import`: no other statement can
+hold a use or bind a name to `tensorflow` (`flags.DEFINE_string`, `from absl import logging` and
+`layers = []` hold none).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from tf24migrate.model.findings import Finding
 from tf24migrate.model.notes import TF1_FILE, note_finding
 from tf24migrate.model.target import TF1_TARGET, Target
 from tf24migrate.rules.names import normalize
-from tf24migrate.rules.needles import Pattern
+from tf24migrate.rules.needles import LINE_START, Pattern
 from tf24migrate.rules.text import in_code, line_starts, python_chunks
 
 # Top-level names of TF 1's `tf` that TF 2 does not have: each is absent from the `tf` namespace of
@@ -75,6 +77,8 @@ TF1_ONLY_NAMES = frozenset(
 # How many uses of TF 1-only names make a file TF 1 code (an import of `tensorflow.contrib` alone does).
 TF1_SITES = 2
 _PREFILTER = Pattern(r"\b(?:" + "|".join(sorted(TF1_ONLY_NAMES)) + r")\b", *sorted(TF1_ONLY_NAMES))
+# Where a use (`tf.Session`, `tf.\` then `Session`) can be: as `needles.attribute` finds one name.
+_USE = Pattern(rf"(?:\.|{LINE_START})[ \t]*(?:{'|'.join(sorted(TF1_ONLY_NAMES))})\b", *sorted(TF1_ONLY_NAMES))
 _IMPORT = re.compile("import")
 _TENSORFLOW = "tensorflow"
 
@@ -93,7 +97,7 @@ def tf1_evidence(source: str) -> TF1Evidence | None:
     if _TENSORFLOW not in source or not _PREFILTER.search(source) or not imports_public_tensorflow(source):
         return None
     starts = line_starts(source)
-    found = [*_PREFILTER.finditer(source), *_IMPORT.finditer(source)]
+    found = [*_USE.finditer(source), *_IMPORT.finditer(source)]
     finder = _Finder(sorted({bisect.bisect_right(starts, match.start()) for match in found}))
     try:
         for tree in python_chunks(source):
@@ -109,7 +113,7 @@ def _is_contrib(module: str) -> bool:
 
 class _Finder:
     def __init__(self, lines: list[int]) -> None:
-        self.lines = lines  # the lines holding a TF 1-only name or `import`, in order
+        self.lines = lines  # the lines holding a use of a TF 1-only name or `import`, in order
         self.tensorflow_names: set[str] = set()  # local names bound to the `tensorflow` module
         self.found: list[TF1Evidence] = []
         self.contrib = False
