@@ -5,9 +5,11 @@
 For each rule (all of them, `--select all`) and each tree: the `.py` files its needles let
 through (`Rule.requires` and `Rule.triggers`, as `tf24migrate.catalogue.prefilter` decides), the lines
 holding one of its triggers in those files (the statements the engine visits for it), the
-files it actually reports in, and what its needles cost over the tree (each file probed afresh for
-that rule alone, in milliseconds: a run probes a needle shared by rules once). Then, under the
-default selection, the files the needles let through and those LibCST then parses.
+files it actually reports in, of the files it lets through those where no default rule reports
+anything (silent: the engine's work there was for nothing), and what its needles cost over the
+tree (each file probed afresh for that rule alone, in milliseconds: a run probes a needle shared by
+rules once). Then, under the default selection, the files the needles let through, those LibCST
+then parses, and the silent ones among those.
 The trees default to those of `repos.py` (the Model Garden 2.3.0 and 2.4.0 and TensorFlow 2.15's
 `tensorflow/python`), fetched into `benchmarks/.data/` when missing. Prints a Markdown table.
 """
@@ -29,16 +31,17 @@ from tf24migrate.engine.pruning import trigger_lines
 from tf24migrate.model.errors import RuleError, SourceSyntaxError
 
 
-def measure(folder: Path) -> tuple[dict[str, tuple[int, int, int, float]], int, tuple[int, int]]:
-    """`{code: (files let through, trigger lines in them, files it fires in, needles' cost in ms)}`,
-    the number of files, and how many of them the default selection's needles let through and
-    how many LibCST then parses (after the engine's import check: `pipeline._imports_allow`)."""
+def measure(folder: Path) -> tuple[dict[str, tuple[int, int, int, int, float]], int, tuple[int, int, int]]:
+    """`{code: (files let through, trigger lines in them, files it fires in, silent files let
+    through, needles' cost in ms)}`, the number of files, and how many of them the default
+    selection's needles let through, how many LibCST then parses (after the engine's import check:
+    `pipeline._imports_allow`), and how many of those end with no finding."""
     rules = all_rules()
     every, default = select_rules("all"), select_rules()
     through_default = 0
-    through = {rule.code: [0, 0, 0, 0.0] for rule in rules}
+    through = {rule.code: [0, 0, 0, 0, 0.0] for rule in rules}
     files = sorted(folder.rglob("*.py"))
-    parsed = 0
+    parsed = silent = 0
     parse = pipeline._Parsed.of.__func__
     parses: list[str] = []
 
@@ -51,7 +54,7 @@ def measure(folder: Path) -> tuple[dict[str, tuple[int, int, int, float]], int, 
         for rule in rules:
             start = time.perf_counter()
             Probe(text).could_fire(rule.requires, rule.triggers)
-            through[rule.code][3] += (time.perf_counter() - start) * 1000
+            through[rule.code][4] += (time.perf_counter() - start) * 1000
         probe = Probe(text)
         passing = [rule for rule in rules if probe.could_fire(rule.requires, rule.triggers)]
         through_default += any(rule in default for rule in passing)
@@ -59,8 +62,12 @@ def measure(folder: Path) -> tuple[dict[str, tuple[int, int, int, float]], int, 
             pipeline._Parsed.of = classmethod(counted)
             try:
                 parses.clear()
-                run_rules(text, Settings(default), path=str(path))
+                found = run_rules(text, Settings(default), path=str(path)).findings
                 parsed += str(path) in parses
+                if not found:
+                    silent += str(path) in parses
+                    for rule in passing:
+                        through[rule.code][3] += rule in default
             except (SourceSyntaxError, RuleError):
                 pass
             finally:
@@ -77,7 +84,11 @@ def measure(folder: Path) -> tuple[dict[str, tuple[int, int, int, float]], int, 
         for code in {finding.code for finding in findings}:
             if code in through:
                 through[code][2] += 1
-    return {code: tuple(counts) for code, counts in through.items()}, len(files), (through_default, parsed)
+    return (
+        {code: tuple(counts) for code, counts in through.items()},
+        len(files),
+        (through_default, parsed, silent),
+    )
 
 
 def main() -> None:
@@ -89,21 +100,22 @@ def main() -> None:
     results = {name: measure(folder) for name, folder in named.items()}
     print(
         "| rule | "
-        + " | ".join(f"{name}: files / lines let through, fires in; ms" for name in results)
+        + " | ".join(f"{name}: files / lines let through, fires in, silent; ms" for name in results)
         + " |"
     )
     print("| --- |" + " --- |" * len(results))
     for rule in all_rules():
         cells = []
         for counts, _, _ in results.values():
-            files, lines, fires, cost = counts[rule.code]
-            cells.append(f"{files} / {lines}, {fires}; {cost:.0f}")
+            files, lines, fires, silent, cost = counts[rule.code]
+            cells.append(f"{files} / {lines}, {fires}, {silent}; {cost:.0f}")
         default = "" if rule.default else " (not default)"
         print(f"| {rule.code} {rule.name}{default} | " + " | ".join(cells) + " |")
     print(
-        "| let through, then parsed by LibCST (default rules) | "
+        "| let through, then parsed by LibCST, then silent (default rules) | "
         + " | ".join(
-            f"{through} / {parsed} of {count} files" for _, count, (through, parsed) in results.values()
+            f"{through} / {parsed} / {silent} of {count} files"
+            for _, count, (through, parsed, silent) in results.values()
         )
         + " |"
     )
