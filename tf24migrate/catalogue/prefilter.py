@@ -43,6 +43,7 @@ from tf24migrate.rules.needles import (
     literals_of,
     quoted,
 )
+from tf24migrate.rules.text import of_the_last_text
 
 if TYPE_CHECKING:
     from tf24migrate.catalogue.trigger_table import Row
@@ -55,15 +56,6 @@ class Probe:
     def __init__(self, text: str) -> None:
         self.text = text
         self._found: dict[Needle, bool] = {}
-
-    @classmethod
-    def of(cls, text: str) -> Probe:
-        """The probe of `text`: the last one made here when it was of this very text (a file's
-        run asks `could_fire`, then the engine which rules could), else a new one."""
-        global _last_probe
-        if _last_probe is None or _last_probe.text is not text:
-            _last_probe = cls(text)
-        return _last_probe
 
     def has(self, needle: Needle) -> bool:
         found = self._found.get(needle)
@@ -130,7 +122,9 @@ class Probe:
         return any(map(self.has, pattern.literals))
 
 
-_last_probe: Probe | None = None
+# The probe of a text: the last one made when it was of this very text (a file's run asks
+# `could_fire`, then the engine which rules could), else a new one.
+_probe_of = of_the_last_text(Probe)
 _SHORTER: dict[str, tuple[str, ...]] | None = None
 
 
@@ -233,7 +227,7 @@ def _screen(rules: Sequence[Rule]) -> _Screen:
 def rules_that_could_fire(text: str, rules: Iterable[Rule], *, requires_in: str | None = None) -> list[Rule]:
     """The `rules` whose required needles all occur in `requires_in` (default: `text`) and one of
     whose triggers occurs in `text`."""
-    probe = Probe.of(text)
+    probe = _probe_of(text)
     within = Probe(requires_in) if requires_in is not None else probe
     return [rule for rule in rules if probe.could_fire(rule.requires, rule.triggers, within)]
 
@@ -268,7 +262,7 @@ def needs_public_imports(rule: Rule) -> bool:
 def could_fire(text: str, rules: Sequence[Rule]) -> bool:
     """Whether any of `rules` could fire in `text`. A `RuleSelection` that has not loaded its rules
     is answered from `trigger_table` without loading them (nor LibCST)."""
-    return _screen(rules).passes(Probe.of(text))
+    return _screen(rules).passes(_probe_of(text))
 
 
 def pattern_of(literals: Iterable[str], *, words: bool = False) -> re.Pattern[str]:
