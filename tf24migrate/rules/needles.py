@@ -327,10 +327,11 @@ def any_of(*needles: Needle) -> AnyOf:
 LINE_START = r"(?:\A|(?<=[\n\r]))"
 
 
-def attribute(name: str) -> Pattern:
-    """Where `name` can be an attribute: after a `.`, or first on a line (`x.\\` then `name`, or
-    within brackets), not in `def name(` nor in `self._name`."""
-    return Pattern(rf"(?:\.|{LINE_START})[ \t]*{re.escape(name)}\b", name)
+def attribute(name: str, *others: str) -> Pattern:
+    """Where `name` (or one of `others`) can be an attribute: after a `.`, or first on a line
+    (`x.\\` then `name`, or within brackets), not in `def name(` nor in `self._name`."""
+    names = "|".join(map(re.escape, (name, *others)))
+    return Pattern(rf"(?:\.|{LINE_START})[ \t]*{f'(?:{names})' if others else names}\b", name, *others)
 
 
 def imported_or_attribute(name: str, *, whole: bool = True) -> Pattern:
