@@ -375,24 +375,27 @@ def _due(tmp_path, name):
     return str(path)
 
 
+def _forty(tmp_path):
+    """Forty files, ten of them due (the first is `d05`): their paths, and the due files' names."""
+    due_at = {5, 9, 14, 22, 23, 30, 31, 35, 38, 39}
+    files = [_due(tmp_path, f"d{n:02}") if n in due_at else _plain(tmp_path, f"p{n:02}") for n in range(40)]
+    return files, [f"d{n:02}.py" for n in sorted(due_at)]
+
+
 @pytest.mark.parametrize("early", [16, 2])
 def test_while_the_rules_load_the_last_files_are_scanned_and_the_workers_get_the_due_ones(tmp_path, early):
     """The first due file (`d05`) makes this process load the rules; meanwhile a process scans the
     files from the last one back to it, so the workers are sent only the due files, each alone,
     the first `early` of those it found before the others; the results are those of one process,
     in order."""
-    due_at = {5, 9, 14, 22, 23, 30, 31, 35, 38, 39}
-    files = [_due(tmp_path, f"d{n:02}") if n in due_at else _plain(tmp_path, f"p{n:02}") for n in range(40)]
-    names = [f"d{n:02}.py" for n in sorted(due_at)]
+    files, names = _forty(tmp_path)
     found = names[1:]
     sent = [*found[:early], "d05.py", *found[early:]]
     assert _tail_run(files, early=early) == f"{names} [({sent}, {names})] True"
 
 
 def test_a_scan_that_dies_leaves_its_files_to_the_workers(tmp_path):
-    due_at = {5, 9, 14, 22, 23, 30, 31, 35, 38, 39}
-    files = [_due(tmp_path, f"d{n:02}") if n in due_at else _plain(tmp_path, f"p{n:02}") for n in range(40)]
-    names = [f"d{n:02}.py" for n in sorted(due_at)]
+    files, names = _forty(tmp_path)
     rest = [os.path.basename(path) for path in files[5:]]
     assert _tail_run(files, doomed="p20.py") == f"{names} [({rest}, ['d05.py'])] True"
 
@@ -400,9 +403,7 @@ def test_a_scan_that_dies_leaves_its_files_to_the_workers(tmp_path):
 def test_the_scan_reads_a_bounded_number_of_files(tmp_path):
     """Its results wait for the files before it: the scan stops after `_TAIL_FILES` (here 5), and
     the workers are sent the files before those, and the due ones among those."""
-    due_at = {5, 9, 14, 22, 23, 30, 31, 35, 38, 39}
-    files = [_due(tmp_path, f"d{n:02}") if n in due_at else _plain(tmp_path, f"p{n:02}") for n in range(40)]
-    names = [f"d{n:02}.py" for n in sorted(due_at)]
+    files, names = _forty(tmp_path)
     rest = ["d35.py", "d38.py", "d39.py"] + [os.path.basename(path) for path in files[5:35]]
     alone = ["d05.py", "d35.py", "d38.py", "d39.py"]
     assert _tail_run(files, tail_files=5) == f"{names} [({rest}, {alone})] True"
