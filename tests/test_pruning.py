@@ -368,6 +368,42 @@ def test_tracing_back_sees_the_binders_in_scope_and_no_other_line(monkeypatch):
     assert migrate_source(TRACE_SOURCE, select="TF24213,TF24218").findings == findings
 
 
+LAMBDA_SOURCE = textwrap.dedent(
+    """\
+    import tensorflow as tf
+
+    x = tf.keras.Input((3,))
+    h = tf.keras.layers.Dense(2)(x)
+    scale = tf.keras.layers.Lambda(lambda t: t * 2)(h)
+    shift = tf.keras.layers.Lambda(lambda t, s=h: t + s)(h)
+    mixed = tf.keras.layers.Lambda(lambda t: t + h)(x)
+    both = tf.keras.layers.Lambda(lambda t: t)(h) if isinstance(h, tf.Tensor) else h
+    """
+)
+
+
+def test_a_site_judged_by_its_lambdas_uses_what_their_bodies_read(monkeypatch):
+    (rule,) = select_rules("TF24218")
+    assert rule.traces_lambdas
+    (isinstance_rule,) = select_rules("TF24210")
+    traced = [*rule.traces, *isinstance_rule.traces]
+    origins = [*rule.follows, *isinstance_rule.follows]
+    plan = StatementPlan.build(LAMBDA_SOURCE, [], [], traced, origins, (), rule.traces)
+    # `scale` (5) and `shift` (6) give `h` to the layer, as its input or as a default evaluated
+    # outside the function: their functions read only their parameters. `mixed`'s (7) reads `h`,
+    # traced back to 4 and 3. `both` (8) also holds a site of TF24210, which is judged by all
+    # its statement uses.
+    assert [entry.start for entry in plan.entries if entry.interesting] == [3, 4, 7, 8]
+    plan = StatementPlan.build(LAMBDA_SOURCE, [], [], traced, origins)
+    assert [entry.start for entry in plan.entries if entry.interesting] == [3, 4, 5, 6, 7, 8]
+    findings = migrate_source(LAMBDA_SOURCE, select="TF24218").findings
+    assert [(f.code, f.line) for f in findings] == [("TF24218", 7)]
+    monkeypatch.setattr(
+        engine._Parsed, "of", classmethod(lambda cls, source, rules, path: cls(parse(source, path)))
+    )
+    assert migrate_source(LAMBDA_SOURCE, select="TF24218").findings == findings
+
+
 def test_every_rule_follows_names_from_its_own_triggers_only_unless_it_traces_back_to_them():
     for rule in all_rules():
         assert set(rule.traces) <= set(rule.triggers), rule.code

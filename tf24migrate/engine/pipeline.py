@@ -268,7 +268,10 @@ class _Parsed:
         traced = [t for r in rules for t in r.traces]
         traced_from = [t for r in rules if r.traces for t in r.follows or ()]
         through_calls = [t for r in rules if r.traces_parameters for t in r.traces]
-        plan = StatementPlan.build(source, triggers, followed, traced, traced_from, through_calls)
+        # a site every rule tracing it judges by its lambdas' bodies only (`Rule.traces_lambdas`)
+        by_statement = {t for r in rules if not r.traces_lambdas for t in r.traces}
+        in_lambdas = [t for r in rules if r.traces_lambdas for t in r.traces if t not in by_statement]
+        plan = StatementPlan.build(source, triggers, followed, traced, traced_from, through_calls, in_lambdas)
         if plan is None:  # Python's parser rejects it: so would LibCST, or it would crash
             raise python_syntax_error(source, path)
         if plan.deep is not None:

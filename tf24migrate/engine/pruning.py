@@ -237,6 +237,7 @@ class StatementPlan:
         traced: Iterable[Needle] = (),
         traced_from: Iterable[Needle] = (),
         through_calls: Iterable[Needle] = (),
+        in_lambdas: Iterable[Needle] = (),
     ) -> StatementPlan | None:
         """The plan for `source`, or None when Python's parser cannot read it.
 
@@ -253,7 +254,9 @@ class StatementPlan:
         and then so are the statements that bound the names it uses, back to where they were
         followed from (`_traced_back`), but not the other lines using them. Those of `traced`
         also in `through_calls` may get their value through a parameter of their function: from
-        its calls (`Rule.traces_parameters`).
+        its calls (`Rule.traces_parameters`). A statement whose sites are all of `in_lambdas` (those
+        of `traced` that matter only in a lambda, `Rule.traces_lambdas`) is judged by the names the
+        bodies of its lambdas use, not by all it uses.
 
         `deep` is set, and no statement is listed after it, when a statement nests too deep."""
         capacity = source.count("\n") + 1  # about as many statements as lines: grown if more
@@ -277,9 +280,14 @@ class StatementPlan:
         lines |= plan._follow(source, sources, _MAX_FOLLOW_ROUNDS, starts)[0]
         traced = list(traced)
         if traced:
-            sites = trigger_lines(source, traced, starts=starts)
+            only_in_lambdas = set(in_lambdas)
+            others = [t for t in traced if t not in only_in_lambdas]
+            sites = trigger_lines(source, others, starts=starts) if others else set()
+            lambda_sites = trigger_lines(source, only_in_lambdas, starts=starts) - sites
             through = trigger_lines(source, through_calls, starts=starts) if through_calls else set()
-            lines |= plan._traced_back(source, sites, list(traced_from), starts, through)
+            lines |= plan._traced_back(
+                source, sites | lambda_sites, list(traced_from), starts, through, lambda_sites
+            )
         plan.mark(lines)
         return plan
 
@@ -354,7 +362,13 @@ class StatementPlan:
         return scopes
 
     def _traced_back(
-        self, source: str, sites: set[int], origins: list[Needle], starts: Sequence[int], through: set[int]
+        self,
+        source: str,
+        sites: set[int],
+        origins: list[Needle],
+        starts: Sequence[int],
+        through: set[int],
+        in_lambdas: set[int] = frozenset(),  # type: ignore[assignment]
     ) -> set[int]:
         """The lines of the statements holding the lines `sites` (of a compound statement, its
         header) that hold one of `origins` (also over a backslash continuation: `model.\\` then
@@ -363,7 +377,8 @@ class StatementPlan:
         that bound the followed names these use, and so on. A site on the lines `through` in a
         function, not seen so, may get its value through a parameter: where a call of the function
         (its name as a word) is seen so, the site is seen too (`isinstance(x, tf.Tensor)` in
-        `def check(x):`, and `check(model.output)`).
+        `def check(x):`, and `check(model.output)`). A statement whose site lines are all among
+        `in_lambdas` uses only what the bodies of its lambdas read.
 
         So a rule that judges a site by what its names are bound to (`h = Dense(8)(inputs)`,
         `inputs = tf.keras.Input(...)`) sees the whole way back, and neither a site with no such
@@ -379,10 +394,10 @@ class StatementPlan:
         def text_of(first: int, last: int) -> str:
             return source[starts[first - 1] : starts[last] if last < len(starts) else len(source)]
 
-        def used(first: int, last: int, header: bool = False) -> set[str]:
+        def used(first: int, last: int, header: bool = False, in_lambdas: bool = False) -> set[str]:
             text = text_of(first, last)
             words = followed & set(_WORD.findall(text))
-            return _names_used(text, header) & words if words else words
+            return _names_used(text, header, in_lambdas) & words if words else words
 
         def holds_an_origin(first: int, last: int) -> bool:
             if _spans_any(first, last, ordered_origins):
@@ -401,10 +416,13 @@ class StatementPlan:
                 scope = scopes[scope]
             return (binder for binder in binders.get(name, ()) if scopes[binder] in around)
 
-        def relevant(index: int, first: int, last: int, header: bool) -> set[str] | None:
-            """The followed names the statement at `index` uses with a binder in sight, or None
-            when it neither uses one nor holds an origin."""
-            names = {name for name in used(first, last, header) if any(visible(name, index))}
+        def relevant(
+            index: int, first: int, last: int, header: bool, in_lambdas: bool = False
+        ) -> set[str] | None:
+            """The followed names the statement at `index` uses (in the bodies of its lambdas
+            only, with `in_lambdas`) with a binder in sight, or None when it neither uses one nor
+            holds an origin."""
+            names = {name for name in used(first, last, header, in_lambdas) if any(visible(name, index))}
             return names if names or holds_an_origin(first, last) else None
 
         lines: set[int] = set()
@@ -412,8 +430,10 @@ class StatementPlan:
         # A site in a function may get its value through a parameter: from the function's calls.
         in_functions: dict[str, list[tuple[int, int]]] = {}
         ordered_through = sorted(through)
+        ordered_whole = sorted(sites - in_lambdas)  # the sites judged by all their statement uses
         for index, first, last, header in self._spanning(sites):
-            names = relevant(index, first, last, header)
+            lambdas_only = bool(in_lambdas) and not _spans_any(first, last, ordered_whole)
+            names = relevant(index, first, last, header, lambdas_only)
             if names is not None:
                 lines.update(range(first, last + 1))
                 queue.append((index, names))
@@ -656,36 +676,39 @@ class StatementPlan:
         return not self.broken and self.index == len(self._start)
 
 
-def _names_used(text: str, header: bool) -> set[str]:
+def _names_used(text: str, header: bool, in_lambdas: bool = False) -> set[str]:
     """The names the code `text` (a statement's lines, or a compound statement's header's) reads,
     but not those a `lambda` in it binds and reads in its body (`lambda x: x`), nor those it only
-    assigns; where Python cannot read the text alone (an `elif`, lines less indented than the
-    first), every word in it."""
+    assigns; with `in_lambdas`, only those the bodies of its lambdas read. Where Python cannot read
+    the text alone (an `elif`, lines less indented than the first), every word in it."""
     code = textwrap.dedent(text)
     try:
         tree = ast.parse(code + "\n pass\n" if header else code)
     except (SyntaxError, ValueError, RecursionError):
         return set(_WORD.findall(text))
     names: set[str] = set()
-    pending: list[tuple[ast.AST, frozenset[str]]] = [(tree, frozenset())]
+    # (node, the names lambdas around it bind, whether what it reads counts)
+    pending: list[tuple[ast.AST, frozenset[str], bool]] = [(tree, frozenset(), not in_lambdas)]
     while pending:
-        node, hidden = pending.pop()
+        node, hidden, counts = pending.pop()
         if isinstance(node, ast.Name):
-            if node.id not in hidden and not isinstance(node.ctx, ast.Store):
+            if counts and node.id not in hidden and not isinstance(node.ctx, ast.Store):
                 names.add(node.id)
             continue
-        if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+        if counts and isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
             names.add(node.target.id)  # `x += 1` reads `x`
         if isinstance(node, ast.Lambda):
             arguments = node.args
             parameters = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
             parameters += [a for a in (arguments.vararg, arguments.kwarg) if a is not None]
             pending += [
-                (default, hidden) for default in (*arguments.defaults, *arguments.kw_defaults) if default
+                (default, hidden, counts)
+                for default in (*arguments.defaults, *arguments.kw_defaults)
+                if default
             ]
-            pending.append((node.body, hidden | {a.arg for a in parameters}))
+            pending.append((node.body, hidden | {a.arg for a in parameters}, True))
             continue
-        pending += [(child, hidden) for child in ast.iter_child_nodes(node)]
+        pending += [(child, hidden, counts) for child in ast.iter_child_nodes(node)]
     return names
 
 

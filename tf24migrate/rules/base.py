@@ -68,6 +68,10 @@ class Rule:
     # of the function in the file (TF24210: `def check(x): isinstance(x, tf.Tensor)` and
     # `check(model.output)`): the plan then also sees such a site where it sees such a call.
     traces_parameters: ClassVar[bool] = False
+    # Whether a site of `traces` matters only by the names the bodies of its lambdas read (TF24218:
+    # `Lambda(lambda x: x * scale)(inputs)` captures `scale`; `inputs`, the layer's input, is not
+    # captured): the plan then judges such a site by those names, not by all its statement uses.
+    traces_lambdas: ClassVar[bool] = False
     # Whether the rule also runs in code that guards the old API (try/except, hasattr, version).
     runs_in_shims: ClassVar[bool] = False
     # TensorFlow versions ("X.Y"), checked in the released wheels; the docstring says where. A fix
