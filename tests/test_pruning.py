@@ -22,14 +22,27 @@ from tf24migrate.rules.text import line_starts
 CASES = all_cases()
 
 
+def _without_the_plan(monkeypatch) -> None:
+    """From here on, the engine parses the whole source with LibCST, with no plan nor statement map."""
+    monkeypatch.setattr(
+        engine._Parsed, "of", classmethod(lambda cls, source, rules, path: cls(parse(source, path)))
+    )
+
+
+def _found_alike_without_the_plan(source: str, select: str, monkeypatch) -> list[tuple[str, int]]:
+    """(code, line) of each finding in `source`, after checking that the engine finds the same
+    without the plan (`_without_the_plan`, for the rest of the test)."""
+    findings = migrate_source(source, select=select).findings
+    _without_the_plan(monkeypatch)
+    assert migrate_source(source, select=select).findings == findings
+    return [(f.code, f.line) for f in findings]
+
+
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_same_result_with_and_without_pruning_and_statement_map(case, monkeypatch):
     source = case.input.read_text(encoding="utf-8")
     pruned = migrate_source(source, **case.options())
-    # The whole source parsed by LibCST, with no plan nor statement map.
-    monkeypatch.setattr(
-        engine._Parsed, "of", classmethod(lambda cls, source, rules, path: cls(parse(source, path)))
-    )
+    _without_the_plan(monkeypatch)
     full = migrate_source(source, **case.options())
     assert (pruned.code, pruned.findings) == (full.code, full.findings)
 
@@ -270,12 +283,7 @@ def test_the_target_of_a_loop_whose_header_holds_a_followed_trigger_is_followed(
     # `out` is followed into the loops' bodies (10-13); `row` and `first` are not (14-16): the
     # header of their loop holds no trigger, and what a body binds is not followed from a header
     assert interesting == [4, 5, 10, 11, 12, 13]
-    findings = migrate_source(LOOP_SOURCE, select="TF24210").findings
-    assert [(f.code, f.line) for f in findings] == [("TF24210", 5)]
-    monkeypatch.setattr(
-        engine._Parsed, "of", classmethod(lambda cls, source, rules, path: cls(parse(source, path)))
-    )
-    assert migrate_source(LOOP_SOURCE, select="TF24210").findings == findings
+    assert _found_alike_without_the_plan(LOOP_SOURCE, "TF24210", monkeypatch) == [("TF24210", 5)]
 
 
 def test_a_site_in_a_function_is_seen_where_a_call_of_the_function_is(monkeypatch):
@@ -294,11 +302,7 @@ def test_a_site_in_a_function_is_seen_where_a_call_of_the_function_is(monkeypatc
     calls_nothing = LOOP_SOURCE.replace("looped(out)", "print(out)")
     plan = StatementPlan.build(calls_nothing, [], [], rule.traces, rule.follows, rule.traces)
     assert [entry.start for entry in plan.entries if entry.interesting] == []
-    assert migrate_source(calls_nothing, select="TF24210").findings == ()
-    monkeypatch.setattr(
-        engine._Parsed, "of", classmethod(lambda cls, source, rules, path: cls(parse(source, path)))
-    )
-    assert migrate_source(calls_nothing, select="TF24210").findings == ()
+    assert _found_alike_without_the_plan(calls_nothing, "TF24210", monkeypatch) == []
 
 
 SUFFIX_SOURCE = textwrap.dedent(
@@ -360,12 +364,7 @@ def test_tracing_back_sees_the_binders_in_scope_and_no_other_line(monkeypatch):
     # there (13) is seen, not the `x` of `build` (5), out of its scope. `unrelated` (17-18)
     # computes a gradient of nothing bound from `Input`.
     assert [entry.start for entry in plan.entries if entry.interesting] == [4, 5, 6, 7, 8, 12, 13, 14]
-    findings = migrate_source(TRACE_SOURCE, select="TF24213,TF24218").findings
-    assert [(f.code, f.line) for f in findings] == [("TF24213", 8)]
-    monkeypatch.setattr(
-        engine._Parsed, "of", classmethod(lambda cls, source, rules, path: cls(parse(source, path)))
-    )
-    assert migrate_source(TRACE_SOURCE, select="TF24213,TF24218").findings == findings
+    assert _found_alike_without_the_plan(TRACE_SOURCE, "TF24213,TF24218", monkeypatch) == [("TF24213", 8)]
 
 
 LAMBDA_SOURCE = textwrap.dedent(
@@ -396,12 +395,59 @@ def test_a_site_judged_by_its_lambdas_uses_what_their_bodies_read(monkeypatch):
     assert [entry.start for entry in plan.entries if entry.interesting] == [3, 4, 7, 8]
     plan = StatementPlan.build(LAMBDA_SOURCE, [], [], traced, origins)
     assert [entry.start for entry in plan.entries if entry.interesting] == [3, 4, 5, 6, 7, 8]
-    findings = migrate_source(LAMBDA_SOURCE, select="TF24218").findings
-    assert [(f.code, f.line) for f in findings] == [("TF24218", 7)]
-    monkeypatch.setattr(
-        engine._Parsed, "of", classmethod(lambda cls, source, rules, path: cls(parse(source, path)))
-    )
-    assert migrate_source(LAMBDA_SOURCE, select="TF24218").findings == findings
+    assert _found_alike_without_the_plan(LAMBDA_SOURCE, "TF24218", monkeypatch) == [("TF24218", 7)]
+
+
+EMBEDDING_SOURCE = textwrap.dedent(
+    """\
+    import tensorflow as tf
+    from official.nlp.modeling import layers
+
+    tf.keras.mixed_precision.experimental.set_policy("mixed_float16")
+    word_embeddings = layers.OnDeviceEmbedding(100, 8)
+    data = word_embeddings(ids)
+    print(data.shape)
+    embedding = tf.keras.layers.Embedding(100, 8)
+    out = embedding(ids)
+    assert out.dtype == tf.float32
+    """
+)
+
+
+def test_what_an_embedding_binds_is_followed_from_the_layer_not_from_a_longer_name(monkeypatch):
+    (rule,) = select_rules("TF24312")
+    plan = StatementPlan.build(EMBEDDING_SOURCE, rule.triggers, rule.follows)
+    # `Embedding` (8) binds `embedding`, whose output (9) is compared (10); `OnDeviceEmbedding` (5)
+    # is another layer: what it binds (6) is not followed to its uses (7)
+    assert [entry.start for entry in plan.entries if entry.interesting] == [4, 8, 9, 10]
+    assert _found_alike_without_the_plan(EMBEDDING_SOURCE, "TF24312", monkeypatch) == [("TF24312", 10)]
+
+
+LOSS_SCALE_SOURCE = textwrap.dedent(
+    """\
+    import tensorflow as tf
+
+    policy = tf.keras.mixed_precision.experimental.Policy("mixed_float16", loss_scale="dynamic")
+    loss_scale_optimizer = tf.keras.mixed_precision.experimental.LossScaleOptimizer(opt, "dynamic")
+    step = loss_scale_optimizer.iterations
+    scale = tf.mixed_precision.experimental.DynamicLossScale()
+    print(policy.loss_scale, scale)
+    """
+)
+
+
+def test_loss_scale_names_are_followed_as_words_not_within_longer_ones(monkeypatch):
+    classes, read = select_rules("TF24306,TF24309")
+    # TF24306's classes (6), not the `LossScale` of `LossScaleOptimizer` (4), whose optimizer (5)
+    # would be followed; TF24309's `.loss_scale` read (7) and the policy read (3), not the
+    # `loss_scale` of a name (4) nor a keyword (3 holds it for `Policy`)
+    for rule, interesting in ((classes, [6, 7]), (read, [3, 7])):
+        plan = StatementPlan.build(LOSS_SCALE_SOURCE, rule.triggers, rule.follows)
+        assert [entry.start for entry in plan.entries if entry.interesting] == interesting, rule.code
+    assert _found_alike_without_the_plan(LOSS_SCALE_SOURCE, "TF24306,TF24309", monkeypatch) == [
+        ("TF24306", 6),
+        ("TF24309", 7),
+    ]
 
 
 def test_every_rule_follows_names_from_its_own_triggers_only_unless_it_traces_back_to_them():

@@ -7,7 +7,7 @@ from typing import NamedTuple
 from tf24migrate.rules.needles import KeywordOfModuleCall, ModuleAttribute, Pattern, PublicImports, any_of
 
 # The digest of the sources this table was generated from: see `catalogue.generated`.
-SOURCES_DIGEST = "ff8b09cadf6a5077fddd488ed72a0b28"
+SOURCES_DIGEST = "b32d2b2ba77cfb7560c8986c898847c6"
 
 
 class Row(NamedTuple):
@@ -42,18 +42,18 @@ ROWS = (
     Row("TF24216", "symbolic-graph-attributes", True, ("tensorflow", any_of(PublicImports(), Pattern(r"(?:model|Model|MODEL|layer|Layer|LAYER)\w*[ \t]*\.(?:in|out)puts?\b|(?:model|Model|MODEL|layer|Layer|LAYER)[^\n\r]*[)\]][ \t]*\.(?:in|out)puts?\b|(?:\A|(?<=[\n\r]))[ \t]*[)\]]?[ \t]*\.(?:in|out)puts?\b|(?:(?:model|Model|MODEL|layer|Layer|LAYER)\w*|[)\]])[ \t]*\.\\$", ".input", ".output", ".\\")), any_of(Pattern(r"\.Input\b|\bInput[ \t]*\(|\bInput[ \t]+as\b", "Input"), Pattern(r"\.(?:in|out)puts?\b", ".input", ".output"), Pattern(r"(?:model|Model|MODEL|layer|Layer|LAYER)\w*[ \t]*\.(?:in|out)puts?\b|(?:model|Model|MODEL|layer|Layer|LAYER)[^\n\r]*[)\]][ \t]*\.(?:in|out)puts?\b|(?:\A|(?<=[\n\r]))[ \t]*[)\]]?[ \t]*\.(?:in|out)puts?\b|(?:(?:model|Model|MODEL|layer|Layer|LAYER)\w*|[)\]])[ \t]*\.\\$", ".input", ".output", ".\\"))), (Pattern(r"\.(?:op|graph|consumers)\b", ".op", ".graph", ".consumers"), Pattern(r"\.\\$", ".\\"))),
     Row("TF24217", "op-layer-names", True, ("tensorflow", any_of(PublicImports(), Pattern(r"(?:model|Model|MODEL|layer|Layer|LAYER)\w*[ \t]*\.(?:in|out)puts?\b|(?:model|Model|MODEL|layer|Layer|LAYER)[^\n\r]*[)\]][ \t]*\.(?:in|out)puts?\b|(?:\A|(?<=[\n\r]))[ \t]*[)\]]?[ \t]*\.(?:in|out)puts?\b|(?:(?:model|Model|MODEL|layer|Layer|LAYER)\w*|[)\]])[ \t]*\.\\$", ".input", ".output", ".\\")), any_of("tf_op_layer_", any_of(Pattern(r"\.Input\b|\bInput[ \t]*\(|\bInput[ \t]+as\b", "Input"), Pattern(r"\.(?:in|out)puts?\b", ".input", ".output"), Pattern(r"(?:model|Model|MODEL|layer|Layer|LAYER)\w*[ \t]*\.(?:in|out)puts?\b|(?:model|Model|MODEL|layer|Layer|LAYER)[^\n\r]*[)\]][ \t]*\.(?:in|out)puts?\b|(?:\A|(?<=[\n\r]))[ \t]*[)\]]?[ \t]*\.(?:in|out)puts?\b|(?:(?:model|Model|MODEL|layer|Layer|LAYER)\w*|[)\]])[ \t]*\.\\$", ".input", ".output", ".\\"))), any_of("tf_op_layer_", KeywordOfModuleCall("name", "tensorflow", "keras"))), ("tf_op_layer_", KeywordOfModuleCall("name", "tensorflow", "keras"), ".name")),
     Row("TF24218", "lambda-captures-symbolic", True, ("lambda", Pattern(r"\.[ \t]*Lambda\b|\bLambda[ \t]*\(|\bLambda[ \t]+as\b", "Lambda"), PublicImports(), any_of(Pattern(r"\.Input\b|\bInput[ \t]*\(|\bInput[ \t]+as\b", "Input"), Pattern(r"\.(?:in|out)puts?\b", ".input", ".output"), Pattern(r"(?:model|Model|MODEL|layer|Layer|LAYER)\w*[ \t]*\.(?:in|out)puts?\b|(?:model|Model|MODEL|layer|Layer|LAYER)[^\n\r]*[)\]][ \t]*\.(?:in|out)puts?\b|(?:\A|(?<=[\n\r]))[ \t]*[)\]]?[ \t]*\.(?:in|out)puts?\b|(?:(?:model|Model|MODEL|layer|Layer|LAYER)\w*|[)\]])[ \t]*\.\\$", ".input", ".output", ".\\"))), (Pattern(r"\bLambda\b", "Lambda"),)),
-    Row("TF24301", "mixed-precision-policy", True, (PublicImports(), "experimental"), ("mixed_precision",)),
+    Row("TF24301", "mixed-precision-policy", True, (PublicImports(), "experimental"), (Pattern(r"\bmixed_precision\b", "mixed_precision"),)),
     Row("TF24302", "set-policy", True, (PublicImports(),), ("set_policy",)),
     Row("TF24303", "global-policy", True, (PublicImports(),), ("global_policy",)),
     Row("TF24304", "get-layer-policy", True, (PublicImports(),), ("get_layer_policy",)),
     Row("TF24305", "loss-scale-optimizer", True, (PublicImports(),), ("LossScaleOptimizer", "DynamicLossScale")),
-    Row("TF24306", "loss-scale-classes", True, (PublicImports(),), ("LossScale", "FixedLossScale", "DynamicLossScale")),
+    Row("TF24306", "loss-scale-classes", True, (PublicImports(),), (Pattern(r"\b(?:LossScale|FixedLossScale|DynamicLossScale)\b", "LossScale", "FixedLossScale", "DynamicLossScale"),)),
     Row("TF24307", "loss-scale-call", True, ("loss_scale(", "LossScaleOptimizer", PublicImports()), ("loss_scale(", "LossScaleOptimizer")),
     Row("TF24308", "graph-rewrite", True, (PublicImports(),), ("enable_mixed_precision_graph_rewrite",)),
-    Row("TF24309", "policy-loss-scale", True, (Pattern(r"(?:\.|(?:\A|(?<=[\n\r])))[ \t]*loss_scale\b", "loss_scale"), "tensorflow", any_of(PublicImports(), Pattern(r"(?:\.|(?:\A|(?<=[\n\r])))[ \t]*dtype_policy\b", "dtype_policy")), any_of("Policy", "global_policy", "get_layer_policy", Pattern(r"(?:\.|(?:\A|(?<=[\n\r])))[ \t]*dtype_policy\b", "dtype_policy"))), ("loss_scale", "Policy", "global_policy", "dtype_policy", "get_layer_policy")),
+    Row("TF24309", "policy-loss-scale", True, (Pattern(r"(?:\.|(?:\A|(?<=[\n\r])))[ \t]*loss_scale\b", "loss_scale"), "tensorflow", any_of(PublicImports(), Pattern(r"(?:\.|(?:\A|(?<=[\n\r])))[ \t]*dtype_policy\b", "dtype_policy")), any_of("Policy", "global_policy", "get_layer_policy", Pattern(r"(?:\.|(?:\A|(?<=[\n\r])))[ \t]*dtype_policy\b", "dtype_policy"))), (Pattern(r"(?:\.|(?:\A|(?<=[\n\r])))[ \t]*loss_scale\b", "loss_scale"), "Policy", "global_policy", "dtype_policy", "get_layer_policy")),
     Row("TF24310", "should-cast-variables", True, ("should_cast_variables", "tensorflow", any_of(PublicImports(), Pattern(r"(?:\.|(?:\A|(?<=[\n\r])))[ \t]*dtype_policy\b", "dtype_policy"))), ("should_cast_variables", "Policy", "global_policy", "dtype_policy", "get_layer_policy")),
     Row("TF24311", "non-floating-global-policy", True, (PublicImports(),), ("set_policy", "set_global_policy")),
-    Row("TF24312", "embedding-output-dtype", True, (PublicImports(), "Embedding", ".dtype", any_of("mixed_float16", "mixed_bfloat16")), ("Embedding", "set_policy", "set_global_policy", "Policy")),
+    Row("TF24312", "embedding-output-dtype", True, (PublicImports(), "Embedding", ".dtype", any_of("mixed_float16", "mixed_bfloat16")), (Pattern(r"\bEmbedding\b", "Embedding"), "set_policy", "set_global_policy", "Policy")),
     Row("TF24401", "dispatch-server-config", True, (PublicImports(),), ("DispatchServer",)),
     Row("TF24402", "worker-server-config", True, (PublicImports(),), ("WorkerServer",)),
     Row("TF24403", "data-autotune", False, (PublicImports(),), ("AUTOTUNE",)),

@@ -9,12 +9,13 @@ from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import abbreviated
 from tf24migrate.rules.context import RuleContext
-from tf24migrate.rules.needles import any_of
+from tf24migrate.rules.needles import Pattern, any_of
 
 from .._text import assigned_value, links, literal_value
 from ._common import EXPERIMENTAL, STABLE
 
 _EMBEDDING = "tensorflow.keras.layers.Embedding"
+_EMBEDDING_NAME = Pattern(r"\bEmbedding\b", "Embedding")
 _SETTERS = frozenset({f"{EXPERIMENTAL}.set_policy", f"{STABLE}.set_global_policy"})
 _POLICIES = frozenset({f"{EXPERIMENTAL}.Policy", f"{STABLE}.Policy"})
 _MIXED = {"mixed_float16": "float16", "mixed_bfloat16": "bfloat16"}
@@ -106,11 +107,13 @@ class EmbeddingOutputDtype(Rule):
     changed_in = "2.4"
     fix = None
     severity = Severity.WARNING
-    # `Embedding` where the layer is made; the names bound there are followed to the `.dtype`;
-    # the setters and `Policy(...)`, where the policy is set (`_mixed_policy` reads them).
-    triggers = ("Embedding", "set_policy", "set_global_policy", "Policy")
+    # `Embedding` where the layer is made (as a name: not `OnDeviceEmbedding` nor
+    # `EmbeddingTest`, whose lines would have every use of what they bind followed); the names
+    # bound there are followed to the `.dtype`; the setters and `Policy(...)`, where the policy is
+    # set (`_mixed_policy` reads them).
+    triggers = (_EMBEDDING_NAME, "set_policy", "set_global_policy", "Policy")
     requires = (*IMPORTS_TENSORFLOW, "Embedding", ".dtype", any_of("mixed_float16", "mixed_bfloat16"))
-    follows = ("Embedding",)
+    follows = (_EMBEDDING_NAME,)
 
     def leave_Comparison(
         self, ctx: RuleContext, original: cst.Comparison, updated: cst.Comparison

@@ -17,6 +17,7 @@ from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.edits import MoveBinding, TrackUses
 from tf24migrate.rules.kinds import RenameSymbol
 from tf24migrate.rules.names import dotted_name_of_module, normalize
+from tf24migrate.rules.needles import Pattern
 
 from ._common import (
     _MODULE_MESSAGE,
@@ -75,7 +76,8 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
             old=f"{EXPERIMENTAL}.Policy",
             new=f"{STABLE}.Policy",
             severity=Severity.ERROR,
-            triggers=("mixed_precision",),
+            # the module as a name, not in `set_mixed_precision_policy` or `mixed_precision_dtype`
+            triggers=(Pattern(r"\bmixed_precision\b", "mixed_precision"),),
             requires=(*IMPORTS_TENSORFLOW, "experimental"),  # every name it renames is under it
             message="`tf.keras.mixed_precision.experimental.Policy` is `tf.keras.mixed_precision.Policy` "
             "from TF 2.4.",

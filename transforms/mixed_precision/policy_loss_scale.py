@@ -85,7 +85,8 @@ class PolicyLossScale(Rule):
     old_removed = "2.9"
     fix = None
     severity = Severity.ERROR
-    triggers = ("loss_scale", "Policy", "global_policy", "dtype_policy", "get_layer_policy")
+    # `.loss_scale` where it is read, not in `loss_scale_optimizer` or `get_loss_scale()`
+    triggers = (attribute("loss_scale"), "Policy", "global_policy", "dtype_policy", "get_layer_policy")
     # A read of `.loss_scale`, and a policy to read it from (`policy_evidence`): `Policy(...)` and the
     # rest need an import of the public API, a layer's `.dtype_policy` none (`._dtype_policy` is
     # Keras's own). Not a flag's `flags_obj.loss_scale` alone.
