@@ -106,6 +106,68 @@ def test_bindings_from_ast_follow_python_scoping():
     ]
 
 
+COMPOUND_SOURCE = textwrap.dedent(
+    """\
+    with open(p) as f, lock:
+        data = f.read()
+    for i, (k, v) in enumerate(pairs):
+        total = i
+    else:
+        done = True
+    while waiting:
+        import time as clock
+    try:
+        import numpy as np
+    except ImportError as error:
+        np = None
+        try:
+            fallback = 1
+        except (KeyError, ValueError):
+            nested = 2
+    else:
+        ready = True
+    finally:
+        closed = True
+    if cond:
+        def helper(): pass
+    elif other:
+        class Kind: pass
+    async def run():
+        async with session() as s:
+            async for item in s:
+                got = item
+    match command:
+        case [name, *rest]:
+            matched = name
+    try:
+        pass
+    except* OSError as group:
+        handled = group
+    """
+)
+
+
+@pytest.mark.parametrize("walrus", [False, True])
+def test_the_plan_binds_what_python_binds_in_compound_statements(walrus):
+    """The plan's bindings of a compound statement are made from its header's and its statements'
+    entries (with no `:=`, `_BINDS_BY_PARTS`); they are what `bindings` finds walking it."""
+    source = COMPOUND_SOURCE + ("(x := 1)\n" if walrus else "")
+    plan = StatementPlan(ast.parse(source), set(), walrus=walrus)
+    nodes = [node for node in ast.walk(ast.parse(source)) if isinstance(node, ast.stmt)]
+    expected = {(n.lineno, n.col_offset): tuple(bindings(n, walrus=walrus)) for n in nodes}
+    found = {(e.start, e.col_offset): e.binds for e in plan.entries}
+    assert found == expected
+    assert found[(9, 0)] == (
+        ("np", "numpy", False),
+        ("error", None, True),
+        ("np", None, True),
+        ("fallback", None, True),
+        ("nested", None, True),
+        ("ready", None, False),
+        ("closed", None, False),
+    )
+
+
 def test_walrus_in_a_skipped_statement_still_shadows():
     source = "import tensorflow as tf\nif (tf := make_fake()):\n    pass\nh = tf.distribute.experimental.CollectiveHints()\n"
     assert migrate_source(source).code == source

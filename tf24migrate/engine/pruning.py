@@ -55,6 +55,13 @@ _KINDS = {
 
 
 _COMPOUND_AST = tuple(kind for kinds in _KINDS.values() for kind in kinds)
+# The fields of each compound statement holding statements, in document order; of those, the
+# clauses (`except`, `case`) each hold a body.
+_CLAUSES = ("handlers", "cases")
+_BODIES = {
+    kind: tuple(f for f in ("body", "handlers", "orelse", "finalbody", "cases") if f in kind._fields)
+    for kind in _COMPOUND_AST
+}
 
 
 Bindings = tuple[tuple[str, str | None, bool], ...]  # what `bindings` yields
@@ -480,42 +487,55 @@ class StatementPlan:
     def _add(self, statements: Iterable[ast.stmt], top_level: bool = False, lines_before: int = 0) -> None:
         """Plan `statements`, whose line 1 is line `lines_before + 1` of the source."""
         for statement in statements:
-            decorators = getattr(statement, "decorator_list", ())
-            start = lines_before + min([statement.lineno, *(d.lineno for d in decorators)])
-            binds = self._binds_of(statement)
+            kind = type(statement)
             index = self._count
             if index == len(self._start):
                 self._reserve(max(16, 2 * index))
             self._count += 1
-            decorated = bool(decorators)
-            docstring = not index and _is_docstring(statement)
-            self._class[index] = _class_index(type(statement))
+            binds = self._binds_of(statement)
+            start = statement.lineno
+            flags = _TOP_LEVEL if top_level else 0
+            if kind in _DEFINITIONS and statement.decorator_list:  # type: ignore[attr-defined]
+                start = min(start, *(d.lineno for d in statement.decorator_list))  # type: ignore[attr-defined]
+                flags |= _DECORATED
+            if not index and _is_docstring(statement):
+                flags |= _DOCSTRING
+            start += lines_before
+            self._class[index] = _class_index(kind)
             self._start[index] = start
             self._end[index] = lines_before + (statement.end_lineno or statement.lineno)
             self._column[index] = statement.col_offset
             self._end_column[index] = statement.end_col_offset or 0
-            self._flags[index] = top_level * _TOP_LEVEL | decorated * _DECORATED | docstring * _DOCSTRING
+            self._flags[index] = flags
             self._binds[index] = 0 if binds is None else binds
-            if isinstance(statement, _COMPOUND_AST):
-                header_end = max(start, lines_before + _first_child(statement).lineno - 1)
-                self._compounds.append(index)
-                self._header_ends.append(header_end)
-                if isinstance(statement, (ast.For, ast.AsyncFor)):  # its target and the end of its header
-                    targets = tuple(name for name, _, _ in bindings(statement.target))
-                    self._loops[index] = (targets, header_end)
-            children = []  # the index of each child statement's entry (of an except clause's first)
-            for attribute in ("body", "handlers", "orelse", "finalbody", "cases"):
-                for child in getattr(statement, attribute, ()):
-                    children.append(self._count)
-                    self._add([child] if isinstance(child, ast.stmt) else child.body, False, lines_before)
+            self._descendants[index] = 0
+            fields = _BODIES.get(kind)
+            if fields is None:  # a simple statement
+                continue
+            header_end = max(start, lines_before + _first_child(statement).lineno - 1)
+            self._compounds.append(index)
+            self._header_ends.append(header_end)
+            if kind is ast.For or kind is ast.AsyncFor:  # its target and the end of its header
+                targets = tuple(name for name, _, _ in bindings(statement.target))  # type: ignore[attr-defined]
+                self._loops[index] = (targets, header_end)
+            # what it binds when made of its parts: its header's, then its statements', in order
+            found = _header_binds(statement) if binds is None else None
+            for body, in_handler, name in _blocks(statement, fields):
+                if found is not None and name:
+                    found.append((name, None, True))
+                child = self._count
+                self._add(body, False, lines_before)
+                while found is not None and child < self._count:  # its child statements' entries
+                    binds_there = self._binds_at(child)
+                    found += [(n, q, True) for n, q, _ in binds_there] if in_handler else binds_there
+                    child += 1 + self._descendants[child]
             self._descendants[index] = self._count - index - 1
-            if binds is None:
-                found = tuple(found for child in children for found in self._binds_at(child))
-                self._binds[index] = self._binding(found)
+            if found is not None:
+                self._binds[index] = self._binding(tuple(found))
 
     def _binds_of(self, statement: ast.stmt) -> int | None:
-        """The index in `_bindings` of what `statement` binds (`_binds`), None for an `if` or
-        `while` whose bindings are its statements'."""
+        """The index in `_bindings` of what `statement` binds (`_binds`), None for a compound
+        statement whose bindings are its header's and its statements' (`_BINDS_BY_PARTS`)."""
         name = _single_name(statement, self._walrus)
         if name is not None:  # most: one entry per name, shared by its assignments
             index = self._by_name.get(name)
@@ -757,9 +777,10 @@ def _single_name(statement: ast.stmt, walrus: bool) -> str | None:
 
 def _binds(statement: ast.stmt, walrus: bool) -> Bindings | None:
     """`bindings` of a statement outside any except handler, with shortcuts for the common ones;
-    None for an `if` or `while` whose test cannot bind (no `:=`): its bindings are its statements'."""
+    None for a compound statement whose header binds at most its targets (no `:=`): its bindings
+    are those and its statements' (`_header_binds`), which the plan has read already."""
     kind = type(statement)
-    if not walrus and kind in (ast.If, ast.While):
+    if not walrus and kind in _BINDS_BY_PARTS:
         return None
     if not walrus and kind in _BINDS_NOTHING:
         return ()
@@ -768,6 +789,51 @@ def _binds(statement: ast.stmt, walrus: bool) -> Bindings | None:
         if all(type(target) in _PLAIN_TARGETS for target in targets):
             return tuple((target.id, None, False) for target in targets if type(target) is ast.Name)
     return tuple(bindings(statement, walrus=walrus))
+
+
+# Compound statements whose bindings are those of their targets, then of their statements (those
+# of an except clause, with its name, as bound in a handler), when no `:=` can bind in a header.
+_BINDS_BY_PARTS = frozenset(
+    {
+        ast.If,
+        ast.While,
+        ast.For,
+        ast.AsyncFor,
+        ast.With,
+        ast.AsyncWith,
+        ast.Try,
+        getattr(ast, "TryStar", ast.Try),
+    }
+)
+
+
+def _blocks(
+    statement: ast.stmt, fields: tuple[str, ...]
+) -> Iterator[tuple[list[ast.stmt], bool, str | None]]:
+    """The statement lists of a compound statement's `fields`, in order: (statements, whether in an
+    except clause, the name the clause binds)."""
+    for field in fields:
+        if field in _CLAUSES:
+            for clause in getattr(statement, field):
+                yield clause.body, field == "handlers", getattr(clause, "name", None)
+        else:
+            yield getattr(statement, field), False, None
+
+
+def _header_binds(statement: ast.stmt) -> list[tuple[str, str | None, bool]]:
+    """What the header of a statement of `_BINDS_BY_PARTS` binds: a loop's target, a `with`'s."""
+    kind = type(statement)
+    if kind is ast.For or kind is ast.AsyncFor:
+        return list(bindings(statement.target, walrus=False))  # type: ignore[attr-defined]
+    if kind is ast.With or kind is ast.AsyncWith:
+        items = statement.items  # type: ignore[attr-defined]
+        return [
+            found
+            for item in items
+            if item.optional_vars
+            for found in bindings(item.optional_vars, walrus=False)
+        ]
+    return []
 
 
 def _is_docstring(statement: ast.stmt) -> bool:
