@@ -94,11 +94,13 @@ RELEASES = {
         "tensorflow/python/",
     ),
 }
-# Prints, in seconds: `import libcst`; importing the rules and the engine after it; reading and
+# Collecting garbage as the command does, prints, in seconds: `import libcst`; importing the rules and the engine after it; reading and
 # scanning every file named (`prefilter.could_fire`, as a run turns files away); Python's parse of
 # the files the engine parsed; LibCST's parse of the texts it gave LibCST (pickled: texts, paths).
 STAGES = (
-    "import pickle, sys, time\n"
+    "import gc, pickle, sys, time\n"
+    "from tf24migrate.cli.command import COLLECT_AFTER\n"
+    "gc.set_threshold(COLLECT_AFTER, *gc.get_threshold()[1:])  # as the command collects\n"
     "texts, due = pickle.load(open(sys.argv[1], 'rb'))\n"
     "files = open(sys.argv[2]).read().splitlines()\n"
     "start = time.perf_counter()\n"

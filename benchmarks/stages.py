@@ -3,7 +3,7 @@
     python benchmarks/stages.py [--rounds N] [TREE ...]
 
 For each tree (default: the Model Garden 2.3.0 that `repos.py` unpacks), in this one process and
-on one core, as a worker runs them: reading and scanning every `.py` file (the text prefilter,
+on one core, as a worker runs them (collecting garbage as the command does): reading and scanning every `.py` file (the text prefilter,
 as a run turns files away), then the engine's stages over the files it lets through, each timed
 with `time.perf_counter` around the function that does it. A stage's time excludes the stages it
 calls (Python's parse is its own stage, whichever stage asks for it first; the others reuse its
@@ -17,6 +17,7 @@ import argparse
 import collections
 import contextlib
 import functools
+import gc
 import sys
 import time
 from pathlib import Path
@@ -25,6 +26,7 @@ import libcst
 
 from tf24migrate.catalogue.prefilter import could_fire
 from tf24migrate.catalogue.settings import Settings
+from tf24migrate.cli.command import COLLECT_AFTER
 from tf24migrate.engine import pipeline
 from tf24migrate.model.errors import TF24MigrateError
 from tf24migrate.rules import text
@@ -107,6 +109,7 @@ def one_round(files: list[Path], settings: Settings, timer: Timer) -> tuple[floa
 
 
 def main() -> None:
+    gc.set_threshold(COLLECT_AFTER, *gc.get_threshold()[1:])  # as the command's processes collect
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("trees", nargs="*", type=Path, default=[DATA / "tf-models-official-2.3.0"])

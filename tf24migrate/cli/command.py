@@ -445,8 +445,9 @@ def main() -> None:
 # Container objects allocated (net) between two runs of Python's cyclic garbage collector: 700 by
 # default, so a run collected about 240 times over the Model Garden 2.3.0 (50 ms of 0.8 s of CPU),
 # each time walking LibCST's fresh nodes and promoting them, though nearly all die by reference
-# counting when their file is done. mypy's figure; the workers forked from here inherit it.
-_COLLECT_AFTER = 200_000
+# counting when their file is done. mypy's figure; the workers forked from here inherit it, and
+# `benchmarks/` time the engine's stages with it.
+COLLECT_AFTER = 200_000
 
 
 def entry_point() -> None:
@@ -454,8 +455,8 @@ def entry_point() -> None:
     once, without the interpreter's teardown of every object it holds (LibCST's alone take 30 ms):
     by then each file is written, the cache's index saved and the workers joined. A caller that
     goes on after the command (a test) calls `main`, which returns or raises `SystemExit`. The
-    command's process collects cyclic garbage rarely (`_COLLECT_AFTER`)."""
-    gc.set_threshold(_COLLECT_AFTER, *gc.get_threshold()[1:])
+    command's process collects cyclic garbage rarely (`COLLECT_AFTER`)."""
+    gc.set_threshold(COLLECT_AFTER, *gc.get_threshold()[1:])
     try:
         main()
         code = EXIT_OK
