@@ -1,9 +1,10 @@
 """The one private LibCST API the engine uses, and the bound that protects it.
 
 `tf24migrate.engine.positions` subclasses `libcst._nodes.internal.CodegenState` and calls
-`CSTNode._codegen` to place a few nodes without `PositionProvider`. These tests fail when a LibCST
-release changes what that relies on; `test_positions.py` checks the spans themselves against
-LibCST's own `PositionProvider` and code generation.
+`CSTNode._codegen` to place a few nodes without `PositionProvider`, and `rules.calls.code_for` to
+generate a node's code without a context manager per node. These tests fail when a LibCST release
+changes what that relies on; `test_positions.py` checks the spans themselves against LibCST's own
+`PositionProvider` and code generation.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import tomllib
 from libcst._nodes.internal import CodegenState
 
 from tf24migrate.engine.positions import StatementMap, module_code, node_spans
+from tf24migrate.rules.calls import code_for
 
 PYPROJECT = Path(__file__).resolve().parent.parent / "pyproject.toml"
 
@@ -60,3 +62,22 @@ def test_code_and_spans_through_the_private_codegen_match_libcst():
     assert (span.line, span.column, span.end_line, span.end_column) == (5, 12, 5, 25)
     statements = StatementMap.build(module, ast.parse(source), source)
     assert statements.spans({call: module.body[1]})[call] == span
+
+
+def test_a_nodes_code_through_the_private_codegen_is_libcsts():
+    source = (
+        "class A:\n    def f(self, x):\n        if x:  # why\n            return tf.add(\n"
+        "                x, 1)\n        return [y for y in x]\n"
+    )
+    module = cst.parse_module(source)
+    nodes: list[cst.CSTNode] = []
+
+    class Every(cst.CSTVisitor):
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            nodes.append(node)
+            return True
+
+    module.visit(Every())
+    assert len(nodes) > 50
+    for node in nodes:
+        assert code_for(node) == cst.Module([]).code_for_node(node)

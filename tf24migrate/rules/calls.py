@@ -3,13 +3,16 @@ rebuild an argument list that keeps the user's commas, line breaks and comments.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 
 import libcst as cst
+from libcst._nodes.internal import CodegenState
 
 from tf24migrate.rules.context import RuleContext
 
 _NO_SPACE = cst.SimpleWhitespace("")
+_NO_RECORD = contextlib.nullcontext()
 
 
 class UnboundArguments(ValueError):
@@ -111,9 +114,20 @@ def _newline_then(indent: str) -> cst.ParenthesizedWhitespace:
     )
 
 
+class _PlainState(CodegenState):
+    """LibCST's code generation, less the context manager its state makes for each node to record
+    positions (`engine.positions` records them for the few nodes findings point at): about a
+    third of the time of generating a node's code."""
+
+    def record_syntactic_position(self, node: cst.CSTNode, **_: object):
+        return _NO_RECORD
+
+
 def code_for(node: cst.CSTNode) -> str:
-    """The source code of a node on its own."""
-    return cst.Module([]).code_for_node(node)
+    """The source code of a node on its own (as `cst.Module([]).code_for_node(node)`)."""
+    state = _PlainState(default_indent="    ", default_newline="\n")
+    node._codegen(state)
+    return "".join(state.tokens)
 
 
 def abbreviated(node: cst.CSTNode, limit: int = 40) -> str:
