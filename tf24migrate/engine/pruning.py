@@ -23,6 +23,7 @@ import re
 import textwrap
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 import libcst as cst
@@ -375,7 +376,7 @@ class StatementPlan:
         origins: list[Needle],
         starts: Sequence[int],
         through: set[int],
-        in_lambdas: set[int] = frozenset(),  # type: ignore[assignment]
+        in_lambdas: AbstractSet[int] = frozenset(),
     ) -> set[int]:
         """The lines of the statements holding the lines `sites` (of a compound statement, its
         header) that hold one of `origins` (also over a backslash continuation: `model.\\` then
