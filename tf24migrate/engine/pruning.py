@@ -63,6 +63,11 @@ _BODIES = {
     kind: tuple(f for f in ("body", "handlers", "orelse", "finalbody", "cases") if f in kind._fields)
     for kind in _COMPOUND_AST
 }
+# The compound statements whose bindings are their targets', then their statements' (those of an
+# except clause, with its name, as bound in a handler), when no `:=` can bind in a header.
+_BINDS_BY_PARTS = frozenset(
+    kind for name in ("If", "For", "While", "With", "Try", "TryStar") for kind in _KINDS[name]
+)
 
 
 Bindings = tuple[tuple[str, str | None, bool], ...]  # what `bindings` yields
@@ -790,22 +795,6 @@ def _binds(statement: ast.stmt, walrus: bool) -> Bindings | None:
         if all(type(target) in _PLAIN_TARGETS for target in targets):
             return tuple((target.id, None, False) for target in targets if type(target) is ast.Name)
     return tuple(bindings(statement, walrus=walrus))
-
-
-# Compound statements whose bindings are those of their targets, then of their statements (those
-# of an except clause, with its name, as bound in a handler), when no `:=` can bind in a header.
-_BINDS_BY_PARTS = frozenset(
-    {
-        ast.If,
-        ast.While,
-        ast.For,
-        ast.AsyncFor,
-        ast.With,
-        ast.AsyncWith,
-        ast.Try,
-        getattr(ast, "TryStar", ast.Try),
-    }
-)
 
 
 def _blocks(
