@@ -94,9 +94,10 @@ RELEASES = {
         "tensorflow/python/",
     ),
 }
-# Collecting garbage as the command does, prints, in seconds: `import libcst`; importing the rules and the engine after it; reading and
-# scanning every file named (`prefilter.could_fire`, as a run turns files away); Python's parse of
-# the files the engine parsed; LibCST's parse of the texts it gave LibCST (pickled: texts, paths).
+# Collecting garbage as the command does, prints, in seconds: `import libcst`; importing the rules
+# and the engine after it; reading and scanning every file named (`prefilter.could_fire`, as a run
+# turns files away); Python's parse of the files the engine parsed; LibCST's parse of the texts it
+# gave LibCST (pickled: texts, paths).
 STAGES = (
     "import gc, pickle, sys, time\n"
     "from tf24migrate.cli.command import COLLECT_AFTER\n"

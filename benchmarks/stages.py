@@ -3,12 +3,12 @@
     python benchmarks/stages.py [--rounds N] [TREE ...]
 
 For each tree (default: the Model Garden 2.3.0 that `repos.py` unpacks), in this one process and
-on one core, as a worker runs them (collecting garbage as the command does): reading and scanning every `.py` file (the text prefilter,
-as a run turns files away), then the engine's stages over the files it lets through, each timed
-with `time.perf_counter` around the function that does it. A stage's time excludes the stages it
-calls (Python's parse is its own stage, whichever stage asks for it first; the others reuse its
-tree). The best of `--rounds` rounds is kept per stage. Outputs are not compared here: the stages
-are the engine's own functions, wrapped.
+on one core, as a worker runs them (collecting garbage as the command does): reading and scanning
+every `.py` file (the text prefilter, as a run turns files away), then the engine's stages over the
+files it lets through, each timed with `time.perf_counter` around the function that does it. A
+stage's time excludes the stages it calls (Python's parse is its own stage, whichever stage asks
+for it first; the others reuse its tree). The best of `--rounds` rounds is kept per stage. Outputs
+are not compared here: the stages are the engine's own functions, wrapped.
 """
 
 from __future__ import annotations
