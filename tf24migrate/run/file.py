@@ -111,8 +111,9 @@ def _migrate_read(
 def load_rules(settings: Settings) -> None:
     """Load the rules of `settings` and the engine (and so LibCST), as the first file the rules
     read does: worker processes forked after this inherit them."""
-    import tf24migrate.engine.pipeline  # noqa: F401 - loading is the point
+    from tf24migrate.engine.loading import load_engine
 
+    load_engine()
     len(settings.rules)  # a `RuleSelection` loads its rules when first asked
 
 

@@ -38,6 +38,9 @@ def _migrate_python(text: str, settings: Settings, *, path: str | None = None) -
         from tf24migrate.engine.suppressions import with_unknown_suppressions
 
         return with_unknown_suppressions(MigrationResult(source=text, code=text), path)
+    from tf24migrate.engine.loading import load_engine
+
+    load_engine()
     from tf24migrate.engine.pipeline import run_rules
 
     return run_rules(text, settings, path=path)

@@ -160,6 +160,9 @@ def _migrate_cells(
     cells: list[CellCode], settings: Settings, path: str | None
 ) -> tuple[dict[int, str], list[Finding]]:
     """Run the rules over `cells` as one module: `({cell index: new source}, findings)`."""
+    from tf24migrate.engine.loading import load_engine
+
+    load_engine()
     from tf24migrate.engine.pipeline import run_rules
 
     notes = []

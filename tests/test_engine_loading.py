@@ -1,0 +1,155 @@
+"""`engine.loading`: the code of the functions `dataclasses` generates, cached beside the engine's
+bytecode, gives the same classes; a cache that is damaged, of another Python or unwritable is none."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+import marshal
+import os
+import subprocess
+import sys
+import zlib
+from pathlib import Path
+
+import pytest
+
+from tf24migrate.engine.loading import _read, dataclass_code
+
+ROOT = Path(__file__).resolve().parent.parent
+
+SOURCE = """
+@dataclasses.dataclass(frozen=True, order=True)
+class Point:
+    x: int
+    y: int = 0
+    tags: tuple = ()
+"""
+
+
+@pytest.fixture(autouse=True)
+def _bytecode_written(monkeypatch):
+    """As Python runs by default (some machines set PYTHONDONTWRITEBYTECODE)."""
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+
+
+def _point() -> type:
+    """A new class `Point` from `SOURCE` (each call makes its dataclass anew)."""
+    namespace = {"dataclasses": dataclasses}
+    exec(SOURCE, namespace)
+    return namespace["Point"]
+
+
+def _behaves_as_a_dataclass(point: type) -> None:
+    assert point(1, 2) == point(1, 2) != point(1, 3)
+    assert point(1) < point(2)
+    assert hash(point(1, 2, ("a",))) == hash(point(1, 2, ("a",)))
+    assert repr(point(1, tags=("a",))) == "Point(x=1, y=0, tags=('a',))"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        point(1).x = 2
+    with pytest.raises(TypeError):
+        point()
+
+
+def test_a_second_load_compiles_nothing_and_makes_the_same_class(tmp_path):
+    path = str(tmp_path / "code.bin")
+    plain = _point()
+    with dataclass_code(path) as first:
+        written = _point()
+    assert first.compiled == len(first.used) > 0
+    with dataclass_code(path) as second:
+        cached = _point()
+    assert second.compiled == 0
+    assert second.used == first.used
+    for point in (written, cached):
+        _behaves_as_a_dataclass(point)
+        for name in ("__init__", "__repr__", "__eq__", "__lt__", "__hash__", "__setattr__"):
+            assert getattr(point, name).__code__ == getattr(plain, name).__code__, name
+
+
+def test_the_file_is_written_only_when_a_source_was_compiled(tmp_path):
+    path = tmp_path / "code.bin"
+    with dataclass_code(str(path)):
+        _point()
+    before = path.stat()
+    with dataclass_code(str(path)):
+        _point()
+    after = path.stat()
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+
+
+def _valid(path: Path) -> bytes:
+    with dataclass_code(str(path)):
+        _point()
+    return path.read_bytes()
+
+
+def _sealed(payload: bytes) -> bytes:
+    return importlib.util.MAGIC_NUMBER + zlib.crc32(payload).to_bytes(4, "little") + payload
+
+
+DAMAGES = {
+    "truncated": lambda data: data[: len(data) // 2],
+    "one byte changed": lambda data: data[:-20] + bytes([data[-20] ^ 1]) + data[-19:],
+    "another Python's": lambda data: b"\x00\x00\r\n" + data[4:],
+    "empty": lambda data: b"",
+    "not a mapping": lambda data: _sealed(marshal.dumps([1, 2])),
+    "not code": lambda data: _sealed(marshal.dumps(dict.fromkeys(marshal.loads(data[8:]), b"\x00"))),
+}
+
+
+@pytest.mark.parametrize("damage", DAMAGES, ids=list(DAMAGES))
+def test_a_damaged_file_is_not_used_and_is_written_anew(tmp_path, damage):
+    path = tmp_path / "code.bin"
+    path.write_bytes(DAMAGES[damage](_valid(path)))
+    with dataclass_code(str(path)) as damaged:
+        point = _point()
+    assert damaged.compiled > 0
+    _behaves_as_a_dataclass(point)
+    with dataclass_code(str(path)) as again:
+        _point()
+    assert again.compiled == 0
+
+
+def test_nothing_is_written_where_python_writes_no_bytecode(tmp_path, monkeypatch):
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    with dataclass_code(str(tmp_path / "code.bin")):
+        _behaves_as_a_dataclass(_point())
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_folder_that_cannot_be_written_is_no_error(tmp_path):
+    (tmp_path / "a file").write_text("")
+    with dataclass_code(str(tmp_path / "a file" / "code.bin")) as loaded:
+        _behaves_as_a_dataclass(_point())
+    assert loaded.compiled > 0
+    assert sorted(os.listdir(tmp_path)) == ["a file"]
+
+
+def test_dataclasses_exec_is_its_own_again_after_the_block_even_on_error(tmp_path):
+    path = tmp_path / "code.bin"
+    with pytest.raises(ZeroDivisionError), dataclass_code(str(path)):
+        _point()
+        assert "exec" in vars(dataclasses)
+        1 / 0  # noqa: B018 - the error the block ends with
+    assert "exec" not in vars(dataclasses)
+    assert not path.exists()  # a load that failed leaves the cache as it was
+
+
+def test_the_engine_cached_by_a_run_is_what_python_compiles(tmp_path):
+    """Two processes load the engine with their bytecode under `tmp_path`: the first writes the
+    code of its dataclasses (LibCST's node classes among them), the second compiles none of it
+    (the file is not written again), and every code stored is the one Python compiles."""
+    environment = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    environment["PYTHONPYCACHEPREFIX"] = str(tmp_path)
+    load = [sys.executable, "-c", "from tf24migrate.engine.loading import load_engine; load_engine()"]
+    subprocess.run(load, env=environment, check=True, cwd=ROOT)
+    (path,) = tmp_path.rglob("dataclass-code.*.bin")
+    first = path.stat()
+    subprocess.run(load, env=environment, check=True, cwd=ROOT)
+    assert (path.stat().st_ino, path.stat().st_mtime_ns) == (first.st_ino, first.st_mtime_ns)
+    stored = _read(str(path))
+    assert any("__dataclass_builtins_object__.__setattr__(self,'value',value)" in source for source in stored)
+    assert len(stored) > 500
+    for source, data in stored.items():
+        assert marshal.loads(data) == compile(source, "<string>", "exec", dont_inherit=True)

@@ -1,0 +1,153 @@
+"""Loading the engine: LibCST, the engine's modules and every rule, once per process.
+
+Much of that import is not reading modules but making dataclasses: LibCST's 200 node classes, the
+rules' own. For each, `dataclasses` writes the source of its `__init__`, `__repr__`, `__eq__` and
+the rest and compiles it with `exec`: 740 sources, 60 ms of the 160 ms the import takes, on the
+way of every run that migrates a file. Python caches the bytecode of modules in `__pycache__`, not
+of those; `load_engine` does, beside the engine's own bytecode. While it imports, the `exec` that
+`dataclasses` calls takes each source's code from that cache (compiling, and adding to it, the
+sources it lacks), so the classes are made exactly as without it: the same source, compiled the
+same, run the same. The cache follows Python's own rules for bytecode: a file per Python version
+and optimization level, under `sys.pycache_prefix` when set, never written when
+`sys.dont_write_bytecode` is; a file that is damaged or of another Python is not read, and the
+next load writes it anew. The `exec` of `dataclasses` is replaced only while the engine loads.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import importlib.util
+import marshal
+import os
+import sys
+import zlib
+from collections.abc import Iterator
+from types import CodeType
+
+
+@functools.cache
+def load_engine() -> None:
+    """Import LibCST, the engine and every rule (`all_rules`), with `dataclass_code` from the
+    engine's `__pycache__`, once: processes forked after this inherit them."""
+    from tf24migrate.catalogue.selection import all_rules
+
+    with dataclass_code(_cache_path()):
+        import tf24migrate.engine.pipeline  # noqa: F401 - loading is the point
+
+        all_rules()
+
+
+def _cache_path() -> str | None:
+    """Where the code of the engine's dataclasses is cached: beside the engine's own bytecode."""
+    if sys.implementation.cache_tag is None:
+        return None
+    folder = os.path.dirname(importlib.util.cache_from_source(__file__))
+    level = f".opt-{sys.flags.optimize}" if sys.flags.optimize else ""
+    return os.path.join(folder, f"dataclass-code.{sys.implementation.cache_tag}{level}.bin")
+
+
+# The file: Python's magic number (the bytecode's version), the CRC-32 of the rest, then the
+# marshalled `{source: marshalled code}`.
+_HEADER = len(importlib.util.MAGIC_NUMBER) + 4
+
+
+class _CachedCompile:
+    """The `exec` that `dataclasses` sees within `dataclass_code`: the code of each source it is
+    given comes from `stored` (marshalled) when there, else is compiled as `exec` would."""
+
+    def __init__(self, stored: dict[str, bytes]):
+        self.stored = stored
+        self.used: dict[str, bytes] = {}  # what the file will hold, if written
+        self.codes: dict[str, CodeType] = {}
+        self.compiled = 0
+
+    def __call__(
+        self, source: str | CodeType, globals: dict | None = None, locals: dict | None = None
+    ) -> None:
+        code = self.code(source) if isinstance(source, str) else source
+        exec(code, globals, locals)  # what `dataclasses` asked for, compiled
+
+    def code(self, source: str) -> CodeType:
+        code = self.codes.get(source)
+        if code is not None:
+            return code
+        data = self.stored.get(source, b"")
+        code = _unmarshalled(data)
+        if code is None:
+            # As `exec(source)` compiles it, called from `dataclasses` (which has no `__future__`
+            # imports): no flags, none inherited from this module.
+            code = compile(source, "<string>", "exec", dont_inherit=True)
+            data = marshal.dumps(code)
+            self.compiled += 1
+        self.codes[source] = code
+        self.used[source] = data
+        return code
+
+
+@contextlib.contextmanager
+def dataclass_code(path: str | None) -> Iterator[_CachedCompile]:
+    """Within this block, the dataclasses made compile their functions' sources through the cache
+    at `path` (None: no cache); at its end, the file holds the code of the sources used, if any
+    had to be compiled. Never raises for the file: a cache that cannot be read or written is
+    none."""
+    import dataclasses
+
+    cached = _CachedCompile(_read(path) if path else {})
+    namespace = vars(dataclasses)
+    before = namespace.get("exec")
+    namespace["exec"] = cached
+    try:
+        yield cached
+    finally:
+        if before is None:
+            del namespace["exec"]
+        else:
+            namespace["exec"] = before
+    if path and cached.compiled and not sys.dont_write_bytecode:
+        _write(path, cached.used)
+
+
+def _read(path: str) -> dict[str, bytes]:
+    """The sources and code stored at `path`; none if it is missing, damaged or of another Python."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return {}
+    magic, crc, payload = data[: _HEADER - 4], data[_HEADER - 4 : _HEADER], data[_HEADER:]
+    if magic != importlib.util.MAGIC_NUMBER or int.from_bytes(crc, "little") != zlib.crc32(payload):
+        return {}
+    try:
+        stored = marshal.loads(payload)
+    except (EOFError, ValueError, TypeError):
+        return {}
+    return stored if isinstance(stored, dict) else {}
+
+
+def _unmarshalled(data: object) -> CodeType | None:
+    """The code marshalled in `data`, if it is that."""
+    try:
+        code = marshal.loads(data) if isinstance(data, bytes) else None
+    except (EOFError, ValueError, TypeError):
+        return None
+    return code if isinstance(code, CodeType) else None
+
+
+def _write(path: str, used: dict[str, bytes]) -> None:
+    """Replace the file at `path` with `used`, whole or not at all (as Python writes bytecode)."""
+    payload = marshal.dumps(used)
+    data = importlib.util.MAGIC_NUMBER + zlib.crc32(payload).to_bytes(4, "little") + payload
+    partial = f"{path}.{os.getpid()}"
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    except OSError:
+        return
+    try:
+        with open(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(partial, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(partial)
