@@ -136,20 +136,24 @@ def test_dataclasses_exec_is_its_own_again_after_the_block_even_on_error(tmp_pat
     assert not path.exists()  # a load that failed leaves the cache as it was
 
 
-def test_the_engine_cached_by_a_run_is_what_python_compiles(tmp_path):
-    """Two processes load the engine with their bytecode under `tmp_path`: the first writes the
-    code of its dataclasses (LibCST's node classes among them), the second compiles none of it
-    (the file is not written again), and every code stored is the one Python compiles."""
+def test_the_code_a_run_caches_is_what_python_compiles(tmp_path):
+    """Two runs of the command over a due file, with their bytecode under `tmp_path`: the first
+    writes the code of the dataclasses of the command's run and of the engine (LibCST's node
+    classes among them), the second compiles none of it (neither file is written again), and
+    every code stored is the one Python compiles."""
     environment = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
-    environment["PYTHONPYCACHEPREFIX"] = str(tmp_path)
-    load = [sys.executable, "-c", "from tf24migrate.engine.loading import load_engine; load_engine()"]
-    subprocess.run(load, env=environment, check=True, cwd=ROOT)
-    (path,) = tmp_path.rglob("dataclass-code.*.bin")
-    first = path.stat()
-    subprocess.run(load, env=environment, check=True, cwd=ROOT)
-    assert (path.stat().st_ino, path.stat().st_mtime_ns) == (first.st_ino, first.st_mtime_ns)
-    stored = _read(str(path))
-    assert any("__dataclass_builtins_object__.__setattr__(self,'value',value)" in source for source in stored)
-    assert len(stored) > 500
-    for source, data in stored.items():
+    environment["PYTHONPYCACHEPREFIX"] = str(tmp_path / "bytecode")
+    (tmp_path / "due.py").write_text("import tensorflow as tf\nstrategy.experimental_run_v2(step)\n")
+    run = [sys.executable, "-m", "tf24migrate", "--check", "--no-cache", str(tmp_path / "due.py")]
+    assert subprocess.run(run, env=environment, cwd=ROOT, capture_output=True).returncode == 1
+    files = {path.parent.name: path for path in (tmp_path / "bytecode").rglob("dataclass-code.*.bin")}
+    assert sorted(files) == ["cli", "engine"]
+    first = {name: path.stat() for name, path in files.items()}
+    assert subprocess.run(run, env=environment, cwd=ROOT, capture_output=True).returncode == 1
+    for name, path in files.items():
+        assert (path.stat().st_ino, path.stat().st_mtime_ns) == (first[name].st_ino, first[name].st_mtime_ns)
+    engine = _read(str(files["engine"]))
+    assert any("__dataclass_builtins_object__.__setattr__(self,'value',value)" in source for source in engine)
+    assert len(engine) > 500
+    for source, data in {**engine, **_read(str(files["cli"]))}.items():
         assert marshal.loads(data) == compile(source, "<string>", "exec", dont_inherit=True)

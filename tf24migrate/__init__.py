@@ -7,19 +7,24 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tf24migrate.model.findings import FileResult, Finding, Fix, MigrationResult, Severity, Status
-
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
     from tf24migrate.engine.pipeline import migrate_source
     from tf24migrate.model.errors import RuleError, SourceSyntaxError, TF24MigrateError, UnknownRuleError
+    from tf24migrate.model.findings import FileResult, Finding, Fix, MigrationResult, Severity, Status
     from tf24migrate.model.target import TargetVersionError
     from tf24migrate.run.discovery import MissingPathError
     from tf24migrate.run.migrate import migrate_paths
 
-# Imported on first use, so that `tf24migrate --version` does not load LibCST.
+# Imported on first use, so that `tf24migrate --version` loads none of them (nor LibCST).
 _LAZY = {
+    "FileResult": "tf24migrate.model.findings",
+    "Finding": "tf24migrate.model.findings",
+    "Fix": "tf24migrate.model.findings",
+    "MigrationResult": "tf24migrate.model.findings",
+    "Severity": "tf24migrate.model.findings",
+    "Status": "tf24migrate.model.findings",
     "MissingPathError": "tf24migrate.run.discovery",
     "RuleError": "tf24migrate.model.errors",
     "SourceSyntaxError": "tf24migrate.model.errors",

@@ -10,7 +10,8 @@ sources it lacks), so the classes are made exactly as without it: the same sourc
 same, run the same. The cache follows Python's own rules for bytecode: a file per Python version
 and optimization level, under `sys.pycache_prefix` when set, never written when
 `sys.dont_write_bytecode` is; a file that is damaged or of another Python is not read, and the
-next load writes it anew. The `exec` of `dataclasses` is replaced only while the engine loads.
+next load writes it anew. The `exec` of `dataclasses` is replaced only while the engine loads (and
+while the command runs: `cli.command.entry_point` caches its own dataclasses' code the same way).
 """
 
 from __future__ import annotations
@@ -32,17 +33,18 @@ def load_engine() -> None:
     engine's `__pycache__`, once: processes forked after this inherit them."""
     from tf24migrate.catalogue.selection import all_rules
 
-    with dataclass_code(_cache_path()):
+    with dataclass_code(code_cache_beside(__file__)):
         import tf24migrate.engine.pipeline  # noqa: F401 - loading is the point
 
         all_rules()
 
 
-def _cache_path() -> str | None:
-    """Where the code of the engine's dataclasses is cached: beside the engine's own bytecode."""
+def code_cache_beside(module: str) -> str | None:
+    """The cache of `dataclass_code` for what the module whose file is `module` loads: beside that
+    module's own bytecode (None where Python caches no bytecode)."""
     if sys.implementation.cache_tag is None:
         return None
-    folder = os.path.dirname(importlib.util.cache_from_source(__file__))
+    folder = os.path.dirname(importlib.util.cache_from_source(module))
     level = f".opt-{sys.flags.optimize}" if sys.flags.optimize else ""
     return os.path.join(folder, f"dataclass-code.{sys.implementation.cache_tag}{level}.bin")
 
@@ -54,10 +56,11 @@ _HEADER = len(importlib.util.MAGIC_NUMBER) + 4
 
 class _CachedCompile:
     """The `exec` that `dataclasses` sees within `dataclass_code`: the code of each source it is
-    given comes from `stored` (marshalled) when there, else is compiled as `exec` would."""
+    given comes from the file at `path` when there, else is compiled as `exec` would."""
 
-    def __init__(self, stored: dict[str, bytes]):
-        self.stored = stored
+    def __init__(self, path: str | None):
+        self.path = path
+        self.stored: dict[str, bytes] | None = None  # read when first needed
         self.used: dict[str, bytes] = {}  # what the file will hold, if written
         self.codes: dict[str, CodeType] = {}
         self.compiled = 0
@@ -72,6 +75,8 @@ class _CachedCompile:
         code = self.codes.get(source)
         if code is not None:
             return code
+        if self.stored is None:
+            self.stored = _read(self.path) if self.path else {}
         data = self.stored.get(source, b"")
         code = _unmarshalled(data)
         if code is None:
@@ -93,7 +98,7 @@ def dataclass_code(path: str | None) -> Iterator[_CachedCompile]:
     none."""
     import dataclasses
 
-    cached = _CachedCompile(_read(path) if path else {})
+    cached = _CachedCompile(path)
     namespace = vars(dataclasses)
     before = namespace.get("exec")
     namespace["exec"] = cached
