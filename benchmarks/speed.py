@@ -20,6 +20,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -39,10 +40,10 @@ def cold_flags() -> list[str]:
 
 def cache_bytecode() -> None:
     """Compile tf24migrate's modules to cached bytecode, as installing a package does, and cache the
-    code of the engine's dataclasses, as a user's first run does (`engine.loading`). (An editable
-    install compiles them on first import, unless PYTHONDONTWRITEBYTECODE is set, as it is on some
-    machines: then every run would compile them again, about 40 ms of start-up, and 60 ms more in
-    each run that loads the engine.)"""
+    code of its dataclasses, as a user's first run does (`engine.loading`). (An editable install
+    compiles them on first import, unless PYTHONDONTWRITEBYTECODE is set, as it is on some machines:
+    then every run would compile them again, about 40 ms of start-up, and the dataclasses 60 ms
+    more in each run that loads the engine.)"""
     import compileall
 
     import tf24migrate.transforms
@@ -52,8 +53,10 @@ def cache_bytecode() -> None:
     for package in (tf24migrate, tf24migrate.transforms):
         compileall.compile_dir(Path(package.__file__).parent, quiet=1)
     environment = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
-    load = "from tf24migrate.engine.loading import load_engine; load_engine()"
-    subprocess.run([sys.executable, "-c", load], env=environment, check=True)
+    with tempfile.TemporaryDirectory() as folder:
+        Path(folder, "due.py").write_text("import tensorflow as tf\nstrategy.experimental_run_v2(step)\n")
+        run = [str(BIN / "tf24migrate"), "--check", "--no-cache", folder]
+        subprocess.run(run, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
 def timed(function, repeat: int = 1) -> float:

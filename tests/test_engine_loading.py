@@ -78,6 +78,35 @@ def test_the_file_is_written_only_when_a_source_was_compiled(tmp_path):
     assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
 
 
+def _class(name: str, fields: int) -> type:
+    return dataclasses.make_dataclass(name, [f"field_{n}" for n in range(fields)], frozen=True)
+
+
+def test_runs_that_make_different_classes_do_not_write_the_file_in_turn(tmp_path):
+    path = str(tmp_path / "code.bin")
+    with dataclass_code(path):
+        _class("A", 1)
+    with dataclass_code(path) as second:
+        _class("B", 2)
+    assert second.compiled > 0
+    for fields in (1, 2):
+        with dataclass_code(path) as again:
+            _class("C", fields)
+        assert again.compiled == 0
+
+
+def test_code_no_longer_used_is_dropped_when_it_outweighs_what_is(tmp_path):
+    path = str(tmp_path / "code.bin")
+    with dataclass_code(path):
+        _class("A", 1)
+        _class("B", 2)
+    with dataclass_code(path):
+        _class("C", 3)  # what A and B used is more than this one class uses: dropped
+    with dataclass_code(path) as again:
+        _class("A", 1)
+    assert again.compiled > 0
+
+
 def _valid(path: Path) -> bytes:
     with dataclass_code(str(path)):
         _point()

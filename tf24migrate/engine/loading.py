@@ -89,13 +89,19 @@ class _CachedCompile:
         self.used[source] = data
         return code
 
+    def kept(self) -> dict[str, bytes]:
+        """What the file is to hold: what was used here, and what it held that was not, unless
+        that is more (the code of classes gone with an upgrade: not kept forever)."""
+        unused = {source: data for source, data in (self.stored or {}).items() if source not in self.used}
+        return {**unused, **self.used} if len(unused) <= len(self.used) else self.used
+
 
 @contextlib.contextmanager
 def dataclass_code(path: str | None) -> Iterator[_CachedCompile]:
     """Within this block, the dataclasses made compile their functions' sources through the cache
-    at `path` (None: no cache); at its end, the file holds the code of the sources used, if any
-    had to be compiled. Never raises for the file: a cache that cannot be read or written is
-    none."""
+    at `path` (None: no cache); at its end, if any had to be compiled, the file is written anew
+    with the code of the sources used (`kept`: runs that make different classes do not write it
+    in turn). Never raises for the file: a cache that cannot be read or written is none."""
     import dataclasses
 
     cached = _CachedCompile(path)
@@ -110,7 +116,7 @@ def dataclass_code(path: str | None) -> Iterator[_CachedCompile]:
         else:
             namespace["exec"] = before
     if path and cached.compiled and not sys.dont_write_bytecode:
-        _write(path, cached.used)
+        _write(path, cached.kept())
 
 
 def _read(path: str) -> dict[str, bytes]:
