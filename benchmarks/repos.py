@@ -94,18 +94,21 @@ RELEASES = {
         "tensorflow/python/",
     ),
 }
-# Collecting garbage as the command does, prints, in seconds: `import libcst`; importing the rules
-# and the engine after it; reading and scanning every file named (`prefilter.could_fire`, as a run
-# turns files away); Python's parse of the files the engine parsed; LibCST's parse of the texts it
-# gave LibCST (pickled: texts, paths).
+# Collecting garbage as the command does, prints, in seconds: `import libcst` (its dataclasses' code
+# taken from the engine's cache, as the command loads it); importing the rules and the engine after
+# it; reading and scanning every file named (`prefilter.could_fire`, as a run turns files away);
+# Python's parse of the files the engine parsed; LibCST's parse of the texts it gave LibCST
+# (pickled: texts, paths).
 STAGES = (
     "import gc, pickle, sys, time\n"
     "from tf24migrate.cli.command import COLLECT_AFTER\n"
+    "from tf24migrate.engine import loading\n"
     "gc.set_threshold(COLLECT_AFTER, *gc.get_threshold()[1:])  # as the command collects\n"
     "texts, due = pickle.load(open(sys.argv[1], 'rb'))\n"
     "files = open(sys.argv[2]).read().splitlines()\n"
     "start = time.perf_counter()\n"
-    "import libcst\n"
+    "with loading.dataclass_code(loading.code_cache_beside(loading.__file__)):\n"
+    "    import libcst\n"
     "imported = time.perf_counter()\n"
     "from tf24migrate.catalogue.prefilter import could_fire\n"
     "from tf24migrate.catalogue.settings import Settings\n"

@@ -186,3 +186,15 @@ def test_the_code_a_run_caches_is_what_python_compiles(tmp_path):
     assert len(engine) > 500
     for source, data in {**engine, **_read(str(files["cli"]))}.items():
         assert marshal.loads(data) == compile(source, "<string>", "exec", dont_inherit=True)
+
+
+def test_the_library_loads_the_engine_with_the_cache(tmp_path):
+    environment = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    environment["PYTHONPYCACHEPREFIX"] = str(tmp_path)
+    load = (
+        "import dataclasses, tf24migrate; tf24migrate.migrate_source; assert 'exec' not in vars(dataclasses)"
+    )
+    subprocess.run([sys.executable, "-c", load], env=environment, check=True, cwd=ROOT)
+    (path,) = tmp_path.rglob("dataclass-code.*.bin")
+    assert path.parent.name == "engine"
+    assert len(_read(str(path))) > 500

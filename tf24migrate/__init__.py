@@ -40,6 +40,10 @@ def __getattr__(name: str) -> object:
     if name in _LAZY:
         import importlib
 
+        if _LAZY[name] == "tf24migrate.engine.pipeline":  # it imports LibCST: loaded as the command does
+            from tf24migrate.engine.loading import load_engine
+
+            load_engine()
         return getattr(importlib.import_module(_LAZY[name]), name)
     raise AttributeError(f"module 'tf24migrate' has no attribute {name!r}")
 
