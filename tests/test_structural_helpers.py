@@ -12,7 +12,7 @@ from tf24migrate.catalogue.settings import Settings
 from tf24migrate.engine.pipeline import run_rules
 from tf24migrate.model.findings import Fix, Severity
 from tf24migrate.rules.base import Rule
-from tf24migrate.rules.calls import keep_arguments, keyword_arg, rebuild_args, split_call
+from tf24migrate.rules.calls import abbreviated, keep_arguments, keyword_arg, rebuild_args, split_call
 from tf24migrate.rules.kinds import RenameSymbol
 
 
@@ -27,6 +27,20 @@ def _call(code: str) -> cst.Call:
 
 
 # ------------------------------------------------------------------------------ calls
+
+
+@pytest.mark.parametrize(
+    ("code", "shown"),
+    [
+        ("model.outputs[0].graph", "model.outputs[0].graph"),
+        ("hidden.\\\n    graph", "hidden.graph"),
+        ("f(a,\n  b)", "f(a, b)"),
+        ("a + \\\r\n  b", "a + b"),
+        ("tf.keras.layers.Dense(units=4, activation=None)", "tf.keras.layers.Dense(units=4, activa..."),
+    ],
+)
+def test_abbreviated_shows_a_node_on_one_line_as_it_reads(code, shown):
+    assert abbreviated(cst.parse_expression(code)) == shown
 
 
 def test_split_call_puts_arguments_on_one_line_of_their_own_when_that_fits():

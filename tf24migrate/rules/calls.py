@@ -4,6 +4,7 @@ rebuild an argument list that keeps the user's commas, line breaks and comments.
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Sequence
 
 import libcst as cst
@@ -123,6 +124,9 @@ class _PlainState(CodegenState):
         return _NO_RECORD
 
 
+_CONTINUATION = re.compile(r"\\\r?\n[ \t]*")
+
+
 def code_for(node: cst.CSTNode) -> str:
     """The source code of a node on its own (as `cst.Module([]).code_for_node(node)`)."""
     state = _PlainState(default_indent="    ", default_newline="\n")
@@ -131,8 +135,9 @@ def code_for(node: cst.CSTNode) -> str:
 
 
 def abbreviated(node: cst.CSTNode, limit: int = 40) -> str:
-    """The code of a node on one line, cut to `limit` characters with `...`, for messages."""
-    text = " ".join(code_for(node).split())
+    """The code of a node on one line, cut to `limit` characters with `...`, for messages (a line
+    continuation and the indentation after it dropped: `x.\\` then `op` is `x.op`)."""
+    text = " ".join(_CONTINUATION.sub("", code_for(node)).split())
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
