@@ -34,6 +34,19 @@ def test_fixture(case):
     )
 
 
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_fixture_with_crlf_line_endings(case):
+    """The same findings and the same code, its lines ending as the input's, when every line of
+    the input ends with CRLF (as files checked out on Windows do)."""
+    options = case.options()
+    source = case.input.read_text(encoding="utf-8")
+    assert "\r" not in source
+    lf = migrate_source(source, path=case.input.name, **options)
+    crlf = migrate_source(source.replace("\n", "\r\n"), path=case.input.name, **options)
+    assert render_findings(crlf.findings) == render_findings(lf.findings)
+    assert crlf.code == lf.code.replace("\n", "\r\n")
+
+
 def check_snapshot(expected: str, actual: str, path) -> None:
     """Fail with a diff from the stored file to this run's output when they differ."""
     if actual != expected:

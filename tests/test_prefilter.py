@@ -265,6 +265,23 @@ def test_each_rule_pattern_finds_what_its_regular_expression_finds(needle):
         assert not any("\n" in source[a:b] for a, b in everywhere)
 
 
+# Lines a pattern reads at their end: a `\` continuation, a keyword whose `=` is on the next line.
+_LINE_ENDS = (
+    "model.\\\n    outputs\nx = layers[0].\\\n    output\ny = f(communication\n    =ring)\nz = t.\\\n  op\n"
+)
+
+
+@pytest.mark.parametrize("needle", sorted(_patterns(), key=repr), ids=repr)
+def test_each_rule_pattern_finds_the_same_lines_whatever_ends_them(needle):
+    """Over every fixture file and `_LINE_ENDS`: the lines a pattern finds are the same when each
+    line ends with CRLF (a file checked out on Windows) as when it ends with LF."""
+    sources = [p.read_text(encoding="utf-8") for p in FIXTURES.rglob("*.py")] + [_LINE_ENDS]
+    for source in sources:
+        lines = {source.count("\n", 0, m.start()) for m in needle.finditer(source)}
+        crlf = source.replace("\n", "\r\n")
+        assert {crlf.count("\n", 0, m.start()) for m in needle.finditer(crlf)} == lines
+
+
 PUBLIC_IMPORT_LINES = [
     "import tensorflow as tf",
     "import os, tensorflow.compat.v1 as tf",

@@ -345,7 +345,7 @@ def imported_or_attribute(name: str, *, whole: bool = True) -> Pattern:
 def keyword(name: str) -> Pattern:
     """Where `name` can be a keyword argument (`name=`, or `name` ending a line or before a
     comment, the `=` on the next), not in `x.name` nor in `name == y`."""
-    return Pattern(rf"(?<![\w.]){re.escape(name)}[ \t]*(?:=(?!=)|#|\\?$)", name)
+    return Pattern(rf"(?<![\w.]){re.escape(name)}[ \t]*(?:=(?!=)|#|\\?\r?(?m:$))", name)
 
 
 # TensorFlow's own packages, not its public API: a file whose only TensorFlow imports are of these

@@ -57,7 +57,7 @@ _IO = r"[ \t]*\.(?:in|out)puts?\b"
 _NAMED = "|".join(_KERAS_NAMES)
 _KERAS_IO = Pattern(
     rf"(?:{_NAMED})\w*{_IO}|(?:{_NAMED})[^\n\r]*[)\]]{_IO}|{LINE_START}[ \t]*[)\]]?{_IO}"
-    rf"|(?:(?:{_NAMED})\w*|[)\]])[ \t]*\.\\$",
+    rf"|(?:(?:{_NAMED})\w*|[)\]])[ \t]*\.\\\r?(?m:$)",
     ".input",
     ".output",
     ".\\",
