@@ -107,7 +107,7 @@ STAGES = (
     "texts, due = pickle.load(open(sys.argv[1], 'rb'))\n"
     "files = open(sys.argv[2]).read().splitlines()\n"
     "start = time.perf_counter()\n"
-    "with loading.dataclass_code(loading.code_cache_beside(loading.__file__)):\n"
+    "with loading.dataclass_code(loading.code_cache('engine')):\n"
     "    import libcst\n"
     "imported = time.perf_counter()\n"
     "from tf24migrate.catalogue.prefilter import could_fire\n"

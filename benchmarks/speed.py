@@ -40,10 +40,11 @@ def cold_flags() -> list[str]:
 
 def cache_bytecode() -> None:
     """Compile tf24migrate's modules to cached bytecode, as installing a package does, and cache the
-    code of its dataclasses, as a user's first run does (`engine.loading`). (An editable install
-    compiles them on first import, unless PYTHONDONTWRITEBYTECODE is set, as it is on some machines:
-    then every run would compile them again, about 40 ms of start-up, and the dataclasses 60 ms
-    more in each run that loads the engine.)"""
+    code of its dataclasses in the user's cache folder, as a user's first run does
+    (`engine.loading`). (An editable install compiles them on first import, unless
+    PYTHONDONTWRITEBYTECODE is set, as it is on some machines: then every run would compile them
+    again, about 40 ms of start-up, and the dataclasses 60 ms more in each run that loads the
+    engine.)"""
     import compileall
 
     import tf24migrate.transforms

@@ -1,5 +1,6 @@
-"""`engine.loading`: the code of the functions `dataclasses` generates, cached beside the engine's
-bytecode, gives the same classes; a cache that is damaged, of another Python or unwritable is none."""
+"""`engine.loading`: the code of the functions `dataclasses` generates, cached in the user's cache
+folder, gives the same classes; a cache that is damaged, of another Python, unwritable or
+someone else's is none."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tf24migrate.engine.loading import _read, dataclass_code
+from tf24migrate.engine.loading import _read, code_cache, dataclass_code
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -165,36 +166,80 @@ def test_dataclasses_exec_is_its_own_again_after_the_block_even_on_error(tmp_pat
     assert not path.exists()  # a load that failed leaves the cache as it was
 
 
-def test_the_code_a_run_caches_is_what_python_compiles(tmp_path):
-    """Two runs of the command over a due file, with their bytecode under `tmp_path`: the first
-    writes the code of the dataclasses of the command's run and of the engine (LibCST's node
-    classes among them), the second compiles none of it (neither file is written again), and
-    every code stored is the one Python compiles."""
+def _user_cache(tmp_path) -> dict[str, str]:
+    """An environment whose user cache folder is `tmp_path`, writing bytecode as Python does by
+    default (some machines set PYTHONDONTWRITEBYTECODE)."""
     environment = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
-    environment["PYTHONPYCACHEPREFIX"] = str(tmp_path / "bytecode")
+    environment["XDG_CACHE_HOME"] = str(tmp_path)
+    return environment
+
+
+def test_the_code_a_run_caches_is_what_python_compiles(tmp_path):
+    """Two runs of the command over a due file, with their user cache folder in `tmp_path`: the
+    first writes the code of the dataclasses of the command's run and of the engine (LibCST's node
+    classes among them), readable by the user only; the second compiles none of it (neither file
+    is written again); every code stored is the one Python compiles."""
+    environment = _user_cache(tmp_path / "cache")
     (tmp_path / "due.py").write_text("import tensorflow as tf\nstrategy.experimental_run_v2(step)\n")
     run = [sys.executable, "-m", "tf24migrate", "--check", "--no-cache", str(tmp_path / "due.py")]
     assert subprocess.run(run, env=environment, cwd=ROOT, capture_output=True).returncode == 1
-    files = {path.parent.name: path for path in (tmp_path / "bytecode").rglob("dataclass-code.*.bin")}
-    assert sorted(files) == ["cli", "engine"]
+    tag = sys.implementation.cache_tag
+    files = {
+        name: tmp_path / "cache" / "tf24migrate" / f"dataclass-code-{name}.{tag}.bin"
+        for name in ("command", "engine")
+    }
     first = {name: path.stat() for name, path in files.items()}
+    assert all(status.st_mode & 0o777 == 0o600 for status in first.values())
     assert subprocess.run(run, env=environment, cwd=ROOT, capture_output=True).returncode == 1
     for name, path in files.items():
         assert (path.stat().st_ino, path.stat().st_mtime_ns) == (first[name].st_ino, first[name].st_mtime_ns)
     engine = _read(str(files["engine"]))
     assert any("__dataclass_builtins_object__.__setattr__(self,'value',value)" in source for source in engine)
     assert len(engine) > 500
-    for source, data in {**engine, **_read(str(files["cli"]))}.items():
+    for source, data in {**engine, **_read(str(files["command"]))}.items():
         assert marshal.loads(data) == compile(source, "<string>", "exec", dont_inherit=True)
 
 
 def test_the_library_loads_the_engine_with_the_cache(tmp_path):
-    environment = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
-    environment["PYTHONPYCACHEPREFIX"] = str(tmp_path)
     load = (
         "import dataclasses, tf24migrate; tf24migrate.migrate_source; assert 'exec' not in vars(dataclasses)"
     )
-    subprocess.run([sys.executable, "-c", load], env=environment, check=True, cwd=ROOT)
-    (path,) = tmp_path.rglob("dataclass-code.*.bin")
-    assert path.parent.name == "engine"
+    subprocess.run([sys.executable, "-c", load], env=_user_cache(tmp_path), check=True, cwd=ROOT)
+    (path,) = tmp_path.rglob("dataclass-code-*.bin")
+    assert path.name.startswith("dataclass-code-engine.")
     assert len(_read(str(path))) > 500
+
+
+@pytest.mark.skipif(os.name != "posix", reason="owners and modes of POSIX files")
+@pytest.mark.parametrize("planted", ["group-writable", "another user's", "a symlink"])
+def test_a_file_someone_else_could_have_written_is_not_run(tmp_path, planted):
+    path = tmp_path / "code.bin"
+    _valid(path)
+    if planted == "group-writable":
+        path.chmod(0o620)
+    elif planted == "another user's":
+        if os.geteuid() != 0:
+            pytest.skip("only root gives a file away")
+        os.chown(path, os.geteuid() + 1, -1)
+    else:
+        path.rename(tmp_path / "elsewhere.bin")
+        path.symlink_to(tmp_path / "elsewhere.bin")
+    with dataclass_code(str(path)) as loaded:
+        _behaves_as_a_dataclass(_point())
+    assert loaded.compiled > 0
+
+
+def test_the_cache_is_in_the_users_cache_folder(monkeypatch, tmp_path):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    tag = sys.implementation.cache_tag
+    assert code_cache("engine") == str(tmp_path / "tf24migrate" / f"dataclass-code-engine.{tag}.bin")
+
+
+@pytest.mark.skipif(os.name != "posix", reason="a POSIX home folder")
+def test_without_xdg_cache_home_the_cache_is_under_the_home_folder(monkeypatch, tmp_path):
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    tag = sys.implementation.cache_tag
+    assert code_cache("command") == str(
+        tmp_path / ".cache" / "tf24migrate" / f"dataclass-code-command.{tag}.bin"
+    )

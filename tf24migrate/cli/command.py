@@ -26,7 +26,7 @@ from tf24migrate.cli import rule_listing
 from tf24migrate.cli.exit_codes import EXIT_ERROR, EXIT_OK
 from tf24migrate.cli.invocation import Mode, OutputFormat
 from tf24migrate.cli.usage import UsageErrorsInOneLine, fail
-from tf24migrate.engine.loading import code_cache_beside, dataclass_code
+from tf24migrate.engine.loading import code_cache, dataclass_code
 
 _SELECTION, _FIXES, _FILES, _OUTPUT, _CACHE = "Rule selection", "Fixes", "File selection", "Output", "Cache"
 
@@ -457,10 +457,10 @@ def entry_point() -> None:
     by then each file is written, the cache's index saved and the workers joined. A caller that
     goes on after the command (a test) calls `main`, which returns or raises `SystemExit`. The
     command's process collects cyclic garbage rarely (`COLLECT_AFTER`), and the dataclasses a run
-    makes take their functions' code from a cache beside this module's bytecode (as the engine's do:
-    `engine.loading`), about 0.6 ms each."""
+    makes take their functions' code from a cache of its own (as the engine's do: `engine.loading`),
+    about 0.6 ms each."""
     gc.set_threshold(COLLECT_AFTER, *gc.get_threshold()[1:])
-    with dataclass_code(code_cache_beside(__file__)):
+    with dataclass_code(code_cache("command")):
         try:
             main()
             code = EXIT_OK

@@ -4,14 +4,18 @@ Much of that import is not reading modules but making dataclasses: LibCST's 200 
 rules' own. For each, `dataclasses` writes the source of its `__init__`, `__repr__`, `__eq__` and
 the rest and compiles it with `exec`: 740 sources, 60 ms of the 160 ms the import takes, on the
 way of every run that migrates a file. Python caches the bytecode of modules in `__pycache__`, not
-of those; `load_engine` does, beside the engine's own bytecode. While it imports, the `exec` that
-`dataclasses` calls takes each source's code from that cache (compiling, and adding to it, the
-sources it lacks), so the classes are made exactly as without it: the same source, compiled the
-same, run the same. The cache follows Python's own rules for bytecode: a file per Python version
-and optimization level, under `sys.pycache_prefix` when set, never written when
-`sys.dont_write_bytecode` is; a file that is damaged or of another Python is not read, and the
-next load writes it anew. The `exec` of `dataclasses` is replaced only while the engine loads (and
-while the command runs: `cli.command.entry_point` caches its own dataclasses' code the same way).
+of those; `load_engine` does. While it imports, the `exec` that `dataclasses` calls takes each
+source's code from that cache (compiling, and adding to it, the sources it lacks), so the classes
+are made exactly as without it: the same source, compiled the same, run the same. The `exec` of
+`dataclasses` is replaced only while the engine loads (and while the command runs:
+`cli.command.entry_point` caches its own dataclasses' code the same way).
+
+The cache is a file per Python version and optimization level in the user's cache folder
+(`code_cache`), as `scripts/runtimes.py` keeps its environments: not in the package, whose
+uninstall would leave it behind. Code read from it is run, so a file is read only if it is the
+user's own and no one else may write it, and not through a symlink; a file that is damaged or of
+another Python is not read, and the next load writes it anew. As Python's bytecode, it is never
+written when `sys.dont_write_bytecode` is (`PYTHONDONTWRITEBYTECODE`).
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import functools
 import importlib.util
 import marshal
 import os
+import stat
 import sys
 import zlib
 from collections.abc import Iterator
@@ -30,23 +35,31 @@ from types import CodeType
 @functools.cache
 def load_engine() -> None:
     """Import LibCST, the engine and every rule (`all_rules`), with `dataclass_code` from the
-    engine's `__pycache__`, once: processes forked after this inherit them."""
+    engine's cache, once: processes forked after this inherit them."""
     from tf24migrate.catalogue.selection import all_rules
 
-    with dataclass_code(code_cache_beside(__file__)):
+    with dataclass_code(code_cache("engine")):
         import tf24migrate.engine.pipeline  # noqa: F401 - loading is the point
 
         all_rules()
 
 
-def code_cache_beside(module: str) -> str | None:
-    """The cache of `dataclass_code` for what the module whose file is `module` loads: beside that
-    module's own bytecode (None where Python caches no bytecode)."""
+def code_cache(name: str) -> str | None:
+    """The file of `dataclass_code` named `name`: `${XDG_CACHE_HOME:-~/.cache}/tf24migrate/`
+    (`%LOCALAPPDATA%` on Windows), one per Python version and optimization level; None where
+    Python caches no bytecode or no home folder is known."""
     if sys.implementation.cache_tag is None:
         return None
-    folder = os.path.dirname(importlib.util.cache_from_source(module))
+    root = os.environ.get("XDG_CACHE_HOME") or (os.name == "nt" and os.environ.get("LOCALAPPDATA"))
+    if not root:
+        home = os.path.expanduser("~")
+        if home == "~":
+            return None
+        root = os.path.join(home, ".cache")
     level = f".opt-{sys.flags.optimize}" if sys.flags.optimize else ""
-    return os.path.join(folder, f"dataclass-code.{sys.implementation.cache_tag}{level}.bin")
+    return os.path.join(
+        root, "tf24migrate", f"dataclass-code-{name}.{sys.implementation.cache_tag}{level}.bin"
+    )
 
 
 # The file: Python's magic number (the bytecode's version), the CRC-32 of the rest, then the
@@ -120,12 +133,19 @@ def dataclass_code(path: str | None) -> Iterator[_CachedCompile]:
 
 
 def _read(path: str) -> dict[str, bytes]:
-    """The sources and code stored at `path`; none if it is missing, damaged or of another Python."""
+    """The sources and code stored at `path`; none if it is missing, damaged, of another Python,
+    a symlink, or a file another user owns or may write."""
     try:
-        with open(path, "rb") as handle:
-            data = handle.read()
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
     except OSError:
         return {}
+    with open(fd, "rb") as handle:
+        if not _own(os.fstat(fd)):
+            return {}
+        try:
+            data = handle.read()
+        except OSError:
+            return {}
     magic, crc, payload = data[: _HEADER - 4], data[_HEADER - 4 : _HEADER], data[_HEADER:]
     if magic != importlib.util.MAGIC_NUMBER or int.from_bytes(crc, "little") != zlib.crc32(payload):
         return {}
@@ -134,6 +154,15 @@ def _read(path: str) -> dict[str, bytes]:
     except (EOFError, ValueError, TypeError):
         return {}
     return stored if isinstance(stored, dict) else {}
+
+
+def _own(status: os.stat_result) -> bool:
+    """Whether a file is a regular one of this user's that no other may write (on POSIX)."""
+    if not stat.S_ISREG(status.st_mode):
+        return False
+    if os.name != "posix":
+        return True
+    return status.st_uid == os.geteuid() and not status.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
 
 
 def _unmarshalled(data: object) -> CodeType | None:
@@ -146,13 +175,14 @@ def _unmarshalled(data: object) -> CodeType | None:
 
 
 def _write(path: str, used: dict[str, bytes]) -> None:
-    """Replace the file at `path` with `used`, whole or not at all (as Python writes bytecode)."""
+    """Replace the file at `path` with `used`, whole or not at all (as Python writes bytecode),
+    readable by this user only."""
     payload = marshal.dumps(used)
     data = importlib.util.MAGIC_NUMBER + zlib.crc32(payload).to_bytes(4, "little") + payload
     partial = f"{path}.{os.getpid()}"
     try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+        fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
     except OSError:
         return
     try:
