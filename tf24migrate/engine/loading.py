@@ -50,7 +50,9 @@ def code_cache(name: str) -> str | None:
     Python caches no bytecode or no home folder is known."""
     if sys.implementation.cache_tag is None:
         return None
-    root = os.environ.get("XDG_CACHE_HOME") or (os.name == "nt" and os.environ.get("LOCALAPPDATA"))
+    root = os.environ.get("XDG_CACHE_HOME")
+    if not root and os.name == "nt":
+        root = os.environ.get("LOCALAPPDATA")
     if not root:
         home = os.path.expanduser("~")
         if home == "~":
@@ -63,8 +65,11 @@ def code_cache(name: str) -> str | None:
 
 
 # The file: Python's magic number (the bytecode's version), the CRC-32 of the rest, then the
-# marshalled `{source: marshalled code}`.
+# marshalled `{source: marshalled code}`; opened as bytes (Windows' default is text) and never
+# through a symlink (where the system can tell).
 _HEADER = len(importlib.util.MAGIC_NUMBER) + 4
+_BINARY = getattr(os, "O_BINARY", 0)
+_NO_SYMLINK = getattr(os, "O_NOFOLLOW", 0)
 
 
 class _CachedCompile:
@@ -136,7 +141,7 @@ def _read(path: str) -> dict[str, bytes]:
     """The sources and code stored at `path`; none if it is missing, damaged, of another Python,
     a symlink, or a file another user owns or may write."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        fd = os.open(path, os.O_RDONLY | _BINARY | _NO_SYMLINK)
     except OSError:
         return {}
     with open(fd, "rb") as handle:
@@ -182,7 +187,7 @@ def _write(path: str, used: dict[str, bytes]) -> None:
     partial = f"{path}.{os.getpid()}"
     try:
         os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-        fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _BINARY | _NO_SYMLINK, 0o600)
     except OSError:
         return
     try:
