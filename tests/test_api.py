@@ -111,6 +111,9 @@ def test_migrate_paths_yields_results_and_writes_only_when_asked(tmp_path):
 
 def test_public_names():
     assert set(tf24migrate.__all__) >= {"migrate_source", "migrate_paths", "MigrationResult", "Finding"}
+    # each loaded on first use, each listed (a REPL completes them) and each there
+    assert set(tf24migrate.__all__) <= set(dir(tf24migrate))
+    assert all(getattr(tf24migrate, name) is not None for name in tf24migrate.__all__)
 
 
 def test_an_unsafe_rewrite_shown_in_a_message_stays_on_one_line():

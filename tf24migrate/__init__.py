@@ -48,6 +48,10 @@ def __getattr__(name: str) -> object:
     raise AttributeError(f"module 'tf24migrate' has no attribute {name!r}")
 
 
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
+
+
 __all__ = [
     "FileResult",
     "Finding",
