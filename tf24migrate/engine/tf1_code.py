@@ -27,7 +27,7 @@ from tf24migrate.model.findings import Finding
 from tf24migrate.model.notes import TF1_FILE, note_finding
 from tf24migrate.model.target import TF1_TARGET, Target
 from tf24migrate.rules.names import normalize
-from tf24migrate.rules.needles import Pattern, attribute
+from tf24migrate.rules.needles import Pattern, attribute, word
 from tf24migrate.rules.text import in_code, line_starts, python_chunks
 
 # Top-level names of TF 1's `tf` that TF 2 does not have: each is absent from the `tf` namespace of
@@ -76,7 +76,7 @@ TF1_ONLY_NAMES = frozenset(
 )
 # How many uses of TF 1-only names make a file TF 1 code (an import of `tensorflow.contrib` alone does).
 TF1_SITES = 2
-_PREFILTER = Pattern(r"\b(?:" + "|".join(sorted(TF1_ONLY_NAMES)) + r")\b", *sorted(TF1_ONLY_NAMES))
+_PREFILTER = word(*sorted(TF1_ONLY_NAMES))
 _USE = attribute(*sorted(TF1_ONLY_NAMES))  # where a use can be: `tf.Session`, `tf.\` then `Session`
 _IMPORT = re.compile("import")
 _TENSORFLOW = "tensorflow"

@@ -327,11 +327,22 @@ def any_of(*needles: Needle) -> AnyOf:
 LINE_START = r"(?:\A|(?<=[\n\r]))"
 
 
+def _one_of(names: tuple[str, ...]) -> str:
+    """A regular expression matching any of `names` (a group when there are several)."""
+    alternatives = "|".join(map(re.escape, names))
+    return f"(?:{alternatives})" if len(names) > 1 else alternatives
+
+
+def word(name: str, *others: str) -> Pattern:
+    """Where `name` (or one of `others`) is a whole word: not in `OnDeviceEmbedding`,
+    `EmbeddingTest` nor `set_mixed_precision_policy`."""
+    return Pattern(rf"\b{_one_of((name, *others))}\b", name, *others)
+
+
 def attribute(name: str, *others: str) -> Pattern:
     """Where `name` (or one of `others`) can be an attribute: after a `.`, or first on a line
     (`x.\\` then `name`, or within brackets), not in `def name(` nor in `self._name`."""
-    names = "|".join(map(re.escape, (name, *others)))
-    return Pattern(rf"(?:\.|{LINE_START})[ \t]*{f'(?:{names})' if others else names}\b", name, *others)
+    return Pattern(rf"(?:\.|{LINE_START})[ \t]*{_one_of((name, *others))}\b", name, *others)
 
 
 def imported_or_attribute(name: str, *, whole: bool = True) -> Pattern:

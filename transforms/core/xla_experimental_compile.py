@@ -8,7 +8,7 @@ from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import UnboundArguments, bind_arguments, code_for
 from tf24migrate.rules.context import RuleContext
-from tf24migrate.rules.needles import Pattern, imported_or_attribute
+from tf24migrate.rules.needles import imported_or_attribute, word
 
 
 class XlaExperimentalCompile(Rule):
@@ -34,7 +34,7 @@ class XlaExperimentalCompile(Rule):
     fix = None
     severity = Severity.WARNING
     # the name is only reachable through an import that spells `xla`, and the file spells the rest
-    triggers = (Pattern(r"\bxla\b", "xla"),)
+    triggers = (word("xla"),)
     # `compile` as the module's attribute or imported from it, not `experimental_compile=True`
     requires = (*IMPORTS_TENSORFLOW, "experimental", imported_or_attribute("compile"))
 

@@ -34,7 +34,7 @@ from tf24migrate.rules.base import IMPORTS_TENSORFLOW
 from tf24migrate.rules.calls import abbreviated
 from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.names import dotted_parts
-from tf24migrate.rules.needles import LINE_START, Pattern, any_of
+from tf24migrate.rules.needles import LINE_START, Pattern, any_of, word
 
 from .._text import assigned_value
 
@@ -43,7 +43,7 @@ SYMBOLIC_ATTRIBUTES = frozenset({"input", "inputs", "output", "outputs"})
 # What every line that can hold evidence holds (`Input` as a word, `.input(s)` / `.output(s)` as
 # attributes): rules of this family follow names from them (`Rule.follows`), and trace their sites
 # back to them (`Rule.traces`).
-INPUT_WORD = Pattern(r"\bInput\b", "Input")
+INPUT_WORD = word("Input")
 EVIDENCE_TRIGGERS = (INPUT_WORD, Pattern(r"\.(?:in|out)puts?\b", ".input", ".output"))
 _DEPTH = 3
 _KERAS_NAMES = ("model", "Model", "MODEL", "layer", "Layer", "LAYER")  # `base_model`, `self.encoderLayer`

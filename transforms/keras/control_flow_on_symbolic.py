@@ -8,7 +8,7 @@ import libcst as cst
 from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.context import RuleContext
-from tf24migrate.rules.needles import Pattern
+from tf24migrate.rules.needles import word
 
 from ._symbolic import EVIDENCE_TRIGGERS, EVIDENCE_WORDS, symbolic_names
 
@@ -44,9 +44,7 @@ class ControlFlowOnSymbolic(Rule):
     old_removed = "2.4"
     fix = None
     severity = Severity.ERROR
-    triggers = (
-        Pattern(r"\b(?:cond|while_loop|map_fn)\b", "cond", "while_loop", "map_fn"),
-    )  # `_CONTROL_FLOW`
+    triggers = (word("cond", "while_loop", "map_fn"),)  # `_CONTROL_FLOW`
     requires = (*IMPORTS_TENSORFLOW, EVIDENCE_WORDS)
     follows = EVIDENCE_TRIGGERS
     traces = triggers  # control flow matters only on a symbolic value

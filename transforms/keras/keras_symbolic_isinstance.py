@@ -12,7 +12,7 @@ from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import abbreviated, code_for
 from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.names import dotted_parts
-from tf24migrate.rules.needles import Pattern
+from tf24migrate.rules.needles import word
 
 from ._symbolic import (
     EVIDENCE_TRIGGERS,
@@ -131,9 +131,9 @@ class KerasSymbolicIsinstance(Rule):
     changed_in = "2.4"
     fix = Fix.UNSAFE
     severity = Severity.WARNING
-    triggers = (Pattern(r"\bisinstance\b", "isinstance"),)
+    triggers = (word("isinstance"),)
     # `Tensor` as a name (`_names_a_tensor`), not in `TensorShape`, `TensorSpec` nor `KerasTensor`
-    requires = (*IMPORTS_TENSORFLOW, EVIDENCE_WORDS, Pattern(r"(?<!\w)Tensor\b", "Tensor"))
+    requires = (*IMPORTS_TENSORFLOW, EVIDENCE_WORDS, word("Tensor"))
     follows = EVIDENCE_TRIGGERS
     traces = triggers  # a check matters only of a symbolic value, or of a parameter called with one
     traces_parameters = True

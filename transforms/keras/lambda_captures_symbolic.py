@@ -8,7 +8,7 @@ import libcst as cst
 from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.context import RuleContext
-from tf24migrate.rules.needles import Pattern
+from tf24migrate.rules.needles import Pattern, word
 
 from ._symbolic import EVIDENCE_TRIGGERS, EVIDENCE_WORDS, symbolic_names
 
@@ -39,7 +39,7 @@ class LambdaCapturesSymbolic(Rule):
     old_removed = "2.4"
     fix = None
     severity = Severity.ERROR
-    triggers = (Pattern(r"\bLambda\b", "Lambda"),)
+    triggers = (word("Lambda"),)
     # the layer as code (`layers.Lambda`, `Lambda(`, `Lambda as L`), not "Lambda" in prose
     requires = (
         "lambda",

@@ -9,13 +9,13 @@ from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import abbreviated
 from tf24migrate.rules.context import RuleContext
-from tf24migrate.rules.needles import Pattern, any_of
+from tf24migrate.rules.needles import any_of, word
 
 from .._text import assigned_value, links, literal_value
 from ._common import EXPERIMENTAL, STABLE
 
 _EMBEDDING = "tensorflow.keras.layers.Embedding"
-_EMBEDDING_NAME = Pattern(r"\bEmbedding\b", "Embedding")
+_EMBEDDING_NAME = word("Embedding")
 _SETTERS = frozenset({f"{EXPERIMENTAL}.set_policy", f"{STABLE}.set_global_policy"})
 _POLICIES = frozenset({f"{EXPERIMENTAL}.Policy", f"{STABLE}.Policy"})
 _MIXED = {"mixed_float16": "float16", "mixed_bfloat16": "bfloat16"}

@@ -15,7 +15,7 @@ from tf24migrate.rules.calls import (
 from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.kinds import RenameSymbol
 from tf24migrate.rules.names import tf_spelling
-from tf24migrate.rules.needles import Pattern
+from tf24migrate.rules.needles import word
 
 from ._common import (
     _LOSS_SCALE_CLASSES,
@@ -56,7 +56,7 @@ class LossScaleClasses(Rule):
     severity = Severity.ERROR
     # the classes as names, not the `LossScale` of `LossScaleOptimizer` (TF24305's), whose
     # optimizers would have every use followed
-    triggers = (Pattern(rf"\b(?:{'|'.join(_LOSS_SCALE_CLASSES)})\b", *_LOSS_SCALE_CLASSES),)
+    triggers = (word(*_LOSS_SCALE_CLASSES),)
     requires = IMPORTS_TENSORFLOW
 
     def __init__(self) -> None:

@@ -17,7 +17,7 @@ from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.edits import MoveBinding, TrackUses
 from tf24migrate.rules.kinds import RenameSymbol
 from tf24migrate.rules.names import dotted_name_of_module, normalize
-from tf24migrate.rules.needles import Pattern
+from tf24migrate.rules.needles import word
 
 from ._common import (
     _MODULE_MESSAGE,
@@ -77,7 +77,7 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
             new=f"{STABLE}.Policy",
             severity=Severity.ERROR,
             # the module as a name, not in `set_mixed_precision_policy` or `mixed_precision_dtype`
-            triggers=(Pattern(r"\bmixed_precision\b", "mixed_precision"),),
+            triggers=(word("mixed_precision"),),
             requires=(*IMPORTS_TENSORFLOW, "experimental"),  # every name it renames is under it
             message="`tf.keras.mixed_precision.experimental.Policy` is `tf.keras.mixed_precision.Policy` "
             "from TF 2.4.",
