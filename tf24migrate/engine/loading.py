@@ -154,10 +154,7 @@ def _read(path: str) -> dict[str, bytes]:
     magic, crc, payload = data[: _HEADER - 4], data[_HEADER - 4 : _HEADER], data[_HEADER:]
     if magic != importlib.util.MAGIC_NUMBER or int.from_bytes(crc, "little") != zlib.crc32(payload):
         return {}
-    try:
-        stored = marshal.loads(payload)
-    except (EOFError, ValueError, TypeError):
-        return {}
+    stored = _loads(payload)
     return stored if isinstance(stored, dict) else {}
 
 
@@ -172,11 +169,16 @@ def _own(status: os.stat_result) -> bool:
 
 def _unmarshalled(data: object) -> CodeType | None:
     """The code marshalled in `data`, if it is that."""
+    code = _loads(data) if isinstance(data, bytes) else None
+    return code if isinstance(code, CodeType) else None
+
+
+def _loads(data: bytes) -> object:
+    """What `data` marshals, None where it is not marshal's."""
     try:
-        code = marshal.loads(data) if isinstance(data, bytes) else None
+        return marshal.loads(data)
     except (EOFError, ValueError, TypeError):
         return None
-    return code if isinstance(code, CodeType) else None
 
 
 def _write(path: str, used: dict[str, bytes]) -> None:
