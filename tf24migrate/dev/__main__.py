@@ -82,6 +82,27 @@ def regen(
         typer.echo("everything generated is current")
 
 
+@app.command()
+def releases(root: RootOption = ROOT) -> None:
+    """Diff the real TF 2.3.0 and 2.4.0 (the runtimes of `scripts/runtimes.py`; TF 2.15.1 of this
+    environment for whether new homes last) and write `transforms/_release_diff.py`, the data of
+    TF24508 and TF24509; then run `regen`."""
+    from tf24migrate.dev import releases as data
+
+    root = use_checkout(root)
+    try:
+        text = data.table_source(*data.probe_releases())
+    except data.ReleaseError as error:
+        typer.echo(f"tf24migrate.dev: error: {error}", err=True)
+        raise typer.Exit(2) from None
+    path = root / "transforms" / "_release_diff.py"
+    if path.exists() and path.read_text(encoding="utf-8") == text:
+        typer.echo("the release data are current")
+        return
+    path.write_text(text, encoding="utf-8")
+    _report(root, [path], "wrote")
+
+
 @app.command("new-rule")
 def new_rule(
     code: Annotated[str, typer.Argument(help="The new code, in its family's range: TF24111.")],

@@ -1,0 +1,219 @@
+"""What one installed TensorFlow release holds, printed as JSON: run by a release's own Python.
+
+    <runtime python> release_probe.py > tf-2.3.0.json
+
+Standard library only, Python 3.8 and later: it runs in the runtimes of `scripts/runtimes.py`
+(TF 2.3.0 and 2.4.0 on Python 3.8), never in the tool. It prints one object:
+
+- `version`: `tf.__version__`;
+- `modules`: every module of the `tensorflow` package found as a file (`.py`, or a compiled
+  extension), test modules left out, each with the names its source binds at the top level (`def`,
+  `class`, assignments, imports, its submodules, and what a `from ... import *` of another module
+  of the package brings), read with `ast`: no module is imported, so a module that cannot import
+  on this machine (a TPU, a GPU, an optional dependency) is listed all the same;
+- `defines`: of each module, the names its own `def` and `class` statements bind (where an object
+  is defined, not imported: what tells where a name moved);
+- `public`: every name of the public API reached from `import tensorflow as tf` through its API
+  modules (`tf.keras.layers.LSTM`: `tensorflow.keras.layers.LSTM`), with where the object is
+  defined and, for a callable, its parameters as `inspect.signature` gives them (a class: its
+  `__init__` without `self`).
+"""
+
+import ast
+import inspect
+import json
+import os
+import sys
+import warnings
+
+_SKIPPED_FOLDERS = {"__pycache__", "include", "xla_aot_runtime_src"}
+# Public modules to walk: the generated API modules and the estimator's, never `tensorflow.python`.
+_API_PREFIXES = ("tensorflow._api.", "tensorflow.keras", "tensorflow_estimator.python.estimator.api")
+
+
+def _module_files(root):
+    """`{module name: path}` of the package folder `root` (test modules left out)."""
+    found: dict[str, str] = {}  # local annotations are never evaluated: Python 3.8 runs this
+    base = os.path.dirname(root)
+    for folder, subfolders, files in os.walk(root):
+        subfolders[:] = sorted(name for name in subfolders if name not in _SKIPPED_FOLDERS)
+        for file in sorted(files):
+            stem, dot, suffix = file.partition(".")
+            if not dot or stem.endswith("_test") or stem.endswith("_benchmark"):
+                continue
+            if suffix != "py" and not (suffix.endswith("so") and not stem.startswith("lib")):
+                continue
+            path = os.path.join(folder, file)
+            parts = os.path.relpath(path, base).split(os.sep)
+            parts[-1] = stem
+            if stem == "__init__":
+                parts.pop()
+            if all(part.isidentifier() for part in parts):
+                found.setdefault(".".join(parts), path)
+    return found
+
+
+def _absolute(module, level, package):
+    """The module a `from` import names, relative ones made absolute against `package`."""
+    if not level:
+        return module
+    parts = package.split(".")
+    base = parts[: len(parts) - level + 1]
+    return ".".join(base + ([module] if module else []))
+
+
+def _bound_names(tree, package):
+    """The names a module's top level binds, those its `def` and `class` statements bind, and the
+    modules it star-imports."""
+    names, defined, stars = set(), set(), []
+
+    def targets(node):
+        if isinstance(node, ast.Name):
+            names.add(node.id)
+        elif isinstance(node, (ast.Tuple, ast.List)):
+            for element in node.elts:
+                targets(element)
+        elif isinstance(node, ast.Starred):
+            targets(node.value)
+
+    def statements(body):
+        for node in body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names.add(node.name)
+                defined.add(node.name)
+            elif isinstance(node, ast.Assign):
+                for target in node.targets:
+                    targets(target)
+            elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
+                targets(node.target)
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    names.add(alias.asname or alias.name.split(".")[0])
+            elif isinstance(node, ast.ImportFrom):
+                for alias in node.names:
+                    if alias.name == "*":
+                        stars.append(_absolute(node.module, node.level, package))
+                    else:
+                        names.add(alias.asname or alias.name)
+            elif isinstance(node, (ast.If, ast.Try, ast.With, ast.For, ast.While)):
+                for field in ("body", "orelse", "finalbody"):
+                    statements(getattr(node, field, []))
+                for handler in getattr(node, "handlers", []):
+                    statements(handler.body)
+
+    statements(tree.body)
+    return names, defined, stars
+
+
+def modules(root):
+    """`({module: sorted names}, {module: sorted defined names})` of the package at `root` (see
+    the module docstring)."""
+    files = _module_files(root)
+    bound: dict[str, set[str]] = {}
+    defines: dict[str, set[str]] = {}
+    stars: dict[str, list[str]] = {}
+    for module, path in files.items():
+        bound[module], defines[module], stars[module] = set(), set(), []
+        if not path.endswith(".py"):
+            continue
+        package = module if path.endswith("__init__.py") else module.rpartition(".")[0]
+        try:
+            with open(path, "rb") as source:
+                tree = ast.parse(source.read(), path)
+        except (SyntaxError, ValueError):
+            continue
+        bound[module], defines[module], stars[module] = _bound_names(tree, package)
+    for module in files:  # submodules are attributes of their package once imported
+        parent, _, name = module.rpartition(".")
+        if parent in bound:
+            bound[parent].add(name)
+
+    def resolved(module, seen):
+        names = set(bound.get(module, ()))
+        for star in stars.get(module, ()):
+            if star not in seen:
+                names |= {name for name in resolved(star, seen | {star}) if not name.startswith("_")}
+        return names
+
+    names = {
+        module: sorted(name for name in resolved(module, {module}) if not name.startswith("__"))
+        for module in sorted(files)
+    }
+    return names, {module: sorted(defines[module]) for module in sorted(files) if defines[module]}
+
+
+def _parameters(obj):
+    """`[[name, kind, has default], ...]` of a callable, or None where it has no signature."""
+    target = obj
+    if inspect.isclass(obj):
+        target = obj.__init__
+        if target is object.__init__:
+            return []
+    try:
+        signature = inspect.signature(target)
+    except (TypeError, ValueError):
+        return None
+    parameters = list(signature.parameters.values())
+    if inspect.isclass(obj) and parameters and parameters[0].name == "self":
+        parameters = parameters[1:]
+    return [[p.name, p.kind.name, p.default is not inspect.Parameter.empty] for p in parameters]
+
+
+def public(tf):
+    """`{public name: {"defined": module.qualname, "parameters": ...}}` of the API."""
+    found = {}
+    walked = set()
+
+    def walk(module, prefix):
+        walked.add(id(module))
+        for name in sorted(dir(module)):
+            if name.startswith("_"):
+                continue
+            try:
+                value = getattr(module, name)
+            except Exception:  # a lazily loaded module that cannot load here
+                continue
+            qualified = prefix + "." + name
+            if inspect.ismodule(value):
+                # `tf.compat.v2` is `tf` again, and `tf.compat.vN.compat` its `tf.compat`
+                nested_compat = name == "compat" and ".compat." in qualified
+                if (
+                    value.__name__.startswith(_API_PREFIXES)
+                    and id(value) not in walked
+                    and not (qualified == "tensorflow.compat.v2" or nested_compat)
+                ):
+                    walk(value, qualified)
+                continue
+            entry = {}
+            defined_in = getattr(value, "__module__", None)
+            defined_as = getattr(value, "__qualname__", None)
+            if isinstance(defined_in, str) and isinstance(defined_as, str):
+                entry["defined"] = defined_in + "." + defined_as
+            if callable(value):
+                entry["parameters"] = _parameters(value)
+            found[qualified] = entry
+
+    walk(tf, "tensorflow")
+    for alias in ("keras", "estimator"):  # reached through a lazy loader or a `setattr`
+        value = getattr(tf, alias, None)
+        if value is not None and id(value) not in walked:
+            walk(value, "tensorflow." + alias)
+    return found
+
+
+def main():
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+    warnings.simplefilter("ignore")
+    import tensorflow as tf  # type: ignore[import-untyped]
+
+    names, defines = modules(os.path.dirname(tf.__file__))
+    json.dump(
+        {"version": tf.__version__, "modules": names, "defines": defines, "public": public(tf)},
+        sys.stdout,
+        sort_keys=True,
+        separators=(",", ":"),
+    )
+
+
+if __name__ == "__main__":
+    main()

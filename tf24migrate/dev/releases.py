@@ -1,0 +1,261 @@
+"""The releases as data: what TF 2.4.0 no longer has of TF 2.3.0, diffed from the released wheels.
+
+`python -m tf24migrate.dev releases` runs `release_probe.py` in the TF 2.3.0 and 2.4.0 runtimes of
+`scripts/runtimes.py` (and in the TF 2.15.1 of this environment, if it has one, to tell which new
+homes still exist there), and writes the difference as `transforms/_release_diff.py`, the
+table the rules TF24508 `removed-api` and TF24509 `changed-parameters` read:
+
+- `REMOVED`: every module and every module-level name of `tensorflow` (internal `tensorflow.python`
+  modules included) and of the public `tf.*` API that TF 2.3.0 has and TF 2.4.0 has not, with where
+  the same object lives in TF 2.4.0 (a module of the same name holding its definitions, a module that
+  now defines the name), the public spelling of that object in TF 2.4.0, and whether the new home
+  still exists in TF 2.15.1;
+- `PARAMETERS`: every public callable whose positional parameters (as `inspect.signature` gives
+  them) differ between the two releases, or that no longer takes a keyword by name.
+
+The data are facts of the wheels only; which of them another rule already reports is the rules'
+business (`transforms/core/removed_api.py`, `transforms/core/renames.py`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+PROBE = Path(__file__).with_name("release_probe.py")
+OLD, NEW, LATER = "2.3.0", "2.4.0", "2.15.1"
+_POSITIONAL = ("POSITIONAL_ONLY", "POSITIONAL_OR_KEYWORD")
+_BY_NAME = ("POSITIONAL_OR_KEYWORD", "KEYWORD_ONLY")
+# Raw ops take keyword arguments only (`tf.raw_ops.X(input=...)`): their order is no API.
+_KEYWORD_ONLY_APIS = ("tensorflow.raw_ops.", "tensorflow.compat.v1.raw_ops.")
+# A moved module's home must hold at least this share of the names the old module defined.
+_SAME_MODULE = 0.6
+
+
+class ReleaseError(Exception):
+    """A runtime is missing or its probe failed; the message says which and what to do."""
+
+
+def runtime_python(release: str) -> Path:
+    """The interpreter of the runtime `scripts/runtimes.py` made for `release`."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = Path(os.environ.get("TF24MIGRATE_RUNTIMES") or Path(base) / "tf24migrate" / "runtimes")
+    python = folder / f"tf-{release}" / "bin" / "python"
+    if not python.exists():
+        raise ReleaseError(f"no TensorFlow {release} runtime in {folder}: run `python scripts/runtimes.py`")
+    return python
+
+
+def probe(python: Path | str) -> dict:
+    """What the TensorFlow installed for `python` holds (see `release_probe`)."""
+    result = subprocess.run(
+        [str(python), str(PROBE)],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"),
+        check=False,
+    )
+    if result.returncode != 0:
+        last = (result.stderr.strip().splitlines() or ["no output"])[-1]
+        raise ReleaseError(f"the release probe failed in {python}: {last}")
+    return json.loads(result.stdout)
+
+
+@dataclass(frozen=True)
+class Removed:
+    """A module or name of the old release that the new one lacks."""
+
+    home: str  # where the same object lives in the new release, or ""
+    public: str  # its public spelling in the new release, or ""
+    home_later: bool  # whether `home` also exists in the later release
+    lost: tuple[str, ...] = ()  # of a moved module: the names its home no longer binds
+
+
+def _names(release: dict) -> set[str]:
+    """Every module of a release, and every name of a module, as qualified names."""
+    found = set(release["modules"])
+    for module, names in release["modules"].items():
+        found.update(f"{module}.{name}" for name in names)
+    return found | set(release["public"])
+
+
+def _common_prefix(a: str, b: str) -> int:
+    """How many leading parts two dotted names share."""
+    shared = 0
+    for x, y in zip(a.split("."), b.split("."), strict=False):
+        if x != y:
+            break
+        shared += 1
+    return shared
+
+
+def _module_home(module: str, old: dict, new: dict) -> str:
+    """The module of the new release that holds what `module` defined, or ""."""
+    defined = set(old["defines"].get(module, ()))
+    if not defined:
+        return ""
+    last = module.rsplit(".", 1)[-1]
+    scored = []
+    for candidate in new["modules"]:
+        if candidate in old["modules"] or candidate.rsplit(".", 1)[-1] not in (last, f"{last}_v1"):
+            continue
+        share = len(defined & set(new["defines"].get(candidate, ()))) / len(defined)
+        if share >= _SAME_MODULE:
+            scored.append((share, _common_prefix(module, candidate), candidate))
+    scored.sort(reverse=True)
+    if not scored or (len(scored) > 1 and scored[0][:2] == scored[1][:2]):
+        return ""
+    return scored[0][2]
+
+
+def _name_home(module: str, name: str, old: dict, new: dict) -> str:
+    """Where the object `module.name` was lives in the new release, or "": a module that now
+    defines what `module` defined; for a name `module` imported, the module that defines it in both
+    releases, or the module of that name."""
+    moved = name in old["defines"].get(module, ())
+    candidates = [
+        (_common_prefix(module, candidate), f"{candidate}.{name}")
+        for candidate, defined in new["defines"].items()
+        if name in defined and (name in old["defines"].get(candidate, ())) != moved
+    ]
+    if not moved:
+        candidates += [
+            (_common_prefix(module, candidate), candidate)
+            for candidate in new["modules"]
+            if candidate.rsplit(".", 1)[-1] == name and candidate in old["modules"]
+        ]
+    candidates.sort(reverse=True)
+    if not candidates or (len(candidates) > 1 and candidates[0][0] == candidates[1][0]):
+        return ""
+    return candidates[0][1]
+
+
+def _public_spelling(locations: set[str], new: dict) -> str:
+    """The shortest public name of the new release whose object is defined at one of `locations`."""
+    spellings = [
+        name
+        for name, entry in new["public"].items()
+        if entry.get("defined") in locations and ".compat." not in name
+    ]
+    return min(spellings, key=lambda name: (name.count("."), len(name), name), default="")
+
+
+def removed(old: dict, new: dict, later: dict | None) -> dict[str, Removed]:
+    """The modules and names of `old` that `new` lacks (only the outermost of a removed module's
+    contents: a name inside a removed module goes with it)."""
+    have, later_names = _names(new), _names(later) if later else set()
+    gone_modules = {module for module in old["modules"] if module not in new["modules"]}
+    table: dict[str, Removed] = {}
+    for module in sorted(gone_modules):
+        home = _module_home(module, old, new)
+        lost = tuple(sorted(set(old["modules"][module]) - set(new["modules"].get(home, ())))) if home else ()
+        table[module] = Removed(home, "", home in later_names, lost)
+    for module, names in sorted(old["modules"].items()):
+        if module in gone_modules:
+            continue
+        for name in sorted(set(names) - set(new["modules"].get(module, ()))):
+            qualified = f"{module}.{name}"
+            if qualified in table:
+                continue
+            home = _name_home(module, name, old, new)
+            public = _public_spelling({qualified, home} - {""}, new)
+            table[qualified] = Removed(home, public, bool(home) and home in later_names)
+    for name in sorted(set(old["public"]) - have):
+        module = name.rsplit(".", 1)[0]
+        if not any(name.startswith(f"{gone}.") for gone in gone_modules) and module not in gone_modules:
+            table[name] = Removed("", "", False)
+    return table
+
+
+@dataclass(frozen=True)
+class Parameters:
+    """How a public callable's parameters changed."""
+
+    old_positional: tuple[str, ...]  # the parameters a positional argument may fill, in order
+    new_positional: tuple[str, ...]
+    keywords_gone: tuple[str, ...]  # named in the old release, not by name in the new one
+    new_takes_kwargs: bool  # whether the new release takes `**kwargs` (a keyword may still pass)
+
+
+def parameters(old: dict, new: dict) -> dict[str, Parameters]:
+    """The public callables whose positional parameters or keywords changed."""
+    table = {}
+    for name, entry in sorted(old["public"].items()):
+        after = new["public"].get(name) or {}
+        before_params, after_params = entry.get("parameters"), after.get("parameters")
+        if before_params is None or after_params is None:
+            continue
+        old_positional = tuple(p[0] for p in before_params if p[1] in _POSITIONAL)
+        new_positional = tuple(p[0] for p in after_params if p[1] in _POSITIONAL)
+        old_named = {p[0] for p in before_params if p[1] in _BY_NAME}
+        new_named = {p[0] for p in after_params if p[1] in _BY_NAME}
+        keywords_gone = tuple(sorted(old_named - new_named))
+        if name.startswith(_KEYWORD_ONLY_APIS):
+            old_positional = new_positional = ()
+        if (
+            old_positional[: len(new_positional)] == new_positional[: len(old_positional)]
+            and not keywords_gone
+        ):
+            continue
+        takes_kwargs = any(p[1] == "VAR_KEYWORD" for p in after_params)
+        table[name] = Parameters(old_positional, new_positional, keywords_gone, takes_kwargs)
+    return table
+
+
+def table_source(old: dict, new: dict, later: dict | None) -> str:
+    """The text of `transforms/_release_diff.py`."""
+    lines = [
+        f'"""What TensorFlow {NEW} no longer has of TensorFlow {OLD}, from the released wheels.',
+        "",
+        "Generated by `python -m tf24migrate.dev releases` (`tf24migrate/dev/releases.py` says how); do not",
+        "edit by hand.",
+        '"""',
+        "",
+        f"OLD, NEW, LATER = {old['version']!r}, {new['version']!r}, {(later or {}).get('version', '')!r}",
+        "",
+        "# qualified name -> (home in NEW or '', public spelling in NEW or '', home still in LATER,",
+        "# names of a moved module that its home lacks)",
+        "REMOVED: dict[str, tuple[str, str, bool, tuple[str, ...]]] = {",
+    ]
+    for name, gone in removed(old, new, later).items():
+        lines.append(f"    {name!r}: ({gone.home!r}, {gone.public!r}, {gone.home_later!r}, {gone.lost!r}),")
+    lines += [
+        "}",
+        "",
+        "# public callable -> (positional parameters in OLD, in NEW, keywords NEW no longer takes by",
+        "# name, whether NEW takes **kwargs)",
+        "PARAMETERS: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], bool]] = {",
+    ]
+    for name, changed in parameters(old, new).items():
+        lines.append(
+            f"    {name!r}: ({changed.old_positional!r}, {changed.new_positional!r}, "
+            f"{changed.keywords_gone!r}, {changed.new_takes_kwargs!r}),"
+        )
+    lines += ["}", ""]
+    return "\n".join(lines)
+
+
+def probe_later() -> dict:
+    """The probe of this environment's TensorFlow, which must be LATER."""
+    import importlib.metadata
+
+    installed = set()
+    for distribution in ("tensorflow", "tensorflow-cpu"):
+        with contextlib.suppress(importlib.metadata.PackageNotFoundError):
+            installed.add(importlib.metadata.version(distribution))
+    if LATER not in installed:
+        raise ReleaseError(
+            f"this environment has no TensorFlow {LATER}, which tells whether a new home lasts: "
+            'install it with `python -m pip install -e ".[tensorflow]"`'
+        )
+    return probe(sys.executable)
+
+
+def probe_releases() -> tuple[dict, dict, dict]:
+    """The probes of the old and new runtimes, and of this environment's TensorFlow (LATER)."""
+    return probe(runtime_python(OLD)), probe(runtime_python(NEW)), probe_later()
