@@ -553,7 +553,7 @@ NEEDLE_LOOK_ALIKES = {
         "    pass\nshape = tf.TensorShape([1])\n"
     ),
     "xla with an experimental_compile keyword": (
-        "import tensorflow as tf\nfrom tensorflow.python.compiler.xla import xla\n\n"
+        "import tensorflow as tf\nfrom tensorflow.python.util import nest\n\n"
         "@tf.function(experimental_compile=True)\ndef f(x):\n    return x\n"
     ),
     "a graph op's outputs": "from tensorflow.python.framework import ops\nt = op.outputs[0]\nif t.name == 'a:0':\n    pass\n",

@@ -27,6 +27,7 @@ from tf24migrate import migrate_source
 from tf24migrate.catalogue.selection import all_rules
 from tf24migrate.catalogue.settings import Settings
 from tf24migrate.model.findings import Fix
+from tf24migrate.rules.needles import IMPORTS_PUBLIC_TENSORFLOW
 from tf24migrate.sources.c_sources import scan_c_source
 
 # Examples known not to hold, each with the reason; an entry whose example passes fails the test.
@@ -37,7 +38,6 @@ _MARKER = re.compile(r"^(?P<indent> *)(?P<marker>Before|After|Reported|Write ins
 _SPAN = re.compile(r"``(?: (?=\S))?(?P<double>.+?)(?: )?``|`(?P<single>[^`]+)`")
 _JOIN = re.compile(r"\s+(?:then|and)\s+")
 _REMARK = re.compile(r"\s+\([^\n]*\)\s*$")
-_IMPORTS_TENSORFLOW = re.compile(r"^\s*(?:import|from) tensorflow\b", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -113,8 +113,9 @@ def examples(doc: str) -> list[Pair]:
 
 
 def with_import(code: str, reference: str) -> str:
-    """`code` with `import tensorflow as tf` in front when the example `reference` imports none."""
-    return code if _IMPORTS_TENSORFLOW.search(reference) else "import tensorflow as tf\n" + code
+    """`code` with `import tensorflow as tf` in front when the example `reference` imports none of
+    its public API (an example importing internals is a user's file, which imports both)."""
+    return code if IMPORTS_PUBLIC_TENSORFLOW.search(reference) else "import tensorflow as tf\n" + code
 
 
 def run(rule, code: str):

@@ -5,18 +5,28 @@
 - `RenameMethod`: an attribute by name on any receiver (`s.experimental_run_v2` -> `s.run`).
 - `RenameKeyword`: a keyword argument in calls of named methods or functions.
 - `ReportUse`: TensorFlow symbols with no mechanical replacement; every use is reported.
+- `ShiftedPositionals`: callables whose positional parameters changed; the arguments from the first
+  change on are passed by keyword.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import libcst as cst
 
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, DataRule
-from tf24migrate.rules.calls import code_for
+from tf24migrate.rules.calls import code_for, keyword_arg
 from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.edits import AddStatementAfter, Edit, MoveBinding, RenameBinding, TrackUses
 from tf24migrate.rules.names import dotted_name_of_module, normalize, tf_spelling
 from tf24migrate.rules.needles import attribute, keyword
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    # A callable's parameters in the old and the new release (see `ShiftedPositionals`).
+    Signatures = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], bool]
 
 
 def callee_name(call: cst.Call) -> str | None:
@@ -230,3 +240,58 @@ class RenameKeyword(DataRule):
             if ctx.report(arg, self.message, replacement=renamed) is not None:
                 args[index] = renamed
         return updated.with_changes(args=args)
+
+
+class ShiftedPositionals(DataRule):
+    """Callables whose positional parameters changed: a positional argument from the first change
+    on binds to another parameter in the new release. `signatures` maps each callable's qualified
+    name to its positional parameters in the old release and in the new one, the keywords the new
+    one no longer takes by name, and whether it takes `**kwargs` (where such a keyword still
+    passes), as the released wheels give them (`transforms/_release_diff.py`). The fix passes
+    those arguments by the old release's keywords, which mean the same in both releases."""
+
+    follows = ()  # the call is the whole match
+
+    def __init__(self, *, signatures: Mapping[str, Signatures], **kwargs) -> None:
+        kwargs.setdefault("triggers", tuple(sorted({name.rsplit(".", 1)[1] for name in signatures})))
+        kwargs.setdefault("requires", IMPORTS_TENSORFLOW)
+        super().__init__(**kwargs)
+        self.signatures = signatures
+
+    def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        qualified = ctx.qualified_name(original.func) or ""
+        signatures = self.signatures.get(qualified)
+        if signatures is None:
+            return updated
+        old, new, gone, takes_kwargs = signatures
+        first = next(index for index, name in enumerate(old) if index >= len(new) or new[index] != name)
+        name = qualified.rsplit(".", 1)[1]
+        if old[first] not in new:
+            change = f"`{name}` no longer takes `{old[first]}` by position in TF 2.4"
+        else:
+            change = f"`{name}` gained `{new[first]}` after `{old[first - 1]}` in TF 2.4"
+        positional = [arg for arg in original.args if arg.keyword is None and not arg.star]
+        if any(arg.star == "*" for arg in original.args):
+            ctx.report(
+                original,
+                f"{change}: pass the arguments after `{old[first - 1]}` by keyword instead of through `*args`.",
+            )
+            return updated
+        if len(positional) <= first:
+            return updated
+        if len(positional) > len(old):
+            ctx.report(original, f"`{name}` takes at most {len(old)} positional arguments in TF 2.3.")
+            return updated
+        names = old[first : len(positional)]
+        message = f"{change}: pass the later arguments by keyword ({', '.join(names)})."
+        refused = [keyword for keyword in names if keyword in gone and not takes_kwargs]
+        if refused:
+            ctx.report(
+                original,
+                f"{message}\nTF 2.4 takes no `{refused[0]}` at all: remove it, or see the release notes.",
+            )
+            return updated
+        args = list(updated.args)
+        for index in range(first, len(positional)):
+            args[index] = keyword_arg(old[index], args[index].value, like=args[index])
+        return ctx.report(original, message, replacement=updated.with_changes(args=args)) or updated

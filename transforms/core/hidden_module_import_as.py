@@ -11,6 +11,8 @@ from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.names import dotted_name_of_module
 from tf24migrate.rules.needles import Pattern
 
+from .removed_api import removed
+
 _HIDDEN = ("tensorflow.python.", "tensorflow.core.", "tensorflow.compiler.")
 
 
@@ -24,7 +26,8 @@ class HiddenModuleImportAs(Rule):
     3.7 and later fall back to the imported module, so there it still works (executed on 3.8), as
     does the `from` form everywhere. TF 2.4 supports Python 3.6 to 3.8. The fix writes the `from`
     form, which binds the same module on every Python; an import statement of several modules is
-    reported, not rewritten. Showing the break needs Python 3.6 (the integration tests run Python
+    reported, not rewritten. A module TF 2.4 no longer has is left to TF24508 `removed-api`.
+    Showing the break needs Python 3.6 (the integration tests run Python
     3.8, where the program executes the spellings only).
 
     Before: `import tensorflow.python.keras.backend as K`
@@ -55,8 +58,8 @@ class HiddenModuleImportAs(Rule):
     ) -> cst.BaseSmallStatement:
         for alias in original.names:
             module = dotted_name_of_module(alias.name) or ""
-            if alias.asname is None or not module.startswith(_HIDDEN):
-                continue
+            if alias.asname is None or not module.startswith(_HIDDEN) or removed(module):
+                continue  # a module TF 2.4 lacks is TF24508's: the `from` form would fail as well
             asname = alias.asname.name
             if not isinstance(asname, cst.Name):
                 continue

@@ -1,12 +1,14 @@
 """The family's rename-like rules, as rows: TF24201 `steps-per-execution`, TF24202 `removed-keras-utils`,
-TF24212 `keras-get-graph`."""
+TF24203 `plot-model-positional`, TF24212 `keras-get-graph`."""
 
 from __future__ import annotations
 
-from tf24migrate.model.findings import Severity
+from tf24migrate.model.findings import Fix, Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW
-from tf24migrate.rules.kinds import RenameKeyword, ReportUse
+from tf24migrate.rules.kinds import RenameKeyword, ReportUse, ShiftedPositionals
 from tf24migrate.rules.needles import Pattern, any_of
+
+from .._release_diff import PARAMETERS
 
 STEPS_PER_EXECUTION = RenameKeyword(
     code="TF24201",
@@ -97,6 +99,37 @@ REMOVED_KERAS_UTILS = ReportUse(
 )
 
 
+PLOT_MODEL_POSITIONAL = ShiftedPositionals(
+    code="TF24203",
+    name="plot-model-positional",
+    new_since="2.0",
+    old_removed="2.4",
+    fix=Fix.SAFE,
+    severity=Severity.ERROR,
+    signatures={
+        name: PARAMETERS[name]
+        for name in ("tensorflow.keras.utils.plot_model", "tensorflow.keras.utils.model_to_dot")
+    },
+    doc="""
+    `plot_model` / `model_to_dot` arguments after `show_shapes` must be passed by keyword.
+
+    TF 2.4 inserted `show_dtype` after `show_shapes`, so every positional argument after it
+    silently changes meaning (`show_layer_names` would become `show_dtype`, and so on). The
+    positional arguments from that point on become keywords of the TF 2.3 signature, which mean
+    the same in TF 2.4 and later: from the 4th argument of `plot_model`, and from the 3rd of
+    `model_to_dot` (its signature has no `to_file`). Calls passing `*args` are reported.
+
+    Before: `tf.keras.utils.plot_model(model, "model.png", True, False)`
+    After:  `tf.keras.utils.plot_model(model, "model.png", True, show_layer_names=False)`
+
+    Versions: the keywords written exist since TF 2.0 (`plot_model` in
+    tensorflow_core/python/keras/utils/vis_utils.py of the tensorflow 2.0.0 wheel); `show_dtype` is inserted
+    at position 4 in 2.4 (the signatures of the tensorflow-cpu 2.3.0 and 2.4.0 wheels, in
+    transforms/_release_diff.py).
+    """,
+)
+
+
 KERAS_GET_GRAPH = ReportUse(
     code="TF24212",
     name="keras-get-graph",
@@ -129,5 +162,6 @@ KERAS_GET_GRAPH = ReportUse(
 RULES = (
     STEPS_PER_EXECUTION,
     REMOVED_KERAS_UTILS,
+    PLOT_MODEL_POSITIONAL,
     KERAS_GET_GRAPH,
 )

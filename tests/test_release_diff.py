@@ -1,0 +1,163 @@
+"""The releases as data: the diff of two releases' probes (`tf24migrate.dev.releases`), the table
+it writes, and the rules that read it (TF24508 `removed-api`, TF24509 `positional-parameters`,
+TF24203 `plot-model-positional`) handing the names other rules own to them."""
+
+from __future__ import annotations
+
+import pytest
+from tf24migrate.transforms import _release_diff
+from tf24migrate.transforms.core.removed_api import REPORTED_ELSEWHERE
+from tf24migrate.transforms.core.renames import FIXED_ELSEWHERE
+
+from tf24migrate import migrate_source
+from tf24migrate.dev import releases
+
+
+def probe(version: str, modules: dict, defines: dict, public: dict | None = None) -> dict:
+    """A release as `release_probe.py` prints it."""
+    return {"version": version, "modules": modules, "defines": defines, "public": public or {}}
+
+
+OLD = probe(
+    "2.3.0",
+    modules={
+        "tensorflow.python.keras.engine": ["training_eager", "training_utils"],
+        "tensorflow.python.keras.engine.training_eager": ["train_on_batch", "test_on_batch", "losses_utils"],
+        "tensorflow.python.keras.engine.training_utils": ["MetricsAggregator", "smart_cond", "np"],
+        "tensorflow.python.keras.utils.shared": ["smart_cond"],
+        "tensorflow.python.keras.utils.other": ["smart_cond"],
+        "tensorflow.python.gone": ["thing"],
+    },
+    defines={
+        "tensorflow.python.keras.engine.training_eager": ["train_on_batch", "test_on_batch"],
+        "tensorflow.python.keras.engine.training_utils": ["MetricsAggregator"],
+        "tensorflow.python.gone": ["thing"],
+    },
+    public={
+        "tensorflow.keras.layers.LSTM": {
+            "parameters": [
+                ["units", "POSITIONAL_OR_KEYWORD", False],
+                ["implementation", "POSITIONAL_OR_KEYWORD", True],
+                ["return_sequences", "POSITIONAL_OR_KEYWORD", True],
+            ]
+        },
+        "tensorflow.keras.layers.Dense": {"parameters": [["units", "POSITIONAL_OR_KEYWORD", False]]},
+        "tensorflow.raw_ops.MaxPool": {
+            "parameters": [["input", "POSITIONAL_OR_KEYWORD", False], ["name", "POSITIONAL_OR_KEYWORD", True]]
+        },
+        "tensorflow.keras.utils.gone_util": {"parameters": []},
+    },
+)
+NEW = probe(
+    "2.4.0",
+    modules={
+        "tensorflow.python.keras.engine": ["training_eager_v1", "training_utils", "training_utils_v1"],
+        "tensorflow.python.keras.engine.training_eager_v1": ["train_on_batch", "test_on_batch"],
+        "tensorflow.python.keras.engine.training_utils": ["np"],
+        "tensorflow.python.keras.engine.training_utils_v1": ["MetricsAggregator"],
+        "tensorflow.python.keras.utils.shared": ["smart_cond"],
+        "tensorflow.python.keras.utils.other": ["smart_cond"],
+    },
+    defines={
+        "tensorflow.python.keras.engine.training_eager_v1": ["train_on_batch", "test_on_batch"],
+        "tensorflow.python.keras.engine.training_utils_v1": ["MetricsAggregator"],
+    },
+    public={
+        "tensorflow.keras.layers.LSTM": {
+            "parameters": [
+                ["units", "POSITIONAL_OR_KEYWORD", False],
+                ["return_sequences", "POSITIONAL_OR_KEYWORD", True],
+                ["kwargs", "VAR_KEYWORD", False],
+            ]
+        },
+        "tensorflow.keras.layers.Dense": {"parameters": [["units", "POSITIONAL_OR_KEYWORD", False]]},
+        "tensorflow.raw_ops.MaxPool": {
+            "parameters": [["name", "POSITIONAL_OR_KEYWORD", True], ["input", "POSITIONAL_OR_KEYWORD", False]]
+        },
+    },
+)
+LATER = probe("2.15.1", modules={"tensorflow.python.keras.engine.training_eager_v1": []}, defines={})
+
+
+def test_a_moved_module_finds_its_home_and_what_it_lost():
+    table = releases.removed(OLD, NEW, LATER)
+    moved = table["tensorflow.python.keras.engine.training_eager"]
+    assert moved.home == "tensorflow.python.keras.engine.training_eager_v1"
+    assert moved.home_later is True
+    assert moved.lost == ("losses_utils",)
+
+
+def test_a_moved_name_finds_the_module_that_now_defines_it():
+    table = releases.removed(OLD, NEW, LATER)
+    moved = table["tensorflow.python.keras.engine.training_utils.MetricsAggregator"]
+    assert moved.home == "tensorflow.python.keras.engine.training_utils_v1.MetricsAggregator"
+    assert moved.home_later is False  # TF 2.15.1's probe has no such name
+
+
+def test_an_imported_name_with_two_equal_sources_and_a_module_gone_with_no_home():
+    table = releases.removed(OLD, NEW, LATER)
+    assert table["tensorflow.python.keras.engine.training_utils.smart_cond"].home == ""
+    assert table["tensorflow.python.gone"].home == ""
+    assert "tensorflow.python.gone.thing" not in table  # it goes with its module
+    assert table["tensorflow.keras.utils.gone_util"].home == ""
+    assert "tensorflow.keras.layers.Dense" not in table
+
+
+def test_parameters_report_shifted_positionals_and_ignore_keyword_only_raw_ops():
+    table = releases.parameters(OLD, NEW)
+    assert set(table) == {"tensorflow.keras.layers.LSTM"}
+    lstm = table["tensorflow.keras.layers.LSTM"]
+    assert lstm.old_positional == ("units", "implementation", "return_sequences")
+    assert lstm.new_positional == ("units", "return_sequences")
+    assert lstm.keywords_gone == ("implementation",)
+    assert lstm.new_takes_kwargs is True
+
+
+def test_the_table_source_is_the_data():
+    namespace: dict = {}
+    exec(releases.table_source(OLD, NEW, LATER), namespace)
+    assert (namespace["OLD"], namespace["NEW"], namespace["LATER"]) == ("2.3.0", "2.4.0", "2.15.1")
+    assert namespace["REMOVED"]["tensorflow.python.keras.engine.training_eager"] == (
+        "tensorflow.python.keras.engine.training_eager_v1",
+        "",
+        True,
+        ("losses_utils",),
+    )
+    assert namespace["PARAMETERS"]["tensorflow.keras.layers.LSTM"][2] == ("implementation",)
+
+
+def test_the_committed_table_holds_the_breaks_users_met():
+    removed = _release_diff.REMOVED
+    for name in (
+        "tensorflow.python.keras.mixed_precision.experimental.policy",
+        "tensorflow.python.keras.utils.tf_utils.smart_cond",
+        "tensorflow.python.keras.utils.tf_utils.constant_value",
+        "tensorflow.python.keras.utils.conv_utils.convert_kernel",
+        "tensorflow.python.keras.engine.training._minimize",
+        "tensorflow.python.keras.engine.training_utils.standardize_input_data",
+        "tensorflow.python.keras.engine.training_utils.MetricsAggregator",
+        "tensorflow.python.keras.optimizer_v2.optimizer_v2._filter_grads",
+        "tensorflow.python.keras.mixed_precision.experimental.loss_scale_optimizer",
+        "tensorflow.python.keras.mixed_precision.experimental.autocast_variable",
+    ):
+        assert name in removed, name
+    assert _release_diff.PARAMETERS["tensorflow.keras.layers.LSTM"][2] == ("implementation",)
+
+
+@pytest.mark.parametrize(("callable_name", "code"), sorted(FIXED_ELSEWHERE.items()))
+def test_the_callables_left_to_other_rules_are_theirs(callable_name, code):
+    """TF24509 leaves these callables to `code`: that rule reports a shifted call of each."""
+    assert callable_name in _release_diff.PARAMETERS
+    old = _release_diff.PARAMETERS[callable_name][0]
+    call = f"{callable_name.replace('tensorflow', 'tf', 1)}({', '.join(f'a{i}' for i in range(len(old)))})"
+    result = migrate_source(f"import tensorflow as tf\nx = {call}\n", select="all")
+    codes = {finding.code for finding in result.findings}
+    assert code in codes and "TF24509" not in codes, (call, codes)
+
+
+@pytest.mark.parametrize(("name", "code"), sorted(REPORTED_ELSEWHERE.items()))
+def test_the_names_left_to_other_rules_are_theirs(name, code):
+    assert name in _release_diff.REMOVED
+    module, last = name.rsplit(".", 1)
+    result = migrate_source(f"import tensorflow as tf\nfrom {module} import {last}\n", select="all")
+    assert [finding.code for finding in result.findings] == [code]

@@ -1,0 +1,242 @@
+"""TF24508 `removed-api`: a module or name of TF 2.3.0 that TF 2.4.0 no longer has, found from the
+released wheels (`transforms/_release_diff.py`)."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from tf24migrate.model.findings import Fix, Severity
+from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
+from tf24migrate.rules.context import RuleContext
+from tf24migrate.rules.names import dotted_name_of_module, normalize
+from tf24migrate.rules.needles import Needle, Pattern
+
+from .._release_diff import NEW, REMOVED
+
+# Removed names that another rule reports, with what to write instead.
+REPORTED_ELSEWHERE = {
+    "tensorflow.keras.utils.multi_gpu_model": "TF24202",
+    "tensorflow.keras.utils.HDF5Matrix": "TF24202",
+    "tensorflow.keras.utils.convert_all_kernels_in_model": "TF24202",
+    "tensorflow.keras.experimental.terminate_keras_multiprocessing_pools": "TF24202",
+}
+_HIDDEN = ("tensorflow.python", "tensorflow.core", "tensorflow.compiler")  # TF24501's attributes
+# The packages of `tensorflow` that are not its public API (nor is any `.python.` module, as in
+# `tensorflow.lite.python`): reached through imports only.
+_INTERNAL = ("python", "core", "compiler", "tools", "examples")
+
+
+def removed(qualified: str) -> str | None:
+    """The innermost module or name of `qualified` (itself or a dotted prefix) TF 2.4.0 lacks, or
+    None (also for what another rule reports)."""
+    parts = qualified.split(".")
+    for end in range(len(parts), 1, -1):
+        prefix = ".".join(parts[:end])
+        if prefix in REMOVED:
+            return None if prefix in REPORTED_ELSEWHERE else prefix
+    return None
+
+
+def _inside_removed(qualified: str) -> bool:
+    """Whether a proper prefix of `qualified` is a removed module (whose import is reported)."""
+    parts = qualified.split(".")
+    return any(".".join(parts[:end]) in REMOVED for end in range(2, len(parts)))
+
+
+def _triggers() -> tuple[Needle, ...]:
+    """The lines that can reach what the table holds: an import of an internal package naming the
+    module a removed module or name is in, in its path or among what it imports (`from
+    tensorflow.python.keras.utils import tf_utils` for `tf_utils.smart_cond`; the first line of an
+    import continued on others names it too); the last name of a removed public name."""
+    internal = {
+        name
+        for name in REMOVED
+        if name not in REPORTED_ELSEWHERE and (name.split(".")[1] in _INTERNAL or ".python." in name)
+    }
+    public = {name.rsplit(".", 1)[1] for name in REMOVED if name not in REPORTED_ELSEWHERE} - {
+        name.rsplit(".", 1)[1] for name in internal
+    }
+    packages = sorted({name.split(".")[1] for name in internal})
+    words = sorted({name.split(".")[-2] for name in internal})
+    pattern = Pattern(
+        rf"\btensorflow\.(?:{'|'.join(packages)})\b.*\b(?:{'|'.join(words)})\b",
+        *(f"tensorflow.{package}" for package in packages),
+    )
+    return (pattern, *sorted(public))
+
+
+def _message(gone: str, lost: list[str]) -> str:
+    """What a finding on the removed `gone` says; `lost`: names imported from it that its new home
+    lacks."""
+    home, public, home_later, _ = REMOVED[gone]
+    if public:
+        first = f"`{gone}` is gone from TF 2.4: use the public `{public.replace('tensorflow', 'tf', 1)}`."
+    elif home and home_later and not lost:
+        first = f"`{gone}` is gone from TF 2.4: use `{home}`, the same object."
+    else:
+        first = f"`{gone}` is gone from TF 2.4: use the public `tf.*` API, or copy what you need from TF 2.3's sources."
+    if not home:
+        return f"{first}\nTensorFlow {NEW} has it nowhere: the import fails (ImportError or AttributeError)."
+    notes = []
+    if lost or not home_later:
+        notes.append(f"TensorFlow {NEW} has it as `{home}`")
+    if lost:
+        notes.append(f"which has no {', '.join(f'`{name}`' for name in lost)}")
+    if not home_later:
+        notes.append("gone again by TensorFlow 2.15")
+    where = ", ".join(notes) + ". " if notes else ""
+    return f"{first}\n{where}Internal modules move between releases: prefer the public `tf.*` API."
+
+
+def _moved(statement: cst.ImportFrom, home: str, name: str) -> cst.ImportFrom:
+    """`from <module> import name` as `from <home's module> import <home's name>`, still bound to
+    what it bound (`from a import b_v1 as b`)."""
+    module, new_name = home.rsplit(".", 1)
+    assert not isinstance(statement.names, cst.ImportStar)
+    alias = statement.names[0]
+    if new_name != name:
+        alias = alias.with_changes(
+            name=cst.Name(new_name), asname=alias.asname or cst.AsName(name=cst.Name(name))
+        )
+    return statement.with_changes(module=cst.parse_expression(module), names=[alias])
+
+
+def _dotted(module: str) -> cst.Attribute | cst.Name:
+    """A module's dotted name as the module of an import."""
+    expression = cst.parse_expression(module)
+    assert isinstance(expression, (cst.Attribute, cst.Name))
+    return expression
+
+
+def _fixable(gone: str, lost: list[str]) -> bool:
+    home, _, home_later, _ = REMOVED[gone]
+    return bool(home) and home_later and not lost
+
+
+class RemovedApi(Rule):
+    """A module or name of TF 2.3.0 that TF 2.4.0 no longer has, found from the released wheels.
+
+    The table is the difference of the two releases themselves (`python -m tf24migrate.dev
+    releases`): every module of the `tensorflow` package and every name a module binds, the
+    internal `tensorflow.python` ones included, that the tensorflow-cpu 2.3.0 wheel has and the 2.4.0
+    wheel has not: `tensorflow.python.keras.mixed_precision.experimental` and its modules, the
+    `training_arrays`, `training_eager`, ... modules of `tensorflow.python.keras.engine` (renamed
+    `*_v1`), `tf_utils.smart_cond`, `conv_utils.convert_kernel`, `training._minimize`, the optimizer
+    classes of `tensorflow.python.keras.optimizers`, and about 600 more. An import of one, or an
+    attribute chain reaching one through an import, fails on TF 2.4 with ImportError or
+    AttributeError.
+
+    Where the same object lives elsewhere in TF 2.4.0 (a module of that name, maybe `_v1`, that
+    defines what the old one defined; a module that now defines the name) and still does in TF
+    2.15.1, a `from ... import` of one name, or of names from a moved module, and an `import ...
+    as` are fixed: they import the new home, bound to the same name. Every other reference is reported, naming the new home or saying that TF 2.4.0
+    has the object nowhere. Nothing is reported where the file defines the name itself, in a
+    compatibility shim (a `try` catching ImportError, a version check), in a file that imports
+    only TensorFlow's internals (TensorFlow's own sources, which move with it), or for the public
+    names TF24202 reports. Internal modules move between releases: the public `tf.*` API is the lasting
+    fix.
+
+    Before: `from tensorflow.python.keras.utils.tf_utils import smart_cond`
+    After:  `from tensorflow.python.keras.utils.control_flow_util import smart_cond`
+
+    Versions: the modules and names of the tensorflow-cpu 2.3.0 and 2.4.0 wheels (and 2.15.1 for
+    the new homes), read from their files by `tf24migrate/dev/release_probe.py`, in
+    transforms/_release_diff.py.
+    """
+
+    code = "TF24508"
+    name = "removed-api"
+    new_since = "2.4"
+    old_removed = "2.4"
+    fix = Fix.SAFE
+    severity = Severity.ERROR
+    triggers = _triggers()
+    requires = IMPORTS_TENSORFLOW
+
+    def leave_ImportFrom(
+        self, ctx: RuleContext, original: cst.ImportFrom, updated: cst.ImportFrom
+    ) -> cst.BaseSmallStatement | cst.RemovalSentinel:
+        spelled = dotted_name_of_module(original.module)
+        if (
+            original.relative
+            or spelled is None
+            or original.module is None
+            or not ctx.imports_public_tensorflow
+        ):
+            return updated
+        module = normalize(spelled)
+        names = [] if isinstance(original.names, cst.ImportStar) else list(original.names)
+        imported = [f"{module}.{dotted_name_of_module(alias.name)}" for alias in names]
+        gone = removed(module)
+        if gone is not None and not (names and all(name in REMOVED for name in imported)):
+            # the module itself is gone (`from gone.module import a, b`)
+            lost = [name.rsplit(".", 1)[1] for name in imported if name.rsplit(".", 1)[1] in REMOVED[gone][3]]
+            replacement = None
+            if _fixable(gone, lost) and names:
+                home = REMOVED[gone][0] + module[len(gone) :]
+                replacement = updated.with_changes(module=_dotted(home))
+            return ctx.report(original.module, _message(gone, lost), replacement=replacement) or updated
+        for alias, qualified in zip(names, imported, strict=True):
+            gone = removed(qualified)
+            if gone is None:
+                continue
+            replacement = None
+            if _fixable(gone, []) and gone == qualified and len(names) == 1:
+                home_module, home_name = REMOVED[gone][0].rsplit(".", 1)
+                moved = updated.names[0] if not isinstance(updated.names, cst.ImportStar) else alias
+                if home_name != qualified.rsplit(".", 1)[1]:
+                    asname = moved.asname or cst.AsName(name=cst.Name(qualified.rsplit(".", 1)[1]))
+                    moved = moved.with_changes(name=cst.Name(home_name), asname=asname)
+                replacement = updated.with_changes(module=_dotted(home_module), names=[moved])
+            if ctx.report(alias, _message(gone, []), replacement=replacement) is not None:
+                return replacement or updated
+        return updated
+
+    def leave_Import(
+        self, ctx: RuleContext, original: cst.Import, updated: cst.Import
+    ) -> cst.BaseSmallStatement:
+        if not ctx.imports_public_tensorflow:
+            return updated
+        for alias in original.names:
+            qualified = normalize(dotted_name_of_module(alias.name) or "")
+            gone = removed(qualified)
+            if gone is None:
+                continue
+            replacement = None
+            if (
+                _fixable(gone, [])
+                and gone == qualified
+                and alias.asname is not None
+                and len(original.names) == 1
+            ):
+                home_module, home_name = REMOVED[gone][0].rsplit(".", 1)
+                replacement = cst.ImportFrom(  # the form TF24507 writes: it works on Python 3.6
+                    module=_dotted(home_module),
+                    names=[cst.ImportAlias(name=cst.Name(home_name), asname=alias.asname)],
+                    semicolon=updated.semicolon,
+                )
+            if ctx.report(alias, _message(gone, []), replacement=replacement) is not None:
+                return replacement or updated
+        return updated
+
+    def leave_Attribute(
+        self, ctx: RuleContext, original: cst.Attribute, updated: cst.Attribute
+    ) -> cst.BaseExpression:
+        qualified = ctx.qualified_name(original) or ""
+        if (
+            not ctx.imports_public_tensorflow
+            or qualified not in REMOVED
+            or qualified in REPORTED_ELSEWHERE
+            or _inside_removed(qualified)
+        ):
+            return updated  # not removed, or inside a removed module whose import is reported
+        value: cst.BaseExpression = original.value
+        while isinstance(value, cst.Attribute):  # `tf.python.x.y`: TF24501 reports `tf.python`
+            if ctx.qualified_name(value) in _HIDDEN and ctx.qualified_name(value.value) == "tensorflow":
+                return updated
+            value = value.value
+        ctx.report(original, _message(qualified, []))
+        return updated
+
+
+RULES = (RemovedApi(),)
