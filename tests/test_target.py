@@ -282,6 +282,39 @@ def test_a_bad_target_is_an_error_naming_where_it_came_from(project, value):
     assert "pyproject.toml: [tool.tf24migrate]: `target-version`: the target version must be" in result.stderr
 
 
+@pytest.mark.parametrize(
+    ("requirement", "severity", "first_line_end", "exit_code"),
+    [
+        # The code runs on 2.3 and 2.4; 2.9, which the open range allows, removes the spelling.
+        (
+            "tensorflow>=2.3.0",
+            "warning",
+            "(stops working in TensorFlow 2.9, which the requirement allows; "
+            "not fixed: needs TensorFlow 2.4, the target is 2.3).",
+            0,
+        ),
+        # The project names 2.9 as supported: due now.
+        (
+            "tensorflow>=2.3,<2.10",
+            "error",
+            "(stops working in TensorFlow 2.9; not fixed: needs TensorFlow 2.4, the target is 2.3).",
+            1,
+        ),
+        # Capped below 2.9: the old spelling works wherever the project runs: nothing due.
+        ("tensorflow>=2.3,<2.5", "info", "(not fixed: needs TensorFlow 2.4, the target is 2.3).", 0),
+    ],
+)
+def test_the_command_measures_severity_against_the_project_s_range(
+    tmp_path, requirement, severity, first_line_end, exit_code
+):
+    write(tmp_path, {"requirements.txt": requirement + "\n", "train.py": MIXED})
+    result = run("--check", "train.py", cwd=tmp_path)
+    (line,) = [line for line in result.stdout.splitlines() if "TF24302" in line]
+    assert line.startswith(f"train.py:3:1: TF24302 {severity} ")
+    assert line.endswith(first_line_end)
+    assert result.returncode == exit_code
+
+
 def test_json_carries_the_target_and_each_findings_versions(project):
     document = json.loads(run("--output-format", "json", "train.py", cwd=project).stdout)
     assert document["target"] == {
@@ -334,18 +367,27 @@ def test_migrate_paths_takes_the_target_version(tmp_path):
         assert all("needs TensorFlow" in f.message for f in result.findings)
 
 
-def test_severity_follows_the_supported_range():
+def _only_finding(source: str, code: str, target: Target):
+    from tf24migrate.catalogue.selection import RuleSelection
+    from tf24migrate.catalogue.settings import Settings
+    from tf24migrate.engine.pipeline import run_rules
+
+    (finding,) = run_rules(source, Settings(RuleSelection(code), target=target)).findings
+    return finding
+
+
+def test_severity_is_measured_against_the_migration():
     def severity(target: Target) -> Severity:
-        from tf24migrate.catalogue.selection import RuleSelection
-        from tf24migrate.catalogue.settings import Settings
-        from tf24migrate.engine.pipeline import run_rules
+        return _only_finding(MIXED, "TF24302", target).severity
 
-        (finding,) = run_rules(MIXED, Settings(RuleSelection("TF24302"), target=target)).findings
-        return finding.severity
-
-    # The experimental module is gone in 2.9: an error where 2.9 or later is supported.
-    assert severity(Target((2, 3))) is Severity.ERROR
+    # The experimental module is gone in 2.9. An open range (`tensorflow>=2.3.0`) allows 2.9, but
+    # the code runs on 2.3 and 2.4: a warning, not an error.
+    assert severity(Target((2, 3))) is Severity.WARNING
+    assert severity(Target((2, 4))) is Severity.WARNING
+    # An error where the project names 2.9 or later as its newest (an upper bound), or targets it.
     assert severity(Target((2, 4), newest=(2, 9))) is Severity.ERROR
+    assert severity(Target((2, 3), newest=(2, 12))) is Severity.ERROR
+    assert severity(target_of("2.10", "--target-version")) is Severity.ERROR
     # A project capped below 2.9 only meets a deprecation.
     assert severity(Target((2, 4), newest=(2, 8))) is Severity.WARNING
     # Named without a requirement (default, flag, key), the range is what is known: up to TF 2.4,
@@ -353,20 +395,48 @@ def test_severity_follows_the_supported_range():
     assert severity(DEFAULT_TARGET) is Severity.WARNING
     # Withheld by a 2.3 target while the old spelling works up to 2.4: a note, nothing to do.
     assert severity(target_of("2.3", "--target-version")) is Severity.INFO
-    assert severity(target_of("2.10", "--target-version")) is Severity.ERROR
+    assert severity(Target((2, 3), newest=(2, 8))) is Severity.INFO
 
 
-def test_a_removal_in_2_4_is_an_error_for_every_target_named_without_a_requirement():
-    from tf24migrate.catalogue.selection import RuleSelection
-    from tf24migrate.catalogue.settings import Settings
-    from tf24migrate.engine.pipeline import run_rules
+def test_a_break_on_2_4_is_an_error_whatever_the_range():
+    # `experimental_run_v2` is gone in 2.4: an error for an open range, a range capped below 2.4
+    # (the migration is to 2.4) and a target named without a requirement alike.
+    source = "import tensorflow as tf\ns.experimental_run_v2(f)\n"
+    for target in (Target((2, 3)), Target((2, 2), newest=(2, 3)), target_of("2.2", "--target-version")):
+        assert _only_finding(source, "TF24101", target).severity is Severity.ERROR
 
-    for target in (DEFAULT_TARGET, target_of("2.2", "--target-version")):
-        (finding,) = run_rules(
-            "import tensorflow as tf\ns.experimental_run_v2(f)\n",
-            Settings(RuleSelection("TF24101"), target=target),
-        ).findings
-        assert finding.severity is Severity.ERROR
+
+def test_the_first_line_says_when_the_spelling_breaks_and_why_it_was_not_fixed():
+    def first_line(target: Target) -> str:
+        return _only_finding(MIXED, "TF24302", target).message
+
+    head = "`tf.keras.mixed_precision.experimental.set_policy` is `tf.keras.mixed_precision.set_global_policy` from TF 2.4"
+    # A later break the open range allows, and a fix the target withholds: both named.
+    assert first_line(Target((2, 3))) == (
+        f"{head} (stops working in TensorFlow 2.9, which the requirement allows; "
+        "not fixed: needs TensorFlow 2.4, the target is 2.3)."
+    )
+    # Due within the range: when it breaks, and why it is left.
+    assert first_line(Target((2, 3), newest=(2, 9))) == (
+        f"{head} (stops working in TensorFlow 2.9; not fixed: needs TensorFlow 2.4, the target is 2.3)."
+    )
+    # Nothing due (works up to the newest release allowed): only why it is left.
+    assert (
+        first_line(Target((2, 3), newest=(2, 8)))
+        == f"{head} (not fixed: needs TensorFlow 2.4, the target is 2.3)."
+    )
+    # Fixed: nothing to add.
+    assert first_line(Target((2, 4))) == f"{head}."
+    # A report-only finding whose spelling breaks in a later release the range allows names it.
+    loss_scale = (
+        "from tensorflow.keras import mixed_precision\n"
+        'policy = mixed_precision.Policy("mixed_float16")\n'
+        "print(policy.loss_scale)\n"
+    )
+    finding = _only_finding(loss_scale, "TF24309", Target((2, 4)))
+    assert finding.severity is Severity.WARNING
+    assert finding.message.endswith("(stops working in TensorFlow 2.9, which the requirement allows).")
+    assert not _only_finding(loss_scale, "TF24309", DEFAULT_TARGET).message.endswith("allows).")
 
 
 @pytest.mark.parametrize("rule", all_rules(), ids=lambda rule: rule.code)

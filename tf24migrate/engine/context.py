@@ -25,7 +25,7 @@ from tf24migrate.engine.scopes import ScopeTracker
 from tf24migrate.engine.suppressions import is_suppressed
 from tf24migrate.model.exhaustive import assert_never
 from tf24migrate.model.findings import Fix, Span
-from tf24migrate.model.target import format_version, too_new_note
+from tf24migrate.model.target import first_line_versions, too_new_note
 from tf24migrate.rules.base import Rule
 from tf24migrate.rules.calls import code_for
 from tf24migrate.rules.context import EVIDENCE, Replacement, RuleContext
@@ -255,13 +255,15 @@ class FileContext(RuleContext):
         applied = (
             (fix is Fix.SAFE or (fix is Fix.UNSAFE and self._unsafe_fixes)) and not declined and not too_new
         )
-        if too_new:  # the first line says so; the details what to do
+        # The first line says when the old spelling breaks and why the fix was not applied.
+        versions = first_line_versions(
+            rule, self._target, too_new=too_new, fixed=applied, fixable=fix is not None
+        )
+        if versions is not None:
             head, _, details = message.partition("\n")
-            note = too_new_note(rule, self._target, fixable=fix is not None)
-            needs = f"needs TensorFlow {rule.new_since}, the target is {format_version(self._target.version)}"
-            message = (
-                f"{head.rstrip('.')} ({'not fixed: ' if fix is not None else ''}{needs}).\n{details}\n{note}"
-            )
+            message = f"{head.rstrip('.')} ({versions}).\n{details}"
+        if too_new:  # the details say what to do
+            message = f"{message}\n{too_new_note(rule, self._target, fixable=fix is not None)}"
         elif fix is Fix.UNSAFE and not self._unsafe_fixes and isinstance(replacement, cst.CSTNode):
             rewrite = _ONE_LINE.sub(" ", code_for(replacement).strip())  # a finding is one line
             message = f"{message}\nUnsafe fix (apply with --unsafe-fixes): `{rewrite}`"

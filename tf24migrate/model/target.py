@@ -94,6 +94,18 @@ class Target:
         `newest`)."""
         return self.newest is None or parse_version(version, "rule data") <= self.newest
 
+    def breaks_due(self, removed: str) -> bool:
+        """Whether a spelling that stops working in `removed` breaks where the migration is due:
+        on TF 2.4 (the release migrated to), on the target itself, or on a later release the
+        project names as its newest (an upper bound, or the target named without a requirement)."""
+        bound = max(self.version, DEFAULT_VERSION, self.newest or DEFAULT_VERSION)
+        return parse_version(removed, "rule data") <= bound
+
+    def allows_later(self, removed: str) -> bool:
+        """Whether a spelling that stops working in `removed` breaks only on a release after those
+        due (`breaks_due`) that the project's open range (no upper bound) allows."""
+        return self.newest is None and not self.breaks_due(removed)
+
     @property
     def describe(self) -> str:
         """`TensorFlow 2.3 (from requirements.txt)`, as in the summary line and in findings."""
@@ -159,19 +171,47 @@ def _minor(release: PackageVersion) -> Version:
 
 
 def severity_for(rule: Rule, target: Target) -> Severity:
-    """A rule's severity for `target`: an old spelling that stops working within the supported
-    versions is an error; one that stops working only after the newest release the project allows
-    is a warning; a rule whose old spelling keeps working keeps its own severity. A fix that the
-    target withholds (its new spelling is newer) while the old spelling works across the whole
-    supported range is a note: there is nothing to do."""
+    """A rule's severity for `target`, measured against the migration: an old spelling that
+    stops working on TF 2.4, on the target, or on a later release the project names as its
+    newest is an error (`Target.breaks_due`); one that stops working in a later release that an
+    open range allows, or after the newest release the project allows, is a warning; a rule whose
+    old spelling keeps working keeps its own severity. A fix that the target withholds (its new
+    spelling is newer) while the old spelling works across the whole supported range is a note:
+    there is nothing to do."""
     from tf24migrate.model.findings import Severity
 
-    removed_within = rule.old_removed is not None and target.supports(rule.old_removed)
-    if rule.fix is not None and not target.allows(rule.new_since) and not removed_within:
+    if rule.old_removed is not None and target.breaks_due(rule.old_removed):
+        return Severity.ERROR
+    later = rule.old_removed is not None and target.allows_later(rule.old_removed)
+    if rule.fix is not None and not target.allows(rule.new_since) and not later:
         return Severity.INFO
     if rule.old_removed is None:
         return rule.severity
-    return Severity.ERROR if removed_within else Severity.WARNING
+    return Severity.WARNING
+
+
+def first_line_versions(
+    rule: Rule, target: Target, *, too_new: bool, fixed: bool, fixable: bool
+) -> str | None:
+    """What a finding's first line adds, in parentheses, about the versions: the release after
+    TF 2.4 in which the old spelling breaks, where that makes the finding an error or a warning
+    and it is left in place (`fixed` false), and why the fix was not applied (`too_new`: its new
+    spelling is newer than the target; `fixable`: there was a fix). None: nothing to add.
+
+    `stops working in TensorFlow 2.9, which the requirement allows; not fixed: needs TensorFlow
+    2.4, the target is 2.3`."""
+    parts = []
+    removed = rule.old_removed
+    # A break on TF 2.4 itself is what the finding's own words say; a later one is named.
+    if removed is not None and not fixed and parse_version(removed, "rule data") > DEFAULT_VERSION:
+        if target.allows_later(removed):
+            parts.append(f"stops working in TensorFlow {removed}, which the requirement allows")
+        elif target.breaks_due(removed):
+            parts.append(f"stops working in TensorFlow {removed}")
+    if too_new:
+        needs = f"needs TensorFlow {rule.new_since}, the target is {format_version(target.version)}"
+        parts.append(f"{'not fixed: ' if fixable else ''}{needs}")
+    return "; ".join(parts) or None
 
 
 def too_new_note(rule: Rule, target: Target, *, fixable: bool) -> str:
