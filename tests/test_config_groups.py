@@ -124,13 +124,17 @@ def test_the_summary_json_and_sarif_name_every_config(two):
         return {"version": "2.4", "source": f"default: {source}", "newest": "2.4"}
 
     assert document["config"] == [
-        {"path": "b/pyproject.toml", "target": default("no TensorFlow version required in b")},
-        {"path": None, "target": default("no project metadata found")},
+        {
+            "path": "b/pyproject.toml",
+            "project": "b",
+            "target": default("no TensorFlow version required in b"),
+        },
+        {"path": None, "project": None, "target": default("no project metadata found")},
     ]
     assert "target" not in document
-    assert [(f["path"], f["config"]) for f in document["files"]] == [
-        ("b/m.py", "b/pyproject.toml"),
-        ("plain/m.py", None),
+    assert [(f["path"], f["config"], f["project"]) for f in document["files"]] == [
+        ("b/m.py", "b/pyproject.toml", "b"),
+        ("plain/m.py", None, None),
     ]
     sarif = json.loads(run("--output-format", "sarif", "b", "plain", cwd=two).stdout)
     (invocation,) = sarif["runs"][0]["invocations"]

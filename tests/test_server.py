@@ -334,3 +334,18 @@ async def test_configuration_files_and_settings_reload(client: LanguageClient, p
     forget(client, uri)
     client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
     assert len(await diagnostics_of(client, uri)) == 3
+
+
+async def test_each_document_takes_its_own_project_s_target(client: LanguageClient, project: Path):
+    # A repository folder requiring TF 1 holding a subproject of its own: each document's target
+    # is its nearest project's, as the command reads it for each file.
+    (project / "mono" / "sub").mkdir(parents=True)
+    (project / "mono" / "requirements.txt").write_text("tensorflow==1.15.5\n")
+    (project / "mono" / "sub" / "requirements.txt").write_text("tensorflow>=2.3.0\n")
+    for folder, target in (
+        ("mono/sub", r"2\.3 \(from \S*requirements\.txt: tensorflow>=2\.3\.0\)"),
+        ("mono", r"1\.15 \(from \S*requirements\.txt: tensorflow==1\.15\.5\)"),
+    ):
+        uri = open_document(client, project / folder / "train.py", SOURCE)
+        hints = [d for d in await diagnostics_of(client, uri) if d.code == "TF24104"]
+        assert len(hints) == 1 and re.search(f"the target is TensorFlow {target}", hints[0].message), hints

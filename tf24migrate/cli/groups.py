@@ -4,11 +4,15 @@
 Paths that end up with the same config and the same target form one `Group`; a run is one group
 after the other, in the order of each group's first path on the command line (a group's paths
 keep their order). The target is part of the key because without `--target-version` or
-`target-version` it is read from the metadata of the project each path belongs to.
+`target-version` it is read from the metadata of the project each path belongs to; and since
+each file belongs to its own nearest project (as ruff and black find their configuration), a
+group's files found under a folder named are split by project once found (`by_project`): a
+subproject's `requirements.txt` sets its files' target whatever folder is named.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -50,13 +54,27 @@ class Group:
     path_filter: PathFilter
     jobs: int
     cache_dir: str | None  # None: no cache
+    # The folder whose project metadata set the target (None: no project found); `per_project`:
+    # the target is read from each file's own project (no `--target-version`, no `target-version`).
+    project: str | None = None
+    per_project: bool = False
 
     @property
     def target(self) -> Target:
         return self.settings.target
 
+    @property
+    def project_shown(self) -> str | None:
+        """The project folder the target was read from, as the user would name it; None: none was
+        (no project metadata found, or the target named by the flag or the config)."""
+        return shown(self.project) if self.per_project else None
+
     def json(self) -> dict:
-        return {"path": shown(self.config_path), "target": target_json(self.target)}
+        return {
+            "path": shown(self.config_path),
+            "project": self.project_shown,
+            "target": target_json(self.target),
+        }
 
     @property
     def describe(self) -> str:
@@ -79,28 +97,64 @@ def groups_of(paths: Sequence[str], options: Options) -> list[Group]:
     into. Raises `ConfigError`, `UnknownRuleError` or `TargetVersionError` for a config, or an
     option, that cannot be used."""
     configs: dict[str | None, Config] = {}
-    targets: dict[str | None, Target] = {}  # by project folder: its metadata is read once
-    projects: dict[str, str | None] = {}  # each folder's project folder: each folder listed once
-    by_folder: dict[str, tuple[str | None, Target]] = {}
-    keyed: dict[tuple[str | None, Target], list[str]] = {}
+    from tf24migrate.run.project_metadata import Projects
+
+    projects = Projects()
+    by_folder: dict[str, tuple[str | None, Target, str | None, bool]] = {}
+    keyed: dict[tuple[str | None, Target, str | None, bool], list[str]] = {}
     for path in paths:
         folder = path if os.path.isdir(path) else os.path.dirname(path) or "."
         if folder not in by_folder:
             found = find_pyproject(folder)
             if found not in configs:
                 configs[found] = _checked(load_config(found), options) if found else Config()
-            by_folder[folder] = (
-                found,
-                _target(options.target_version, configs[found], folder, targets, projects),
-            )
+            named = _named_target(options.target_version, configs[found])
+            if named is not None:
+                by_folder[folder] = (found, named, None, False)
+            else:
+                project = projects.folder(folder)
+                by_folder[folder] = (found, projects.target(project, folder), project, True)
         keyed.setdefault(by_folder[folder], []).append(path)
     return [
-        _group(tuple(group_paths), configs[found], target, options)
-        for (found, target), group_paths in keyed.items()
+        _group(tuple(group_paths), configs[found], target, options, project, per_project)
+        for (found, target, project, per_project), group_paths in keyed.items()
     ]
 
 
-def _group(paths: tuple[str, ...], config: Config, target: Target, options: Options) -> Group:
+def by_project(groups: Sequence[Group], files: Sequence[list[str]]) -> tuple[list[Group], list[list[str]]]:
+    """The groups and their files (`files[i]`: `groups[i]`'s), with each group whose target is
+    read from project metadata split by the project each file belongs to: the nearest folder
+    above the file holding metadata, whatever folder was named. A part keeps its group's config
+    and options, with its own project's target; parts come in the order of their first file."""
+    from tf24migrate.run.project_metadata import Projects
+
+    projects = Projects()
+    split_groups: list[Group] = []
+    split_files: list[list[str]] = []
+    for group, group_files in zip(groups, files, strict=True):
+        parts: dict[str | None, list[str]] = {}
+        for file in group_files if group.per_project else ():
+            parts.setdefault(projects.folder(file), []).append(file)
+        if not parts or list(parts) == [group.project]:
+            split_groups.append(group)
+            split_files.append(group_files)
+            continue
+        for project, part in parts.items():
+            target = group.target if project == group.project else projects.target(project, part[0])
+            settings = dataclasses.replace(group.settings, target=target)
+            split_groups.append(dataclasses.replace(group, settings=settings, project=project))
+            split_files.append(part)
+    return split_groups, split_files
+
+
+def _group(
+    paths: tuple[str, ...],
+    config: Config,
+    target: Target,
+    options: Options,
+    project: str | None = None,
+    per_project: bool = False,
+) -> Group:
     settings = Settings.selected(
         _selected(options, config),
         _first_set(options.ignore, config.ignore, None),
@@ -121,6 +175,8 @@ def _group(paths: tuple[str, ...], config: Config, target: Target, options: Opti
         ),
         jobs=_first_set(options.jobs, config.jobs, 0),
         cache_dir=None if options.no_cache else _cache_folder(options.cache_dir, config, paths[0]),
+        project=project,
+        per_project=per_project,
     )
 
 
@@ -144,25 +200,14 @@ def _first_set(*values):
     return next((value for value in values if value is not None), None)
 
 
-def _target(
-    flag: str | None,
-    config: Config,
-    folder: str,
-    targets: dict[str | None, Target],
-    folders: dict[str, str | None],
-) -> Target:
-    """The target: the flag's, the config's, or the metadata's of the project `folder` is in
-    (`targets`: by project folder; `folders`: each folder's project folder, see `project_folder`)."""
+def _named_target(flag: str | None, config: Config) -> Target | None:
+    """The target the flag or the config names; None: neither does (it is read from the
+    metadata of each file's project)."""
     if flag is not None:
         return target_of(flag, "--target-version")
     if config.target_version is not None:
         return target_of(config.target_version, f"{shown(config.path)} [tool.tf24migrate]")
-    from tf24migrate.run.project_metadata import project_folder, project_target
-
-    project = project_folder(folder, folders)
-    if project not in targets:
-        targets[project] = project_target(project or folder)
-    return targets[project]
+    return None
 
 
 def _checked(config: Config, options: Options) -> Config:
@@ -194,9 +239,20 @@ def _cache_folder(flag: str | None, config: Config, first: str) -> str:
 
 def describe(groups: Sequence[Group]) -> str:
     """What the summary line says of the settings: `; target T; config C` for one group (`config`
-    left out without a pyproject.toml), else `; N configs: C with target T, ...`."""
+    left out without a pyproject.toml); for several with one config, each project and its target
+    (`; 2 projects: . with target T, sub with target U; config C`); else `; N configs: C with
+    target T, ...`."""
+    configs = {group.config_path for group in groups}
+    config = f"; config {printable(shown(groups[0].config_path))}" if groups[0].config_path else ""
     if len(groups) == 1:
-        (group,) = groups
-        config = f"; config {printable(shown(group.config_path))}" if group.config_path else ""
-        return f"; target {group.target.describe}{config}"
+        return f"; target {groups[0].target.describe}{config}"
+    if len(configs) == 1:
+        named = dict.fromkeys(
+            f"{_project_name(group)} with target {group.target.describe}" for group in groups
+        )
+        return f"; {len(named)} projects: " + ", ".join(named) + config
     return f"; {len(groups)} configs: " + ", ".join(group.describe for group in groups)
+
+
+def _project_name(group: Group) -> str:
+    return printable(group.project_shown or "(no project)")

@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 import typer
 
 from tf24migrate.cli.exit_codes import EXIT_DUE, EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK
-from tf24migrate.cli.groups import Group, describe
+from tf24migrate.cli.groups import Group, by_project, describe
 from tf24migrate.cli.invocation import Mode, OutputFormat, Run
 from tf24migrate.cli.output import Summary, printable
 from tf24migrate.cli.reporters import reporter_for
@@ -130,8 +130,8 @@ def run_files(run: Run) -> int:
         if failed:
             unreadable.append(path)
 
-    files = _files_of(run.groups, on_skip)
-    run = dataclasses.replace(run, paths_missing=run.paths_missing + len(unreadable))
+    groups, files = by_project(run.groups, _files_of(run.groups, on_skip))  # each file's own project
+    run = dataclasses.replace(run, groups=groups, paths_missing=run.paths_missing + len(unreadable))
     total = sum(map(len, files))
     progress = ProgressBar(
         total, sys.stderr, enabled=not run.quiet and run.mode is not Mode.INTERACTIVE and sys.stderr.isatty()

@@ -6,6 +6,7 @@ files given (one writer, so every write is reported).
 from __future__ import annotations
 
 import collections
+import dataclasses
 import itertools
 import os
 import sys
@@ -266,8 +267,9 @@ def migrate_paths(
     or that changed on disk meanwhile, is reported as failed and the others go on. Raises
     `MissingPathError` for a path that does not exist (when the results are first asked for), and
     `TypeError` at once for an argument of the wrong type. `target_version` (`"2.3"`) is the oldest
-    TensorFlow the code must still run on, as for `migrate_source` (default: 2.4; the project's
-    metadata is not read: `tf24migrate.run.project_metadata.project_target(path)` reads it).
+    TensorFlow the code must still run on, for every file, as for `migrate_source`; without it,
+    each file's target is read from its own project, as the command reads it: the metadata of the
+    nearest folder above the file holding some (`tf24migrate.run.project_metadata`), else 2.4.
     """
     from tf24migrate.model import arguments
     from tf24migrate.model.target import target_of
@@ -285,11 +287,28 @@ def migrate_paths(
         )
     target = target_of(target_version, "the target_version argument")
     settings = Settings.selected(select, ignore, target=target, unsafe_fixes=unsafe_fixes)
-    return _migrated_paths(paths, settings, write, jobs, path_filter)
+    return _migrated_paths(paths, settings, write, jobs, path_filter, per_project=target_version is None)
 
 
 def _migrated_paths(
-    paths: list[str], settings: Settings, write: bool, jobs: int, path_filter: PathFilter | None
+    paths: list[str],
+    settings: Settings,
+    write: bool,
+    jobs: int,
+    path_filter: PathFilter | None,
+    *,
+    per_project: bool,
 ) -> Iterator[FileResult]:
+    """The results of the files under `paths`, in order; with `per_project`, each file run with
+    its own project's target (each run of consecutive files of one target together)."""
     files = list(iter_source_files(paths, SUFFIXES, path_filter))
-    yield from migrate_files(files, settings, write=write, jobs=jobs)
+    if not per_project:
+        yield from migrate_files(files, settings, write=write, jobs=jobs)
+        return
+    from tf24migrate.run.project_metadata import Projects
+
+    projects = Projects()
+    for target, run in itertools.groupby(files, key=projects.target_of):
+        yield from migrate_files(
+            list(run), dataclasses.replace(settings, target=target), write=write, jobs=jobs
+        )

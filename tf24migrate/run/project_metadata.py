@@ -146,6 +146,29 @@ def project_folder(path: str, known: dict[str, str | None] | None = None) -> str
     return known[folder]
 
 
+class Projects:
+    """Each folder's project folder and each project's target, each read once (for a run over
+    many files: each folder is listed once, each project's metadata read once)."""
+
+    def __init__(self) -> None:
+        self._folders: dict[str, str | None] = {}  # each folder's project folder
+        self._targets: dict[str | None, Target] = {}  # by project folder
+
+    def folder(self, path: str) -> str | None:
+        """The project folder of `path` (a file or a folder); None: no project metadata above it."""
+        return project_folder(path, self._folders)
+
+    def target(self, project: str | None, path: str) -> Target:
+        """The target of `project`, the project folder of `path` (`folder(path)`)."""
+        if project not in self._targets:
+            self._targets[project] = project_target(project or path)
+        return self._targets[project]
+
+    def target_of(self, path: str) -> Target:
+        """The target of the project `path` belongs to."""
+        return self.target(self.folder(path), path)
+
+
 def _read(path: str) -> str:
     return read_regular_file(path)[0].decode("utf-8", "replace")
 

@@ -31,11 +31,13 @@ class JsonReporter(Reporter):
         super().__init__(run, echo)
         self.results: list[FileResult] = []
         self.config_of: dict[str, str | None] = {}  # each result's config, with several groups
+        self.project_of: dict[str, str | None] = {}  # and the project its target was read from
 
     def add(self, result: FileResult, group: Group) -> None:
         self.results.append(kept(result, stdin=self.run.stdin, texts=not self.run.writes))
         if len(self.run.groups) > 1:
             self.config_of[result.path] = shown(group.config_path)
+            self.project_of[result.path] = group.project_shown
 
     def finish(self, summary: Summary, statistics: RuleStatistics, *, interrupted: bool = False) -> None:
         run, groups = self.run, self.run.groups
@@ -51,9 +53,10 @@ class JsonReporter(Reporter):
             document["interrupted"] = True  # `files` holds only those done
         if len(groups) == 1:
             document["config"] = shown(groups[0].config_path)
-        else:  # each file names its config; the list says each config's target
+        else:  # each file names its config and project; the list says each one's target
             for entry in document["files"]:
                 entry["config"] = self.config_of[entry["path"]]
+                entry["project"] = self.project_of[entry["path"]]
             document["config"] = [group.json() for group in groups]
         self.echo(json.dumps(document, indent=2), err=False)
         self.statistics_table(statistics, err=True)  # stdout holds the document alone

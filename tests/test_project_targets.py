@@ -1,0 +1,167 @@
+"""Each file's own project (issue 45, goal 3): without `--target-version` or `target-version`, a
+file's target comes from the nearest project metadata above the file, as ruff and black find their
+configuration, whatever folder is named; the summary and the JSON document name each project met
+with its target. Run through the real command and the library on small trees."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+from test_cli import run
+
+from tf24migrate import migrate_paths
+
+# Four fixes whose new spellings first exist in TF 2.4: applied for a 2.4 target, only reported
+# below it (applied, they would break TF 2.3).
+SOURCE = textwrap.dedent(
+    """\
+    import tensorflow as tf
+
+    policy = tf.keras.mixed_precision.experimental.Policy("mixed_float16")
+    tf.keras.mixed_precision.experimental.set_policy(policy)
+    strategy = tf.distribute.MirroredStrategy()
+    dataset = strategy.experimental_distribute_datasets_from_function(make_dataset)
+    """
+)
+
+
+def tree(root, files: dict[str, str]):
+    """`files` (path: text) under `root`, a repository's root (it holds `.git`)."""
+    (root / ".git").mkdir()
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return root
+
+
+def summary(stderr: str) -> str:
+    (line,) = [line for line in stderr.splitlines() if " scanned, " in line]
+    return line
+
+
+def test_a_subproject_keeps_its_target_when_the_root_without_metadata_is_written(tmp_path):
+    tree(tmp_path, {"top.py": SOURCE, "sub/requirements.txt": "tensorflow>=2.3.0\n", "sub/train.py": SOURCE})
+    result = run("--write", ".", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "sub" / "train.py").read_text() == SOURCE  # the rewrites would break TF 2.3
+    assert "distribute_datasets_from_function(make_dataset)" in (tmp_path / "top.py").read_text()
+    assert "./sub/train.py:6:11: TF24102 info " in result.stdout
+    assert "the target is TensorFlow 2.3 (from sub/requirements.txt: tensorflow>=2.3.0)" in result.stdout
+    line = summary(result.stderr)
+    assert "; 2 projects: " in line
+    assert "(no project) with target TensorFlow 2.4 (default: no project metadata found)" in line
+    assert "sub with target TensorFlow 2.3 (from sub/requirements.txt: tensorflow>=2.3.0)" in line
+
+
+def test_a_subproject_does_not_take_the_root_s_tf1_target(tmp_path):
+    tree(
+        tmp_path,
+        {
+            "requirements.txt": "tensorflow==1.15.5\n",
+            "legacy.py": SOURCE,
+            "new/requirements.txt": "tensorflow>=2.4\n",
+            "new/train.py": SOURCE,
+            "open/requirements.txt": "tensorflow>=2.3.0\n",
+            "open/train.py": SOURCE,
+        },
+    )
+    result = run("--diff", ".", cwd=tmp_path)
+    assert "+++ b/new/train.py" in result.stdout
+    assert "legacy.py" not in result.stdout  # TF 1.15 has none of the new spellings
+    assert "open/train.py" not in result.stdout
+    assert (
+        "./open/train.py:4:1: TF24302 warning `tf.keras.mixed_precision.experimental.set_policy` is "
+        "`tf.keras.mixed_precision.set_global_policy` from TF 2.4 (stops working in TensorFlow 2.9, "
+        "which the requirement allows; not fixed: needs TensorFlow 2.4, the target is 2.3)."
+    ) in result.stderr.splitlines()
+    line = summary(result.stderr)
+    assert "; 3 projects: " in line
+    assert ". with target TensorFlow 1.15 (from requirements.txt: tensorflow==1.15.5)" in line
+    assert "new with target TensorFlow 2.4 (from new/requirements.txt: tensorflow>=2.4)" in line
+    assert "open with target TensorFlow 2.3 (from open/requirements.txt: tensorflow>=2.3.0)" in line
+    document = json.loads(run("--output-format", "json", ".", cwd=tmp_path).stdout)
+    assert "target" not in document
+    assert sorted((entry["project"], entry["target"]["version"]) for entry in document["config"]) == [
+        (".", "1.15"),
+        ("new", "2.4"),
+        ("open", "2.3"),
+    ]
+    assert {entry["path"]: entry["project"] for entry in document["files"]} == {
+        "./legacy.py": ".",
+        "./new/train.py": "new",
+        "./open/train.py": "open",
+    }
+    assert {f["path"] for f in document["findings"] if f["applied"]} == {"./new/train.py"}
+
+
+def test_nested_projects_and_a_named_subfolder(tmp_path):
+    tree(
+        tmp_path,
+        {
+            "requirements.txt": "tensorflow>=2.3.0\n",
+            "a/setup.cfg": "[options]\ninstall_requires =\n    tensorflow>=2.4\n",
+            "a/pkg/m.py": SOURCE,  # no metadata in `pkg`: `a`'s
+            "a/pkg/old/environment.yml": "dependencies:\n  - tensorflow=2.3\n",
+            "a/pkg/old/m.py": SOURCE,
+        },
+    )
+    for named in (".", "a", "a/pkg"):
+        result = run("--diff", named, cwd=tmp_path)
+        output = result.stdout.replace("./", "")
+        changed = {line.split()[1] for line in output.splitlines() if line.startswith("+++ b/")}
+        assert changed == {"b/a/pkg/m.py"}, (named, result.stdout)
+        assert "a/pkg/old/m.py:3:10: TF24301 info " in result.stderr.replace("./", ""), named
+        assert "2 projects: a with target TensorFlow 2.4 (from a/setup.cfg: tensorflow>=2.4), a/pkg/old " in (
+            summary(result.stderr)
+        ), named
+
+
+def test_an_explicit_target_wins_over_every_project(tmp_path):
+    tree(
+        tmp_path,
+        {
+            "requirements.txt": "tensorflow>=2.3.0\n",
+            "top.py": SOURCE,
+            "sub/requirements.txt": "tensorflow==1.15.5\n",
+            "sub/train.py": SOURCE,
+        },
+    )
+    result = run("--check", "--target-version", "2.4", ".", cwd=tmp_path)
+    assert [line for line in result.stdout.splitlines() if line.startswith("would change: ")] == [
+        "would change: ./sub/train.py",
+        "would change: ./top.py",
+    ]
+    assert "; target TensorFlow 2.4 (from --target-version) in " in summary(result.stderr)
+    (tmp_path / "pyproject.toml").write_text('[tool.tf24migrate]\ntarget-version = "2.4"\n')
+    result = run("--check", ".", cwd=tmp_path)
+    assert [line for line in result.stdout.splitlines() if line.startswith("would change: ")] == [
+        "would change: ./sub/train.py",
+        "would change: ./top.py",
+    ]
+    assert "; target TensorFlow 2.4 (from pyproject.toml [tool.tf24migrate]); config pyproject.toml in " in (
+        summary(result.stderr)
+    )
+
+
+def test_the_library_reads_each_file_s_project(tmp_path):
+    tree(
+        tmp_path,
+        {
+            "requirements.txt": "tensorflow>=2.4\n",
+            "a.py": SOURCE,
+            "sub/requirements.txt": "tensorflow>=2.3.0\n",
+            "sub/b.py": SOURCE,
+            "z.py": SOURCE,
+        },
+    )
+    for jobs in (1, 2):
+        results = {r.path: r for r in migrate_paths([str(tmp_path)], jobs=jobs)}
+        assert [r.changed for r in results.values()] == [True, False, True]  # sorted: a, sub/b, z
+        (b,) = [r for path, r in results.items() if path.endswith("b.py")]
+        assert {f.severity.value for f in b.findings} == {"warning", "info"}
+        assert all("the target is 2.3" in f.message for f in b.findings)
+    assert all(r.changed for r in migrate_paths([str(tmp_path)], target_version="2.4"))
+    (sub,) = migrate_paths([str(tmp_path / "sub")])  # a subproject named: its own
+    assert not sub.changed
