@@ -13,9 +13,17 @@ from tf24migrate import migrate_source
 from tf24migrate.dev import releases
 
 
-def probe(version: str, modules: dict, defines: dict, public: dict | None = None) -> dict:
+def probe(
+    version: str, modules: dict, defines: dict, public: dict | None = None, imports: dict | None = None
+) -> dict:
     """A release as `release_probe.py` prints it."""
-    return {"version": version, "modules": modules, "defines": defines, "public": public or {}}
+    return {
+        "version": version,
+        "modules": modules,
+        "defines": defines,
+        "imports": imports or {},
+        "public": public or {},
+    }
 
 
 OLD = probe(
@@ -23,7 +31,8 @@ OLD = probe(
     modules={
         "tensorflow.python.keras.engine": ["training_eager", "training_utils"],
         "tensorflow.python.keras.engine.training_eager": ["train_on_batch", "test_on_batch", "losses_utils"],
-        "tensorflow.python.keras.engine.training_utils": ["MetricsAggregator", "smart_cond", "np"],
+        "tensorflow.python.keras.engine.training_utils": ["MetricsAggregator", "smart_cond", "np", "ops"],
+        "tensorflow.python.framework.ops": ["Tensor"],
         "tensorflow.python.keras.utils.shared": ["smart_cond"],
         "tensorflow.python.keras.utils.other": ["smart_cond"],
         "tensorflow.python.gone": ["thing"],
@@ -47,14 +56,21 @@ OLD = probe(
         },
         "tensorflow.keras.utils.gone_util": {"parameters": []},
     },
+    imports={
+        "tensorflow.python.keras.engine.training_utils": {
+            "np": "numpy",
+            "ops": "tensorflow.python.framework.ops",
+        }
+    },
 )
 NEW = probe(
     "2.4.0",
     modules={
         "tensorflow.python.keras.engine": ["training_eager_v1", "training_utils", "training_utils_v1"],
         "tensorflow.python.keras.engine.training_eager_v1": ["train_on_batch", "test_on_batch"],
-        "tensorflow.python.keras.engine.training_utils": ["np"],
+        "tensorflow.python.keras.engine.training_utils": [],
         "tensorflow.python.keras.engine.training_utils_v1": ["MetricsAggregator"],
+        "tensorflow.python.framework.ops": ["Tensor"],
         "tensorflow.python.keras.utils.shared": ["smart_cond"],
         "tensorflow.python.keras.utils.other": ["smart_cond"],
     },
@@ -94,7 +110,15 @@ def test_a_moved_name_finds_the_module_that_now_defines_it():
     assert moved.home_later is False  # TF 2.15.1's probe has no such name
 
 
-def test_an_imported_name_with_two_equal_sources_and_a_module_gone_with_no_home():
+def test_an_imported_name_lives_where_it_was_imported_from_while_that_lasts():
+    table = releases.removed(OLD, NEW, LATER)
+    assert (
+        table["tensorflow.python.keras.engine.training_utils.ops"].home == "tensorflow.python.framework.ops"
+    )
+    assert table["tensorflow.python.keras.engine.training_utils.np"].home == ""  # not TensorFlow's
+
+
+def test_a_name_neither_imported_nor_defined_and_a_module_gone_with_no_home():
     table = releases.removed(OLD, NEW, LATER)
     assert table["tensorflow.python.keras.engine.training_utils.smart_cond"].home == ""
     assert table["tensorflow.python.gone"].home == ""

@@ -11,8 +11,10 @@ Standard library only, Python 3.8 and later: it runs in the runtimes of `scripts
   `class`, assignments, imports, its submodules, and what a `from ... import *` of another module
   of the package brings), read with `ast`: no module is imported, so a module that cannot import
   on this machine (a TPU, a GPU, an optional dependency) is listed all the same;
-- `defines`: of each module, the names its own `def` and `class` statements bind (where an object
-  is defined, not imported: what tells where a name moved);
+- `defines`: of each module, the names its own `def`, `class` and assignment statements bind
+  (where an object is defined, not imported: what tells where a name moved);
+- `imports`: of each module, the names its imports bind, each with what it imports (`{"np":
+  "numpy", "nest": "tensorflow.python.util.nest"}`): where the object of an imported name is;
 - `public`: every name of the public API reached from `import tensorflow as tf` through its API
   modules (`tf.keras.layers.LSTM`: `tensorflow.keras.layers.LSTM`), with where the object is
   defined and, for a callable, its parameters as `inspect.signature` gives them (a class: its
@@ -63,13 +65,14 @@ def _absolute(module, level, package):
 
 
 def _bound_names(tree, package):
-    """The names a module's top level binds, those its `def` and `class` statements bind, and the
-    modules it star-imports."""
-    names, defined, stars = set(), set(), []
+    """The names a module's top level binds, those its `def`, `class` and assignment statements
+    bind, the modules it star-imports, and what each of its imports binds."""
+    names, defined, stars, imported = set(), set(), [], {}
 
     def targets(node):
         if isinstance(node, ast.Name):
             names.add(node.id)
+            defined.add(node.id)
         elif isinstance(node, (ast.Tuple, ast.List)):
             for element in node.elts:
                 targets(element)
@@ -88,13 +91,17 @@ def _bound_names(tree, package):
                 targets(node.target)
             elif isinstance(node, ast.Import):
                 for alias in node.names:
-                    names.add(alias.asname or alias.name.split(".")[0])
+                    bound = alias.asname or alias.name.split(".")[0]
+                    names.add(bound)
+                    imported[bound] = alias.name if alias.asname else bound
             elif isinstance(node, ast.ImportFrom):
                 for alias in node.names:
+                    source = _absolute(node.module, node.level, package)
                     if alias.name == "*":
-                        stars.append(_absolute(node.module, node.level, package))
+                        stars.append(source)
                     else:
                         names.add(alias.asname or alias.name)
+                        imported[alias.asname or alias.name] = f"{source}.{alias.name}"
             elif isinstance(node, (ast.If, ast.Try, ast.With, ast.For, ast.While)):
                 for field in ("body", "orelse", "finalbody"):
                     statements(getattr(node, field, []))
@@ -102,18 +109,19 @@ def _bound_names(tree, package):
                     statements(handler.body)
 
     statements(tree.body)
-    return names, defined, stars
+    return names, defined, stars, imported
 
 
 def modules(root):
-    """`({module: sorted names}, {module: sorted defined names})` of the package at `root` (see
-    the module docstring)."""
+    """`({module: sorted names}, {module: sorted defined names}, {module: {name: source}})` of the
+    package at `root` (see the module docstring)."""
     files = _module_files(root)
     bound: dict[str, set[str]] = {}
     defines: dict[str, set[str]] = {}
     stars: dict[str, list[str]] = {}
+    imports: dict[str, dict[str, str]] = {}
     for module, path in files.items():
-        bound[module], defines[module], stars[module] = set(), set(), []
+        bound[module], defines[module], stars[module], imports[module] = set(), set(), [], {}
         if not path.endswith(".py"):
             continue
         package = module if path.endswith("__init__.py") else module.rpartition(".")[0]
@@ -122,7 +130,7 @@ def modules(root):
                 tree = ast.parse(source.read(), path)
         except (SyntaxError, ValueError):
             continue
-        bound[module], defines[module], stars[module] = _bound_names(tree, package)
+        bound[module], defines[module], stars[module], imports[module] = _bound_names(tree, package)
     for module in files:  # submodules are attributes of their package once imported
         parent, _, name = module.rpartition(".")
         if parent in bound:
@@ -139,7 +147,11 @@ def modules(root):
         module: sorted(name for name in resolved(module, {module}) if not name.startswith("__"))
         for module in sorted(files)
     }
-    return names, {module: sorted(defines[module]) for module in sorted(files) if defines[module]}
+    return (
+        names,
+        {module: sorted(defines[module]) for module in sorted(files) if defines[module]},
+        {module: imports[module] for module in sorted(files) if imports[module]},
+    )
 
 
 def _parameters(obj):
@@ -206,9 +218,15 @@ def main():
     warnings.simplefilter("ignore")
     import tensorflow as tf  # type: ignore[import-untyped]
 
-    names, defines = modules(os.path.dirname(tf.__file__))
+    names, defines, imports = modules(os.path.dirname(tf.__file__))
     json.dump(
-        {"version": tf.__version__, "modules": names, "defines": defines, "public": public(tf)},
+        {
+            "version": tf.__version__,
+            "modules": names,
+            "defines": defines,
+            "imports": imports,
+            "public": public(tf),
+        },
         sys.stdout,
         sort_keys=True,
         separators=(",", ":"),

@@ -8,7 +8,7 @@ table the rules TF24508 `removed-api` and TF24509 `changed-parameters` read:
 - `REMOVED`: every module and every module-level name of `tensorflow` (internal `tensorflow.python`
   modules included) and of the public `tf.*` API that TF 2.3.0 has and TF 2.4.0 has not, with where
   the same object lives in TF 2.4.0 (a module of the same name holding its definitions, a module that
-  now defines the name), the public spelling of that object in TF 2.4.0, and whether the new home
+  now defines the name, what an imported name imported), the public spelling of that object in TF 2.4.0, and whether the new home
   still exists in TF 2.15.1;
 - `PARAMETERS`: every public callable whose positional parameters (as `inspect.signature` gives
   them) differ between the two releases, or that no longer takes a keyword by name.
@@ -113,26 +113,26 @@ def _module_home(module: str, old: dict, new: dict) -> str:
     return scored[0][2]
 
 
-def _name_home(module: str, name: str, old: dict, new: dict) -> str:
-    """Where the object `module.name` was lives in the new release, or "": a module that now
-    defines what `module` defined; for a name `module` imported, the module that defines it in both
-    releases, or the module of that name."""
-    moved = name in old["defines"].get(module, ())
-    candidates = [
-        (_common_prefix(module, candidate), f"{candidate}.{name}")
-        for candidate, defined in new["defines"].items()
-        if name in defined and (name in old["defines"].get(candidate, ())) != moved
-    ]
-    if not moved:
-        candidates += [
+def _name_home(module: str, name: str, old: dict, new: dict, have: set[str]) -> str:
+    """Where the object `module.name` was lives in the new release, or "": for a name `module`
+    imported, what it imported, where the new release still has it; for a name it defined, the
+    one module of the new release that now defines it (the nearest, when several do)."""
+    source = old.get("imports", {}).get(module, {}).get(name)
+    if source is not None:
+        return source if source in have else ""
+    if name not in old["defines"].get(module, ()):
+        return ""
+    candidates = sorted(
+        (
             (_common_prefix(module, candidate), candidate)
-            for candidate in new["modules"]
-            if candidate.rsplit(".", 1)[-1] == name and candidate in old["modules"]
-        ]
-    candidates.sort(reverse=True)
+            for candidate, defined in new["defines"].items()
+            if name in defined and name not in old["defines"].get(candidate, ())
+        ),
+        reverse=True,
+    )
     if not candidates or (len(candidates) > 1 and candidates[0][0] == candidates[1][0]):
         return ""
-    return candidates[0][1]
+    return f"{candidates[0][1]}.{name}"
 
 
 def _public_spelling(locations: set[str], new: dict) -> str:
@@ -162,7 +162,7 @@ def removed(old: dict, new: dict, later: dict | None) -> dict[str, Removed]:
             qualified = f"{module}.{name}"
             if qualified in table:
                 continue
-            home = _name_home(module, name, old, new)
+            home = _name_home(module, name, old, new, have)
             public = _public_spelling({qualified, home} - {""}, new)
             table[qualified] = Removed(home, public, bool(home) and home in later_names)
     for name in sorted(set(old["public"]) - have):
