@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pathlib
+import re
 
 import pytest
 
@@ -24,6 +25,7 @@ from tf24migrate.rules.needles import (
     ModuleAttribute,
     Pattern,
     PublicImports,
+    RemovedReference,
     any_of,
     literals_of,
     names_bound_to,
@@ -256,6 +258,12 @@ def test_each_rule_pattern_finds_what_its_regular_expression_finds(needle):
         found = sorted({(m.start(), m.end()) for m in needle.finditer(source)})
         if type(needle).finditer is Pattern.finditer or type(needle) is PublicImports:
             assert found == everywhere  # `PublicImports` passes over only what cannot match
+        elif isinstance(needle, RemovedReference):  # paths on its lines, and uses of what they bind
+            lines = {source.count("\n", 0, a) for a, _ in everywhere}
+            for a, b in found:
+                if source.count("\n", 0, a) not in lines:
+                    receiver = source[a:b].split(".")[0].strip()
+                    assert re.search(rf"\bimport\b[^\n]*\b{receiver}\b", source), source[a:b]
         else:  # it narrows its regular expression's matches (`KeywordOfModuleCall`), or each
             # alternative of an `any_of` is matched alone: found on some of the same lines
             assert {source.count("\n", 0, a) for a, _ in found} <= {

@@ -5,12 +5,12 @@ TF24203 `plot-model-positional`) handing the names other rules own to them."""
 from __future__ import annotations
 
 import pytest
-from tf24migrate.transforms import _release_diff
-from tf24migrate.transforms.core.removed_api import REPORTED_ELSEWHERE
+from tf24migrate.transforms.core.removed_api import REPORTED_ELSEWHERE, RemovedApi
 from tf24migrate.transforms.core.renames import FIXED_ELSEWHERE
 
 from tf24migrate import migrate_source
 from tf24migrate.dev import releases
+from tf24migrate.model import release_diff as _release_diff
 
 
 def probe(
@@ -185,3 +185,27 @@ def test_the_names_left_to_other_rules_are_theirs(name, code):
     module, last = name.rsplit(".", 1)
     result = migrate_source(f"import tensorflow as tf\nfrom {module} import {last}\n", select="all")
     assert [finding.code for finding in result.findings] == [code]
+
+
+def test_the_needle_finds_imports_and_the_uses_of_what_they_bind_and_nothing_else():
+    """TF24508's trigger: the lines it must see, without following every import to every use."""
+    (needle,) = RemovedApi.triggers
+    text = (
+        "import tensorflow as tf\n"
+        "from tensorflow.python.keras.utils import tf_utils, layer_utils\n"  # tf_utils lost names
+        "from tensorflow.python.eager import def_function\n"  # lost `pywrap_tfe` only
+        "import tensorflow.python.keras.engine.training_utils as tu\n"
+        "from tensorflow.python.keras.engine import (\n    training_eager,\n)\n"
+        "a = tf_utils.smart_cond(p, f, g)\n"
+        "b = tf_utils.is_symbolic_tensor(x)\n"  # still there in TF 2.4
+        "c = def_function.function(f)\n"
+        "d = tu.standardize_input_data(x)\n"
+        "e = layer_utils.count_params(w)\n"
+    )
+    lines = sorted({text.count("\n", 0, match.start()) + 1 for match in needle.finditer(text)})
+    assert lines == [5, 8, 11]
+
+
+def test_the_needle_reads_no_file_that_imports_no_internals():
+    (needle,) = RemovedApi.triggers
+    assert not needle.search("import tensorflow as tf\nx = tf.keras.layers.Dense(3)\nsmart_cond = 1\n")

@@ -1,4 +1,4 @@
-"""`transforms/_release_diff.py` is what the real wheels say: regenerated from the TF 2.3.0 and
+"""`tf24migrate/model/release_diff.py` is what the real wheels say: regenerated from the TF 2.3.0 and
 2.4.0 runtimes (and this environment's TF 2.15.1), it is the committed file byte for byte. When
 this fails, run `python -m tf24migrate.dev releases` and read the diff."""
 
@@ -12,7 +12,7 @@ from releases import interpreter
 from tf24migrate.dev import releases
 
 pytestmark = pytest.mark.tensorflow
-COMMITTED = Path(__file__).resolve().parents[2] / "transforms" / "_release_diff.py"
+COMMITTED = Path(__file__).resolve().parents[2] / "tf24migrate" / "model" / "release_diff.py"
 
 
 def test_the_release_table_is_current():

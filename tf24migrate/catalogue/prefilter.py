@@ -310,7 +310,12 @@ def _needle_imports(rules: Iterable[Rule]) -> list[str]:
     for rule in rules:
         for needle in (*rule.requires, *rule.triggers):
             add(needle)
-    return ["", f"from tf24migrate.rules.needles import {', '.join(sorted(names))}"] if names else []
+    if not names:
+        return []
+    line = f"from tf24migrate.rules.needles import {', '.join(sorted(names))}"
+    if len(line) <= 110:  # the line length of `ruff format`, which the table passes unchanged
+        return ["", line]
+    return ["", "from tf24migrate.rules.needles import (", *(f"    {name}," for name in sorted(names)), ")"]
 
 
 def table_source() -> str:

@@ -4,10 +4,17 @@ do not edit (see `tf24migrate.catalogue.prefilter`; tests/test_prefilter.py fail
 
 from typing import NamedTuple
 
-from tf24migrate.rules.needles import KeywordOfModuleCall, ModuleAttribute, Pattern, PublicImports, any_of
+from tf24migrate.rules.needles import (
+    KeywordOfModuleCall,
+    ModuleAttribute,
+    Pattern,
+    PublicImports,
+    RemovedReference,
+    any_of,
+)
 
 # The digest of the sources this table was generated from: see `catalogue.generated`.
-SOURCES_DIGEST = "b548a176516b9af6c8a6227b19579ced"
+SOURCES_DIGEST = "7456129da661e291a6b5e11807701f30"
 
 
 class Row(NamedTuple):
@@ -32,7 +39,7 @@ ROWS = (
     Row("TF24110", "communication-keyword", True, ("MultiWorkerMirroredStrategy", PublicImports()), (Pattern(r"(?<![\w.])communication[ \t]*(?:=(?!=)|#|\\?\r?(?m:$))", "communication"),)),
     Row("TF24201", "steps-per-execution", True, (), (Pattern(r"(?<![\w.])experimental_steps_per_execution[ \t]*(?:=(?!=)|#|\\?\r?(?m:$))", "experimental_steps_per_execution"),)),
     Row("TF24202", "removed-keras-utils", True, (any_of(PublicImports(), Pattern(r"\b(?:from|import)[ \t]+keras\b", "keras")),), ("HDF5Matrix", "convert_all_kernels_in_model", "multi_gpu_model", "terminate_keras_multiprocessing_pools")),
-    Row("TF24203", "plot-model-positional", True, (PublicImports(),), ("model_to_dot", "plot_model")),
+    Row("TF24203", "plot-model-positional", True, (PublicImports(),), ("model_to_dot(", "plot_model(")),
     Row("TF24210", "keras-symbolic-isinstance", True, (PublicImports(), any_of(Pattern(r"\.Input\b|\bInput[ \t]*\(|\bInput[ \t]+as\b", "Input"), Pattern(r"\.(?:in|out)puts?\b", ".input", ".output"), Pattern(r"(?:model|Model|MODEL|layer|Layer|LAYER)\w*[ \t]*\.(?:in|out)puts?\b|(?:model|Model|MODEL|layer|Layer|LAYER)[^\n\r]*[)\]][ \t]*\.(?:in|out)puts?\b|(?:\A|(?<=[\n\r]))[ \t]*[)\]]?[ \t]*\.(?:in|out)puts?\b|(?:(?:model|Model|MODEL|layer|Layer|LAYER)\w*|[)\]])[ \t]*\.\\\r?(?m:$)", ".input", ".output", ".\\")), Pattern(r"\bTensor\b", "Tensor")), (Pattern(r"\bisinstance\b", "isinstance"),)),
     Row("TF24211", "tensor-name-suffix", True, (".name", "tensorflow", any_of(PublicImports(), Pattern(r"(?:model|Model|MODEL|layer|Layer|LAYER)\w*[ \t]*\.(?:in|out)puts?\b|(?:model|Model|MODEL|layer|Layer|LAYER)[^\n\r]*[)\]][ \t]*\.(?:in|out)puts?\b|(?:\A|(?<=[\n\r]))[ \t]*[)\]]?[ \t]*\.(?:in|out)puts?\b|(?:(?:model|Model|MODEL|layer|Layer|LAYER)\w*|[)\]])[ \t]*\.\\\r?(?m:$)", ".input", ".output", ".\\")), any_of(Pattern(r"\.Input\b|\bInput[ \t]*\(|\bInput[ \t]+as\b", "Input"), Pattern(r"\.(?:in|out)puts?\b", ".input", ".output"), Pattern(r"(?:model|Model|MODEL|layer|Layer|LAYER)\w*[ \t]*\.(?:in|out)puts?\b|(?:model|Model|MODEL|layer|Layer|LAYER)[^\n\r]*[)\]][ \t]*\.(?:in|out)puts?\b|(?:\A|(?<=[\n\r]))[ \t]*[)\]]?[ \t]*\.(?:in|out)puts?\b|(?:(?:model|Model|MODEL|layer|Layer|LAYER)\w*|[)\]])[ \t]*\.\\\r?(?m:$)", ".input", ".output", ".\\"))), (':0"', ":0'")),
     Row("TF24212", "keras-get-graph", True, (PublicImports(),), ("get_graph",)),
@@ -65,8 +72,8 @@ ROWS = (
     Row("TF24505", "quantize-and-dequantize", True, (PublicImports(),), ("quantize_and_dequantize",)),
     Row("TF24506", "xla-experimental-compile", True, (PublicImports(), "experimental", Pattern(r"(?:\.|(?:\A|(?<=[\n\r]))|\bimport\b[^\n\r]*?[ \t,(])[ \t]*compile\b", "compile")), (Pattern(r"\bxla\b", "xla"),)),
     Row("TF24507", "hidden-module-import-as", True, (), (Pattern(r"\bimport[ \t]+tensorflow\.(?:python|core|compiler)\.[\w.]+[ \t]+as\b", "import tensorflow.python.", "import tensorflow.core.", "import tensorflow.compiler."),)),
-    Row("TF24508", "removed-api", True, (PublicImports(),), (Pattern(r"\btensorflow\.(?:compiler|examples|lite|python|tools)\b.*\b(?:adadelta|adagrad|adam|adamax|all_utils|api|ast_util|auto_control_deps|backend|base|base_layer|base_layer_utils|base_layer_v1|base_preprocessing_layer|calibrator|category_crossing|client|collective_all_reduce_strategy|combinations|compile_utils|config|confusion_matrix|context|control_flow|control_flow_util_v2|conv_utils|conversion|converter|converter_testing|convolutional|core|cross_device_ops|cross_device_utils|custom_gradient|data_adapter|data_utils|dataset_ops|debug|debug_utils|def_function|dense_attention|dense_features|discretization|distribute|distribute_lib|distributed_training_utils|doc_controls|doc_srcs|docs|engine|examples|experimental|feature_column|feature_column_lib|framework|framework_lib|ftrl|func_graph|function|functional|functional_saver|gen_training_ops|gradient_descent|hashing|hdf5_format|hlo_pb2|image_dataset|image_preprocessing|input_layer|input_lib|integration_tests|io_utils|iterator_ops|keras_correctness_test_base|layer_utils|lite|load|load_library|loader|loss_scale|losses|losses_utils|memory_checker|metrics|metrics_utils|mirrored_run|mixed_precision|model_collection|models|multi_gpu_utils|multi_process_lib|multi_process_runner|nn_ops|node|normalization|normalization_v2|np_dtypes|one_device_strategy|ops|optimizer_v2|optimizers|parameter_server_strategy|parser|pooling|preprocessing_test_utils|proto_ops|pyct|python|resource_variable_ops|rmsprop|rnn_cell_impl|save_impl|saved_model|saved_model_aot_compile|saved_model_cli|saved_model_experimental|saver|selective_registration_header_lib|sequential|signature_serialization|single_loss_example|standard_ops|strategy_combinations|strategy_test_lib|tensor_tracer|tensor_tracer_flags|tensorflow|test_util|testing|text_vectorization|tf_trt_integration_test_base|tf_utils|tflite_convert|tpu|tracking|training|training_utils|training_v1|transpiler|utils|values|variable_scope|version_utils|worker_training_state|xla)\b", "tensorflow.compiler", "tensorflow.examples", "tensorflow.lite", "tensorflow.python", "tensorflow.tools"),)),
-    Row("TF24509", "positional-parameters", True, (PublicImports(),), ("GRU", "GRUCell", "LSTM", "LSTMCell", "PeepholeLSTMCell", "TPUEmbedding")),
+    Row("TF24508", "removed-api", True, (PublicImports(),), (RemovedReference("tensorflow.compiler", "tensorflow.examples", "tensorflow.lite", "tensorflow.python", "tensorflow.tools"),)),
+    Row("TF24509", "positional-parameters", True, (PublicImports(),), ("GRU(", "GRUCell(", "LSTM(", "LSTMCell(", "PeepholeLSTMCell(", "TPUEmbedding(")),
     Row("TF24601", "trt-nodes-denylist", True, (), (Pattern(r"(?<![\w.])nodes_blacklist[ \t]*(?:=(?!=)|#|\\?\r?(?m:$))", "nodes_blacklist"),)),
     Row("TF24602", "amp-env-lists", True, (), ("TF_AUTO_MIXED_PRECISION_GRAPH_REWRITE_",)),
     Row("TF24603", "tpu-embedding-batch-size", True, (PublicImports(),), ("TPUEmbedding",)),

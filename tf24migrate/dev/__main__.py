@@ -85,7 +85,7 @@ def regen(
 @app.command()
 def releases(root: RootOption = ROOT) -> None:
     """Diff the real TF 2.3.0 and 2.4.0 (the runtimes of `scripts/runtimes.py`; TF 2.15.1 of this
-    environment for whether new homes last) and write `transforms/_release_diff.py`, the data of
+    environment for whether new homes last) and write `tf24migrate/model/release_diff.py`, the data of
     TF24508 and TF24509; then run `regen`."""
     from tf24migrate.dev import releases as data
 
@@ -95,7 +95,7 @@ def releases(root: RootOption = ROOT) -> None:
     except data.ReleaseError as error:
         typer.echo(f"tf24migrate.dev: error: {error}", err=True)
         raise typer.Exit(2) from None
-    path = root / "transforms" / "_release_diff.py"
+    path = root / "tf24migrate" / "model" / "release_diff.py"
     if path.exists() and path.read_text(encoding="utf-8") == text:
         typer.echo("the release data are current")
         return

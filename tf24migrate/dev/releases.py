@@ -2,7 +2,7 @@
 
 `python -m tf24migrate.dev releases` runs `release_probe.py` in the TF 2.3.0 and 2.4.0 runtimes of
 `scripts/runtimes.py` (and in the TF 2.15.1 of this environment, if it has one, to tell which new
-homes still exist there), and writes the difference as `transforms/_release_diff.py`, the
+homes still exist there), and writes the difference as `tf24migrate/model/release_diff.py`, the
 table the rules TF24508 `removed-api` and TF24509 `changed-parameters` read:
 
 - `REMOVED`: every module and every module-level name of `tensorflow` (internal `tensorflow.python`
@@ -208,7 +208,7 @@ def parameters(old: dict, new: dict) -> dict[str, Parameters]:
 
 
 def table_source(old: dict, new: dict, later: dict | None) -> str:
-    """The text of `transforms/_release_diff.py`."""
+    """The text of `tf24migrate/model/release_diff.py`."""
     lines = [
         f'"""What TensorFlow {NEW} no longer has of TensorFlow {OLD}, from the released wheels.',
         "",

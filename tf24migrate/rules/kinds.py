@@ -247,13 +247,14 @@ class ShiftedPositionals(DataRule):
     on binds to another parameter in the new release. `signatures` maps each callable's qualified
     name to its positional parameters in the old release and in the new one, the keywords the new
     one no longer takes by name, and whether it takes `**kwargs` (where such a keyword still
-    passes), as the released wheels give them (`transforms/_release_diff.py`). The fix passes
+    passes), as the released wheels give them (`tf24migrate/model/release_diff.py`). The fix passes
     those arguments by the old release's keywords, which mean the same in both releases."""
 
     follows = ()  # the call is the whole match
 
     def __init__(self, *, signatures: Mapping[str, Signatures], **kwargs) -> None:
-        kwargs.setdefault("triggers", tuple(sorted({name.rsplit(".", 1)[1] for name in signatures})))
+        # `LSTM(`: a call, not the classes' names in Keras's own sources and docstrings
+        kwargs.setdefault("triggers", tuple(sorted({f"{name.rsplit('.', 1)[1]}(" for name in signatures})))
         kwargs.setdefault("requires", IMPORTS_TENSORFLOW)
         super().__init__(**kwargs)
         self.signatures = signatures

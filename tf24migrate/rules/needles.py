@@ -9,8 +9,9 @@ build patterns without importing the prefilter that reads the table.
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 
 class Pattern:
@@ -180,6 +181,93 @@ class KeywordOfModuleCall(_MadeOf):
                 if parts[0] not in imported or any(part in self.excluded for part in parts):
                     continue
             yield match
+
+
+class RemovedReference(_MadeOf):
+    """A reference to a module or name of TF 2.3.0 that TF 2.4.0 lacks (`model.release_diff`):
+    a dotted path in one of the internal `packages` (an import, mostly) that is, or is inside,
+    such a module or name; and a use, through the name an import binds to a module that lost names,
+    of one of those names (`tf_utils.smart_cond` after `from tensorflow.python.keras.utils import
+    tf_utils`). What a rule that followed every such import to every use would pay for: TF's own
+    files import `ops` and `context`, whose lost names no user reads."""
+
+    __slots__ = ("packages",)
+    _IMPORTED = re.compile(r"\bimport\b(.*)", re.DOTALL)
+    _PATH = r"(?:{})(?:[ \t]*\.[ \t]*\w+)*"
+
+    def __init__(self, *packages: str) -> None:
+        # one literal, their package (`tensorflow.`): a find of each costs as much as one of it
+        literal = packages[0].rpartition(".")[0] + "."
+        assert all(package.startswith(literal) for package in packages), packages
+        super().__init__(rf"(?<![.\w]){self._PATH.format('|'.join(map(re.escape, packages)))}", literal)
+        self.packages = packages
+        self._arguments = packages
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        from tf24migrate.model.release_diff import REMOVED
+
+        lost = _lost_names()
+        bound: dict[str, set[str]] = {}  # a name an import binds to a module that lost names -> those
+        for match in super().finditer(text):
+            path = re.sub(r"\s|\\", "", match.group())
+            if _reaches(path, REMOVED):
+                yield match  # `import gone.module`, `from gone.module import x`, `gone.module.x`
+                continue
+            start, end = _logical_line(text, match.start())
+            keyword = text[start : match.start()].split()[-1:]
+            if keyword == ["from"]:
+                imported = self._IMPORTED.search(text, match.end(), end)
+                for name, alias in _imported_names(imported.group(1) if imported else ""):
+                    if _reaches(f"{path}.{name}", REMOVED):
+                        yield match
+                    elif f"{path}.{name}" in lost:
+                        bound.setdefault(alias or name, set()).update(lost[f"{path}.{name}"])
+            elif path in lost and (named := _AS_AFTER.match(text, match.end(), end)):
+                bound.setdefault(named.group(1), set()).update(lost[path])  # `import a.b as b`
+        if bound:
+            yield from _uses(
+                tuple((receiver, tuple(sorted(bound[receiver]))) for receiver in sorted(bound))
+            ).finditer(text)
+
+
+def _reaches(path: str, removed: Mapping[str, object]) -> bool:
+    """Whether the dotted `path` is, or is inside, a module or name of `removed`."""
+    parts = path.split(".")
+    return any(".".join(parts[:end]) in removed for end in range(2, len(parts) + 1))
+
+
+@functools.lru_cache(maxsize=64)
+def _uses(bound: tuple[tuple[str, tuple[str, ...]], ...]) -> Pattern:
+    """`receiver.name` for each receiver and the names its module lost, searched on the lines
+    holding `receiver.`."""
+    uses = "|".join(
+        rf"{re.escape(receiver)}\.(?:{'|'.join(map(re.escape, names))})" for receiver, names in bound
+    )
+    return Pattern(rf"(?<![.\w])(?:{uses})\b", *(f"{receiver}." for receiver, _ in bound))
+
+
+@functools.cache
+def _lost_names() -> dict[str, frozenset[str]]:
+    """`{module: the names TF 2.4.0 no longer has in it}` of `model.release_diff`."""
+    from tf24migrate.model.release_diff import REMOVED
+
+    lost: dict[str, set[str]] = {}
+    for name in REMOVED:
+        module, _, last = name.rpartition(".")
+        lost.setdefault(module, set()).add(last)
+    return {module: frozenset(names) for module, names in lost.items()}
+
+
+_AS_AFTER = re.compile(r"[ \t]+as[ \t]+(\w+)")
+_IMPORT_NAME = re.compile(r"([\w.]+)(?:[ \t]+as[ \t]+(\w+))?")
+
+
+def _imported_names(names: str) -> Iterator[tuple[str, str | None]]:
+    """`(name, alias)` of each name a `from ... import` or `import` statement's tail lists."""
+    for item in names.replace("(", " ").replace(")", " ").replace("\\", " ").split(","):
+        match = _IMPORT_NAME.search(item.strip())
+        if match:
+            yield match.group(1), match.group(2)
 
 
 _CLOSING = {")": "(", "]": "[", "}": "{"}

@@ -1,17 +1,16 @@
 """TF24508 `removed-api`: a module or name of TF 2.3.0 that TF 2.4.0 no longer has, found from the
-released wheels (`transforms/_release_diff.py`)."""
+released wheels (`tf24migrate/model/release_diff.py`)."""
 
 from __future__ import annotations
 
 import libcst as cst
 
 from tf24migrate.model.findings import Fix, Severity
+from tf24migrate.model.release_diff import NEW, REMOVED
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.names import dotted_name_of_module, normalize
-from tf24migrate.rules.needles import Needle, Pattern
-
-from .._release_diff import NEW, REMOVED
+from tf24migrate.rules.needles import Needle, RemovedReference
 
 # Removed names that another rule reports, with what to write instead.
 REPORTED_ELSEWHERE = {
@@ -44,25 +43,13 @@ def _inside_removed(qualified: str) -> bool:
 
 
 def _triggers() -> tuple[Needle, ...]:
-    """The lines that can reach what the table holds: an import of an internal package naming the
-    module a removed module or name is in, in its path or among what it imports (`from
-    tensorflow.python.keras.utils import tf_utils` for `tf_utils.smart_cond`; the first line of an
-    import continued on others names it too); the last name of a removed public name."""
-    internal = {
-        name
-        for name in REMOVED
-        if name not in REPORTED_ELSEWHERE and (name.split(".")[1] in _INTERNAL or ".python." in name)
-    }
-    public = {name.rsplit(".", 1)[1] for name in REMOVED if name not in REPORTED_ELSEWHERE} - {
-        name.rsplit(".", 1)[1] for name in internal
-    }
-    packages = sorted({name.split(".")[1] for name in internal})
-    words = sorted({name.split(".")[-2] for name in internal})
-    pattern = Pattern(
-        rf"\btensorflow\.(?:{'|'.join(packages)})\b.*\b(?:{'|'.join(words)})\b",
-        *(f"tensorflow.{package}" for package in packages),
-    )
-    return (pattern, *sorted(public))
+    """What can reach the table: a path in an internal package (`RemovedReference`, which also
+    finds the uses of the names a module lost through what its import binds); the last name of a
+    removed public name."""
+    internal = {name for name in REMOVED if name.split(".")[1] in _INTERNAL or ".python." in name}
+    public = {name.rsplit(".", 1)[1] for name in REMOVED.keys() - internal - REPORTED_ELSEWHERE.keys()}
+    packages = sorted({".".join(name.split(".")[:2]) for name in internal})
+    return (RemovedReference(*packages), *sorted(public))
 
 
 def _message(gone: str, lost: list[str]) -> str:
@@ -141,7 +128,7 @@ class RemovedApi(Rule):
 
     Versions: the modules and names of the tensorflow-cpu 2.3.0 and 2.4.0 wheels (and 2.15.1 for
     the new homes), read from their files by `tf24migrate/dev/release_probe.py`, in
-    transforms/_release_diff.py.
+    tf24migrate/model/release_diff.py.
     """
 
     code = "TF24508"
@@ -151,6 +138,7 @@ class RemovedApi(Rule):
     fix = Fix.SAFE
     severity = Severity.ERROR
     triggers = _triggers()
+    follows = ()  # the needle finds the uses of what an import binds
     requires = IMPORTS_TENSORFLOW
 
     def leave_ImportFrom(

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from tf24migrate.model.findings import Fix, Severity
+from tf24migrate.model.release_diff import PARAMETERS
 from tf24migrate.rules.kinds import ShiftedPositionals
-
-from .._release_diff import PARAMETERS
 
 # Callables whose change another rule fixes with more knowledge of it (a config object, a
 # removed parameter, a rule of its own).
@@ -43,7 +42,7 @@ POSITIONAL_PARAMETERS = ShiftedPositionals(
 
     Versions: the keywords written exist since TF 2.0; the signatures are those of the
     tensorflow-cpu 2.3.0 and 2.4.0 wheels (`inspect.signature`, read by
-    `tf24migrate/dev/release_probe.py`), in transforms/_release_diff.py.
+    `tf24migrate/dev/release_probe.py`), in tf24migrate/model/release_diff.py.
     """,
 )
 

@@ -4,11 +4,10 @@ TF24203 `plot-model-positional`, TF24212 `keras-get-graph`."""
 from __future__ import annotations
 
 from tf24migrate.model.findings import Fix, Severity
+from tf24migrate.model.release_diff import PARAMETERS
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW
 from tf24migrate.rules.kinds import RenameKeyword, ReportUse, ShiftedPositionals
 from tf24migrate.rules.needles import Pattern, any_of
-
-from .._release_diff import PARAMETERS
 
 STEPS_PER_EXECUTION = RenameKeyword(
     code="TF24201",
@@ -125,7 +124,7 @@ PLOT_MODEL_POSITIONAL = ShiftedPositionals(
     Versions: the keywords written exist since TF 2.0 (`plot_model` in
     tensorflow_core/python/keras/utils/vis_utils.py of the tensorflow 2.0.0 wheel); `show_dtype` is inserted
     at position 4 in 2.4 (the signatures of the tensorflow-cpu 2.3.0 and 2.4.0 wheels, in
-    transforms/_release_diff.py).
+    tf24migrate/model/release_diff.py).
     """,
 )
 
