@@ -244,7 +244,8 @@ class RenameKeyword(DataRule):
 
 class ShiftedPositionals(DataRule):
     """Callables whose positional parameters changed: a positional argument from the first change
-    on binds to another parameter in the new release. `signatures` maps each callable's qualified
+    on binds to another parameter in the new release; a keyword the new release no longer takes
+    (and no `**kwargs` of its takes) is reported where it is passed. `signatures` maps each callable's qualified
     name to its positional parameters in the old release and in the new one, the keywords the new
     one no longer takes by name, and whether it takes `**kwargs` (where such a keyword still
     passes), as the released wheels give them (`tf24migrate/model/release_diff.py`). The fix passes
@@ -265,8 +266,19 @@ class ShiftedPositionals(DataRule):
         if signatures is None:
             return updated
         old, new, gone, takes_kwargs = signatures
-        first = next(index for index, name in enumerate(old) if index >= len(new) or new[index] != name)
         name = qualified.rsplit(".", 1)[1]
+        if not takes_kwargs:
+            for arg in original.args:
+                if arg.keyword is not None and arg.keyword.value in gone:
+                    ctx.report(
+                        arg,
+                        f"`{name}` takes no `{arg.keyword.value}` from TF 2.4: remove it, or see the release notes.",
+                    )
+        first = next(
+            (index for index, name in enumerate(old) if index >= len(new) or new[index] != name), None
+        )
+        if first is None:
+            return updated
         if old[first] not in new:
             change = f"`{name}` no longer takes `{old[first]}` by position in TF 2.4"
         else:
@@ -280,6 +292,10 @@ class ShiftedPositionals(DataRule):
             return updated
         if len(positional) <= first:
             return updated
+        if any(
+            arg.keyword is not None and arg.keyword.value in old[: len(positional)] for arg in original.args
+        ):
+            return updated  # a parameter passed twice by TF 2.3's order: the call is not TF 2.3 code
         if len(positional) > len(old):
             ctx.report(original, f"`{name}` takes at most {len(old)} positional arguments in TF 2.3.")
             return updated
