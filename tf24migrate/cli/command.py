@@ -2,8 +2,9 @@
 
 Streams: with `--diff` (the default) stdout carries only the unified diffs, so it can be piped to
 `git apply`, and findings go to stderr; with `--write` and `--check` findings go to stdout. With
-`--output-format json` or `sarif`, stdout holds one JSON document and nothing else; with `github`,
-only the workflow annotations (one line per finding). With `-` as the path, stdout carries the
+`--output-format json`, `sarif` or `rdjson`, stdout holds one JSON document and nothing else; with
+`github`, only the workflow annotations (one line per finding), after each file's diff when
+`--diff` is given. With `-` as the path, stdout carries the
 migrated source (with `--diff`, its diff; in JSON, the file entry's `code`) and findings go to
 stderr. The summary line and the progress bar go to stderr; `--interactive` shows each diff and
 its question on stdout. This module parses the options and settles them with pyproject.toml
@@ -39,6 +40,11 @@ def _rules(help: str):
 def _globs(help: str):
     """A repeatable option of gitignore-style globs, of the file selection panel."""
     return typer.Option(help=help, metavar="GLOBS", rich_help_panel=_FILES)
+
+
+def _valued(help: str, metavar: str, panel: str):
+    """An option taking one value (a file, a folder, a reference), of the panel `panel`."""
+    return typer.Option(help=help, metavar=metavar, rich_help_panel=panel)
 
 
 def _version(value: bool) -> None:
@@ -191,12 +197,7 @@ def main_command(
         ),
     ] = None,
     files_from: Annotated[
-        str | None,
-        typer.Option(
-            help="Also the paths listed in FILE, one a line (`-`: stdin).",
-            metavar="FILE",
-            rich_help_panel=_FILES,
-        ),
+        str | None, _valued("Also the paths listed in FILE, one a line (`-`: stdin).", "FILE", _FILES)
     ] = None,
     stdin_filename: Annotated[
         str | None,
@@ -208,11 +209,19 @@ def main_command(
         OutputFormat,
         typer.Option(
             "--output-format",
-            help="text, json, github (annotations) or sarif.",
+            help="text, json, github (annotations), sarif or rdjson (reviewdog: suggestions).",
             metavar="FORMAT",
             rich_help_panel=_OUTPUT,
         ),
     ] = OutputFormat.TEXT,
+    project_root: Annotated[
+        str | None,
+        _valued(
+            "The folder github, sarif and rdjson name files from (default: the git top level).",
+            "DIR",
+            _OUTPUT,
+        ),
+    ] = None,
     statistics: Annotated[
         bool,
         typer.Option(
@@ -289,6 +298,8 @@ def main_command(
         raise fail(str(error)) from None
     paths = list(paths or [])
     mode = _mode(diff, write, check, interactive, stdin=paths == ["-"])
+    if project_root is not None and not os.path.isdir(project_root):
+        raise fail(f"--project-root {project_root}: not a folder: name the repository's top folder")
     if exit_zero and exit_non_zero_on_fix:
         raise fail("--exit-zero and --exit-non-zero-on-fix exclude each other: choose one")
     listed = _read_files_from(files_from) if files_from else []
@@ -324,6 +335,7 @@ def main_command(
 
     from tf24migrate.cli.groups import Options, groups_of
     from tf24migrate.cli.invocation import Run
+    from tf24migrate.cli.project_root import project_root as project_root_of
     from tf24migrate.cli.session import migrate_stdin, run_files
     from tf24migrate.run.discovery import MissingPathError
 
@@ -355,6 +367,8 @@ def main_command(
         exit_zero=exit_zero,
         paths_missing=len(missing),
         exit_non_zero_on_fix=exit_non_zero_on_fix,
+        project_root=project_root_of(project_root),
+        diff_asked=diff,
     )
     try:
         exit_code = migrate_stdin(run, stdin_filename or "<stdin>") if paths == ["-"] else run_files(run)

@@ -24,6 +24,7 @@ class OutputFormat(enum.Enum):
     JSON = "json"
     GITHUB = "github"
     SARIF = "sarif"
+    RDJSON = "rdjson"
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,8 @@ class Run:
     exit_non_zero_on_fix: bool = False  # exit 1 when a fix was written, even with nothing left
     paths_missing: int = 0  # paths named that do not exist, folders unreadable (left out: exit 2)
     stdin: bool = False  # one source from stdin: its migrated source, or its diff, to stdout
+    project_root: str | None = None  # review formats name files from here (`cli.project_root`)
+    diff_asked: bool = False  # `--diff` given: with `--output-format github`, the diffs printed too
 
     @property
     def writes(self) -> bool:

@@ -56,6 +56,7 @@ _REPORTERS = {
     OutputFormat.JSON: ("json", "JsonReporter"),
     OutputFormat.GITHUB: ("github", "GithubReporter"),
     OutputFormat.SARIF: ("sarif", "SarifReporter"),
+    OutputFormat.RDJSON: ("rdjson", "RdjsonReporter"),
 }
 
 

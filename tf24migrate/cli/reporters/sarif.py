@@ -3,7 +3,9 @@ result per finding, printed once the run is over.
 
 Code-scanning dashboards read it. Descriptors carry each rule's documentation as help text;
 results carry their location and, when the fix was applied, the change as a SARIF `fix` (the
-changed lines that cover the finding, from the file's diff).
+changed lines that cover the finding, from the file's diff). Files are named from the project's
+root (`cli.project_root`), as `%SRCROOT%`-based URIs, so that a dashboard finds them in the
+repository whatever folder the command ran in.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from tf24migrate.catalogue.entries import entries
 from tf24migrate.catalogue.selection import selected_codes
 from tf24migrate.cli.groups import Group
 from tf24migrate.cli.output import Summary
+from tf24migrate.cli.project_root import under_root
 from tf24migrate.cli.reporters import Reporter
 from tf24migrate.cli.reporters.json import kept
 from tf24migrate.cli.statistics import RuleStatistics
@@ -30,6 +33,7 @@ from tf24migrate.rules.text import line_opcodes
 if TYPE_CHECKING:
     from tf24migrate.catalogue.entry_table import Entry
 
+SRCROOT = "%SRCROOT%"
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 # By a severity's value: an entry names it as text, a finding and a note as a `Severity`.
 _LEVELS: dict[str, str] = {
@@ -74,7 +78,8 @@ class _Hunk:
     text: str
 
 
-def _changed_hunks(source: str, code: str) -> list[_Hunk]:
+def changed_hunks(source: str, code: str) -> list[_Hunk]:
+    """The changed runs of lines between `source` and `code`."""
     before = source.splitlines(keepends=True)
     after = code.splitlines(keepends=True)
     line_starts = [0]
@@ -87,29 +92,35 @@ def _changed_hunks(source: str, code: str) -> list[_Hunk]:
     ]
 
 
-def _fix(finding: Finding, hunks: list[_Hunk]) -> dict | None:
-    """The changed lines that cover `finding`, as a SARIF fix; None when no change covers it."""
+def covering(finding: Finding, hunks: list[_Hunk]) -> list[_Hunk]:
+    """The changed runs of lines that cover `finding`'s lines (or an insertion among them)."""
     first, last = finding.line - 1, finding.end_line  # the finding's lines, 0-based, end exclusive
+    return [
+        hunk
+        for hunk in hunks
+        if (hunk.start < last and hunk.end > first)
+        or (hunk.start == hunk.end and first <= hunk.start <= last)
+    ]
+
+
+def _fix(finding: Finding, hunks: list[_Hunk], location: dict) -> dict | None:
+    """The changed lines that cover `finding`, as a SARIF fix; None when no change covers it."""
     replacements = [
         {
             "deletedRegion": {"charOffset": hunk.offset, "charLength": hunk.length},
             "insertedContent": {"text": hunk.text},
         }
-        for hunk in hunks
-        if (hunk.start < last and hunk.end > first)
-        or (hunk.start == hunk.end and first <= hunk.start <= last)
+        for hunk in covering(finding, hunks)
     ]
     if not replacements:
         return None
     return {
         "description": {"text": f"{finding.code} {finding.name}"},
-        "artifactChanges": [
-            {"artifactLocation": {"uri": artifact_uri(finding.path or "")}, "replacements": replacements}
-        ],
+        "artifactChanges": [{"artifactLocation": location, "replacements": replacements}],
     }
 
 
-def _result(finding: Finding, rule_index: dict[str, int], fix: dict | None) -> dict:
+def _result(finding: Finding, rule_index: dict[str, int], fix: dict | None, location: dict) -> dict:
     region = {
         "startLine": finding.line,
         "startColumn": finding.column,
@@ -132,7 +143,7 @@ def _result(finding: Finding, rule_index: dict[str, int], fix: dict | None) -> d
         "locations": [
             {
                 "physicalLocation": {
-                    "artifactLocation": {"uri": artifact_uri(finding.path or "")},
+                    "artifactLocation": location,
                     "region": region,
                 }
             }
@@ -147,12 +158,24 @@ def _result(finding: Finding, rule_index: dict[str, int], fix: dict | None) -> d
 
 
 def sarif_log(
-    results: Sequence[FileResult], codes: Sequence[str], version: str, *, interrupted: bool = False
+    results: Sequence[FileResult],
+    codes: Sequence[str],
+    version: str,
+    *,
+    interrupted: bool = False,
+    root: str | None = None,
 ) -> dict:
     """The SARIF log of one run over `results`, with a descriptor for the rule of each of `codes`
     (the rules run), and for every other rule or note that a finding names; an `interrupted` run
-    is not successful. Descriptors are the rules' entries (`catalogue.entries`): writing the log
-    loads no rule, nor LibCST."""
+    is not successful; files named from `root` (`%SRCROOT%`), when there is one. Descriptors are
+    the rules' entries (`catalogue.entries`): writing the log loads no rule, nor LibCST."""
+
+    def location(path: str) -> dict:
+        relative = None if root is None else under_root(path, root)
+        if relative is None:
+            return {"uri": artifact_uri(path)}
+        return {"uri": artifact_uri(relative), "uriBaseId": SRCROOT}
+
     catalogue = {entry.code: entry for entry in entries()}
     run = dict.fromkeys(codes)
     others = {finding.code for result in results for finding in result.findings} - run.keys()
@@ -172,19 +195,18 @@ def sarif_log(
                 {
                     "level": "error",
                     "message": {"text": f"{file_result.path}: {file_result.error}"},
-                    "locations": [
-                        {"physicalLocation": {"artifactLocation": {"uri": artifact_uri(file_result.path)}}}
-                    ],
+                    "locations": [{"physicalLocation": {"artifactLocation": location(file_result.path)}}],
                 }
             )
         hunks = None
         for finding in file_result.findings:
             fix = None
+            where = location(finding.path or "")
             if finding.applied and file_result.source is not None and file_result.code is not None:
                 if hunks is None:
-                    hunks = _changed_hunks(file_result.source, file_result.code)
-                fix = _fix(finding, hunks)
-            sarif_results.append(_result(finding, rule_index, fix))
+                    hunks = changed_hunks(file_result.source, file_result.code)
+                fix = _fix(finding, hunks, where)
+            sarif_results.append(_result(finding, rule_index, fix, where))
     return {
         "$schema": SCHEMA,
         "version": "2.1.0",
@@ -202,10 +224,17 @@ def sarif_log(
                     {"executionSuccessful": not notifications, "toolExecutionNotifications": notifications}
                 ],
                 "columnKind": "unicodeCodePoints",
+                **({"originalUriBaseIds": {SRCROOT: {"uri": _folder_uri(root)}}} if root else {}),
                 "results": sarif_results,
             }
         ],
     }
+
+
+def _folder_uri(folder: str) -> str:
+    """An absolute folder's `file:` URI, ending with `/` (as SARIF's base URIs must)."""
+    uri = PurePath(folder).as_uri()
+    return uri if uri.endswith("/") else uri + "/"
 
 
 class SarifReporter(Reporter):
@@ -221,7 +250,7 @@ class SarifReporter(Reporter):
 
         groups = self.run.groups
         codes = [code for group in groups for code in selected_codes(group.settings.rules)]
-        log = sarif_log(self.results, codes, __version__, interrupted=interrupted)
+        log = sarif_log(self.results, codes, __version__, interrupted=interrupted, root=self.run.project_root)
         if len(groups) > 1:
             log["runs"][0]["invocations"][0]["properties"] = {"config": [g.json() for g in groups]}
         self.echo(json.dumps(log, indent=2), err=False)
