@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 import textwrap
 
 import pytest
+from command_line import run
 
 OLD = textwrap.dedent(
     """\
@@ -25,18 +25,6 @@ ADVISORY = textwrap.dedent(
             return value
     """
 )
-
-
-def run(*args, cwd=None, stdin=None, env=None, timeout=300):
-    return subprocess.run(
-        [sys.executable, "-m", "tf24migrate", *map(str, args)],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        input=stdin,
-        env=env,
-        timeout=timeout,
-    )
 
 
 @pytest.fixture

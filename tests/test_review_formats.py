@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 
 import pytest
+from command_line import run
 
 # `é` before the call: rdjson's columns count UTF-8 bytes, the text's count characters.
 TRAIN = (
@@ -19,12 +19,6 @@ TRAIN = (
     'name = "é"; strategy.experimental_run_v2(step_fn)\n'
     "parallel = tf.keras.utils.multi_gpu_model(model, gpus=2)\n"
 )
-
-
-def run(*args, cwd):
-    return subprocess.run(
-        [sys.executable, "-m", "tf24migrate", *map(str, args)], capture_output=True, text=True, cwd=cwd
-    )
 
 
 @pytest.fixture

@@ -25,11 +25,12 @@ import typer
 from tf24migrate import __version__
 from tf24migrate.cli import rule_listing
 from tf24migrate.cli.exit_codes import EXIT_ERROR, EXIT_OK
-from tf24migrate.cli.invocation import Mode, OutputFormat
+from tf24migrate.cli.invocation import Mode, OutputFormat, Run
 from tf24migrate.cli.usage import UsageErrorsInOneLine, fail
 from tf24migrate.engine.loading import code_cache, dataclass_code
 
 _SELECTION, _FIXES, _FILES, _OUTPUT, _CACHE = "Rule selection", "Fixes", "File selection", "Output", "Cache"
+_ADOPTION = "Gradual adoption"
 
 
 def _rules(help: str):
@@ -105,6 +106,45 @@ def _without_other_kinds(paths: list[str]) -> list[str]:
     return kept
 
 
+def _check_out(out: str, paths: list[str], other_mode: bool) -> None:
+    """A usage error unless `--out` names a new or empty folder outside the one folder named,
+    without another mode or way to name files."""
+    from tf24migrate.run.out_tree import OutTreeError, check_folders
+
+    if other_mode or paths == ["-"]:
+        raise fail(
+            "--out writes the migrated copy of one folder: it excludes --diff, --check, --interactive, "
+            "--add-noqa, --files-from, --since and `-`"
+        )
+    if len(paths) != 1:
+        raise fail(f"--out copies one folder: {len(paths)} paths named: name the folder to migrate")
+    try:
+        check_folders(paths[0], out)
+    except OutTreeError as error:
+        raise fail(str(error)) from None
+
+
+def _changed_since(ref: str, paths: list[str], lines: bool) -> tuple[list[str], dict | None]:
+    """The files of the kinds the tool handles changed since the merge base with `ref` (`cli.since`)
+    under one of `paths`, and with `lines`, the lines each changes (None: every line)."""
+    from tf24migrate.cli.since import changed_files, changed_lines
+    from tf24migrate.sources.kinds import handles
+
+    base, tracked, untracked = changed_files(ref)
+    named = [os.path.abspath(path) for path in paths]
+
+    def wanted(file: str) -> bool:
+        full = os.path.abspath(file)
+        return handles(file) and any(full == p or full.startswith(p.rstrip(os.sep) + os.sep) for p in named)
+
+    tracked, untracked = [f for f in tracked if wanted(f)], [f for f in untracked if wanted(f)]
+    if not lines:
+        return [*tracked, *untracked], None
+    changed: dict[str, frozenset[int] | None] = dict(changed_lines(base, tracked))
+    changed.update((os.path.abspath(file), None) for file in untracked)
+    return [*tracked, *untracked], changed
+
+
 def _mode(diff: bool, write: bool, check: bool, interactive: bool, stdin: bool) -> Mode:
     """The mode the flags ask for. `--check --diff` is the preview that exits 1 when something
     is due, which every preview does (as `ruff check --diff` and `black --check --diff`);
@@ -140,6 +180,14 @@ def main_command(
     interactive: Annotated[
         bool,
         typer.Option("--interactive", "-i", help="Show each change and ask whether to apply it (y/n/a/q)."),
+    ] = False,
+    add_noqa: Annotated[
+        bool,
+        typer.Option(
+            "--add-noqa",
+            help="Mark each finding left `# noqa: CODE`.",
+            rich_help_panel=_ADOPTION,
+        ),
     ] = False,
     select: Annotated[
         list[str] | None,
@@ -199,6 +247,18 @@ def main_command(
     files_from: Annotated[
         str | None, _valued("Also the paths listed in FILE, one a line (`-`: stdin).", "FILE", _FILES)
     ] = None,
+    since: Annotated[
+        str | None,
+        _valued("Only files changed since REF's merge base.", "REF", _ADOPTION),
+    ] = None,
+    only_changed_lines: Annotated[
+        bool,
+        typer.Option(
+            "--only-changed-lines",
+            help="Only the findings on lines --since changed.",
+            rich_help_panel=_ADOPTION,
+        ),
+    ] = False,
     stdin_filename: Annotated[
         str | None,
         typer.Option(
@@ -209,18 +269,32 @@ def main_command(
         OutputFormat,
         typer.Option(
             "--output-format",
-            help="text, json, github (annotations), sarif or rdjson (reviewdog: suggestions).",
+            help="text, json, github (annotations), sarif or rdjson (reviewdog).",
             metavar="FORMAT",
             rich_help_panel=_OUTPUT,
         ),
     ] = OutputFormat.TEXT,
+    output_file: Annotated[
+        str | None,
+        typer.Option(
+            "--output-file",
+            "-o",
+            help="Write the output to FILE, not stdout.",
+            metavar="FILE",
+            rich_help_panel=_OUTPUT,
+        ),
+    ] = None,
+    out: Annotated[
+        str | None,
+        _valued("Write the migrated copy to a new folder DIR.", "DIR", _ADOPTION),
+    ] = None,
+    report: Annotated[
+        str | None,
+        _valued("Write a migration report (.md or .json).", "FILE", _OUTPUT),
+    ] = None,
     project_root: Annotated[
         str | None,
-        _valued(
-            "The folder github, sarif and rdjson name files from (default: the git top level).",
-            "DIR",
-            _OUTPUT,
-        ),
+        _valued("github, sarif, rdjson: name files from DIR (default: the git top).", "DIR", _OUTPUT),
     ] = None,
     statistics: Annotated[
         bool,
@@ -280,6 +354,7 @@ def main_command(
     `tf24migrate server` starts the language server for editors.
     """
     from tf24migrate.cli.output import printable
+    from tf24migrate.cli.report import report_format
     from tf24migrate.model.errors import UnknownRuleError
     from tf24migrate.model.target import TargetVersionError, target_of
     from tf24migrate.run.config import ConfigError
@@ -298,13 +373,48 @@ def main_command(
         raise fail(str(error)) from None
     paths = list(paths or [])
     mode = _mode(diff, write, check, interactive, stdin=paths == ["-"])
+    if report is not None and report_format(report) is None:
+        raise fail(f"--report {report}: name a .md (Markdown) or .json file: the extension says the format")
+    if output_file is not None and mode is Mode.INTERACTIVE:
+        raise fail("--interactive asks on the terminal: it cannot write its output to --output-file")
     if project_root is not None and not os.path.isdir(project_root):
         raise fail(f"--project-root {project_root}: not a folder: name the repository's top folder")
+    if add_noqa and (diff or write or interactive or paths == ["-"]):
+        raise fail(
+            "--add-noqa writes comments and fixes nothing: it excludes --diff, --write, --interactive and `-`"
+        )
+    if add_noqa:
+        mode = Mode.CHECK
     if exit_zero and exit_non_zero_on_fix:
         raise fail("--exit-zero and --exit-non-zero-on-fix exclude each other: choose one")
+    if only_changed_lines and since is None:
+        raise fail("--only-changed-lines needs --since REF: the lines changed since the merge base with REF")
+    if since is not None and (paths == ["-"] or files_from):
+        raise fail("--since chooses the files: it cannot be combined with `-` or --files-from")
     listed = _read_files_from(files_from) if files_from else []
     if not paths and not files_from:
         paths = ["."]  # as ruff and black: the current folder
+    if out is not None:
+        _check_out(
+            out,
+            paths,
+            diff or check or interactive or add_noqa or files_from is not None or since is not None,
+        )
+        mode = Mode.WRITE  # into the copy: the files' own are left as they are
+    lines_changed = None
+    if since is not None:
+        for path in paths:
+            if (problem := path_problem(path)) is not None:
+                raise fail(f"{path}: {problem}")
+        paths, lines_changed = _changed_since(since, paths, only_changed_lines)
+        if not paths:
+            if not quiet:
+                typer.echo(
+                    f"tf24migrate: no file to migrate changed since the merge base with {since}", err=True
+                )
+            raise typer.Exit(EXIT_OK)
+        if force_exclude is None:
+            force_exclude = True  # the files found by git, excluded as a folder's walk would
     if "-" in paths and (len(paths) > 1 or files_from == "-"):
         raise fail("`-` (a source on stdin) cannot be combined with other paths or --files-from -")
     if mode is Mode.INTERACTIVE and output_format is not OutputFormat.TEXT:
@@ -334,7 +444,6 @@ def main_command(
         raise typer.Exit(EXIT_ERROR if missing else EXIT_OK)
 
     from tf24migrate.cli.groups import Options, groups_of
-    from tf24migrate.cli.invocation import Run
     from tf24migrate.cli.project_root import project_root as project_root_of
     from tf24migrate.cli.session import migrate_stdin, run_files
     from tf24migrate.run.discovery import MissingPathError
@@ -357,26 +466,68 @@ def main_command(
         groups = groups_of([stdin_filename or "."] if paths == ["-"] else paths, options)
     except (UnknownRuleError, ConfigError, TargetVersionError) as error:
         raise fail(str(error)) from None
-    run = Run(
+    if out is not None:
+        from tf24migrate.run.out_tree import copy_tree
+
+        try:
+            copy_tree(paths[0], out)
+        except OSError as error:
+            raise fail(f"--out {out}: cannot copy {paths[0]} there: {error}") from None
+    with contextlib.ExitStack() as stack:
+        if output_file is not None:
+            stack.enter_context(_stdout_to(output_file))
+        run = _run_of(
+            mode,
+            groups,
+            output_format,
+            color,
+            quiet=quiet,
+            statistics=statistics,
+            exit_zero=exit_zero,
+            paths_missing=len(missing),
+            exit_non_zero_on_fix=exit_non_zero_on_fix,
+            project_root=project_root_of(project_root),
+            add_noqa=add_noqa,
+            changed_lines=lines_changed,
+            report=report,
+            out=None if out is None else (paths[0], out),
+            diff_asked=diff,
+        )
+        try:
+            exit_code = migrate_stdin(run, stdin_filename or "<stdin>") if paths == ["-"] else run_files(run)
+        except MissingPathError as error:
+            raise fail(str(error)) from None
+        except OSError as error:  # files' own errors are their results': this is the output failing
+            raise _output_failed(error) from None
+    raise typer.Exit(exit_code)
+
+
+def _run_of(mode, groups, output_format, color, **settled) -> Run:
+    """The run the options ask for; colour by default when stdout (or the output file) is a terminal."""
+    return Run(
         mode=mode,
         groups=groups,
         output_format=output_format,
         color=color if color is not None else (sys.stdout.isatty() and "NO_COLOR" not in os.environ),
-        quiet=quiet,
-        statistics=statistics,
-        exit_zero=exit_zero,
-        paths_missing=len(missing),
-        exit_non_zero_on_fix=exit_non_zero_on_fix,
-        project_root=project_root_of(project_root),
-        diff_asked=diff,
+        **settled,
     )
+
+
+@contextlib.contextmanager
+def _stdout_to(path: str):
+    """`sys.stdout` writing to the file at `path` (`--output-file`), created or emptied, for the
+    block; a file that cannot be opened is a usage error."""
     try:
-        exit_code = migrate_stdin(run, stdin_filename or "<stdin>") if paths == ["-"] else run_files(run)
-    except MissingPathError as error:
-        raise fail(str(error)) from None
-    except OSError as error:  # files' own errors are their results': this is the output failing
-        raise _output_failed(error) from None
-    raise typer.Exit(exit_code)
+        handle = open(path, "w", encoding="utf-8", newline="")  # noqa: SIM115 - closed below
+    except OSError as error:
+        raise fail(f"--output-file {path}: cannot write: {error.strerror or error}") from None
+    previous = sys.stdout
+    sys.stdout = handle
+    try:
+        yield
+    finally:
+        sys.stdout = previous
+        handle.close()
 
 
 def _output_failed(error: OSError) -> typer.Exit:

@@ -4,7 +4,7 @@ with their settings, and what decides the exit code. `command` builds it, `sessi
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -42,6 +42,12 @@ class Run:
     paths_missing: int = 0  # paths named that do not exist, folders unreadable (left out: exit 2)
     stdin: bool = False  # one source from stdin: its migrated source, or its diff, to stdout
     project_root: str | None = None  # review formats name files from here (`cli.project_root`)
+    add_noqa: bool = False  # `--add-noqa`: a suppression comment on each line with a finding left
+    # `--since --only-changed-lines`: by absolute path, the lines whose findings are reported
+    # (None: every line, an untracked file); files not there are reported whole.
+    changed_lines: Mapping[str, frozenset[int] | None] | None = None
+    report: str | None = None  # `--report FILE`: the migration report written there (`cli.report`)
+    out: tuple[str, str] | None = None  # `--out DIR`: (the folder migrated, DIR), copies written there
     diff_asked: bool = False  # `--diff` given: with `--output-format github`, the diffs printed too
 
     @property

@@ -14,7 +14,7 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 import typer
 
@@ -22,9 +22,11 @@ from tf24migrate.cli.exit_codes import EXIT_DUE, EXIT_ERROR, EXIT_INTERRUPTED, E
 from tf24migrate.cli.groups import Group, by_project, describe
 from tf24migrate.cli.invocation import Mode, OutputFormat, Run
 from tf24migrate.cli.output import Summary, printable
+from tf24migrate.cli.report import Report
 from tf24migrate.cli.reporters import reporter_for
 from tf24migrate.cli.statistics import RuleStatistics
 from tf24migrate.model.findings import FileResult, Status
+from tf24migrate.model.notes import SYNTAX_ERROR
 from tf24migrate.run.discovery import iter_source_files
 from tf24migrate.run.file import decode_file, migrate_loaded
 from tf24migrate.run.files import STOP_SIGNALS, UnreadableFile
@@ -43,6 +45,9 @@ class _Printer:
         self.statistics = RuleStatistics()
         self.stdout_is_terminal = sys.stdout.isatty()
         self.reporter = reporter_for(run, self.echo)
+        self.noqa = _NoqaWriter() if run.add_noqa else None
+        self.report = None if run.report is None else Report(written=run.writes)
+        self.report_failed = False
         self.review = None
         if run.mode is Mode.INTERACTIVE:
             from tf24migrate.cli.interactive import Review
@@ -59,15 +64,47 @@ class _Printer:
         self.echo(text, err=False, nl=False, color=self.run.color)
 
     def add(self, result: FileResult) -> None:
+        if self.run.changed_lines is not None:
+            result = _on_changed_lines(result, self.run.changed_lines)
+        if self.run.out is not None and result.changed:
+            result = _written_to_copy(result, *self.run.out)
+        if self.noqa is not None:
+            result = self.noqa.add(result)
         self.summary.add(result)
         self.statistics.add(result.findings)
-        self.reporter.add(result, self.group)
+        if self.report is not None:
+            self.report.add(result)
+        if self.noqa is None:
+            self.reporter.add(result, self.group)
+
+    @property
+    def needs_texts(self) -> bool:
+        """Whether a changed result must come with its texts: the reporter or the report shows them."""
+        return self.reporter.needs_texts or self.report is not None or self.run.out is not None
+
+    def _write_report(self, path: str) -> None:
+        """The report, to `path`; a report that cannot be written is said on stderr, and fails the run."""
+        from tf24migrate.cli.report import report_format
+
+        assert self.report is not None
+        if len(self.run.groups) == 1:
+            self.report.target = self.run.groups[0].target
+        try:
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(self.report.text(self.summary, report_format(path) or "json"))
+        except OSError as error:
+            typer.echo(
+                f"tf24migrate: error: --report {path}: cannot write: {error.strerror or error}", err=True
+            )
+            self.report_failed = True
 
     def finish(self, elapsed: float, *, interrupted: bool = False) -> int:
         """The document (of the files done, marked, when `interrupted`), statistics, summary."""
         run = self.run
         self.progress.clear()
         self.reporter.finish(self.summary, self.statistics, interrupted=interrupted)
+        if self.report is not None and run.report is not None:
+            self._write_report(run.report)
         if self.review is not None and self.review.not_offered:
             count = self.review.not_offered
             typer.echo(
@@ -75,11 +112,90 @@ class _Printer:
                 "nothing written for them; run the command again to review them",
                 err=True,
             )
+        if self.noqa is not None:
+            self.noqa.finish()
+            return EXIT_ERROR if self.summary.files_failed or run.paths_missing else EXIT_OK
         if not run.quiet:
             typer.echo(
                 f"{self.summary.line(written=run.writes)}{describe(run.groups)} in {elapsed:.2f}s", err=True
             )
-        return exit_code(self.summary, run)
+        return EXIT_ERROR if self.report_failed else exit_code(self.summary, run)
+
+
+def _written_to_copy(result: FileResult, source: str, destination: str) -> FileResult:
+    """`result`, its code written over its copy under `destination` (`--out`): written; or failed,
+    none of its fixes applied, when the copy cannot be written."""
+    from tf24migrate.run.out_tree import write_copy
+
+    try:
+        write_copy(result, source, destination)
+    except OSError as error:
+        findings = tuple(dataclasses.replace(f, applied=False) for f in result.findings)
+        why = f"--out: its copy not written: {error}"
+        return dataclasses.replace(result, status=Status.FAILED, error=why, findings=findings)
+    return dataclasses.replace(result, written=True)
+
+
+def _on_changed_lines(result: FileResult, changed: Mapping[str, frozenset[int] | None]) -> FileResult:
+    """`result` with only its findings on a changed line (`--only-changed-lines`); a notebook's
+    findings all (their lines are a cell's), and a file's failure too."""
+    lines = changed.get(os.path.abspath(result.path), None)
+    if lines is None or not result.findings:
+        return result
+    kept = tuple(
+        finding
+        for finding in result.findings
+        if finding.cell is not None
+        or finding.code == SYNTAX_ERROR.code
+        or not lines.isdisjoint(range(finding.line, finding.end_line + 1))
+    )
+    return dataclasses.replace(result, findings=kept)
+
+
+class _NoqaWriter:
+    """`--add-noqa`: each result's findings left written as `# noqa:` comments (`run.noqa`), what
+    could not be said on stderr, and the count at the end (as ruff's "Added N noqa directives")."""
+
+    def __init__(self) -> None:
+        self.added = 0
+        self.files = 0
+
+    def add(self, result: FileResult) -> FileResult:
+        """`result`, failed if its comments could not be written."""
+        from tf24migrate.run.files import UnreadableFile
+        from tf24migrate.run.noqa import add_noqa
+        from tf24migrate.sources.kinds import PYTHON, kind_of
+
+        left = [finding for finding in result.findings if not finding.applied]
+        if not left or result.status is Status.FAILED:
+            return result
+        if kind_of(result.path) is not PYTHON:
+            _note_skipped(
+                result.path, f"--add-noqa: {len(left)} findings left as they are: it writes Python files only"
+            )
+            return result
+        try:
+            added, skipped = add_noqa(result.path, left)
+        except (OSError, UnreadableFile) as error:
+            why = getattr(error, "strerror", None) or error
+            return dataclasses.replace(result, status=Status.FAILED, error=f"--add-noqa: cannot write: {why}")
+        for finding in skipped:
+            _note_skipped(
+                finding.location,
+                f"--add-noqa: no comment can end line {finding.line} or {finding.end_line} "
+                f"(a string or a `\\` goes on): suppress {finding.code} by hand",
+            )
+        if added:
+            self.added += added
+            self.files += 1
+        return result
+
+    def finish(self) -> None:
+        typer.echo(
+            f"tf24migrate: added {self.added} noqa code{'' if self.added == 1 else 's'} "
+            f"in {self.files} file{'' if self.files == 1 else 's'}",
+            err=True,
+        )
 
 
 def exit_code(summary: Summary, run: Run) -> int:
@@ -139,7 +255,7 @@ def run_files(run: Run) -> int:
     printer = _Printer(run, progress)
     try:
         stop_signals_interrupt()
-        for group, group_files in zip(run.groups, files, strict=True):
+        for group, group_files in _with_per_file_ignores(run.groups, files):
             printer.group = group
             if not _run_group(group, group_files, printer):
                 break
@@ -190,6 +306,47 @@ def _files_of(groups: Sequence[Group], on_skip) -> list[list[str]]:
     return kept
 
 
+def _with_per_file_ignores(
+    groups: Sequence[Group], files: list[list[str]]
+) -> Iterator[tuple[Group, list[str]]]:
+    """Each group with its files; where its config has `per-file-ignores`, the files an entry
+    applies to are a group of their own, with those rules and notes left out (after the group's
+    other files, in their order; such groups run with one selection each)."""
+    from tf24migrate.run.config import load_config
+    from tf24migrate.run.per_file_ignores import PerFileIgnores
+
+    for group, group_files in zip(groups, files, strict=True):
+        config = load_config(group.config_path) if group.config_path and group_files else None
+        if config is None or not config.per_file_ignores:
+            yield group, group_files
+            continue
+        ignores = PerFileIgnores(config.root, config.per_file_ignores)
+        by_selectors: dict[tuple[str, ...], list[str]] = {(): []}
+        for file in group_files:
+            by_selectors.setdefault(ignores.selectors(file), []).append(file)
+        for selectors, selected_files in by_selectors.items():
+            if selected_files:
+                yield _leaving_out(group, selectors), selected_files
+
+
+def _leaving_out(group: Group, selectors: tuple[str, ...]) -> Group:
+    """`group` with the rules and notes of `selectors` left out too."""
+    if not selectors:
+        return group
+    from tf24migrate.catalogue.selection import RuleSelection
+    from tf24migrate.catalogue.settings import Settings
+
+    rules, settings = group.settings.rules, group.settings
+    assert isinstance(rules, RuleSelection)  # the command's settings select by selectors
+    selected = Settings.selected(
+        rules.select or None,
+        (*rules.ignore, *selectors),
+        target=settings.target,
+        unsafe_fixes=settings.unsafe_fixes,
+    )
+    return dataclasses.replace(group, settings=selected)
+
+
 def _self_and_folders(path: str) -> Iterator[str]:
     """An absolute path, then each folder it is in (the paths it is `==` or under): looked up in a
     set, so that many paths named (`--files-from`) cost their depth, not their number squared."""
@@ -208,10 +365,10 @@ def _run_group(group: Group, files: list[str], printer: _Printer) -> bool:
     results = migrate_files(
         files,
         group.settings,
-        write=printer.run.writes,
+        write=printer.run.writes and printer.run.out is None,  # --out: the printer writes the copies
         jobs=group.jobs,
         texts=False,
-        change_texts=printer.reporter.needs_texts,
+        change_texts=printer.needs_texts,
         cache=_open_cache(group) if files else None,
         choose=None if review is None else lambda result: review.choose(result, group, printer.progress),
     )
@@ -253,7 +410,7 @@ def migrate_stdin(run: Run, name: str) -> int:
         result = FileResult(path=name, status=Status.FAILED, error=f"cannot read: {error}")
         output = raw
     else:
-        (group,) = run.groups
+        ((group, _),) = _with_per_file_ignores(run.groups, [[name]])  # as the file named would
         result = migrate_loaded(name, source, group.settings)
         output = raw
         if result.status is Status.CHANGED and run.writes:

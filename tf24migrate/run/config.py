@@ -2,8 +2,10 @@
 root, the folder holding `.git`), checked strictly; `cli.groups` runs each path with its own.
 
 The keys are those of the command line: `select`, `extend-select`, `ignore`, `exclude`, `extend-exclude`,
-`unsafe-fixes`, `force-exclude`, `jobs`, `target-version`, `cache-dir` (relative to the file's folder).
-The command line overrides each one it sets. An unknown key, or a value
+`unsafe-fixes`, `force-exclude`, `jobs`, `target-version`, `cache-dir` (relative to the file's folder);
+and, as ruff's, `per-file-ignores` (a table from a gitignore-style glob, relative to the file's
+folder, `!` in front for the files it does not match, to the rules and notes left out for those
+files: `run.per_file_ignores`). The command line overrides each one it sets. An unknown key, or a value
 of the wrong type, is an error that names the key and the file.
 """
 
@@ -14,11 +16,8 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
+from tf24migrate.run.config_error import ConfigError
 from tf24migrate.run.files import read_regular_file
-
-
-class ConfigError(ValueError):
-    """pyproject.toml's `[tool.tf24migrate]` table is not what we understand; the message says why."""
 
 
 @dataclass(frozen=True)
@@ -36,6 +35,7 @@ class Config:
     jobs: int | None = None
     target_version: str | None = None  # "X.Y", checked
     cache_dir: str | None = None  # absolute, or relative to the current folder
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (glob, selectors), in the file's order
 
     @property
     def root(self) -> str:
@@ -116,7 +116,15 @@ def load_config(path: str) -> Config:
     where = f"{path}: [tool.tf24migrate]"
     if not isinstance(table, dict):
         raise ConfigError(f"{where} must be a table")
-    known = {*_LISTS, "unsafe-fixes", "force-exclude", "jobs", "target-version", "cache-dir"}
+    known = {
+        *_LISTS,
+        "unsafe-fixes",
+        "force-exclude",
+        "jobs",
+        "target-version",
+        "cache-dir",
+        "per-file-ignores",
+    }
     unknown = sorted(set(table) - known)
     if unknown:
         raise ConfigError(f"{where}: unknown key {unknown[0]!r}; the keys are {', '.join(sorted(known))}")
@@ -149,4 +157,28 @@ def load_config(path: str) -> Config:
         if not isinstance(folder, str) or not folder or "\0" in folder:
             raise ConfigError(f"{where}: `cache-dir` must be a folder's path as a string, not {folder!r}")
         values["cache_dir"] = os.path.join(os.path.dirname(path), os.path.expanduser(folder))
+    if "per-file-ignores" in table:
+        values["per_file_ignores"] = _per_file_ignores(table["per-file-ignores"], where)
     return Config(path=path, **values)
+
+
+def _per_file_ignores(table: object, where: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """`per-file-ignores` checked: each glob valid, each selector a rule's or a note's."""
+    from tf24migrate.catalogue.selection import RuleSelection, UnknownRuleError
+    from tf24migrate.run.globs import glob_problem
+
+    key = f"{where} `per-file-ignores`"
+    if not isinstance(table, dict):
+        raise ConfigError(f'{key} must be a table of globs to rules, such as {{"tests/*" = ["TF24101"]}}')
+    entries = []
+    for glob, selectors in table.items():
+        problem = glob_problem(glob.removeprefix("!")) if glob.strip("!") else "an empty pattern"
+        if problem is not None:
+            raise ConfigError(f"{key}: {glob!r}: {problem}")
+        codes = _strings(f"per-file-ignores.{glob!r}", selectors, where)
+        try:
+            RuleSelection(None, codes).check()
+        except UnknownRuleError as error:
+            raise ConfigError(f"{key}: {glob!r}: {error}") from None
+        entries.append((glob, codes))
+    return tuple(entries)

@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from tf24migrate.run.config import ConfigError
+from tf24migrate.run.config_error import ConfigError
 
 if TYPE_CHECKING:
     import pathspec
