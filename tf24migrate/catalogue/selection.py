@@ -100,8 +100,8 @@ def _matches(rule: Selectable, selector: str) -> bool:
     selector = selector.strip()
     if selector.lower() == "all":
         return True
-    if selector.upper().startswith("TF24"):
-        return rule.code.startswith(selector.upper())
+    if selector.upper().startswith("TF24") or "TF24".startswith(selector.upper()):
+        return rule.code.startswith(selector.upper())  # any prefix of a code, as ruff's
     return rule.name == selector.lower()
 
 

@@ -48,6 +48,21 @@ def _valued(help: str, metavar: str, panel: str):
     return typer.Option(help=help, metavar=metavar, rich_help_panel=panel)
 
 
+def _alone(ctx: typer.Context, name: str) -> None:
+    """A usage error when an option that does not change what `name` (`--list-rules`, `--explain`)
+    prints is given with it: it would be ignored without a word."""
+    takes = {name, "output_format"} if name == "list_rules" else {name}
+    for param in ctx.command.params:
+        if param.name in takes or param.name is None:
+            continue
+        source = ctx.get_parameter_source(param.name)
+        if source is not None and source.name == "COMMANDLINE":
+            this = param.opts[0] if param.opts[0].startswith("-") else "path"
+            option = "--list-rules" if name == "list_rules" else "--explain"
+            does = "lists the rules" if name == "list_rules" else "shows a rule's documentation"
+            raise fail(f"{option} {does} and exits: {this} does not change that; run them apart")
+
+
 def _version(value: bool) -> None:
     if value:
         typer.echo(f"tf24migrate {__version__}")
@@ -161,6 +176,7 @@ def _mode(diff: bool, write: bool, check: bool, interactive: bool, stdin: bool) 
 
 
 def main_command(
+    ctx: typer.Context,
     paths: Annotated[
         list[str] | None,
         typer.Argument(
@@ -233,8 +249,13 @@ def main_command(
     no_ignore: Annotated[
         bool,
         typer.Option(
-            "--no-ignore", help="Do not honour .gitignore and .git/info/exclude.", rich_help_panel=_FILES
+            "--no-ignore",
+            help="Do not honour .gitignore and .git/info/exclude.",
+            rich_help_panel=_FILES,
         ),
+    ] = False,
+    no_respect_gitignore: Annotated[
+        bool, typer.Option("--no-respect-gitignore", hidden=True, help="--no-ignore, as ruff spells it.")
     ] = False,
     force_exclude: Annotated[
         bool | None,
@@ -336,13 +357,23 @@ def main_command(
             rich_help_panel=_CACHE,
         ),
     ] = None,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="Say each path's settings and its files.")
+    ] = False,
+    show_settings: Annotated[
+        bool, typer.Option("--show-settings", help="Print each path's settings and exit.")
+    ] = False,
+    show_files: Annotated[
+        bool, typer.Option("--show-files", help="Print the files to migrate and exit.")
+    ] = False,
     list_rules: Annotated[bool, typer.Option("--list-rules", help="List every rule and exit.")] = False,
     explain: Annotated[
         str | None,
         typer.Option(help="Show a rule's documentation (code or name) and exit.", metavar="RULE"),
     ] = None,
     version: Annotated[
-        bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit.")
+        bool,
+        typer.Option("--version", "-V", callback=_version, is_eager=True, help="Show the version and exit."),
     ] = False,
 ) -> None:
     """Migrate TensorFlow 2.0-2.3 code to the TensorFlow 2.4 API.
@@ -362,6 +393,8 @@ def main_command(
 
     select_, extend_select_, ignore_ = _split(select), _split(extend_select), _split(ignore)
     try:
+        if list_rules or explain:
+            _alone(ctx, "list_rules" if list_rules else "explain")
         if list_rules:
             rule_listing.list_rules(output_format)
             return
@@ -456,7 +489,7 @@ def main_command(
         unsafe_fixes=unsafe_fixes,
         exclude=_split(exclude),
         extend_exclude=_split(extend_exclude),
-        no_ignore=no_ignore,
+        no_ignore=no_ignore or no_respect_gitignore,
         force_exclude=force_exclude,
         jobs=jobs,
         cache_dir=cache_dir,
@@ -473,6 +506,18 @@ def main_command(
             copy_tree(paths[0], out)
         except OSError as error:
             raise fail(f"--out {out}: cannot copy {paths[0]} there: {error}") from None
+    if show_settings or show_files:
+        from tf24migrate.cli.session import list_files
+        from tf24migrate.cli.settings_shown import show_settings as print_settings
+
+        with contextlib.ExitStack() as stack:
+            if output_file is not None:
+                stack.enter_context(_stdout_to(output_file))
+            if show_settings:
+                print_settings(groups, typer.echo)
+            if show_files:
+                list_files(groups)
+        raise typer.Exit(EXIT_OK)
     with contextlib.ExitStack() as stack:
         if output_file is not None:
             stack.enter_context(_stdout_to(output_file))
@@ -491,6 +536,7 @@ def main_command(
             changed_lines=lines_changed,
             report=report,
             out=None if out is None else (paths[0], out),
+            verbose=verbose,
             diff_asked=diff,
         )
         try:

@@ -48,6 +48,7 @@ class Run:
     changed_lines: Mapping[str, frozenset[int] | None] | None = None
     report: str | None = None  # `--report FILE`: the migration report written there (`cli.report`)
     out: tuple[str, str] | None = None  # `--out DIR`: (the folder migrated, DIR), copies written there
+    verbose: bool = False  # `-v`: each group's settings, and what its walk found, on stderr
     diff_asked: bool = False  # `--diff` given: with `--output-format github`, the diffs printed too
 
     @property

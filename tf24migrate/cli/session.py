@@ -247,6 +247,9 @@ def run_files(run: Run) -> int:
             unreadable.append(path)
 
     groups, files = by_project(run.groups, _files_of(run.groups, on_skip))  # each file's own project
+    if run.verbose:
+        for group, group_files in zip(groups, files, strict=True):
+            _say_settings(group, group_files)
     run = dataclasses.replace(run, groups=groups, paths_missing=run.paths_missing + len(unreadable))
     total = sum(map(len, files))
     progress = ProgressBar(
@@ -270,6 +273,24 @@ def run_files(run: Run) -> int:
         )
         return EXIT_INTERRUPTED
     return printer.finish(time.monotonic() - started)
+
+
+def _say_settings(group: Group, files: Sequence[str]) -> None:
+    """`-v`: the group's settings, and how many files its walk found (and the cache holds), on stderr."""
+    from tf24migrate.cli.settings_shown import cached_count, settings_lines
+
+    for line in settings_lines(group):
+        typer.echo(printable(f"tf24migrate: {line}"), err=True)
+    cached = cached_count(group, files)
+    held = "" if cached is None else f", {cached} of them with a result in the cache"
+    typer.echo(f"tf24migrate: {len(files)} file{'' if len(files) == 1 else 's'} to migrate{held}", err=True)
+
+
+def list_files(groups: Sequence[Group]) -> None:
+    """`--show-files`: each file a run over `groups` would migrate, one a line, on stdout."""
+    for group_files in _files_of(groups, _note_skipped):
+        for file in group_files:
+            typer.echo(printable(file))
 
 
 def _files_of(groups: Sequence[Group], on_skip) -> list[list[str]]:

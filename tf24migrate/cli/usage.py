@@ -21,6 +21,11 @@ _SAME_AS = {
 }
 
 
+# How alike an unknown option and ours must be for "did you mean" (difflib's ratio): `--wirte`
+# and `--selct` are typos of `--write` and `--select`; `--bogus` is no typo of `--jobs` (0.67).
+_CLOSE_ENOUGH = 0.75
+
+
 def fail(message: str) -> typer.Exit:
     from tf24migrate.cli.output import printable
 
@@ -35,7 +40,8 @@ def usage_message(error: Exception, options: list[str]) -> str:
 
     if isinstance(error, NoSuchOption):
         name = error.option_name
-        guess = _SAME_AS.get(name) or next(iter(difflib.get_close_matches(name, options, n=1)), None)
+        close = difflib.get_close_matches(name, options, n=1, cutoff=_CLOSE_ENOUGH)
+        guess = _SAME_AS.get(name) or next(iter(close), None)
         hint = f": did you mean {guess}?" if guess else ""
         return f"no such option {name}{hint} (`tf24migrate --help` lists the options)"
     message = error.format_message().rstrip(".")  # type: ignore[attr-defined]

@@ -147,6 +147,12 @@ def load_config(path: str) -> Config:
     if "target-version" in table:
         from tf24migrate.model.target import TargetVersionError, parse_version
 
+        if isinstance(table["target-version"], int | float) and not isinstance(table["target-version"], bool):
+            raise ConfigError(
+                f'{where}: `target-version` must be a string, "X.Y" in quotes (such as "2.3"): '
+                f"a TOML number such as 2.10 would read as 2.1"
+            )
+
         try:
             parse_version(table["target-version"], f"{where}: `target-version`")
         except TargetVersionError as error:
