@@ -121,10 +121,10 @@ class Rule:
         """A finding of this rule at `span`: the one place findings of rules are made, so each
         carries the rule's code, name, versions and its severity for `target`. The first line of
         `message` is what and where (ruff's short message); the lines after it (the why), then
-        the rule's versions when its old spelling stops working, are the finding's `details`."""
+        the rule's versions (when it has any), are the finding's `details`."""
         message, _, why = message.partition("\n")
         details = [part.strip() for part in why.split("\n") if part.strip()]
-        if self.old_removed or self.changed_in:
+        if self.new_since or self.old_removed or self.changed_in:  # a deprecation's too
             details.append(f"TensorFlow versions: {versions_line(self)}")
         return Finding(
             code=self.code,

@@ -135,9 +135,10 @@ KERAS_GET_GRAPH = ReportUse(
     changed_in="2.4",
     severity=Severity.INFO,
     symbols={
-        qualified: "Functional models no longer need the Keras graph from TF 2.4: remove "
-        "`with K.get_graph().as_default():`.\nThey are built from symbolic `KerasTensor`s: build the "
-        "model directly; `get_graph` is not in the public TF 2 `tf.keras.backend`."
+        qualified: "Functional models no longer need the Keras graph from TF 2.4: take "
+        "`get_graph().as_default()` out of its `with` (keep any other context there, such as a "
+        "`tf.name_scope`).\nThey are built from symbolic `KerasTensor`s: build the model directly; "
+        "`get_graph` is not in the public TF 2 `tf.keras.backend`."
         for qualified in ("tensorflow.keras.backend.get_graph", "tensorflow.python.keras.backend.get_graph")
     },
     doc="""
