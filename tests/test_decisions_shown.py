@@ -52,3 +52,18 @@ def test_verbose_says_settings_files_and_cache_on_stderr(tmp_path):
     warm = run("--verbose", "--check", "a", cwd=tmp_path)
     assert "tf24migrate: 1 file to migrate, 1 of them with a result in the cache" in warm.stderr
     assert warm.stdout == cold.stdout  # the findings as without -v
+    assert "tf24migrate: left out: a/build: excluded (exclude, extend-exclude)" in cold.stderr
+
+
+def test_show_settings_splits_a_folder_by_the_project_each_file_is_in(tmp_path):
+    for project, requirement in (("old", "tensorflow==2.3.0"), ("new", "tensorflow>=2.4")):
+        (tmp_path / project).mkdir()
+        (tmp_path / project / "requirements.txt").write_text(requirement + "\n")
+        (tmp_path / project / "train.py").write_text(CODE)
+    result = run("--show-settings", ".", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    sections = [section.splitlines()[:3] for section in result.stdout.split("\n\n")]
+    assert [(lines[0], lines[2].split("  #")[0]) for lines in sections] == [
+        ("# . (project new)", 'target-version = "2.4"'),
+        ("# . (project old)", 'target-version = "2.3"'),
+    ]

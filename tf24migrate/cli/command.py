@@ -507,14 +507,14 @@ def main_command(
         except OSError as error:
             raise fail(f"--out {out}: cannot copy {paths[0]} there: {error}") from None
     if show_settings or show_files:
-        from tf24migrate.cli.session import list_files
+        from tf24migrate.cli.session import list_files, project_groups
         from tf24migrate.cli.settings_shown import show_settings as print_settings
 
         with contextlib.ExitStack() as stack:
             if output_file is not None:
                 stack.enter_context(_stdout_to(output_file))
             if show_settings:
-                print_settings(groups, typer.echo)
+                print_settings(project_groups(groups), typer.echo)
             if show_files:
                 list_files(groups)
         raise typer.Exit(EXIT_OK)

@@ -246,7 +246,10 @@ def run_files(run: Run) -> int:
         if failed:
             unreadable.append(path)
 
-    groups, files = by_project(run.groups, _files_of(run.groups, on_skip))  # each file's own project
+    on_leave = _say_left if run.verbose else None
+    groups, files = by_project(
+        run.groups, _files_of(run.groups, on_skip, on_leave)
+    )  # each file's own project
     if run.verbose:
         for group, group_files in zip(groups, files, strict=True):
             _say_settings(group, group_files)
@@ -275,6 +278,11 @@ def run_files(run: Run) -> int:
     return printer.finish(time.monotonic() - started)
 
 
+def _say_left(path: str, why: str) -> None:
+    """`-v`: a folder or source file a walk leaves out, and why, on stderr."""
+    typer.echo(printable(f"tf24migrate: left out: {path}: {why}"), err=True)
+
+
 def _say_settings(group: Group, files: Sequence[str]) -> None:
     """`-v`: the group's settings, and how many files its walk found (and the cache holds), on stderr."""
     from tf24migrate.cli.settings_shown import cached_count, settings_lines
@@ -286,6 +294,11 @@ def _say_settings(group: Group, files: Sequence[str]) -> None:
     typer.echo(f"tf24migrate: {len(files)} file{'' if len(files) == 1 else 's'} to migrate{held}", err=True)
 
 
+def project_groups(groups: Sequence[Group]) -> list[Group]:
+    """`groups` as a run splits them, each file with its own project's target (`by_project`)."""
+    return by_project(groups, _files_of(groups, _note_skipped))[0]
+
+
 def list_files(groups: Sequence[Group]) -> None:
     """`--show-files`: each file a run over `groups` would migrate, one a line, on stdout."""
     for group_files in _files_of(groups, _note_skipped):
@@ -293,13 +306,17 @@ def list_files(groups: Sequence[Group]) -> None:
             typer.echo(printable(file))
 
 
-def _files_of(groups: Sequence[Group], on_skip) -> list[list[str]]:
-    """Each group's files. With several groups, a file is migrated once: a file under a path
+def _files_of(groups: Sequence[Group], on_skip, on_leave=None) -> list[list[str]]:
+    """Each group's files (`on_leave`: hears of what the walks leave out, and why). With several groups, a file is migrated once: a file under a path
     named in another group, deeper than the path that found it, is that group's (a nested
     project named keeps its own config); a file reached otherwise from two groups is the first's."""
     named = [path for group in groups for path in group.paths]
     files = [
-        list(iter_source_files(group.paths, SUFFIXES, group.path_filter, on_skip, roots=named))
+        list(
+            iter_source_files(
+                group.paths, SUFFIXES, group.path_filter, on_skip, roots=named, on_leave=on_leave
+            )
+        )
         for group in groups
     ]
     if len(groups) == 1:

@@ -1,8 +1,9 @@
 """What the command decided, shown: `--show-settings` (each group's settings, as the keys of
 `[tool.tf24migrate]` in TOML, then exit), `--show-files` (the files a run would migrate, then exit)
 and `-v`/`--verbose` (the same settings on stderr before each group's files, with how many files
-its walk found and how many of them the result cache already holds), as ruff's options of those
-names show its own."""
+its walk found and how many of them the result cache already holds; the session says what the
+walks leave out, and why), as ruff's options of those names show its own. A folder named is shown
+split by the project each file is in, as a run splits it (`groups.by_project`)."""
 
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ def settings_lines(group: Group) -> list[str]:
         f"config = {_toml(shown(group.config_path))}" if group.config_path else 'config = ""  # the defaults'
     )
     lines = [
-        f"# {', '.join(group.paths)}",
+        f"# {', '.join(group.paths)}" + (f" (project {group.project_shown})" if group.project_shown else ""),
         config_line,
         f"target-version = {_toml(format_version(settings.target.version))}  # {settings.target.source}",
     ]

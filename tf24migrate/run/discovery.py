@@ -198,6 +198,7 @@ class _Walker:
         self, suffixes: tuple[str, ...], path_filter: PathFilter, roots: Sequence[str], on_skip: OnSkip
     ) -> None:
         self.suffixes = suffixes
+        self.on_leave: OnSkip | None = None  # hears of each folder or source file left out, and why
         self.path_filter = path_filter
         self.roots = [os.path.realpath(root) for root in roots]
         self.on_skip = on_skip
@@ -208,6 +209,10 @@ class _Walker:
         self.excluded_names = frozenset(globs) if all(map(_is_bare_name, globs)) else None
         if self.excluded_names is None:
             self.excluded = compile_globs(globs)
+
+    def _left(self, path: str, why: str) -> None:
+        if self.on_leave is not None:
+            self.on_leave(path, why)
 
     def _is_excluded(self, path: str, name: str, is_dir: bool, base: str | None = None) -> bool:
         relative = os.path.relpath(path, base or self.root)
@@ -296,6 +301,7 @@ class _Walker:
             return
         names = {entry.name: entry for entry in entries}  # what is known without a system call
         if not named and _holds_virtualenv(names):
+            self._left(folder, "a virtual environment")
             return
         if self.path_filter.respect_ignore_files and ".gitignore" in names:
             ignore_files = ignore_files + _load(absolute, os.path.join(absolute, ".gitignore"), self.on_skip)
@@ -305,12 +311,15 @@ class _Walker:
             full = prefix + entry.name
             if is_dir:
                 if entry.name.startswith("."):
+                    self._left(entry.path, "a hidden folder")
                     continue
             elif not entry.name.endswith(self.suffixes) or not self._is_file_to_take(entry):
                 continue
-            if self._is_excluded_entry(full, entry.name, is_dir) or self._is_ignored(
-                full, is_dir, ignore_files
-            ):
+            if self._is_excluded_entry(full, entry.name, is_dir):
+                self._left(entry.path, "excluded (exclude, extend-exclude)")
+                continue
+            if self._is_ignored(full, is_dir, ignore_files):
+                self._left(entry.path, "ignored (.gitignore, .git/info/exclude)")
                 continue
             if is_dir:
                 yield entry.path, ignore_files
@@ -350,13 +359,15 @@ def iter_source_files(
     on_skip: OnSkip = _ignore_skip,
     *,
     roots: Sequence[str] | None = None,
+    on_leave: OnSkip | None = None,
 ) -> Iterator[str]:
     """Every file named in `paths`, and every file with one of `suffixes` under the folders named
     that `path_filter` keeps; sorted within each folder. A named file or folder is always taken,
     even if ignored or excluded, unless `path_filter.force_exclude`: then the excludes apply to it
     too. Raises `MissingPathError` for a path that does not exist.
     `on_skip` hears of each symlink left out (see the module docstring); a symlink is followed
-    only to a file inside `roots` (default: `paths`)."""
+    only to a file inside `roots` (default: `paths`). `on_leave` (`--verbose`) hears of each
+    folder and source file a walk leaves out (excluded, ignored, hidden, a virtual environment)."""
     paths = list(paths)
     roots = paths if roots is None else roots
     walker = None
@@ -371,6 +382,7 @@ def iter_source_files(
         links = None  # the symlinks among the files found, when a walk found them
         if os.path.isdir(path):
             walker = walker or _Walker(suffixes, path_filter or PathFilter(), roots, on_skip)
+            walker.on_leave = on_leave
             found: Iterable[str] = walker.walk_named(path)
             links = walker.links
         elif os.path.isfile(path):
