@@ -22,12 +22,14 @@ def test_any_code_prefix_selects(tmp_path, prefix):
     assert "TF24101" in result.stdout
 
 
-def test_no_respect_gitignore_is_no_ignore(tmp_path):
+def test_no_respect_gitignore_and_its_key_are_no_ignore(tmp_path):
     (tmp_path / ".git").mkdir()
     (tmp_path / ".gitignore").write_text("ignored.py\n")
     (tmp_path / "ignored.py").write_text(CODE)
     assert run("--check", ".", cwd=tmp_path).returncode == 0
     assert run("--check", "--no-respect-gitignore", ".", cwd=tmp_path).returncode == 1
+    (tmp_path / "pyproject.toml").write_text("[tool.tf24migrate]\nrespect-gitignore = false\n")
+    assert run("--check", ".", cwd=tmp_path).returncode == 1  # ruff's key
 
 
 @pytest.mark.parametrize(

@@ -169,7 +169,7 @@ def _group(
         path_filter=PathFilter(
             exclude=_first_set(exclude, config.exclude, DEFAULT_EXCLUDE),
             extend_exclude=_first_set(extend, config.extend_exclude, ()),
-            respect_ignore_files=not options.no_ignore,
+            respect_ignore_files=not options.no_ignore and config.respect_gitignore is not False,
             force_exclude=_first_set(options.force_exclude, config.force_exclude, False),
             root="." if exclude is not None or extend is not None else config.root,
         ),

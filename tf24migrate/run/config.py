@@ -2,7 +2,8 @@
 root, the folder holding `.git`), checked strictly; `cli.groups` runs each path with its own.
 
 The keys are those of the command line: `select`, `extend-select`, `ignore`, `exclude`, `extend-exclude`,
-`unsafe-fixes`, `force-exclude`, `jobs`, `target-version`, `cache-dir` (relative to the file's folder);
+`unsafe-fixes`, `force-exclude`, `respect-gitignore` (false: as `--no-ignore`), `jobs`,
+`target-version`, `cache-dir` (relative to the file's folder);
 and, as ruff's, `per-file-ignores` (a table from a gitignore-style glob, relative to the file's
 folder, `!` in front for the files it does not match, to the rules and notes left out for those
 files: `run.per_file_ignores`). The command line overrides each one it sets. An unknown key, or a value
@@ -32,6 +33,7 @@ class Config:
     extend_exclude: tuple[str, ...] | None = None
     unsafe_fixes: bool | None = None
     force_exclude: bool | None = None
+    respect_gitignore: bool | None = None  # false: as --no-ignore (ruff's key)
     jobs: int | None = None
     target_version: str | None = None  # "X.Y", checked
     cache_dir: str | None = None  # absolute, or relative to the current folder
@@ -120,6 +122,7 @@ def load_config(path: str) -> Config:
         *_LISTS,
         "unsafe-fixes",
         "force-exclude",
+        "respect-gitignore",
         "jobs",
         "target-version",
         "cache-dir",
@@ -131,7 +134,7 @@ def load_config(path: str) -> Config:
     values: dict[str, Any] = {
         key.replace("-", "_"): _strings(key, table[key], where) for key in _LISTS if key in table
     }
-    for key in ("unsafe-fixes", "force-exclude"):
+    for key in ("unsafe-fixes", "force-exclude", "respect-gitignore"):
         if key in table:
             if not isinstance(table[key], bool):
                 raise ConfigError(f"{where}: `{key}` must be true or false")
