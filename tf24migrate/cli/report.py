@@ -15,9 +15,9 @@ import os
 from dataclasses import dataclass, field
 
 from tf24migrate import __version__
+from tf24migrate.cli.hunks import changed_hunks, covering
 from tf24migrate.cli.output import Summary, target_json
 from tf24migrate.cli.reporters.json import finding_json
-from tf24migrate.cli.reporters.sarif import changed_hunks, covering
 from tf24migrate.model.findings import FileResult, Status
 from tf24migrate.sources.kinds import NOTEBOOK, kind_of
 

@@ -17,11 +17,11 @@ import json
 from collections.abc import Sequence
 
 from tf24migrate.cli.groups import Group
+from tf24migrate.cli.hunks import changed_hunks, covering
 from tf24migrate.cli.output import Summary
 from tf24migrate.cli.project_root import from_root
 from tf24migrate.cli.reporters import Reporter
 from tf24migrate.cli.reporters.json import kept
-from tf24migrate.cli.reporters.sarif import changed_hunks, covering
 from tf24migrate.cli.statistics import RuleStatistics
 from tf24migrate.model.findings import FileResult, Finding, Severity, Status
 from tf24migrate.model.notes import SYNTAX_ERROR

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import PurePath
 from typing import TYPE_CHECKING
 from urllib.parse import quote
@@ -21,6 +20,7 @@ from tf24migrate import __version__
 from tf24migrate.catalogue.entries import entries
 from tf24migrate.catalogue.selection import selected_codes
 from tf24migrate.cli.groups import Group
+from tf24migrate.cli.hunks import Hunk, changed_hunks, covering
 from tf24migrate.cli.output import Summary
 from tf24migrate.cli.project_root import under_root
 from tf24migrate.cli.reporters import Reporter
@@ -28,7 +28,6 @@ from tf24migrate.cli.reporters.json import kept
 from tf24migrate.cli.statistics import RuleStatistics
 from tf24migrate.model.findings import FileResult, Finding, Severity, Status
 from tf24migrate.model.notes import NOTES, Note
-from tf24migrate.rules.text import line_opcodes
 
 if TYPE_CHECKING:
     from tf24migrate.catalogue.entry_table import Entry
@@ -66,44 +65,7 @@ def _descriptor(rule: Entry | Note) -> dict:
     }
 
 
-@dataclass(frozen=True)
-class _Hunk:
-    """A changed run of source lines: lines `start` to `end` (0-based, end exclusive; equal for an
-    insertion), at characters `offset` to `offset + length`, replaced by `text`."""
-
-    start: int
-    end: int
-    offset: int
-    length: int
-    text: str
-
-
-def changed_hunks(source: str, code: str) -> list[_Hunk]:
-    """The changed runs of lines between `source` and `code`."""
-    before = source.splitlines(keepends=True)
-    after = code.splitlines(keepends=True)
-    line_starts = [0]
-    for line in before:
-        line_starts.append(line_starts[-1] + len(line))
-    return [
-        _Hunk(i1, i2, line_starts[i1], line_starts[i2] - line_starts[i1], "".join(after[j1:j2]))
-        for tag, i1, i2, j1, j2 in line_opcodes(before, after)
-        if tag != "equal"
-    ]
-
-
-def covering(finding: Finding, hunks: list[_Hunk]) -> list[_Hunk]:
-    """The changed runs of lines that cover `finding`'s lines (or an insertion among them)."""
-    first, last = finding.line - 1, finding.end_line  # the finding's lines, 0-based, end exclusive
-    return [
-        hunk
-        for hunk in hunks
-        if (hunk.start < last and hunk.end > first)
-        or (hunk.start == hunk.end and first <= hunk.start <= last)
-    ]
-
-
-def _fix(finding: Finding, hunks: list[_Hunk], location: dict) -> dict | None:
+def _fix(finding: Finding, hunks: list[Hunk], location: dict) -> dict | None:
     """The changed lines that cover `finding`, as a SARIF fix; None when no change covers it."""
     replacements = [
         {
