@@ -145,12 +145,15 @@ def test_only_changed_lines_reports_the_findings_on_the_lines_the_branch_changed
     assert "pkg/old.py:5:" in result.stdout
 
 
-def test_since_errors_are_one_line(branch):
+def test_since_errors_are_one_line(branch, tmp_path_factory):
     unknown = run("--since", "nope", cwd=branch)
     assert unknown.returncode == 2
     assert unknown.stderr == (
         "tf24migrate: error: --since nope: git knows no commit by that name that shares history "
         "with HEAD (fetch it first?)\n"
     )
+    outside = run("--since", "main", cwd=tmp_path_factory.mktemp("not-a-repository"))
+    assert outside.returncode == 2
+    assert outside.stderr == "tf24migrate: error: --since works in a git repository: this folder is in none\n"
     alone = run("--only-changed-lines", cwd=branch)
     assert alone.returncode == 2 and "needs --since REF" in alone.stderr

@@ -55,3 +55,15 @@ def test_out_refuses_a_folder_that_is_not_empty_or_inside_the_source(tmp_path):
     assert run("--out", "new", "--check", "src", cwd=tmp_path).returncode == 2
     assert not (tmp_path / "new").exists()
     assert (tmp_path / "src" / "a.py").read_text() == CODE
+
+
+def test_out_never_writes_through_a_symlink_to_the_original(tmp_path):
+    source = tmp_path / "src"
+    source.mkdir()
+    (source / "real.py").write_text(CODE)
+    os.symlink(source / "real.py", source / "alias.py")  # absolute: its copy leads back to the original
+    result = run("--out", "copy", "src", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "outside --out: not written through" in result.stdout + result.stderr
+    assert (source / "real.py").read_text() == CODE
+    assert os.path.islink(tmp_path / "copy" / "alias.py")
