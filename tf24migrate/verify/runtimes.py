@@ -1,0 +1,136 @@
+"""The real TensorFlow releases `verify` (and the integration tests) run code on, each in a virtual
+environment of its own made from a Python 3.8 (the newest Python those releases have wheels for).
+
+The environments live in `$TF24MIGRATE_RUNTIMES`, by default `${XDG_CACHE_HOME:-~/.cache}/
+tf24migrate/runtimes/tf-X.Y.Z`, and are kept between runs: one is made once (about 1 GB), and used
+while it holds the marker written after its TensorFlow imported. The interpreter is found through
+`pyenv root` (`versions/3.8.*/bin/python`; `$PYENV_ROOT` or `~/.pyenv` when pyenv is not on PATH),
+then `python3.8` on PATH. Standard library only: `scripts/runtimes.py` calls it before the package
+is installed.
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+import shutil
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+PYTHON = "3.8"
+# release -> what pip installs beside it (2.3 and 2.4 need a protobuf older than 4)
+RELEASES = {
+    "2.3.0": ("tensorflow-cpu==2.3.0", "protobuf==3.20.3"),
+    "2.4.0": ("tensorflow-cpu==2.4.0", "protobuf==3.20.3"),
+}
+BEFORE, AFTER = "2.3.0", "2.4.0"
+MARKER = "tf24migrate-runtime.json"
+
+
+class RuntimeUnavailable(Exception):
+    """A release's environment cannot be made: the message says why and what to do, in one line."""
+
+
+def how_to_get_python(then: str) -> str:
+    """Why no environment can be made here, and what to do (`then`: the command to run after)."""
+    return (
+        f"no Python {PYTHON} found through `pyenv root` (versions/{PYTHON}.*/bin/python) or as "
+        f"python{PYTHON} on PATH: install one (`pyenv install {PYTHON}`), then run `{then}`"
+    )
+
+
+def cache_root() -> Path:
+    """Where the environments are: `$TF24MIGRATE_RUNTIMES`, else the user's cache folder."""
+    if os.environ.get("TF24MIGRATE_RUNTIMES"):
+        return Path(os.environ["TF24MIGRATE_RUNTIMES"])
+    return user_cache() / "runtimes"
+
+
+def user_cache() -> Path:
+    """`${XDG_CACHE_HOME:-~/.cache}/tf24migrate`."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "tf24migrate"
+
+
+def _version_key(path: str) -> tuple[int, ...]:
+    version = Path(path).parents[1].name
+    return tuple(int(part) for part in version.split(".") if part.isdigit())
+
+
+def find_interpreter(version: str = PYTHON) -> Path | None:
+    """The newest `version.*` interpreter pyenv has, else `pythonX.Y` on PATH, else None."""
+    try:
+        root = subprocess.run(["pyenv", "root"], capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):  # pyenv not on PATH: its variable, or its default
+        root = os.environ.get("PYENV_ROOT") or os.path.join(os.path.expanduser("~"), ".pyenv")
+    candidates = sorted(
+        glob.glob(os.path.join(root, "versions", f"{version}.*", "bin", "python")), key=_version_key
+    )
+    if root and candidates:
+        return Path(candidates[-1])
+    on_path = shutil.which(f"python{version}")
+    return Path(on_path) if on_path else None
+
+
+def environment(release: str) -> Path:
+    return cache_root() / f"tf-{release}"
+
+
+def runtime_python(release: str) -> Path | None:
+    """The interpreter of a complete environment for `release`, or None."""
+    python = environment(release) / "bin" / "python"
+    return python if (environment(release) / MARKER).is_file() and python.exists() else None
+
+
+def _imports_release(python: Path, release: str) -> bool:
+    check = "import tensorflow as tf; print(tf.__version__)"
+    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3")
+    result = subprocess.run([str(python), "-c", check], capture_output=True, text=True, env=env)
+    return result.returncode == 0 and result.stdout.strip() == release
+
+
+def make(release: str, interpreter: Path, say: Callable[[str], None] = print) -> Path:
+    """Make (or complete) the environment of `release`; returns its interpreter. `say` hears each
+    step as it starts. Raises `RuntimeUnavailable` when TensorFlow does not install or import."""
+    folder = environment(release)
+    python = folder / "bin" / "python"
+    if not python.exists():
+        say(f"making {folder} with {interpreter}")
+        _checked([str(interpreter), "-m", "venv", str(folder)], f"cannot make {folder}")
+    if not _imports_release(python, release):
+        say(f"installing {' '.join(RELEASES[release])} into {folder} (about 1 GB, once)")
+        pip = [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+        _checked([*pip, *RELEASES[release]], f"TensorFlow {release} does not install in {folder}")
+        if not _imports_release(python, release):
+            raise RuntimeUnavailable(f"TensorFlow {release} does not import in {folder}")
+    (folder / MARKER).write_text(json.dumps({"release": release, "requirements": RELEASES[release]}) + "\n")
+    return python
+
+
+def _checked(command: list[str], what: str) -> None:
+    """Run `command`; a failure raises `RuntimeUnavailable` with `what` and its last error line."""
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeUnavailable(f"{what}: {last_error_line(done.stderr or done.stdout)}")
+
+
+def last_error_line(output: str) -> str:
+    """The line of a tool's output that says what failed: pip's last `ERROR:` line, else the last
+    line that is not blank."""
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    errors = [line for line in lines if line.startswith("ERROR:")]
+    return (errors or lines or ["(no output)"])[-1].removeprefix("ERROR: ")
+
+
+def ensure(release: str, say: Callable[[str], None], then: str) -> Path:
+    """The interpreter of `release`'s environment, made first if it is missing. Raises
+    `RuntimeUnavailable` (saying how to get a Python 3.8, and to run `then` after) when none can be."""
+    python = runtime_python(release)
+    if python is not None:
+        return python
+    interpreter = find_interpreter()
+    if interpreter is None:
+        raise RuntimeUnavailable(f"TensorFlow {release} is not installed: {how_to_get_python(then)}")
+    return make(release, interpreter, say)
