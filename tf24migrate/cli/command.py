@@ -27,6 +27,7 @@ from tf24migrate.cli import rule_listing
 from tf24migrate.cli.exit_codes import EXIT_ERROR, EXIT_OK
 from tf24migrate.cli.invocation import Mode, OutputFormat, Run
 from tf24migrate.cli.usage import UsageErrorsInOneLine, fail
+from tf24migrate.cli.usage import split_values as _split
 from tf24migrate.engine.loading import code_cache, dataclass_code
 
 _SELECTION, _FIXES, _FILES, _OUTPUT, _CACHE = "Rule selection", "Fixes", "File selection", "Output", "Cache"
@@ -67,13 +68,6 @@ def _version(value: bool) -> None:
     if value:
         typer.echo(f"tf24migrate {__version__}")
         raise typer.Exit()
-
-
-def _split(value: list[str] | None) -> tuple[str, ...] | None:
-    """A repeatable option's values, each also comma-separated; None when not given."""
-    if value is None:
-        return None
-    return tuple(part.strip() for item in value for part in item.split(",") if part.strip())
 
 
 _FILES_FROM_MAX_MB = 1024
@@ -382,7 +376,8 @@ def main_command(
 
     Exit codes: 0 nothing due; 1 changes or error findings due (or left); 2 usage error, or a file failed.
 
-    `tf24migrate server` starts the language server for editors.
+    `tf24migrate server` starts the language server for editors; `tf24migrate verify -- CMD` runs
+    your check (CMD) on real TensorFlow 2.3.0 before and 2.4.0 after the migration.
     """
     from tf24migrate.cli.output import printable
     from tf24migrate.cli.report import report_format
@@ -640,6 +635,11 @@ def main() -> None:
             app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
             app.command()(server_command)
             app(args=sys.argv[2:], prog_name="tf24migrate server")
+            return
+        if sys.argv[1:2] == ["verify"]:  # a folder named `verify` is migrated as `./verify`
+            from tf24migrate.verify.command import main as verify
+
+            verify(sys.argv[2:])
             return
         _app()(prog_name="tf24migrate")
     except Exception as error:  # a bug: one line, and never exit 1 (which means "changes due")

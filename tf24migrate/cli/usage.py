@@ -26,6 +26,13 @@ _SAME_AS = {
 _CLOSE_ENOUGH = 0.75
 
 
+def split_values(value: list[str] | None) -> tuple[str, ...] | None:
+    """A repeatable option's values, each also comma-separated; None when not given."""
+    if value is None:
+        return None
+    return tuple(part.strip() for item in value for part in item.split(",") if part.strip())
+
+
 def fail(message: str) -> typer.Exit:
     from tf24migrate.cli.output import printable
 
