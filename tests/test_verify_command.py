@@ -126,7 +126,7 @@ CHECK_DOUBLED = "from pkg.steps import doubled; assert doubled(2) == 4"
 def test_help_says_it_runs_the_users_code():
     result = verify("--help")
     assert result.returncode == 0, result.stderr
-    assert "Usage: tf24migrate verify" in result.stdout
+    assert "Usage: tf24migrate verify [OPTIONS] [PATH] [-- CMD [ARGS]...]" in result.stdout
     assert "THIS RUNS YOUR PROJECT'S CODE" in result.stdout
 
 
@@ -285,3 +285,46 @@ def test_a_folder_named_verify_is_still_migrated_as_a_path(tmp_path):
         cwd=tmp_path,
     )
     assert result.returncode == 1 and "verify/steps.py" in result.stdout, result.stderr
+
+
+def test_the_projects_requirements_are_its_metadatas_and_its_tests_without_tensorflow(tmp_path):
+    from tf24migrate.verify.environments import project_requirements
+
+    project(
+        tmp_path,
+        {
+            "requirements.txt": "tensorflow==2.3.0\nnumpy>=1.18  # arrays\n-r requirements-extra.txt\n",
+            "requirements-extra.txt": "terminaltables\n",
+            "pyproject.toml": (
+                '[project]\nname = "p"\ndependencies = ["tensorflow-cpu>=2.3", "pillow"]\n'
+                '[project.optional-dependencies]\ntest = ["pytest-mock"]\ndocs = ["sphinx"]\n'
+                'gpu = ["tensorflow-gpu>=2.3"]\n'
+            ),
+        },
+    )
+    assert project_requirements(str(tmp_path)) == ["numpy>=1.18", "pillow", "pytest-mock", "terminaltables"]
+
+
+def test_without_a_python_38_one_line_says_how_to_get_one(tmp_path):
+    (tmp_path / "bin").mkdir()
+    root = project(tmp_path / "proj", {"pkg/__init__.py": ""})
+    env = {
+        "PATH": str(tmp_path / "bin"),
+        "HOME": str(tmp_path),
+        "TF24MIGRATE_RUNTIMES": str(tmp_path / "runtimes"),
+        "TF24MIGRATE_ENVIRONMENTS": str(tmp_path / "environments"),
+    }
+    result = subprocess.run(
+        [sys.executable, "-m", "tf24migrate", "verify", str(root), "--", "python", "-c", "pass"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        "tf24migrate: error: TensorFlow 2.3.0 is not installed: no Python 3.8 found through `pyenv root` "
+        "(versions/3.8.*/bin/python) or as python3.8 on PATH: install one (`pyenv install 3.8`), then run "
+        "`tf24migrate verify`"
+    ]
+    assert not (tmp_path / "runtimes").exists() and not (tmp_path / "environments").exists()

@@ -28,7 +28,7 @@ from __future__ import annotations
 import ast
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from tf24migrate.model.target import (
     DEFAULT_VERSION,
@@ -173,7 +173,7 @@ def _read(path: str) -> str:
     return read_regular_file(path)[0].decode("utf-8", "replace")
 
 
-def _pyproject(path: str) -> Iterator[str]:
+def _pyproject(path: str, read_extra: Callable[[str], bool]) -> Iterator[str]:
     from tf24migrate.run.config import toml_parser
 
     tomllib = toml_parser()
@@ -186,7 +186,7 @@ def _pyproject(path: str) -> Iterator[str]:
     yield from _strings(project.get("dependencies"))
     extras = project.get("optional-dependencies")
     for name, group in extras.items() if isinstance(extras, dict) else ():
-        if not for_development(name):
+        if read_extra(name):
             yield from _strings(group)
 
 
@@ -194,7 +194,7 @@ def _strings(value: object) -> list[str]:
     return [item for item in value if isinstance(item, str)] if isinstance(value, list) else []
 
 
-def _setup_cfg(path: str) -> Iterator[str]:
+def _setup_cfg(path: str, read_extra: Callable[[str], bool]) -> Iterator[str]:
     import configparser
 
     parser = configparser.ConfigParser(interpolation=None)
@@ -206,14 +206,12 @@ def _setup_cfg(path: str) -> Iterator[str]:
     if parser.has_option("options", "install_requires"):
         values.append(parser.get("options", "install_requires"))
     if parser.has_section("options.extras_require"):
-        values += [
-            value for name, value in parser.items("options.extras_require") if not for_development(name)
-        ]
+        values += [value for name, value in parser.items("options.extras_require") if read_extra(name)]
     for value in values:
         yield from (line.strip() for line in value.splitlines() if line.strip())
 
 
-def _setup_py(path: str) -> Iterator[str]:
+def _setup_py(path: str, read_extra: Callable[[str], bool]) -> Iterator[str]:
     from tf24migrate.rules.text import parse_python  # only for a project with a setup.py
 
     try:
@@ -246,7 +244,7 @@ def _setup_py(path: str) -> Iterator[str]:
                 if isinstance(value, ast.Dict):
                     for key, group in zip(value.keys, value.values, strict=True):
                         named_for = key.value if isinstance(key, ast.Constant) else None
-                        if not (isinstance(named_for, str) and for_development(named_for)):
+                        if not isinstance(named_for, str) or read_extra(named_for):
                             yield from _literal_strings(group, lists)
 
 
@@ -357,12 +355,20 @@ def _dockerfile(path: str) -> Iterator[str]:
         yield f"tensorflow=={'.'.join(match.group(1).split('.')[:2])}.*"
 
 
-def requirements_in(folder: str) -> Iterator[tuple[str, str]]:
-    """`(file name, requirement)` for every requirement declared in the metadata in `folder`."""
-    readers = {
-        "pyproject.toml": _pyproject,
-        "setup.cfg": _setup_cfg,
-        "setup.py": _setup_py,
+def for_the_code(extra: str) -> bool:
+    """Whether an extra is read for the TensorFlow the code supports: not one `for_development`."""
+    return not for_development(extra)
+
+
+def requirements_in(
+    folder: str, read_extra: Callable[[str], bool] = for_the_code
+) -> Iterator[tuple[str, str]]:
+    """`(file name, requirement)` for every requirement declared in the metadata in `folder`:
+    those of the extras whose names `read_extra` keeps (by default, not those for development)."""
+    readers: dict[str, Callable[[str], Iterator[str]]] = {
+        "pyproject.toml": lambda path: _pyproject(path, read_extra),
+        "setup.cfg": lambda path: _setup_cfg(path, read_extra),
+        "setup.py": lambda path: _setup_py(path, read_extra),
         "environment.yml": _environment_yml,
         "environment.yaml": _environment_yml,
     }

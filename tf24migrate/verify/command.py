@@ -33,7 +33,8 @@ class Format(str, Enum):
 def verify_command(
     context: typer.Context,
     path: Annotated[
-        str, typer.Argument(help="The project's folder (default: the current folder); only read.")
+        str,
+        typer.Argument(help="The project's folder (default: the current folder); only read.", metavar="PATH"),
     ] = ".",
     select: Annotated[
         list[str] | None, typer.Option(help="Rules to run (as the command's).", rich_help_panel=_SELECTION)
@@ -167,7 +168,7 @@ def _interpreters(path, command, before_python, after_python, say) -> dict[str, 
         if own is not None:
             pythons[side] = (_installed_tensorflow(own, f"--{side}-python"), Path(os.path.abspath(own)))
             continue
-        runtime = ensure(release, say, then="tf24migrate verify again")
+        runtime = ensure(release, say, then="tf24migrate verify")
         pythons[side] = (
             release,
             project_environment(runtime, release, requirements, os.path.abspath(path), say),
@@ -264,6 +265,13 @@ def _modules_json(modules, after_root: Path, root: Path) -> str:
     return json.dumps([[name, str(root / os.path.relpath(folder, after_root))] for name, folder in modules])
 
 
+class _VerifyCommand(UsageErrorsInOneLine):
+    """The subcommand, its usage line ending with the check it runs."""
+
+    def collect_usage_pieces(self, ctx):
+        return [*super().collect_usage_pieces(ctx), "[-- CMD [ARGS]...]"]
+
+
 class _Stopped(KeyboardInterrupt):
     """SIGTERM or SIGHUP, raised as Ctrl-C is, so that the runs are ended and the copies removed."""
 
@@ -293,5 +301,5 @@ def main(argv: list[str]) -> None:
         fail("nothing after `--`: name the check to run (`tf24migrate verify . -- pytest -q`)")
         sys.exit(EXIT_ERROR)
     app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
-    app.command(cls=UsageErrorsInOneLine)(verify_command)
+    app.command(cls=_VerifyCommand)(verify_command)
     app(args=own, prog_name="tf24migrate verify", obj=command)

@@ -18,12 +18,18 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
-from tf24migrate.run.project_metadata import project_folder, requirements_in, tensorflow_specifier
+from tf24migrate.run.project_metadata import (
+    for_the_code,
+    project_folder,
+    requirements_in,
+    tensorflow_specifier,
+)
 from tf24migrate.verify.runtimes import MARKER, RuntimeUnavailable, last_error_line, user_cache
 
 PTH = "tf24migrate-runtime.pth"
@@ -31,14 +37,20 @@ _TENSORFLOW_NAMES = ("tensorflow", "tensorflow-cpu", "tensorflow-gpu")
 
 
 def project_requirements(path: str) -> list[str]:
-    """The requirements the project at `path` declares, TensorFlow's left out, each once, sorted."""
+    """The requirements the project at `path` declares, its extras for tests included (its
+    checks need them), TensorFlow's left out, each once, sorted."""
     folder = project_folder(path) or os.path.abspath(path)
     found = {
         " ".join(requirement.split())
-        for _, requirement in requirements_in(folder)
+        for _, requirement in requirements_in(folder, lambda extra: for_the_code(extra) or _for_tests(extra))
         if tensorflow_specifier(requirement) is None
     }
     return sorted(found)
+
+
+def _for_tests(extra: str) -> bool:
+    """Whether an extra's name says it is for tests (`test`, `tests`, `testing`, `test-gpu`)."""
+    return not {"test", "tests", "testing"}.isdisjoint(re.split(r"[-_.]+", extra.lower()))
 
 
 def environments_root() -> Path:
