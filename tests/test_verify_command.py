@@ -303,6 +303,9 @@ def test_the_projects_requirements_are_its_metadatas_and_its_tests_without_tenso
         },
     )
     assert project_requirements(str(tmp_path)) == ["numpy>=1.18", "pillow", "pytest-mock", "terminaltables"]
+    assert "pytest" in project_requirements(str(tmp_path), with_pytest=True)  # pytest-mock is not pytest
+    (tmp_path / "requirements-test.txt").write_text("PyTest>=6\n")
+    assert "pytest" not in project_requirements(str(tmp_path), with_pytest=True)
 
 
 def test_without_a_python_38_one_line_says_how_to_get_one(tmp_path):

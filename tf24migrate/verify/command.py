@@ -155,13 +155,7 @@ def _interpreters(path, command, before_python, after_python, say) -> dict[str, 
 
     given = {"before": before_python, "after": after_python}
     releases = {"before": BEFORE, "after": AFTER}
-    requirements = project_requirements(path)
-    if (
-        command is not None
-        and is_pytest(command)
-        and not any(r.lower().startswith("pytest") for r in requirements)
-    ):
-        requirements.append("pytest")
+    requirements = project_requirements(path, with_pytest=command is not None and is_pytest(command))
     pythons = {}
     for side, release in releases.items():
         own = given[side]

@@ -36,16 +36,24 @@ PTH = "tf24migrate-runtime.pth"
 _TENSORFLOW_NAMES = ("tensorflow", "tensorflow-cpu", "tensorflow-gpu")
 
 
-def project_requirements(path: str) -> list[str]:
+def project_requirements(path: str, *, with_pytest: bool = False) -> list[str]:
     """The requirements the project at `path` declares, its extras for tests included (its
-    checks need them), TensorFlow's left out, each once, sorted."""
+    checks need them), TensorFlow's left out, each once, sorted; with `with_pytest`, pytest
+    added unless it is named (`pytest-mock` does not name it)."""
     folder = project_folder(path) or os.path.abspath(path)
     found = {
         " ".join(requirement.split())
         for _, requirement in requirements_in(folder, lambda extra: for_the_code(extra) or _for_tests(extra))
         if tensorflow_specifier(requirement) is None
     }
+    if with_pytest and "pytest" not in {_name(requirement) for requirement in found}:
+        found.add("pytest")
     return sorted(found)
+
+
+def _name(requirement: str) -> str:
+    """The distribution a requirement names, in lower case (`pytest` of `pytest>=6`)."""
+    return re.split(r"[\s\[<>=!~;(@]", requirement, maxsplit=1)[0].lower()
 
 
 def _for_tests(extra: str) -> bool:
