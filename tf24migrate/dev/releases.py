@@ -42,12 +42,14 @@ class ReleaseError(Exception):
 
 
 def runtime_python(release: str) -> Path:
-    """The interpreter of the runtime `scripts/runtimes.py` made for `release`."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    folder = Path(os.environ.get("TF24MIGRATE_RUNTIMES") or Path(base) / "tf24migrate" / "runtimes")
-    python = folder / f"tf-{release}" / "bin" / "python"
-    if not python.exists():
-        raise ReleaseError(f"no TensorFlow {release} runtime in {folder}: run `python scripts/runtimes.py`")
+    """The interpreter of the runtime `scripts/runtimes.py` made for `release` (`verify.runtimes`)."""
+    from tf24migrate.verify import runtimes
+
+    python = runtimes.runtime_python(release)
+    if python is None:
+        raise ReleaseError(
+            f"no TensorFlow {release} runtime in {runtimes.cache_root()}: run `python scripts/runtimes.py`"
+        )
     return python
 
 
