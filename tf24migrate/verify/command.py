@@ -102,18 +102,45 @@ def verify_command(
     from tf24migrate.verify.runtimes import RuntimeUnavailable
 
     command: list[str] | None = context.obj
-    say = (lambda _: None) if quiet else (lambda text: typer.echo(f"tf24migrate verify: {text}", err=True))
+    steps = _Steps(quiet=quiet, terminal=sys.stderr.isatty())
     group = _group(path, select, extend_select, ignore, target_version, unsafe_fixes)
     try:
-        pythons = _interpreters(path, command, before_python, after_python, say)
-        verdict = _verify(group, command, pythons, timeout, say)
+        pythons = _interpreters(path, command, before_python, after_python, steps)
+        verdict = _verify(group, command, pythons, timeout, steps.say)
     except RuntimeUnavailable as error:
+        steps.clear()
         raise fail(str(error)) from None
     except KeyboardInterrupt:  # Ctrl-C, SIGTERM, SIGHUP: the runs are ended, the copies removed
+        steps.clear()
         typer.echo("tf24migrate verify: stopped: both runs ended, the scratch copies removed", err=True)
         raise typer.Exit(EXIT_INTERRUPTED) from None
     typer.echo(verdict.text() if output_format is Format.TEXT else _json(verdict))
     raise typer.Exit(EXIT_OK if verdict.passed else EXIT_DUE)
+
+
+class _Steps:
+    """What the run says on stderr as it goes: a line as each step starts, and on a terminal,
+    the seconds a long one (an install) has taken, on a line of its own, wiped when done."""
+
+    def __init__(self, *, quiet: bool, terminal: bool) -> None:
+        self.quiet, self.terminal, self.shown = quiet, terminal, False
+
+    def say(self, text: str) -> None:
+        if not self.quiet:
+            self.clear()
+            typer.echo(f"tf24migrate verify: {text}", err=True)
+
+    def progress(self, seconds: float) -> None:
+        if not self.quiet and self.terminal:
+            sys.stderr.write(f"\r  ... {seconds:.0f} s")
+            sys.stderr.flush()
+            self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+            self.shown = False
 
 
 def _json(verdict) -> str:
@@ -146,7 +173,7 @@ def _group(path, select, extend_select, ignore, target_version, unsafe_fixes):
     return group
 
 
-def _interpreters(path, command, before_python, after_python, say) -> dict[str, tuple[str, Path]]:
+def _interpreters(path, command, before_python, after_python, steps: _Steps) -> dict[str, tuple[str, Path]]:
     """`{"before": (release, python), "after": ...}`: the user's interpreters as given, else the
     runtimes (made when missing) with the project's dependencies beside TensorFlow."""
     from tf24migrate.verify.environments import project_environment, project_requirements
@@ -162,11 +189,12 @@ def _interpreters(path, command, before_python, after_python, say) -> dict[str, 
         if own is not None:
             pythons[side] = (_installed_tensorflow(own, f"--{side}-python"), Path(os.path.abspath(own)))
             continue
-        runtime = ensure(release, say, then="tf24migrate verify")
-        pythons[side] = (
-            release,
-            project_environment(runtime, release, requirements, os.path.abspath(path), say),
+        runtime = ensure(release, steps.say, then="tf24migrate verify", progress=steps.progress)
+        environment = project_environment(
+            runtime, release, requirements, os.path.abspath(path), steps.say, steps.progress
         )
+        pythons[side] = (release, environment)
+    steps.clear()
     return pythons
 
 

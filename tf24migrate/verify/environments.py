@@ -30,7 +30,14 @@ from tf24migrate.run.project_metadata import (
     requirements_in,
     tensorflow_specifier,
 )
-from tf24migrate.verify.runtimes import MARKER, RuntimeUnavailable, last_error_line, user_cache
+from tf24migrate.verify.runtimes import (
+    MARKER,
+    Progress,
+    RuntimeUnavailable,
+    last_error_line,
+    run_step,
+    user_cache,
+)
 
 PTH = "tf24migrate-runtime.pth"
 _TENSORFLOW_NAMES = ("tensorflow", "tensorflow-cpu", "tensorflow-gpu")
@@ -93,6 +100,7 @@ def project_environment(
     requirements: Sequence[str],
     source: str,
     say: Callable[[str], None],
+    progress: Progress | None = None,
 ) -> Path:
     """The interpreter of an environment holding `runtime`'s TensorFlow `release` and
     `requirements`, made when missing (`source`: the folder pip resolves relative paths from).
@@ -103,7 +111,7 @@ def project_environment(
     folder = environments_root() / f"tf-{release}-{key}"
     folder.parent.mkdir(parents=True, exist_ok=True)
     with _locked(folder.with_suffix(".lock")):  # two runs at once: the second waits, then uses it
-        return _made(folder, runtime, release, requirements, source, say)
+        return _made(folder, runtime, release, requirements, source, say, progress)
 
 
 @contextlib.contextmanager
@@ -127,6 +135,7 @@ def _made(
     requirements: Sequence[str],
     source: str,
     say: Callable[[str], None],
+    progress: Progress | None,
 ) -> Path:
     """The interpreter of the environment `folder`, made first when it is not complete."""
     python = folder / "bin" / "python"
@@ -145,16 +154,11 @@ def _made(
         constraints = folder / "constraints.txt"
         constraints.write_text("".join(f"{name}=={release}\n" for name in _TENSORFLOW_NAMES))
         pip = [str(python), "-m", "pip", "install", "--disable-pip-version-check", "--no-input"]
-        done = subprocess.run(
-            [*pip, "--constraint", str(constraints), *requirements],
-            capture_output=True,
-            text=True,
-            cwd=source,
-        )
-        if done.returncode != 0:
+        status, output = run_step([*pip, "--constraint", str(constraints), *requirements], progress, source)
+        if status != 0:
             raise RuntimeUnavailable(
                 f"the project's dependencies do not install beside TensorFlow {release}: "
-                f"{last_error_line(done.stderr or done.stdout)} (fix the requirement, or pass "
+                f"{last_error_line(output)} (fix the requirement, or pass "
                 "--before-python/--after-python with environments of your own)"
             )
         (folder / MARKER).write_text(

@@ -16,6 +16,7 @@ import json
 import os
 import shutil
 import subprocess
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -91,29 +92,52 @@ def _imports_release(python: Path, release: str) -> bool:
     return result.returncode == 0 and result.stdout.strip() == release
 
 
-def make(release: str, interpreter: Path, say: Callable[[str], None] = print) -> Path:
+# Hears how many seconds a long step (an install) has taken so far, about once a second.
+Progress = Callable[[float], None]
+
+
+def run_step(command: list[str], progress: Progress | None = None, cwd: str | None = None) -> tuple[int, str]:
+    """Run `command`, its output (stdout and stderr) kept; `progress` hears the time it takes.
+    Returns its exit status and output."""
+    started = time.monotonic()
+    with subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=cwd
+    ) as process:
+        while True:
+            try:
+                output, _ = process.communicate(timeout=1)
+                return process.returncode, output
+            except subprocess.TimeoutExpired:  # nothing of the output is lost by asking again
+                if progress is not None:
+                    progress(time.monotonic() - started)
+
+
+def make(
+    release: str, interpreter: Path, say: Callable[[str], None] = print, progress: Progress | None = None
+) -> Path:
     """Make (or complete) the environment of `release`; returns its interpreter. `say` hears each
-    step as it starts. Raises `RuntimeUnavailable` when TensorFlow does not install or import."""
+    step as it starts, `progress` how long it has taken. Raises `RuntimeUnavailable` when
+    TensorFlow does not install or import."""
     folder = environment(release)
     python = folder / "bin" / "python"
     if not python.exists():
         say(f"making {folder} with {interpreter}")
-        _checked([str(interpreter), "-m", "venv", str(folder)], f"cannot make {folder}")
+        _checked([str(interpreter), "-m", "venv", str(folder)], f"cannot make {folder}", progress)
     if not _imports_release(python, release):
         say(f"installing {' '.join(RELEASES[release])} into {folder} (about 1 GB, once)")
         pip = [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
-        _checked([*pip, *RELEASES[release]], f"TensorFlow {release} does not install in {folder}")
+        _checked([*pip, *RELEASES[release]], f"TensorFlow {release} does not install in {folder}", progress)
         if not _imports_release(python, release):
             raise RuntimeUnavailable(f"TensorFlow {release} does not import in {folder}")
     (folder / MARKER).write_text(json.dumps({"release": release, "requirements": RELEASES[release]}) + "\n")
     return python
 
 
-def _checked(command: list[str], what: str) -> None:
+def _checked(command: list[str], what: str, progress: Progress | None) -> None:
     """Run `command`; a failure raises `RuntimeUnavailable` with `what` and its last error line."""
-    done = subprocess.run(command, capture_output=True, text=True)
-    if done.returncode != 0:
-        raise RuntimeUnavailable(f"{what}: {last_error_line(done.stderr or done.stdout)}")
+    status, output = run_step(command, progress)
+    if status != 0:
+        raise RuntimeUnavailable(f"{what}: {last_error_line(output)}")
 
 
 def last_error_line(output: str) -> str:
@@ -124,7 +148,7 @@ def last_error_line(output: str) -> str:
     return (errors or lines or ["(no output)"])[-1].removeprefix("ERROR: ")
 
 
-def ensure(release: str, say: Callable[[str], None], then: str) -> Path:
+def ensure(release: str, say: Callable[[str], None], then: str, progress: Progress | None = None) -> Path:
     """The interpreter of `release`'s environment, made first if it is missing. Raises
     `RuntimeUnavailable` (saying how to get a Python 3.8, and to run `then` after) when none can be."""
     python = runtime_python(release)
@@ -133,4 +157,4 @@ def ensure(release: str, say: Callable[[str], None], then: str) -> Path:
     interpreter = find_interpreter()
     if interpreter is None:
         raise RuntimeUnavailable(f"TensorFlow {release} is not installed: {how_to_get_python(then)}")
-    return make(release, interpreter, say)
+    return make(release, interpreter, say, progress)
