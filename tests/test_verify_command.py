@@ -331,3 +331,19 @@ def test_without_a_python_38_one_line_says_how_to_get_one(tmp_path):
         "`tf24migrate verify`"
     ]
     assert not (tmp_path / "runtimes").exists() and not (tmp_path / "environments").exists()
+
+
+def test_a_long_step_is_heard_about_every_second_and_its_output_kept():
+    from tf24migrate.verify.runtimes import run_step
+
+    heard: list[float] = []
+    status, output = run_step(
+        [
+            sys.executable,
+            "-c",
+            "import sys, time; time.sleep(1.6); print('out', flush=True); sys.exit('ERROR: no')",
+        ],
+        heard.append,
+    )
+    assert status == 1 and output.splitlines() == ["out", "ERROR: no"]
+    assert heard and heard == sorted(heard) and 0.9 < heard[0] < 1.6
