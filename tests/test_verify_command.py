@@ -260,6 +260,17 @@ def test_ctrl_c_ends_both_runs_and_leaves_no_scratch_folder(tmp_path, releases, 
     assert list(scratch_root.iterdir()) == []
 
 
+def test_a_check_that_cannot_start_is_one_line_exit_2(tmp_path, releases, scratch_root):
+    root = project(tmp_path / "proj", {"pkg/__init__.py": ""})
+    result = verify(str(root), "-q", *on(releases), "--", "no-such-check-48", "-q")
+    assert result.returncode == 2, result.stdout
+    assert result.stderr.splitlines() == [
+        "tf24migrate: error: no-such-check-48: cannot be started on TensorFlow 2.3.0 (No such file or "
+        f"directory): name a program on PATH or in {releases['2.3.0'].parent}"
+    ]
+    assert result.stdout == "" and list(scratch_root.iterdir()) == []
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

@@ -99,6 +99,7 @@ def verify_command(
     Exit codes: 0 the check passes after the migration on TensorFlow 2.4.0; 1 it fails there; 2 a
     usage or environment error.
     """
+    from tf24migrate.verify.runs import CheckNotStarted
     from tf24migrate.verify.runtimes import RuntimeUnavailable
 
     command: list[str] | None = context.obj
@@ -107,7 +108,7 @@ def verify_command(
     try:
         pythons = _interpreters(path, command, before_python, after_python, steps)
         verdict = _verify(group, command, pythons, timeout, steps.say)
-    except RuntimeUnavailable as error:
+    except (RuntimeUnavailable, CheckNotStarted) as error:
         steps.clear()
         raise fail(str(error)) from None
     except KeyboardInterrupt:  # Ctrl-C, SIGTERM, SIGHUP: the runs are ended, the copies removed

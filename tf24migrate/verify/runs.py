@@ -142,17 +142,28 @@ def _environment(side: Side, shims: Path) -> dict[str, str]:
     return env
 
 
+class CheckNotStarted(Exception):
+    """CMD cannot be started (not found, not executable): the message says so in one line."""
+
+
 def _start(side: Side, command: Sequence[str], logs: Path) -> tuple[subprocess.Popen, float]:
+    env = _environment(side, logs / f"{side.name}-bin")
     with open(logs / f"{side.name}.out", "wb") as output:
-        process = subprocess.Popen(
-            list(command),
-            cwd=side.root,
-            env=_environment(side, logs / f"{side.name}-bin"),
-            stdin=subprocess.DEVNULL,
-            stdout=output,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+        try:
+            process = subprocess.Popen(
+                list(command),
+                cwd=side.root,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=output,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        except OSError as error:
+            raise CheckNotStarted(
+                f"{command[0]}: cannot be started on TensorFlow {side.release} ({error.strerror or error}): "
+                f"name a program on PATH or in {side.python.parent}"
+            ) from None
     return process, time.monotonic()
 
 
