@@ -230,43 +230,37 @@ def _verify(group, command, pythons, timeout, say):
     """Copy, migrate, run both, compare; the scratch folder is gone when this returns or raises."""
     from tf24migrate.verify.report import Run, Verdict
     from tf24migrate.verify.runs import (
-        IMPORT_SCRIPT,
+        Runs,
         Side,
         command_check,
         import_checks,
         import_modules,
         is_pytest,
         junit_checks,
-        run_both,
     )
     from tf24migrate.verify.scratch import Scratch, migrate_copy
 
-    with _stopped_on_signals(), Scratch(group.paths[0]) as scratch:
-        roots = {"before": scratch.copy("before"), "after": scratch.copy("after")}
-        say(f"migrating a copy of {group.paths[0]} with {group.describe}")
-        migration = migrate_copy(group, roots["after"])
-        sides = [Side(name, release, python, roots[name]) for name, (release, python) in pythons.items()]
-        if command is None:
-            modules = import_modules(roots["after"], sorted({*migration.changed, *migration.findings}))
-            commands = [
-                [
-                    "python",
-                    "-c",
-                    IMPORT_SCRIPT,
-                    _modules_json(modules, roots["after"], side.root),
-                    str(scratch.logs / f"{side.name}.json"),
-                ]
-                for side in sides
-            ]
-        elif is_pytest(command):
-            commands = [[*command, f"--junitxml={scratch.logs / f'{side.name}.xml'}"] for side in sides]
-        else:
-            commands = [list(command) for _ in sides]
-        say(
-            f"running {'the imports' if command is None else ' '.join(command)} on TensorFlow "
-            f"{sides[0].release} and {sides[1].release}"
+    with _stopped_on_signals(), Scratch(group.paths[0]) as scratch, Runs(scratch.logs, timeout) as runs:
+        before, after = (
+            Side(name, release, python, scratch.root(name)) for name, (release, python) in pythons.items()
         )
-        outcomes = run_both(sides, commands, scratch.logs, timeout)
+        sides = [before, after]
+        scratch.copy("before")
+        if command is not None:  # the run before needs no migration: it starts now
+            say(f"running {' '.join(command)} on TensorFlow {before.release}, as written")
+            runs.start(before, _check_command(command, before, scratch.logs))
+        scratch.copy("after")
+        say(f"migrating a copy of {group.paths[0]} with {group.describe}")
+        migration = migrate_copy(group, after.root)
+        if command is None:
+            modules = import_modules(after.root, sorted({*migration.changed, *migration.findings}))
+            say(f"importing {len(modules)} modules on TensorFlow {before.release} and {after.release}")
+            for side in sides:
+                runs.start(side, _import_command(modules, after.root, side, scratch.logs))
+        else:
+            say(f"running {' '.join(command)} on TensorFlow {after.release}, migrated")
+            runs.start(after, _check_command(command, after, scratch.logs))
+        outcomes = runs.wait()
         for side, outcome in zip(sides, outcomes, strict=True):
             if command is None:
                 outcome.checks = import_checks(scratch.logs / f"{side.name}.json", side.root)
@@ -275,17 +269,28 @@ def _verify(group, command, pythons, timeout, say):
             if not outcome.checks:  # not pytest, or it ended before writing its report
                 name = " ".join(command) if command is not None else "the imports"
                 outcome.checks = {name: command_check(name, outcome, side.root, timeout)}
-        runs = [
+        reports = [
             Run(s.name, s.release, str(s.python), o, timeout) for s, o in zip(sides, outcomes, strict=True)
         ]
-        return Verdict(command, runs[0], runs[1], migration)
+        return Verdict(command, reports[0], reports[1], migration)
 
 
-def _modules_json(modules, after_root: Path, root: Path) -> str:
-    """The modules to import, their folders moved from the "after" copy to `root`'s."""
+def _check_command(command: list[str], side, logs: Path) -> list[str]:
+    """CMD as `side` runs it: pytest writes its JUnit XML to the logs."""
+    from tf24migrate.verify.runs import is_pytest
+
+    return [*command, f"--junitxml={logs / f'{side.name}.xml'}"] if is_pytest(command) else list(command)
+
+
+def _import_command(modules, after_root: Path, side, logs: Path) -> list[str]:
+    """The import script as `side` runs it: the modules, their folders moved from the "after"
+    copy to the side's own."""
     import json
 
-    return json.dumps([[name, str(root / os.path.relpath(folder, after_root))] for name, folder in modules])
+    from tf24migrate.verify.runs import IMPORT_SCRIPT
+
+    moved = [[name, str(side.root / os.path.relpath(folder, after_root))] for name, folder in modules]
+    return ["python", "-c", IMPORT_SCRIPT, json.dumps(moved), str(logs / f"{side.name}.json")]
 
 
 class _VerifyCommand(UsageErrorsInOneLine):

@@ -182,32 +182,47 @@ def _end(process: subprocess.Popen) -> None:
         return
 
 
-def run_both(
-    sides: Sequence[Side], commands: Sequence[Sequence[str]], logs: Path, timeout: float | None
-) -> list[Outcome]:
-    """Run `commands[i]` in `sides[i]`, all at once; each is ended after `timeout` seconds. Ends
-    them all when this is stopped (any exception, KeyboardInterrupt too)."""
-    started: list[tuple[subprocess.Popen, float]] = []
-    ended: list[tuple[int | None, float]] = []
-    try:
-        for side, command in zip(sides, commands, strict=True):
-            started.append(_start(side, command, logs))
-        for process, start in started:
-            remaining = None if timeout is None else max(0.0, start + timeout - time.monotonic())
-            try:
-                returncode: int | None = process.wait(timeout=remaining)
-            except subprocess.TimeoutExpired:
+class Runs:
+    """The two runs: each started as soon as its copy is ready (the run before the migration
+    while the other copy is migrated), then waited for together, each ended once past the
+    timeout. Leaving the block by an exception (Ctrl-C too) ends every run started."""
+
+    _POLL = 0.02  # seconds between looks at the runs: how late an end is seen, at most
+
+    def __init__(self, logs: Path, timeout: float | None) -> None:
+        self.logs, self.timeout = logs, timeout
+        self.started: list[tuple[Side, subprocess.Popen, float]] = []
+
+    def __enter__(self) -> Runs:
+        return self
+
+    def __exit__(self, kind: object, *_: object) -> None:
+        if kind is not None:
+            for _side, process, _start_time in self.started:
                 _end(process)
-                returncode = None
-            ended.append((returncode, time.monotonic() - start))
-    except BaseException:
-        for process, _ in started:
-            _end(process)
-        raise
-    return [
-        Outcome(returncode, duration, (logs / f"{side.name}.out").read_bytes().decode("utf-8", "replace"))
-        for side, (returncode, duration) in zip(sides, ended, strict=True)
-    ]
+
+    def start(self, side: Side, command: Sequence[str]) -> None:
+        self.started.append((side, *_start(side, command, self.logs)))
+
+    def wait(self) -> list[Outcome]:
+        """Each run's outcome, in the order they were started, its time from its start to its end."""
+        ended: dict[int, tuple[int | None, float]] = {}
+        while len(ended) < len(self.started):
+            for index, (_side, process, start) in enumerate(self.started):
+                if index in ended:
+                    continue
+                returncode = process.poll()
+                if returncode is not None:
+                    ended[index] = (returncode, time.monotonic() - start)
+                elif self.timeout is not None and time.monotonic() - start > self.timeout:
+                    _end(process)
+                    ended[index] = (None, self.timeout)
+            if len(ended) < len(self.started):
+                time.sleep(self._POLL)
+        return [
+            Outcome(*ended[index], (self.logs / f"{side.name}.out").read_bytes().decode("utf-8", "replace"))
+            for index, (side, _process, _start_time) in enumerate(self.started)
+        ]
 
 
 def _project_frames(frames: Sequence[tuple[str, int]], root: Path, cwd: Path) -> tuple[Frame, ...]:

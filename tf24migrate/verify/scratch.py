@@ -49,9 +49,13 @@ class Scratch:
         self.folder = Path(tempfile.mkdtemp(prefix="tf24migrate-verify-"))
         self.logs = self.folder / "logs"
 
+    def root(self, side: str) -> Path:
+        """Where the copy of the project for `side` (`before` or `after`) is, once made."""
+        return self.folder / side / self.name
+
     def copy(self, side: str) -> Path:
         """The copy of the project for `side` (`before` or `after`), made now."""
-        destination = self.folder / side / self.name
+        destination = self.root(side)
         shutil.copytree(self.project, destination, symlinks=True, ignore=shutil.ignore_patterns(*NOT_COPIED))
         return destination
 
