@@ -1,4 +1,4 @@
-"""Running the project's check in both copies at once, each on its interpreter, and reading what
+"""Running the project's check in both copies side by side, each on its interpreter, and reading what
 each check says: pytest's JUnit XML per test when the check is pytest, the modules one by one in
 import mode, else the command as one check.
 
