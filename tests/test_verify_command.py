@@ -358,3 +358,19 @@ def test_a_long_step_is_heard_about_every_second_and_its_output_kept():
     )
     assert status == 1 and output.splitlines() == ["out", "ERROR: no"]
     assert heard and heard == sorted(heard) and 0.9 < heard[0] < 1.6
+
+
+def test_the_copy_is_migrated_as_the_command_migrates_each_files_project(tmp_path, releases, scratch_root):
+    scaled = 'import tensorflow as tf\n\nopt = tf.keras.mixed_precision.experimental.LossScaleOptimizer(opt, "dynamic")\n'
+    root = project(
+        tmp_path / "proj",
+        {"a.py": scaled, "sub/requirements.txt": "tensorflow>=2.3\n", "sub/b.py": scaled},
+    )
+    check = subprocess.run(
+        [sys.executable, "-m", "tf24migrate", "--check", "."], capture_output=True, text=True, cwd=root
+    )
+    assert "would change: ./a.py" in check.stdout and "would change: ./sub" not in check.stdout, check.stderr
+    result = verify(str(root), "-q", "--output-format", "json", *on(releases), "--", "python", "-c", "pass")
+    assert result.returncode == 0, result.stderr
+    migration = json.loads(result.stdout)["migration"]
+    assert migration["files_changed"] == ["a.py"] and migration["findings"] == 2

@@ -16,7 +16,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tf24migrate.cli.groups import Group
+from tf24migrate.cli.groups import Group, by_project
 from tf24migrate.model.findings import Status
 from tf24migrate.run.discovery import iter_source_files
 from tf24migrate.run.migrate import migrate_files
@@ -106,13 +106,22 @@ class Migration:
 
 
 def migrate_copy(group: Group, copy: Path) -> Migration:
-    """Migrate, in `copy`, the files the command would migrate in the project `group.paths[0]`."""
+    """Migrate, in `copy`, the files the command would migrate in the project `group.paths[0]`,
+    each with the settings the command would give it (its own nearest project's target when the
+    target comes from metadata: `cli.groups.by_project`)."""
     project = group.paths[0]
-    relative = [
-        os.path.relpath(path, project) for path in iter_source_files(group.paths, SUFFIXES, group.path_filter)
-    ]
-    relative = [path for path in relative if (copy / path).is_file()]  # not copied: a cache, a venv
+    files = list(iter_source_files(group.paths, SUFFIXES, group.path_filter))
+    files = [
+        path for path in files if (copy / os.path.relpath(path, project)).is_file()
+    ]  # not a cache, a venv
     migration = Migration()
+    for part, part_files in zip(*by_project([group], [files]), strict=True):
+        _migrate_part(part, [os.path.relpath(path, project) for path in part_files], copy, migration)
+    return migration
+
+
+def _migrate_part(group: Group, relative: list[str], copy: Path, migration: Migration) -> None:
+    """Migrate the files `relative` (to the project) in `copy` with `group`'s settings."""
     results = migrate_files(
         [str(copy / path) for path in relative], group.settings, write=True, jobs=group.jobs
     )
@@ -137,7 +146,6 @@ def migrate_copy(group: Group, copy: Path) -> Migration:
                 for f in result.findings
                 if f.cell is None
             ]
-    return migration
 
 
 def _line_map(source: str, code: str):
