@@ -374,3 +374,25 @@ def test_the_copy_is_migrated_as_the_command_migrates_each_files_project(tmp_pat
     assert result.returncode == 0, result.stderr
     migration = json.loads(result.stdout)["migration"]
     assert migration["files_changed"] == ["a.py"] and migration["findings"] == 2
+
+
+def test_an_environment_is_made_by_one_run_at_a_time(tmp_path):
+    from tf24migrate.verify.runtimes import locked
+
+    lock = tmp_path / "environments" / "tf-2.4.0.lock"
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys, time; from pathlib import Path; from tf24migrate.verify.runtimes import locked\n"
+            f"with locked(Path({str(lock)!r})):\n    print('held', flush=True); time.sleep(1)",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert holder.stdout.readline() == "held\n"
+    started = time.monotonic()
+    with locked(lock):
+        waited = time.monotonic() - started
+    holder.wait(timeout=30)
+    assert 0.3 < waited < 30

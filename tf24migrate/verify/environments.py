@@ -14,14 +14,13 @@ one per release and set of requirements, made once and used while they hold thei
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
 import re
 import shutil
 import subprocess
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from tf24migrate.run.project_metadata import (
@@ -35,6 +34,7 @@ from tf24migrate.verify.runtimes import (
     Progress,
     RuntimeUnavailable,
     last_error_line,
+    locked,
     run_step,
     user_cache,
 )
@@ -109,23 +109,8 @@ def project_environment(
         return runtime
     key = hashlib.sha256(json.dumps([str(runtime), release, list(requirements)]).encode()).hexdigest()[:16]
     folder = environments_root() / f"tf-{release}-{key}"
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    with _locked(folder.with_suffix(".lock")):  # two runs at once: the second waits, then uses it
+    with locked(folder.with_suffix(".lock")):  # two runs at once: the second waits, then uses it
         return _made(folder, runtime, release, requirements, source, say, progress)
-
-
-@contextlib.contextmanager
-def _locked(path: Path) -> Iterator[None]:
-    """An exclusive lock on `path` (made if missing), waited for as long as it takes; Ctrl-C
-    stops the wait."""
-    with open(path, "a") as handle:
-        try:
-            import fcntl
-        except ImportError:  # pragma: no cover - not on Linux
-            yield
-            return
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        yield
 
 
 def _made(

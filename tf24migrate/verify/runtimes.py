@@ -11,13 +11,14 @@ is installed.
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import json
 import os
 import shutil
 import subprocess
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 PYTHON = "3.8"
@@ -112,12 +113,32 @@ def run_step(command: list[str], progress: Progress | None = None, cwd: str | No
                     progress(time.monotonic() - started)
 
 
+@contextlib.contextmanager
+def locked(path: Path) -> Iterator[None]:
+    """An exclusive lock on `path` (made if missing), waited for as long as it takes (another
+    run making the same environment); Ctrl-C stops the wait."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a") as handle:
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - not on Linux or macOS
+            yield
+            return
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+
+
 def make(
     release: str, interpreter: Path, say: Callable[[str], None] = print, progress: Progress | None = None
 ) -> Path:
-    """Make (or complete) the environment of `release`; returns its interpreter. `say` hears each
-    step as it starts, `progress` how long it has taken. Raises `RuntimeUnavailable` when
-    TensorFlow does not install or import."""
+    """Make (or complete) the environment of `release`, one run at a time; returns its
+    interpreter. `say` hears each step as it starts, `progress` how long it has taken. Raises
+    `RuntimeUnavailable` when TensorFlow does not install or import."""
+    with locked(environment(release).with_suffix(".lock")):
+        return runtime_python(release) or _make(release, interpreter, say, progress)
+
+
+def _make(release: str, interpreter: Path, say: Callable[[str], None], progress: Progress | None) -> Path:
     folder = environment(release)
     python = folder / "bin" / "python"
     if not python.exists():
