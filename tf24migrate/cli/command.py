@@ -376,8 +376,7 @@ def main_command(
 
     Exit codes: 0 nothing due; 1 changes or error findings due (or left); 2 usage error, or a file failed.
 
-    `tf24migrate server` starts the language server for editors; `tf24migrate verify -- CMD` runs
-    your check (CMD) on real TensorFlow 2.3.0 before and 2.4.0 after the migration.
+    Also `tf24migrate server` (for editors) and `tf24migrate verify -- CMD` (runs CMD).
     """
     from tf24migrate.cli.output import printable
     from tf24migrate.cli.report import report_format
