@@ -276,12 +276,15 @@ def test_a_check_that_cannot_start_is_one_line_exit_2(tmp_path, releases, scratc
     [
         (["--"], "nothing after `--`: name the check to run"),
         (["missing-folder", "--", "true"], "missing-folder: not a folder"),
-        (["--before-python", sys.executable, "--", "true"], "no TensorFlow installed there"),
+        (["--before-python", "{bare}", "--", "true"], "no TensorFlow installed there"),
         (["--select", "TF99999", "--", "true"], "TF99999"),
     ],
 )
 def test_usage_and_environment_errors_are_one_line_exit_2(tmp_path, args, message):
-    result = verify(*args, cwd=tmp_path)
+    bare = tmp_path / "bare-python"  # this Python without its site-packages: no TensorFlow at all
+    bare.write_text(f'#!/bin/sh\nexec {sys.executable} -S "$@"\n')
+    bare.chmod(0o755)
+    result = verify(*(arg.format(bare=bare) for arg in args), cwd=tmp_path)
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and result.stderr.startswith("tf24migrate: error: ")
     assert message in result.stderr

@@ -376,7 +376,7 @@ def main_command(
 
     Exit codes: 0 nothing due; 1 changes or error findings due (or left); 2 usage error, or a file failed.
 
-    Also `tf24migrate server` (for editors) and `tf24migrate verify -- CMD` (runs CMD).
+    Also: `tf24migrate server` (editors), `tf24migrate verify -- CMD` (runs CMD).
     """
     from tf24migrate.cli.output import printable
     from tf24migrate.cli.report import report_format
