@@ -111,7 +111,7 @@ class Batch:
 
 
 def current_tensorflow() -> str | None:
-    """The TensorFlow release installed beside the tool (2.15.1 with the `tensorflow` extra)."""
+    """The TensorFlow release installed beside the tool (2.15.1 with the `test-tensorflow` extra)."""
     if importlib.util.find_spec("tensorflow") is None:
         return None
     from importlib.metadata import PackageNotFoundError, version

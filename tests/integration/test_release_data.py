@@ -16,7 +16,7 @@ COMMITTED = Path(__file__).resolve().parents[2] / "tf24migrate" / "model" / "rel
 
 
 def test_the_release_table_is_current():
-    pytest.importorskip("tensorflow", reason="needs TF 2.15.1: the `tensorflow` extra")
+    pytest.importorskip("tensorflow", reason="needs TF 2.15.1: the `test-tensorflow` extra")
     old, new = (releases.probe(interpreter(release)) for release in (releases.OLD, releases.NEW))
     later = releases.probe_later()
     assert releases.table_source(old, new, later) == COMMITTED.read_text(encoding="utf-8")

@@ -253,7 +253,7 @@ def probe_later() -> dict:
     if LATER not in installed:
         raise ReleaseError(
             f"this environment has no TensorFlow {LATER}, which tells whether a new home lasts: "
-            'install it with `python -m pip install -e ".[tensorflow]"`'
+            'install it with `python -m pip install -e ".[test-tensorflow]"`'
         )
     return probe(sys.executable)
 
