@@ -19,13 +19,24 @@ What counts (each cheap, and each visible to the rule because the plan traces it
 - `.input`, `.inputs`, `.output` or `.outputs` of a Keras model or layer: a receiver bound to a
   `tf.keras.*` construction, a `.get_layer(...)` / `.layers[...]` result, or a receiver named as
   one (`model`, `base_model`, `self.model`, `layer`, `encoder_layer`, `Model`, `LAYER`). Graph operations
-  (`op.outputs[0]`) are not models: their tensors keep their `:0` names and gradients.
+  (`op.outputs[0]`) are not models: their tensors keep their `:0` names and gradients;
+- what a call is given `tf.keras.Input(...)` straight as an argument returns
+  (`outputs = block.build(hp, tf.keras.Input((3,)))`), and the items of `nest.flatten(x)`
+  (`tf.nest`, `tensorflow.python.util.nest`) of such a value (`nest.flatten(outputs)[0]`).
+
+Nothing is symbolic where Keras builds graph tensors instead (`builds_graph_tensors`): in a `with`
+that makes a graph the default (`tf.compat.v1.Session(...)`, `graph.as_default()`), and after an
+`if` of the same function that raises when TF 2 behaviour is on (`if tf2.enabled(): raise ...`).
+There Keras's values are graph tensors on TF 2.4 too (executed on 2.4.0), which keep `.op`, `.graph`
+and `:0` names.
 """
 
 from __future__ import annotations
 
+import ast
+import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import libcst as cst
@@ -93,6 +104,109 @@ def walk(node: cst.CSTNode, hidden: frozenset[str] = frozenset()):
         yield from walk(child, hidden)
 
 
+_SESSIONS = frozenset(
+    {
+        "tensorflow.compat.v1.Session",
+        "tensorflow.compat.v1.InteractiveSession",
+        "tensorflow.Session",
+        "tensorflow.InteractiveSession",
+    }
+)
+_GRAPHS = frozenset(
+    {"tensorflow.Graph", "tensorflow.compat.v1.Graph", "tensorflow.compat.v1.get_default_graph"}
+)
+_GRAPH_NAME = re.compile("graph", re.IGNORECASE)
+# A test that is true when TF 2 behaviour is on: `tf2.enabled()`, `is_tf2()`, `IS_TF2`, `tf.executing_eagerly()`.
+_TF2_TEST = re.compile(r"tf_?2|executing_eagerly", re.IGNORECASE)
+
+
+def _makes_graph_default(ctx: RuleContext, item: cst.BaseExpression) -> bool:
+    """Whether entering `item` in a `with` makes a graph the default one: a TF 1 session (it enters
+    its graph) or a graph's `as_default()` (not a summary writer's nor a strategy's)."""
+    if not isinstance(item, cst.Call):
+        return False
+    if ctx.qualified_name(item.func) in _SESSIONS:
+        return True
+    func = item.func
+    if not (isinstance(func, cst.Attribute) and func.attr.value == "as_default"):
+        return False
+    receiver = func.value
+    if isinstance(receiver, cst.Call):
+        return ctx.qualified_name(receiver.func) in _GRAPHS
+    parts = dotted_parts(receiver) or [""]
+    return bool(_GRAPH_NAME.search(parts[-1]))
+
+
+@functools.lru_cache(maxsize=4)
+def _tf2_guarded(source: str) -> dict[str, frozenset[str]]:
+    """Function name -> the source lines of its statements that run only when TF 2 behaviour is
+    off: those after an `if` of the function that raises when it is on (`if tf2.enabled(): raise
+    ...`, no `else`; not `if not ...`), to the end of the block holding the `if`. Read with `ast`
+    from the whole source: the engine leaves the statements no rule's trigger is on out of the tree
+    the rules see, and its positions are those of the text it parsed."""
+    if not _TF2_TEST.search(source):
+        return {}
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return {}
+    lines = source.splitlines()
+    guarded: dict[str, set[str]] = {}
+    for function in ast.walk(tree):
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for block in _blocks(function):
+            for statement in block:
+                if (
+                    isinstance(statement, ast.If)
+                    and not statement.orelse
+                    and not (
+                        isinstance(statement.test, ast.UnaryOp) and isinstance(statement.test.op, ast.Not)
+                    )
+                    and _TF2_TEST.search(ast.unparse(statement.test))
+                    and isinstance(statement.body[-1], ast.Raise)
+                ):
+                    after = lines[(statement.end_lineno or statement.lineno) : block[-1].end_lineno]
+                    guarded.setdefault(function.name, set()).update(after)
+    return {name: frozenset(found) for name, found in guarded.items()}
+
+
+def _blocks(function: ast.AST) -> Iterator[list[ast.stmt]]:
+    """The statement lists of `function`: its body and those nested in its statements (not in
+    nested functions or classes)."""
+    stack = [function]
+    while stack:
+        node = stack.pop()
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            block = getattr(node, field, None)
+            if not isinstance(block, list) or not block:
+                continue
+            if isinstance(block[0], ast.stmt):
+                yield block
+            stack.extend(
+                s for s in block if not isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+            )
+
+
+def builds_graph_tensors(ctx: RuleContext) -> bool:
+    """Whether Keras builds graph tensors, not `KerasTensor`s, where the node being left is: in a
+    `with` that makes a graph the default, or after an `if` of its function that raises under TF 2
+    behaviour (see the module docstring). A statement is matched with those `_tf2_guarded` finds by
+    its function's name and its first line."""
+    statement: cst.CSTNode | None = None
+    for node in ctx.ancestors:
+        if isinstance(node, cst.With) and any(_makes_graph_default(ctx, item.item) for item in node.items):
+            return True
+        if statement is None and isinstance(node, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+            statement = node
+        if isinstance(node, cst.FunctionDef):
+            guarded = _tf2_guarded(ctx.source).get(node.name.value)
+            return (
+                statement is not None and guarded is not None and ctx.node_lines(statement)[0][0] in guarded
+            )
+    return False
+
+
 def _is_keras_object(ctx: RuleContext, node: cst.BaseExpression) -> bool:
     """Whether `node` is visibly a Keras model or layer (see the module docstring)."""
     while isinstance(node, cst.Subscript):  # model.layers[3]
@@ -139,6 +253,8 @@ def collection_evidence(ctx: RuleContext, node: cst.BaseExpression, depth: int =
     model's `.inputs` / `.outputs`, `.values()` of a dictionary whose values are all symbolic
     (`{name: tf.keras.Input(...) for name in names}`, `{"a": inputs}`), a list or tuple of them,
     or a name bound to one of these in the same scope."""
+    if builds_graph_tensors(ctx):
+        return None
     return _items_evidence(ctx, node, depth, _SYMBOLIC_ITEMS)
 
 
@@ -203,17 +319,25 @@ def _name_evidence(ctx: RuleContext, name: cst.Name, depth: int) -> str | None:
         return f"`{name.value}` is bound to `{abbreviated(value.func)}(...)`"
     if depth <= 0:
         return None
-    found = expression_evidence(ctx, value, depth - 1, skip_name=name.value)
+    found = _expression_evidence(ctx, value, depth - 1, skip_name=name.value)
     if found is None:
         return None
     return f"`{name.value}` is computed from a Keras symbolic value ({found})"
 
 
-def expression_evidence(
-    ctx, node: cst.BaseExpression, depth: int = _DEPTH, skip_name: str = ""
-) -> str | None:
+def expression_evidence(ctx: RuleContext, node: cst.BaseExpression) -> str | None:
     """Why some part of `node` is a Keras symbolic value, or None when the file shows nothing."""
+    if builds_graph_tensors(ctx):
+        return None
+    return _expression_evidence(ctx, node, _DEPTH)
+
+
+def _expression_evidence(
+    ctx: RuleContext, node: cst.BaseExpression, depth: int, skip_name: str = ""
+) -> str | None:
     for current, hidden in walk(node):
+        if isinstance(current, cst.Call) and ctx.qualified_name(current.func) in INPUTS:
+            return f"`{abbreviated(current.func)}(...)` is passed to it"
         if isinstance(current, cst.Attribute):
             if current.attr.value in SYMBOLIC_ATTRIBUTES and _is_keras_object(ctx, current.value):
                 return f"`{abbreviated(current)}` is a Keras model's symbolic {current.attr.value}"
@@ -226,9 +350,14 @@ def expression_evidence(
 
 def symbolic_evidence(ctx: RuleContext, node: cst.BaseExpression) -> str | None:
     """Why `node` itself is a Keras symbolic value, or None: a name traced to `Input(...)` (or
-    computed from one), or a model's `.input(s)` / `.output(s)` (also indexed: `model.inputs[0]`)."""
+    computed from one), or a model's `.input(s)` / `.output(s)` (also indexed: `model.inputs[0]`),
+    or an item of `nest.flatten(...)` of one of these or of a collection of them."""
+    if builds_graph_tensors(ctx):
+        return None
     while isinstance(node, cst.Subscript):
         node = node.value
+    if isinstance(node, cst.Call):
+        return _flattened_evidence(ctx, node)
     if isinstance(node, cst.Attribute):
         if node.attr.value in SYMBOLIC_ATTRIBUTES and _is_keras_object(ctx, node.value):
             return f"`{abbreviated(node)}` is a Keras model's symbolic {node.attr.value}"
@@ -236,6 +365,19 @@ def symbolic_evidence(ctx: RuleContext, node: cst.BaseExpression) -> str | None:
     if isinstance(node, cst.Name):
         return _name_evidence(ctx, node, _DEPTH)
     return None
+
+
+_FLATTEN = frozenset({"tensorflow.nest.flatten", "tensorflow.python.util.nest.flatten"})
+
+
+def _flattened_evidence(ctx: RuleContext, call: cst.Call) -> str | None:
+    """Why every item of `call`, a `nest.flatten(x)`, is a Keras symbolic value: `x` is one, or a
+    collection of them (`collection_evidence`)."""
+    if ctx.qualified_name(call.func) not in _FLATTEN or len(call.args) != 1 or call.args[0].star:
+        return None
+    value = call.args[0].value
+    found = symbolic_evidence(ctx, value) or collection_evidence(ctx, value)
+    return f"`{abbreviated(call)}` flattens Keras symbolic values ({found})" if found is not None else None
 
 
 _MODEL_NAME = re.compile("model|Model|MODEL")
@@ -267,6 +409,12 @@ def input_evidence(ctx: RuleContext, node: cst.BaseExpression, depth: int = 2) -
     What counts: `Input(...)`, a model's `.input`, `.inputs[i]`, and a name bound to one of these
     in the same scope (`x = model.input`, up to `depth` names) or iterating over inputs (see
     `input_collection_evidence`)."""
+    if builds_graph_tensors(ctx):
+        return None
+    return _input_evidence(ctx, node, depth)
+
+
+def _input_evidence(ctx: RuleContext, node: cst.BaseExpression, depth: int) -> str | None:
     if isinstance(node, cst.Call) and ctx.qualified_name(node.func) in INPUTS:
         return f"`{abbreviated(node.func)}(...)`"
     if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Attribute):
@@ -288,8 +436,12 @@ def input_evidence(ctx: RuleContext, node: cst.BaseExpression, depth: int = 2) -
         return f"`{node.value}` is bound to `{abbreviated(value.func)}(...)`"
     if value is None or depth <= 0:
         return None
-    found = input_evidence(ctx, value, depth - 1)
+    found = _input_evidence(ctx, value, depth - 1)
     return f"`{node.value}` is bound to {found}" if found is not None else None
+
+
+def _input_evidence_item(ctx: RuleContext, node: cst.BaseExpression) -> str | None:
+    return _input_evidence(ctx, node, 2)
 
 
 def input_collection_evidence(ctx: RuleContext, node: cst.BaseExpression, depth: int = 1) -> str | None:
@@ -297,11 +449,15 @@ def input_collection_evidence(ctx: RuleContext, node: cst.BaseExpression, depth:
     model's `.inputs`, `.values()` of a dictionary whose values are all inputs
     (`{name: tf.keras.Input(...) for name in names}`), a list or tuple of inputs, or a name bound
     to one of these in the same scope."""
+    if builds_graph_tensors(ctx):
+        return None
     return _items_evidence(ctx, node, depth, _INPUT_ITEMS)
 
 
 def symbolic_names(ctx: RuleContext, node: cst.CSTNode) -> list[tuple[cst.Name, str]]:
     """The names in `node` traced to a Keras symbolic value, with the evidence for each."""
+    if builds_graph_tensors(ctx):
+        return []
     found = []
     for current, hidden in walk(node):
         if isinstance(current, cst.Name) and current.value not in hidden:
@@ -314,4 +470,4 @@ def symbolic_names(ctx: RuleContext, node: cst.CSTNode) -> list[tuple[cst.Name, 
 _SYMBOLIC_ITEMS = _Items(
     _element_evidence, ("inputs", "outputs"), _is_keras_object, "symbolic ", "symbolic values"
 )
-_INPUT_ITEMS = _Items(input_evidence, ("inputs",), _is_model, "", "inputs")
+_INPUT_ITEMS = _Items(_input_evidence_item, ("inputs",), _is_model, "", "inputs")
