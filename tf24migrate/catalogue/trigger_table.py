@@ -14,7 +14,7 @@ from tf24migrate.rules.needles import (
 )
 
 # The digest of the sources this table was generated from: see `catalogue.generated`.
-SOURCES_DIGEST = "6159386646926261b07338b96d537aa0"
+SOURCES_DIGEST = "d44ac15224b682c7a0e3bb0512cb1b08"
 
 
 class Row(NamedTuple):
@@ -53,9 +53,9 @@ ROWS = (
     Row("TF24302", "set-policy", True, (PublicImports(),), ("set_policy",)),
     Row("TF24303", "global-policy", True, (PublicImports(),), ("global_policy",)),
     Row("TF24304", "get-layer-policy", True, (PublicImports(),), ("get_layer_policy",)),
-    Row("TF24305", "loss-scale-optimizer", True, (PublicImports(),), ("LossScaleOptimizer", "DynamicLossScale")),
-    Row("TF24306", "loss-scale-classes", True, (PublicImports(),), (Pattern(r"\b(?:LossScale|FixedLossScale|DynamicLossScale)\b", "LossScale", "FixedLossScale", "DynamicLossScale"),)),
-    Row("TF24307", "loss-scale-call", True, ("loss_scale(", "LossScaleOptimizer", PublicImports()), ("loss_scale(", "LossScaleOptimizer")),
+    Row("TF24305", "loss-scale-optimizer", True, (PublicImports(),), ("LossScaleOptimizer", "DynamicLossScale", "FixedLossScale")),
+    Row("TF24306", "loss-scale-classes", True, (PublicImports(),), (Pattern(r"\b(?:LossScale|FixedLossScale|DynamicLossScale)\b", "LossScale", "FixedLossScale", "DynamicLossScale"), "LossScaleOptimizer")),
+    Row("TF24307", "loss-scale-call", True, (any_of("loss_scale(", Pattern(r"\bloss_scale\.[_a-z]", "loss_scale.")), "LossScaleOptimizer", PublicImports()), ("loss_scale(", Pattern(r"\bloss_scale\.[_a-z]", "loss_scale."), "LossScaleOptimizer")),
     Row("TF24308", "graph-rewrite", True, (PublicImports(),), ("enable_mixed_precision_graph_rewrite",)),
     Row("TF24309", "policy-loss-scale", True, (Pattern(r"(?:\.|(?:\A|(?<=[\n\r])))[ \t]*loss_scale\b", "loss_scale"), "tensorflow", any_of(PublicImports(), Pattern(r"(?:\.|(?:\A|(?<=[\n\r])))[ \t]*dtype_policy\b", "dtype_policy")), any_of("Policy", "global_policy", "get_layer_policy", Pattern(r"(?:\.|(?:\A|(?<=[\n\r])))[ \t]*dtype_policy\b", "dtype_policy"))), (Pattern(r"(?:\.|(?:\A|(?<=[\n\r])))[ \t]*loss_scale\b", "loss_scale"), "Policy", "global_policy", "dtype_policy", "get_layer_policy")),
     Row("TF24310", "should-cast-variables", True, ("should_cast_variables", "tensorflow", any_of(PublicImports(), Pattern(r"(?:\.|(?:\A|(?<=[\n\r])))[ \t]*dtype_policy\b", "dtype_policy"))), ("should_cast_variables", "Policy", "global_policy", "dtype_policy", "get_layer_policy")),

@@ -3,12 +3,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import libcst as cst
 
 from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import code_for
 from tf24migrate.rules.context import RuleContext
+from tf24migrate.rules.needles import Pattern, any_of
 
 from .._text import assigned_value
 from ._common import (
@@ -16,6 +19,8 @@ from ._common import (
     STABLE,
 )
 
+# `opt.loss_scale.update(...)`, `opt.loss_scale._current_loss_scale`: see `_LOSS_SCALE_ATTRIBUTES`
+_ATTRIBUTE_READ = Pattern(r"\bloss_scale\.[_a-z]", "loss_scale.")
 _LOSS_SCALE_OPTIMIZERS = (f"{EXPERIMENTAL}.LossScaleOptimizer", f"{STABLE}.LossScaleOptimizer")
 
 
@@ -38,15 +43,23 @@ def loss_scale_optimizer_evidence(ctx: RuleContext, receiver: cst.BaseExpression
             continue
         test = ancestor.test
         if (
-            isinstance(test, cst.Call)
-            and isinstance(test.func, cst.Name)
-            and test.func.value == "isinstance"
-            and len(test.args) == 2
-            and code_for(test.args[0].value) == text
+            _calls_on(test, "isinstance", text, 2)
+            and isinstance(test, cst.Call)
             and ctx.qualified_name(test.args[1].value) in _LOSS_SCALE_OPTIMIZERS
         ):
             return f"`{text}` is checked to be a `LossScaleOptimizer`"
     return None
+
+
+def _calls_on(test: cst.BaseExpression, function: str, text: str, arity: int) -> bool:
+    """Whether `test` is `function(<text>, ...)` with `arity` arguments (`isinstance(opt, ...)`)."""
+    return (
+        isinstance(test, cst.Call)
+        and isinstance(test.func, cst.Name)
+        and test.func.value == function
+        and len(test.args) == arity
+        and code_for(test.args[0].value) == text
+    )
 
 
 class LossScaleCall(Rule):
@@ -63,7 +76,10 @@ class LossScaleCall(Rule):
     ...LossScaleOptimizer):`. Other `loss_scale()`
     calls (a `LossScale` object, the loss scalers of other libraries) are left alone, and so are
     files that do not import TensorFlow. Not rewritten: `loss_scale` may be a method of some
-    other object bound to the same name.
+    other object bound to the same name. Also reported: an attribute of a TF 2.3 `LossScale` read
+    on it (`opt.loss_scale.update(...)`, `opt.loss_scale._current_loss_scale`), which a tensor
+    lacks. Not reported: code that runs only when `opt.loss_scale` is callable (`if
+    callable(opt.loss_scale): scale = opt.loss_scale()`), which TF 2.4 never runs.
 
     Reported: `opt = tf.keras.mixed_precision.experimental.LossScaleOptimizer(sgd, "dynamic")` then `scale = opt.loss_scale()`
     Write instead: `scale = opt.loss_scale`
@@ -77,24 +93,94 @@ class LossScaleCall(Rule):
     old_removed = "2.4"  # calling the tensor raises
     fix = None
     severity = Severity.ERROR
-    triggers = ("loss_scale(", "LossScaleOptimizer")
+    triggers = ("loss_scale(", _ATTRIBUTE_READ, "LossScaleOptimizer")
     # every receiver it reports is shown to be a `LossScaleOptimizer` (not `get_loss_scale(...)`)
-    requires = ("loss_scale(", "LossScaleOptimizer", *IMPORTS_TENSORFLOW)
+    requires = (any_of("loss_scale(", _ATTRIBUTE_READ), "LossScaleOptimizer", *IMPORTS_TENSORFLOW)
 
     def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         func = original.func
-        if not isinstance(func, cst.Attribute) or func.attr.value != "loss_scale" or original.args:
-            return updated
-        evidence = loss_scale_optimizer_evidence(ctx, func.value)
-        if evidence is not None:
-            ctx.report(
+        if isinstance(func, cst.Attribute) and func.attr.value == "loss_scale" and not original.args:
+            shown = code_for(func)
+            _report_of_optimizer(
+                ctx,
                 original,
-                f"`{code_for(func)}()` raises TypeError from TF 2.4: read `{code_for(func)}` without "
-                f"calling it.\nA `LossScaleOptimizer`'s `loss_scale` is a tensor from TF 2.4 ({evidence}); "
-                f"under Keras 3 read `{code_for(func.value)}.dynamic_scale`.",
-                evidence=evidence,
+                func,
+                lambda evidence: (
+                    f"`{shown}()` raises TypeError from TF 2.4: read `{shown}` without calling "
+                    f"it.\nA `LossScaleOptimizer`'s `loss_scale` is a tensor from TF 2.4 ({evidence}); under "
+                    f"Keras 3 read `{code_for(func.value)}.dynamic_scale`."
+                ),
             )
         return updated
+
+    def leave_Attribute(
+        self, ctx: RuleContext, original: cst.Attribute, updated: cst.Attribute
+    ) -> cst.BaseExpression:
+        scale = original.value
+        if (
+            original.attr.value in _LOSS_SCALE_ATTRIBUTES
+            and isinstance(scale, cst.Attribute)
+            and scale.attr.value == "loss_scale"
+        ):
+            shown = code_for(scale)
+            _report_of_optimizer(
+                ctx,
+                original,
+                scale,
+                lambda evidence: (
+                    f"`{code_for(original)}` raises AttributeError from TF 2.4: `{shown}` is the "
+                    f"current scale, a tensor; read `{shown}` itself.\nA `LossScaleOptimizer`'s `loss_scale` is "
+                    f"no longer a `LossScale` object from TF 2.4 ({evidence}); its settings are the optimizer's "
+                    "`dynamic`, `initial_scale` and `dynamic_growth_steps`."
+                ),
+            )
+        return updated
+
+
+def _report_of_optimizer(
+    ctx: RuleContext, node: cst.CSTNode, scale: cst.Attribute, message: Callable[[str], str]
+) -> None:
+    """Report `node`, a use of `scale` (`opt.loss_scale`) that fails from TF 2.4, with `message`
+    given the evidence that `opt` is a `LossScaleOptimizer`; not where the file does not show it,
+    nor in code that runs only when `scale` is callable (`_runs_only_if_callable`)."""
+    if _runs_only_if_callable(ctx, scale, node):
+        return
+    evidence = loss_scale_optimizer_evidence(ctx, scale.value)
+    if evidence is not None:
+        ctx.report(node, message(evidence), evidence=evidence)
+
+
+# What a TF 2.3 `LossScale` has and a tensor has not (tensorflow/python/training/experimental/
+# loss_scale.py of the tensorflow-cpu 2.3.0 wheel).
+_LOSS_SCALE_ATTRIBUTES = frozenset(
+    {
+        "update",
+        "get_config",
+        "initial_loss_scale",
+        "increment_period",
+        "multiplier",
+        "_current_loss_scale",
+        "_num_good_steps",
+        "_loss_scale_value",
+    }
+)
+
+
+def _runs_only_if_callable(ctx: RuleContext, scale: cst.Attribute, node: cst.CSTNode) -> bool:
+    """Whether `node`, being left, runs only when `scale` (`opt.loss_scale`) is callable: in the
+    body of `if callable(opt.loss_scale):` or of `... if callable(opt.loss_scale) else ...`, code
+    written for TF 2.3 that TF 2.4 never runs."""
+    text = code_for(scale)
+    child = node
+    for ancestor in ctx.ancestors:
+        if (
+            isinstance(ancestor, (cst.If, cst.IfExp))
+            and child is ancestor.body
+            and _calls_on(ancestor.test, "callable", text, 1)
+        ):
+            return True
+        child = ancestor
+    return False
 
 
 RULES = (LossScaleCall(),)

@@ -10,6 +10,7 @@ from tf24migrate.rules.calls import (
     UnboundArguments,
     bind_arguments,
     bind_or_report,
+    code_for,
     lone_argument_on_one_line,
     rebuild_args,
     updated_values,
@@ -114,7 +115,9 @@ class LossScaleOptimizer(_ExperimentalCallee):
     After:  `opt = tf.keras.mixed_precision.LossScaleOptimizer(opt, dynamic=False, initial_scale=128)`
 
     Not rewritten, reported with the mapping above: a loss scale whose kind is not visible in the
-    call (a variable, a function result), a `DynamicLossScale` with a `multiplier` other than 2
+    call (a variable, a function result; a name bound to a `DynamicLossScale(...)` or
+    `FixedLossScale(...)` in the same scope gets the stable call spelled out: the optimizer copies
+    that loss scale from TF 2.4, so the name's later uses no longer see its scale), a `DynamicLossScale` with a `multiplier` other than 2
     (the stable class has none), and calls passing `*args` / `**kwargs`. Other references
     (`isinstance(x, ...LossScaleOptimizer)`) are renamed, except the base of a class: `class
     Sub(...experimental.LossScaleOptimizer)` built as `Sub(opt, "dynamic")` would raise TypeError
@@ -135,8 +138,9 @@ class LossScaleOptimizer(_ExperimentalCallee):
             old_removed="2.9",
             old=f"{EXPERIMENTAL}.LossScaleOptimizer",
             new=f"{STABLE}.LossScaleOptimizer",
-            # a `DynamicLossScale(...)` bound to a name passed as `loss_scale` is read (its multiplier)
-            triggers=("LossScaleOptimizer", "DynamicLossScale"),
+            # a `DynamicLossScale(...)` / `FixedLossScale(...)` bound to a name passed as `loss_scale`
+            # is read (its arguments)
+            triggers=("LossScaleOptimizer", "DynamicLossScale", "FixedLossScale"),
             severity=Severity.ERROR,
             message="`tf.keras.mixed_precision.experimental.LossScaleOptimizer` is "
             "`tf.keras.mixed_precision.LossScaleOptimizer` from TF 2.4.",
@@ -177,18 +181,33 @@ class LossScaleOptimizer(_ExperimentalCallee):
         new_values = updated_values(original, updated)
         arguments = stable_loss_scale_arguments(ctx, new_values[bound["loss_scale"]])
         named = bound["loss_scale"].value
+        func = ctx.spell(self.new, like=original.func)
         if isinstance(arguments, str) and isinstance(named, cst.Name):
             value = assigned_value(ctx, named)
-            if isinstance(value, cst.Call) and _loss_scale_class(ctx, value.func) == "DynamicLossScale":
+            kind = _loss_scale_class(ctx, value.func) if isinstance(value, cst.Call) else None
+            if isinstance(value, cst.Call) and kind in ("DynamicLossScale", "FixedLossScale"):
+                evidence = f"`{named.value}` is a `{kind}(...)`"
                 reason = stable_loss_scale_arguments(ctx, value)
-                if isinstance(reason, str):  # the name's `DynamicLossScale` has no equivalent
+                if isinstance(reason, str):  # the name's loss scale has no equivalent
                     ctx.report(
                         original,
                         f"{by_hand}; {{evidence}}\n{reason[0].upper()}{reason[1:]}. {_BY_HAND}.",
-                        evidence=f"`{named.value}` is a `DynamicLossScale(...)`",
+                        evidence=evidence,
                     )
                     return updated
-        func = ctx.spell(self.new, like=original.func)
+                stable = updated.with_changes(
+                    func=func or cst.Name("LossScaleOptimizer"),
+                    args=rebuild_args(updated.args, [(None, new_values[bound["optimizer"]]), *reason]),
+                )
+                ctx.report(
+                    original,
+                    f"{by_hand}; {{evidence}}: write `{code_for(stable)}`.\nNot rewritten: the optimizer "
+                    f"copies `{named.value}` from TF 2.4 (in the experimental optimizer too), so its later "
+                    f"uses (`{named.value}.update(...)`, `{named.value}()`) no longer see the optimizer's "
+                    f"scale: read the optimizer's `loss_scale` instead, and drop `{named.value}`.",
+                    evidence=evidence,
+                )
+                return updated
         if isinstance(arguments, str) or func is None:
             reason = arguments if isinstance(arguments, str) else "this file has no way to name it"
             ctx.report(original, f"{by_hand}; {reason}.\n{_BY_HAND}.")
