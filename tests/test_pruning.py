@@ -500,10 +500,11 @@ LOSS_SCALE_SOURCE = textwrap.dedent(
 
 def test_loss_scale_names_are_followed_as_words_not_within_longer_ones(monkeypatch):
     classes, read = select_rules("TF24306,TF24309")
-    # TF24306's classes (6), not the `LossScale` of `LossScaleOptimizer` (4), whose optimizer (5)
-    # would be followed; TF24309's `.loss_scale` read (7) and the policy read (3), not the
-    # `loss_scale` of a name (4) nor a keyword (3 holds it for `Policy`)
-    for rule, interesting in ((classes, [6, 7]), (read, [3, 7])):
+    # TF24306's classes (6), and the `LossScaleOptimizer` construction (4), whose binding it reads
+    # (`isinstance(opt.loss_scale, ...)`), but not followed: its optimizer's use (5) is not visited;
+    # TF24309's `.loss_scale` read (7) and the policy read (3), not the `loss_scale` of a name (4)
+    # nor a keyword (3 holds it for `Policy`)
+    for rule, interesting in ((classes, [4, 6, 7]), (read, [3, 7])):
         plan = StatementPlan.build(LOSS_SCALE_SOURCE, rule.triggers, rule.follows)
         assert [entry.start for entry in plan.entries if entry.interesting] == interesting, rule.code
     assert _found_alike_without_the_plan(LOSS_SCALE_SOURCE, "TF24306,TF24309", monkeypatch) == [

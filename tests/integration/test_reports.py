@@ -83,7 +83,9 @@ def test_report(name, outcomes):
     result = ran[(AFTER, migrated)] if changed else after
     if changed and result.ran:
         verdict = "fixed"
-    elif result.lines and _failing_lines(migrated, result.lines[-1]) & findings.get(name, set()):
+    elif result.lines and _failing_lines(migrated, result.lines[-1], result.error) & findings.get(
+        name, set()
+    ):
         verdict = "reported"
     elif changed and result.error != after.error and _written(migrated, program, result.lines):
         verdict = "wrong"
@@ -92,17 +94,23 @@ def test_report(name, outcomes):
     assert verdict == table()[name], f"{name}: {verdict}, the table says {table()[name]}\n{result.describe()}"
 
 
-def _failing_lines(program: Path, line: int) -> set[int]:
+def _failing_lines(program: Path, line: int, error: str = "") -> set[int]:
     """The lines a finding may be on to report the failure at `line` of `program`: `line`, and when
     `line` starts a `raise` statement directly in the body (or `else`) of an `if` or `elif`, the
-    lines of that `if`'s condition."""
+    lines of that `if`'s condition; when the error is TensorFlow calling a method the program
+    defines with a keyword the definition lacks (`_compute_gradients() got an unexpected keyword
+    argument 'tape'`), the line of that definition (`def _compute_gradients(`), which is what to
+    change (as `# breaks in TF's call of:` says of a rule program)."""
     lines = {line}
+    called = re.match(r"\w+: (\w+)\(\) got an unexpected keyword argument", error)
     for node in ast.walk(ast.parse(program.read_text())):
         if isinstance(node, ast.If) and any(
             isinstance(statement, ast.Raise) and statement.lineno == line
             for statement in (*node.body, *node.orelse)
         ):
             lines.update(range(node.test.lineno, (node.test.end_lineno or node.test.lineno) + 1))
+        if called and isinstance(node, ast.FunctionDef) and node.name == called.group(1):
+            lines.add(node.lineno)
     return lines
 
 
@@ -122,6 +130,20 @@ def test_failing_lines_of_a_guarded_raise(tmp_path):
     assert _failing_lines(program, 7) == {5, 7}
     assert _failing_lines(program, 8) == {8}  # not in an `if`
     assert _failing_lines(program, 6) == {6}  # not a `raise`
+
+
+def test_failing_lines_of_a_method_tensorflow_calls(tmp_path):
+    program = tmp_path / "override.py"
+    program.write_text(
+        "class Clipped(Base):\n"
+        "    def _compute_gradients(self, loss, var_list):\n"
+        "        return []\n"
+        "Clipped().minimize(loss, [v])\n"
+    )
+    error = "TypeError: _compute_gradients() got an unexpected keyword argument 'tape'"
+    assert _failing_lines(program, 4, error) == {2, 4}
+    assert _failing_lines(program, 4, "TypeError: minimize() got an unexpected keyword argument 'x'") == {4}
+    assert _failing_lines(program, 4) == {4}
 
 
 def _written(migrated: Path, program: Path, lines: tuple[int, ...]) -> bool:
