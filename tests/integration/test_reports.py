@@ -100,10 +100,14 @@ def _failing_lines(program: Path, line: int, error: str = "") -> set[int]:
     lines of that `if`'s condition; when the error is TensorFlow calling a method the program
     defines with a keyword the definition lacks (`_compute_gradients() got an unexpected keyword
     argument 'tape'`), the line of that definition (`def _compute_gradients(`), which is what to
-    change (as `# breaks in TF's call of:` says of a rule program)."""
+    change (as `# breaks in TF's call of:` says of a rule program); when `line` starts an `assert`,
+    the line of the last assignment before it of each name its test reads (`rank = f(x)` then
+    `assert rank == 3`): the value that changed was computed there."""
     lines = {line}
     called = re.match(r"\w+: (\w+)\(\) got an unexpected keyword argument", error)
-    for node in ast.walk(ast.parse(program.read_text())):
+    tree = ast.parse(program.read_text())
+    lines.update(_assigned_before(tree, line))
+    for node in ast.walk(tree):
         if isinstance(node, ast.If) and any(
             isinstance(statement, ast.Raise) and statement.lineno == line
             for statement in (*node.body, *node.orelse)
@@ -112,6 +116,30 @@ def _failing_lines(program: Path, line: int, error: str = "") -> set[int]:
         if called and isinstance(node, ast.FunctionDef) and node.name == called.group(1):
             lines.add(node.lineno)
     return lines
+
+
+def _assigned_before(tree: ast.Module, line: int) -> set[int]:
+    """The lines of the last assignment before `line` of each name read by the test of the
+    `assert` that starts at `line` (none when no `assert` starts there)."""
+    nodes = list(ast.walk(tree))
+    asserted = next((n for n in nodes if isinstance(n, ast.Assert) and n.lineno == line), None)
+    if asserted is None:
+        return set()
+    read = {n.id for n in ast.walk(asserted.test) if isinstance(n, ast.Name)}
+    last: dict[str, int] = {}
+    for node in nodes:
+        if isinstance(node, ast.Assign) and node.lineno < line:
+            for target in node.targets:
+                if isinstance(target, ast.Name) and target.id in read:
+                    last[target.id] = max(last.get(target.id, 0), node.lineno)
+    return set(last.values())
+
+
+def test_failing_lines_of_an_assert(tmp_path):
+    program = tmp_path / "asserted.py"
+    program.write_text("rank = 1\nrank = f(x)\nother = 2\nassert rank == 3, other\nprint(rank)\n")
+    assert _failing_lines(program, 4) == {2, 4}  # `other`, read by the message only, does not count
+    assert _failing_lines(program, 5) == {5}  # not an `assert`
 
 
 def test_failing_lines_of_a_guarded_raise(tmp_path):
