@@ -14,7 +14,7 @@ from tf24migrate.rules.needles import (
 )
 
 # The digest of the sources this table was generated from: see `catalogue.generated`.
-SOURCES_DIGEST = "7705d99a85e3f1a3ef6483ff5b2df82f"
+SOURCES_DIGEST = "cd6a1fc5682ba89778b684bfce03a59b"
 
 
 class Row(NamedTuple):
@@ -64,7 +64,8 @@ ROWS = (
     Row("TF24309", "policy-loss-scale", True, (Pattern(r"(?:\.|(?:\A|(?<=[\n\r])))[ \t]*loss_scale\b", "loss_scale"), "tensorflow", any_of(PublicImports(), Pattern(r"(?:\.|(?:\A|(?<=[\n\r])))[ \t]*dtype_policy\b", "dtype_policy")), any_of("Policy", "global_policy", "get_layer_policy", Pattern(r"(?:\.|(?:\A|(?<=[\n\r])))[ \t]*dtype_policy\b", "dtype_policy"))), (Pattern(r"(?:\.|(?:\A|(?<=[\n\r])))[ \t]*loss_scale\b", "loss_scale"), "Policy", "global_policy", "dtype_policy", "get_layer_policy")),
     Row("TF24310", "should-cast-variables", True, ("should_cast_variables", "tensorflow", any_of(PublicImports(), Pattern(r"(?:\.|(?:\A|(?<=[\n\r])))[ \t]*dtype_policy\b", "dtype_policy"))), ("should_cast_variables", "Policy", "global_policy", "dtype_policy", "get_layer_policy")),
     Row("TF24311", "non-floating-global-policy", True, (PublicImports(),), ("set_policy", "set_global_policy")),
-    Row("TF24312", "embedding-output-dtype", True, (PublicImports(), "Embedding", ".dtype", any_of("mixed_float16", "mixed_bfloat16")), (Pattern(r"\bEmbedding\b", "Embedding"), "set_policy", "set_global_policy", "Policy")),
+    Row("TF24312", "embedding-output-dtype", True, (PublicImports(), "Embedding", any_of(".dtype", "float32"), any_of("mixed_float16", "mixed_bfloat16")), (Pattern(r"\bEmbedding\b", "Embedding"), "set_policy", "set_global_policy", "Policy", "float32")),
+    Row("TF24313", "variable-dtype-in-call", True, (PublicImports(), "add_", ".dtype", any_of("mixed_float16", "mixed_bfloat16")), (".dtype", "set_policy", "set_global_policy", "Policy")),
     Row("TF24401", "dispatch-server-config", True, (PublicImports(),), ("DispatchServer",)),
     Row("TF24402", "worker-server-config", True, (PublicImports(),), ("WorkerServer",)),
     Row("TF24403", "data-autotune", False, (PublicImports(),), ("AUTOTUNE",)),

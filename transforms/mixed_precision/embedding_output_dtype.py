@@ -18,9 +18,11 @@ _EMBEDDING = "tensorflow.keras.layers.Embedding"
 _EMBEDDING_NAME = word("Embedding")
 _SETTERS = frozenset({f"{EXPERIMENTAL}.set_policy", f"{STABLE}.set_global_policy"})
 _POLICIES = frozenset({f"{EXPERIMENTAL}.Policy", f"{STABLE}.Policy"})
-_MIXED = {"mixed_float16": "float16", "mixed_bfloat16": "bfloat16"}
+MIXED = {"mixed_float16": "float16", "mixed_bfloat16": "bfloat16"}
 _FLOAT32 = frozenset({"tensorflow.float32", "tensorflow.dtypes.float32"})
 _EQUALITY = (cst.Equal, cst.NotEqual, cst.Is, cst.IsNot)
+_ARITHMETIC = (cst.Multiply, cst.Add, cst.Subtract, cst.Divide, cst.MatrixMultiply)
+_CASTS = frozenset({"tensorflow.cast", "tensorflow.dtypes.cast"})
 
 
 def _is_embedding(ctx: RuleContext, node: cst.BaseExpression) -> bool:
@@ -48,6 +50,21 @@ def _is_float32(ctx: RuleContext, node: cst.BaseExpression) -> bool:
     return ctx.qualified_name(node) in _FLOAT32 or literal_value(node) == "float32"
 
 
+def _makes_float32(ctx: RuleContext, node: cst.BaseExpression) -> bool:
+    """Whether `node` is visibly a float32 tensor: a TensorFlow call given `dtype=tf.float32`
+    (`tf.ones(shape, dtype=tf.float32)`), `tf.cast(x, tf.float32)`, or a name bound to one of these
+    in the same scope."""
+    if isinstance(node, cst.Name):
+        node = assigned_value(ctx, node) or node
+    if not isinstance(node, cst.Call) or not (ctx.qualified_name(node.func) or "").startswith("tensorflow."):
+        return False
+    if ctx.qualified_name(node.func) in _CASTS and len(node.args) >= 2:
+        return _is_float32(ctx, node.args[1].value)
+    return any(
+        a.keyword is not None and a.keyword.value == "dtype" and _is_float32(ctx, a.value) for a in node.args
+    )
+
+
 def _policy_set(ctx: RuleContext, call: cst.Call) -> str | None:
     """The mixed policy `call` makes global (`set_policy("mixed_float16")`,
     `set_global_policy(Policy("mixed_bfloat16"))`, or a name bound to such a `Policy`), else None."""
@@ -62,10 +79,10 @@ def _policy_set(ctx: RuleContext, call: cst.Call) -> str | None:
     if isinstance(policy, cst.Call) and ctx.qualified_name(policy.func) in _POLICIES and policy.args:
         policy = policy.args[0].value
     name = literal_value(policy)
-    return name if name in _MIXED else None
+    return name if name in MIXED else None
 
 
-def _mixed_policy(ctx: RuleContext) -> str | None:
+def mixed_policy(ctx: RuleContext) -> str | None:
     """The mixed policy a call in the file makes global (the first found), else None."""
     stack: list[cst.CSTNode] = [ctx.ancestors[-1]] if ctx.ancestors else []
     while stack:
@@ -92,8 +109,11 @@ class EmbeddingOutputDtype(Rule):
     Reported where the file makes a mixed policy global (`set_policy("mixed_float16")`,
     `set_global_policy(Policy("mixed_bfloat16"))`) and the `.dtype` of a value an `Embedding` layer
     returned (`Embedding(...)(ids)`, or `layer(ids)` with `layer = Embedding(...)`, bound in the same
-    scope) is compared with float32 (`==`, `!=`, `is`, `is not`). Without a mixed policy in the file,
-    or compared with float16, nothing changes and nothing is reported.
+    scope) is compared with float32 (`==`, `!=`, `is`, `is not`), or combined by an arithmetic
+    operator with a visibly float32 tensor (`embedded * tf.ones(shape, dtype=tf.float32)`,
+    `tf.cast(x, tf.float32)`, or a name bound to one), which raises from TF 2.4 (executed on TF
+    2.3.0 and 2.4.0). Without a mixed policy in the file, or compared with float16, nothing changes
+    and nothing is reported.
 
     Reported: `tf.keras.mixed_precision.experimental.set_policy("mixed_float16")` then `embedded = tf.keras.layers.Embedding(10, 4)(ids)` then `assert embedded.dtype == tf.float32`
     Write instead: `tf.keras.mixed_precision.set_global_policy("mixed_float16")` then `embedded = tf.keras.layers.Embedding(10, 4)(ids)` then `assert embedded.dtype == tf.keras.mixed_precision.global_policy().compute_dtype` (or cast: `tf.cast(embedded, tf.float32)`)
@@ -110,9 +130,15 @@ class EmbeddingOutputDtype(Rule):
     # `Embedding` where the layer is made (as a name: not `OnDeviceEmbedding` nor
     # `EmbeddingTest`, whose lines would have every use of what they bind followed); the names
     # bound there are followed to the `.dtype`; the setters and `Policy(...)`, where the policy is
-    # set (`_mixed_policy` reads them).
-    triggers = (_EMBEDDING_NAME, "set_policy", "set_global_policy", "Policy")
-    requires = (*IMPORTS_TENSORFLOW, "Embedding", ".dtype", any_of("mixed_float16", "mixed_bfloat16"))
+    # set (`mixed_policy` reads them).
+    # `float32`, where a float32 tensor an embedding's output is combined with may be made.
+    triggers = (_EMBEDDING_NAME, "set_policy", "set_global_policy", "Policy", "float32")
+    requires = (
+        *IMPORTS_TENSORFLOW,
+        "Embedding",
+        any_of(".dtype", "float32"),
+        any_of("mixed_float16", "mixed_bfloat16"),
+    )
     follows = (_EMBEDDING_NAME,)
 
     def leave_Comparison(
@@ -131,14 +157,36 @@ class EmbeddingOutputDtype(Rule):
                         return updated
         return updated
 
+    def leave_BinaryOperation(
+        self, ctx: RuleContext, original: cst.BinaryOperation, updated: cst.BinaryOperation
+    ) -> cst.BaseExpression:
+        if not isinstance(original.operator, _ARITHMETIC):
+            return updated
+        for output, other in ((original.left, original.right), (original.right, original.left)):
+            if _is_embedding_output(ctx, output) and _makes_float32(ctx, other):
+                policy = mixed_policy(ctx)
+                if policy is None:
+                    return updated
+                ctx.report(
+                    original,
+                    f"`{abbreviated(output)}` is {MIXED[policy]} under `{policy}` from TF 2.4, and "
+                    f"`{abbreviated(other)}` float32: combining them raises; cast one to the other's "
+                    f"dtype (`tf.cast({abbreviated(other)}, {abbreviated(output)}.dtype)`).\n`Embedding` "
+                    "returned float32 under a mixed policy in TF 2.3 and returns the compute dtype from "
+                    "TF 2.4, like every layer; TensorFlow does not combine float16 and float32 tensors.",
+                    evidence=f"the file sets the global policy `{policy}`",
+                )
+                return updated
+        return updated
+
     def _report(self, ctx: RuleContext, comparison: cst.Comparison, dtype: cst.Attribute) -> None:
-        policy = _mixed_policy(ctx)
+        policy = mixed_policy(ctx)
         if policy is None:
             return
         shown, value = abbreviated(dtype), abbreviated(dtype.value)
         ctx.report(
             comparison,
-            f"`{shown}` is {_MIXED[policy]}, not float32, under `{policy}` from TF 2.4: compare with the "
+            f"`{shown}` is {MIXED[policy]}, not float32, under `{policy}` from TF 2.4: compare with the "
             "policy's compute dtype.\n`Embedding` returned float32 under a mixed policy in TF 2.3 and "
             "returns the compute dtype from TF 2.4, like every layer. Compare with "
             "`tf.keras.mixed_precision.global_policy().compute_dtype`, or cast where float32 is "
