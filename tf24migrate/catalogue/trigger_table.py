@@ -14,7 +14,7 @@ from tf24migrate.rules.needles import (
 )
 
 # The digest of the sources this table was generated from: see `catalogue.generated`.
-SOURCES_DIGEST = "a97ceeabe777607d2ffde9409b4c88a9"
+SOURCES_DIGEST = "5a146fd335676b993a711e88bc9a63c2"
 
 
 class Row(NamedTuple):
@@ -52,7 +52,7 @@ ROWS = (
     Row("TF24219", "optimizer-hooks", True, (PublicImports(), Pattern(r"\b(?:_compute_gradients|_aggregate_gradients|_clip_gradients)\b", "_compute_gradients", "_aggregate_gradients", "_clip_gradients")), (Pattern(r"\b(?:_compute_gradients|_aggregate_gradients|_clip_gradients)\b", "_compute_gradients", "_aggregate_gradients", "_clip_gradients"), Pattern(r"\boptimizers\.\w+[ \t]*\(", "optimizers."))),
     Row("TF24220", "static-value-of-symbolic", True, ("tensorflow", any_of(PublicImports(), Pattern(r"(?:model|Model|MODEL|layer|Layer|LAYER)\w*[ \t]*\.(?:in|out)puts?\b|(?:model|Model|MODEL|layer|Layer|LAYER)[^\n\r]*[)\]][ \t]*\.(?:in|out)puts?\b|(?:\A|(?<=[\n\r]))[ \t]*[)\]]?[ \t]*\.(?:in|out)puts?\b|(?:(?:model|Model|MODEL|layer|Layer|LAYER)\w*|[)\]])[ \t]*\.\\\r?(?m:$)", ".input", ".output", ".\\")), any_of(Pattern(r"\.Input\b|\bInput[ \t]*\(|\bInput[ \t]+as\b", "Input"), Pattern(r"\.(?:in|out)puts?\b", ".input", ".output"), Pattern(r"(?:model|Model|MODEL|layer|Layer|LAYER)\w*[ \t]*\.(?:in|out)puts?\b|(?:model|Model|MODEL|layer|Layer|LAYER)[^\n\r]*[)\]][ \t]*\.(?:in|out)puts?\b|(?:\A|(?<=[\n\r]))[ \t]*[)\]]?[ \t]*\.(?:in|out)puts?\b|(?:(?:model|Model|MODEL|layer|Layer|LAYER)\w*|[)\]])[ \t]*\.\\\r?(?m:$)", ".input", ".output", ".\\"))), ("get_static_value",)),
     Row("TF24221", "sparse-input-ops", True, (PublicImports(), "sparse=True", Pattern(r"\bsparse\.\w+[ \t]*\(", "sparse.")), (Pattern(r"\bsparse\.\w+[ \t]*\(", "sparse."), "sparse=True")),
-    Row("TF24222", "op-layer-class-name", True, (PublicImports(),), ("TensorFlowOpLayer",)),
+    Row("TF24222", "op-layer-class-name", True, (PublicImports(), any_of("TensorFlowOpLayer", "node_def")), ("TensorFlowOpLayer", "node_def", "get_config")),
     Row("TF24223", "layers-one-by-one", True, (PublicImports(), Pattern(r"\.layers\b", ".layers"), Pattern(r"\bModel[ \t]*\(", "Model")), (Pattern(r"\.layers\b", ".layers"), Pattern(r"\bModel[ \t]*\(", "Model"))),
     Row("TF24301", "mixed-precision-policy", True, (PublicImports(), "experimental"), (Pattern(r"\bmixed_precision\b", "mixed_precision"),)),
     Row("TF24302", "set-policy", True, (PublicImports(),), ("set_policy",)),
