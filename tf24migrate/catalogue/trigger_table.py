@@ -14,7 +14,7 @@ from tf24migrate.rules.needles import (
 )
 
 # The digest of the sources this table was generated from: see `catalogue.generated`.
-SOURCES_DIGEST = "5a146fd335676b993a711e88bc9a63c2"
+SOURCES_DIGEST = "11756b302e181d143e549eb3fb932dd8"
 
 
 class Row(NamedTuple):
@@ -54,6 +54,7 @@ ROWS = (
     Row("TF24221", "sparse-input-ops", True, (PublicImports(), "sparse=True", Pattern(r"\bsparse\.\w+[ \t]*\(", "sparse.")), (Pattern(r"\bsparse\.\w+[ \t]*\(", "sparse."), "sparse=True")),
     Row("TF24222", "op-layer-class-name", True, (PublicImports(), any_of("TensorFlowOpLayer", "node_def")), ("TensorFlowOpLayer", "node_def", "get_config")),
     Row("TF24223", "layers-one-by-one", True, (PublicImports(), Pattern(r"\.layers\b", ".layers"), Pattern(r"\bModel[ \t]*\(", "Model")), (Pattern(r"\.layers\b", ".layers"), Pattern(r"\bModel[ \t]*\(", "Model"))),
+    Row("TF24224", "input-shape-enforced", True, (PublicImports(), "Input", "Model"), (Pattern(r"\b(?:ones|zeros|empty|full|fill|normal|uniform)[ \t]*\(", "ones", "zeros", "empty", "full", "fill", "normal", "uniform"), "Model", "Input")),
     Row("TF24301", "mixed-precision-policy", True, (PublicImports(), "experimental"), (Pattern(r"\bmixed_precision\b", "mixed_precision"),)),
     Row("TF24302", "set-policy", True, (PublicImports(),), ("set_policy",)),
     Row("TF24303", "global-policy", True, (PublicImports(),), ("global_policy",)),
