@@ -3,13 +3,12 @@ from the finding's, the rule's name and the message as the GitHub annotations sp
 to the rule's page), the notes TF24001-TF24004 as hints, and one diagnostic for a document that
 could not be migrated (it does not parse, its configuration cannot be used, it took too long).
 
-A rule's page is what `tf24migrate --explain CODE` prints (for a note, its description), written
-once per server into a folder of its own, so that each diagnostic's link opens in the editor.
+A rule's page (`pages`) is what `tf24migrate --explain CODE` prints, so that each diagnostic's link
+opens in the editor.
 """
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
@@ -19,6 +18,7 @@ from tf24migrate.cli.output import fix_marker
 from tf24migrate.model.findings import Finding, Severity
 from tf24migrate.model.notes import NOTES_BY_CODE
 from tf24migrate.server.documents import Lines
+from tf24migrate.server.pages import page_path
 
 SOURCE = "tf24migrate"
 _SEVERITIES = {
@@ -28,20 +28,6 @@ _SEVERITIES = {
 }
 # How `run.file.migrate_loaded` places a syntax error in its message.
 _PLACE = re.compile(r" at line (\d+), column (\d+)")
-
-
-def page_path(folder: str, code: str) -> str:
-    return os.path.join(folder, f"{code}.md")
-
-
-def page_text(code: str) -> str:
-    """The page of the rule (or note) `code`: what `--explain` says of it."""
-    if code in NOTES_BY_CODE:
-        note = NOTES_BY_CODE[code]
-        return f"{note.code} {note.name}\n\n{note.description}\n"
-    from tf24migrate.catalogue.entries import explanation, find_entry
-
-    return explanation(find_entry(code)) + "\n"
 
 
 def diagnostic(finding: Finding, lines: Lines, pages: str | None) -> types.Diagnostic:
@@ -64,9 +50,9 @@ def diagnostic(finding: Finding, lines: Lines, pages: str | None) -> types.Diagn
     )
 
 
-def failure_diagnostic(failure: str, lines: Lines) -> types.Diagnostic:
+def failure_diagnostic(failure: str, lines: Lines, code: str | None = None) -> types.Diagnostic:
     """The one diagnostic of a document that could not be migrated: at the syntax error the
-    message names, else on the first line."""
+    message names, else on the first line; `code`, the note it is (a syntax error's), if any."""
     place = _PLACE.search(failure)
     line, column = (int(place.group(1)), int(place.group(2))) if place else (1, 1)
     line = min(line, len(lines.starts))
@@ -78,5 +64,6 @@ def failure_diagnostic(failure: str, lines: Lines) -> types.Diagnostic:
         range=types.Range(start=start, end=end),
         message=f"tf24migrate: {failure}",
         severity=types.DiagnosticSeverity.Warning,
+        code=code,
         source=SOURCE,
     )

@@ -1,6 +1,11 @@
 """The language server's wiring (`tf24migrate server`, over stdio, on pygls): which LSP messages
 it answers and what each one does with the documents, the checks, the settings and the actions.
 
+The server reads its messages itself (`wire`): each bounded in size, each it cannot read answered
+with an error, its log one line an entry. It answers every request, after `shutdown` too (with
+InvalidRequest, as LSP says); `exit` without `shutdown`, or an input that ends without either,
+ends it with code 1; SIGTERM ends it as `exit` does, its worker and its temporary folder removed.
+
 Documents checked: Python files (`.py`, `.pyi`, or any document the editor calls `python`), C and
 C++ sources (report-only, as on the command line) and Jupyter notebooks synced as notebook
 documents. Diagnostics are published on open, change and save; the configuration is reloaded when
@@ -10,16 +15,20 @@ editor) and when the editor's settings change (`workspace/didChangeConfiguration
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import copy
 import os
 import shutil
+import signal
+import sys
 import tempfile
 from collections.abc import Sequence
+from typing import Any
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
-from pygls.protocol import LanguageServerProtocol
+from pygls.protocol import JsonRPCProtocol, LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 from pygls.uris import to_fs_path
 
@@ -31,11 +40,11 @@ from tf24migrate.server.diagnostics import diagnostic, failure_diagnostic
 from tf24migrate.server.documents import apply_change
 from tf24migrate.server.notebooks import NOTEBOOK_SYNC, Cell
 from tf24migrate.server.settings import WATCHED_GLOBS, EditorSettings, is_config_file, read_settings
+from tf24migrate.server.wire import INVALID_REQUEST, Reader, handed_over, log_one_line
 from tf24migrate.server.worker import Job, Outcome, Worker
 from tf24migrate.sources.kinds import C_SOURCE, PYTHON, kind_of
 
 SECTION = "tf24migrate"  # the section of the editor's configuration the settings are in
-_WARM_UP = "import tensorflow as tf\nstrategy.experimental_run_v2(step)\n"
 
 
 class _Protocol(LanguageServerProtocol):
@@ -52,6 +61,22 @@ class _Protocol(LanguageServerProtocol):
     def lsp_notebook_document__did_change(self, params: types.DidChangeNotebookDocumentParams):
         for handler, _, kwargs in super().lsp_notebook_document__did_change(copy.deepcopy(params)):
             yield handler, (params,), kwargs
+
+    def handle_message(self, message: Any) -> None:
+        """pygls's, but a request after `shutdown` is answered: InvalidRequest (pygls drops it)."""
+        method = getattr(message, "method", None)
+        if self._shutdown and method != types.EXIT and getattr(message, "id", None) is not None and method:
+            self.reply_error(
+                message.id, INVALID_REQUEST, f"the server is shut down: {method} not done; only exit is"
+            )
+            return
+        super().handle_message(message)
+
+    def reply_error(self, number: Any, code: int, message: str) -> None:
+        """Answer request `number` (None: a message whose id is not known) with an error."""
+        self._send_data(
+            {"jsonrpc": JsonRPCProtocol.VERSION, "id": number, "error": {"code": code, "message": message}}
+        )
 
 
 class MigrationServer(LanguageServer):
@@ -120,7 +145,7 @@ class MigrationServer(LanguageServer):
             shown[uri].append(diagnostic(finding, documents[uri], self.pages))
         if outcome.failure is not None and not outcome.findings:
             uri = next(iter(documents))
-            shown[uri].append(failure_diagnostic(outcome.failure, documents[uri]))
+            shown[uri].append(failure_diagnostic(outcome.failure, documents[uri], outcome.failure_code))
         for uri, diagnostics in shown.items():
             self.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=subject.version)
@@ -159,6 +184,59 @@ class MigrationServer(LanguageServer):
         self.worker.close()
         shutil.rmtree(self.pages, ignore_errors=True)
 
+    def serve(self, stdin: Any, stdout: Any) -> int:
+        """Read the client's messages from `stdin` (`wire.Reader`) and answer on `stdout` until
+        `exit`, the end of the input or SIGTERM; the exit code: 0 after `shutdown`, else 1."""
+        protocol = self.protocol
+        assert isinstance(protocol, _Protocol)
+        protocol.set_writer(_Writer(stdout))
+        ended = asyncio.Event()
+
+        def deliver(message: dict) -> None:
+            handed_over(message, protocol.structure_message, protocol.handle_message, reply)
+
+        def reply(number: Any, code: int, message: str) -> None:
+            protocol.reply_error(number, code, message)
+
+        async def main() -> None:
+            loop = asyncio.get_running_loop()
+            with contextlib.suppress(NotImplementedError, RuntimeError):  # no signals where not POSIX
+                loop.add_signal_handler(signal.SIGTERM, ended.set)
+            Reader(stdin, loop, deliver, reply, ended.set).start()
+            await ended.wait()
+
+        try:
+            asyncio.run(main())
+        except SystemExit as exit_:  # `exit` (pygls's handler decides its code)
+            return exit_.code if isinstance(exit_.code, int) else 1
+        except KeyboardInterrupt:
+            return 1
+        return 0 if protocol._shutdown else 1
+
+
+class _Writer:
+    """Writes the server's messages; once the client has gone, drops them (one line logged)."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+        self.gone = False
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            self.stream.close()
+
+    def write(self, data: bytes) -> None:
+        if self.gone:
+            return
+        try:
+            self.stream.write(data)
+            self.stream.flush()
+        except (OSError, ValueError):
+            self.gone = True
+            import logging
+
+            logging.getLogger("tf24migrate.server").warning("the client no longer reads: messages dropped")
+
 
 def _wanted(kind: str, only: Sequence[str] | None) -> bool:
     """Whether the client asks for actions of `kind` (a kind matches itself and its parents)."""
@@ -172,6 +250,7 @@ def build_server() -> MigrationServer:
     @server.feature(types.INITIALIZE)
     def initialize(ls: MigrationServer, params: types.InitializeParams) -> None:
         ls.initial_settings = params.initialization_options
+        ls.worker.start()  # warm by the first document
         ls.use_settings(None)
 
     @server.feature(types.INITIALIZED)
@@ -191,9 +270,6 @@ def build_server() -> MigrationServer:
                 )
         if workspace and workspace.configuration:
             await _pull_settings(ls)
-        root = ls.workspace.root_path or os.getcwd()
-        warm_up = Subject("", os.path.join(root, "__warm_up__.py"), _WARM_UP, ls.units)
-        await ls.worker.run(ls.job(warm_up))  # rules and LibCST loaded before the first document
 
     async def _pull_settings(ls: MigrationServer) -> None:
         params = types.ConfigurationParams(items=[types.ConfigurationItem(section=SECTION)])
@@ -351,9 +427,11 @@ def build_server() -> MigrationServer:
 
 
 def serve() -> None:
-    """Run the server over stdin and stdout until the editor ends it."""
+    """Run the server over stdin and stdout until the editor ends it; exit with its code."""
+    log_one_line()
     server = build_server()
     try:
-        server.start_io()
+        code = server.serve(sys.stdin.buffer, sys.stdout.buffer)
     finally:
         server.stop()
+    sys.exit(code)

@@ -25,6 +25,7 @@ CONFIG_FILES = (
 )
 WATCHED_GLOBS = tuple(f"**/{name}" for name in CONFIG_FILES)
 DEFAULT_TIMEOUT = 10.0  # seconds a document's migration may take
+MAX_TIMEOUT = 86400.0  # a day: any longer is no limit, and more than a clock can wait for
 
 
 def is_config_file(path: str) -> bool:
@@ -87,10 +88,12 @@ def read_settings(value: object) -> tuple[EditorSettings, list[str]]:
                 continue
             problems.append(f"`{key}` must be true or false, not {item!r}")
         elif name == "timeout":
-            if isinstance(item, int | float) and not isinstance(item, bool) and item > 0:
+            if isinstance(item, int | float) and not isinstance(item, bool) and 0 < item <= MAX_TIMEOUT:
                 found["timeout"] = float(item)
                 continue
-            problems.append(f"`{key}` must be a number of seconds above 0, not {item!r}")
+            problems.append(
+                f"`{key}` must be a number of seconds above 0 and at most {MAX_TIMEOUT:g}, not {item!r}"
+            )
         else:
             problems.append(
                 f"unknown setting `{key}`: the settings are select, ignore, target-version, "

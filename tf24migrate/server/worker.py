@@ -1,14 +1,20 @@
 """Migrations off the server's event loop: one worker process runs them, one at a time, with a
-time limit; a migration over its limit, or a worker that dies, is ended by ending the process, and
-the next job starts a new one. The worker keeps what a job needs between jobs (each folder's
-settings, the rules loaded, LibCST imported), until the server's configuration changes.
+time limit. The worker is started when the editor connects (`initialize`), loads the engine and
+migrates a small text before it takes any job, and is kept between jobs: the time limit counts a
+job's migration only, from the moment the worker takes it (`_STARTED`), never its start-up. A
+migration over its limit, or a worker that dies, is ended by ending the process, and another is
+started at once, so the next change finds it warm. The worker keeps what a job needs between jobs
+(each folder's settings, the rules loaded, LibCST imported), until the server's configuration
+changes.
 
 A job migrates the document's text as the server holds it, never the file on disk, with the
 settings the command line would use for its path (`cli.groups`). The command's result cache is
 read and written only for a text that is the file's on disk, under the key the command uses for
 those bytes: an unsaved text has no bytes on disk to key it by, and storing every keystroke's text
-would fill the cache with entries no run ever reads again. A cache folder is used only once the
-command made one: opening a file in the editor creates no folder in the project.
+would fill the cache with entries no run ever reads again. The file on disk is read only if it is a
+regular file no larger than `MAX_DISK_BYTES` (a document named `/dev/zero`, a FIFO, a device: the
+editor's text is what counts). A cache folder is used only once the command made one: opening a
+file in the editor creates no folder in the project.
 """
 
 from __future__ import annotations
@@ -25,6 +31,12 @@ from multiprocessing.process import BaseProcess
 
 from tf24migrate.model.findings import FileResult, Finding, Status
 from tf24migrate.server.settings import EditorSettings
+
+# What the worker sends when it takes a job, before migrating it: the time limit starts there.
+_STARTED = "started"
+_WARM_UP = "import tensorflow as tf\nstrategy.experimental_run_v2(step)\n"
+# The largest file read from disk to tell whether the document's text is the file's (the cache).
+MAX_DISK_BYTES = 16 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -50,6 +62,7 @@ class Outcome:
     code: str | None = None  # None: not migrated
     failure: str | None = None
     unsafe_fixes: bool = False
+    failure_code: str | None = None  # the note a failure is (a syntax error's), if any
 
 
 class _State:
@@ -84,13 +97,20 @@ def _cache(group):
 
 
 def _on_disk(path: str, text: str):
-    """The file at `path` as the command reads it (`SourceFile`), when it holds `text`; else None."""
+    """The file at `path` as the command reads it (`SourceFile`), when it is a regular file of at
+    most `MAX_DISK_BYTES` that holds `text`; else None."""
     from tf24migrate.run.file import decode_file
-    from tf24migrate.run.files import UnreadableFile
+    from tf24migrate.run.files import UnreadableFile, open_regular_file
 
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read()
+        fd = open_regular_file(path)
+    except OSError:
+        return None
+    try:
+        with open(fd, "rb") as handle:
+            raw = handle.read(MAX_DISK_BYTES + 1)
+        if len(raw) > MAX_DISK_BYTES:
+            return None
         source = decode_file(path, raw)
     except (OSError, UnreadableFile):
         return None
@@ -137,14 +157,19 @@ def run_job(job: Job) -> Outcome:
         from tf24migrate.model.notes import SYNTAX_ERROR
 
         findings = tuple(f for f in result.findings if f.code != SYNTAX_ERROR.code)
-        return Outcome(findings, failure=result.error, unsafe_fixes=group.settings.unsafe_fixes)
+        return Outcome(
+            findings,
+            failure=result.error,
+            unsafe_fixes=group.settings.unsafe_fixes,
+            failure_code=SYNTAX_ERROR.code if len(findings) < len(result.findings) else None,
+        )
     code = job.text if result.code is None or result.status is Status.UNCHANGED else result.code
     return Outcome(result.findings, code, unsafe_fixes=group.settings.unsafe_fixes)
 
 
 def _write_pages(folder: str, findings: Sequence[Finding]) -> None:
     """Write the page of each rule (or note) found that has none yet: what `--explain` prints."""
-    from tf24migrate.server.diagnostics import page_path, page_text
+    from tf24migrate.server.pages import page_path, page_text
 
     for code in {finding.code for finding in findings}:
         path = page_path(folder, code)
@@ -155,13 +180,29 @@ def _write_pages(folder: str, findings: Sequence[Finding]) -> None:
                 os.replace(path + ".tmp", path)
 
 
+def _warm_up() -> None:
+    """Load what every job needs (LibCST, the engine, the rules, the command's settings) and
+    migrate a small text, before the first job: its time limit is not spent on that."""
+    from tf24migrate.catalogue.entries import explanation  # noqa: F401 - loading is the point
+    from tf24migrate.cli.groups import groups_of  # noqa: F401
+    from tf24migrate.engine.loading import load_engine
+    from tf24migrate.engine.pipeline import migrate_source
+    from tf24migrate.run.file import migrate_loaded  # noqa: F401
+
+    load_engine()
+    migrate_source(_WARM_UP)
+
+
 def _serve(connection) -> None:
-    """The worker process: answer each job sent, until the server closes the connection."""
+    """The worker process: warm up, then answer each job sent, until the server closes the
+    connection; `_STARTED` is sent as each job is taken."""
     os.dup2(2, 1)  # stdout is the server's channel to the editor: nothing may be printed there
     sys.stdout = sys.stderr
+    _warm_up()
     while True:
         try:
             job = connection.recv()
+            connection.send(_STARTED)
         except (EOFError, OSError):
             return
         try:
@@ -170,18 +211,23 @@ def _serve(connection) -> None:
             answer = Outcome(
                 failure=f"internal error ({type(error).__name__}: {error}); please report it with the file"
             )
-        connection.send(answer)
+        try:
+            connection.send(answer)
+        except (EOFError, OSError):
+            return
 
 
 class Worker:
-    """The worker process, seen from the server: `run` sends one job and waits for its outcome in
-    a thread of its own, so the event loop never waits; jobs run one after the other."""
+    """The worker process, seen from the server: `start` starts it (at `initialize`), `run` sends
+    one job and waits for its outcome in a thread of its own, so the event loop never waits; jobs
+    run one after the other."""
 
     def __init__(self) -> None:
         self._threads = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tf24migrate-worker")
         self._context = multiprocessing.get_context("spawn")
         self._process: BaseProcess | None = None
         self._connection: Connection | None = None
+        self._closed = False
 
     async def run(self, job: Job) -> Outcome:
         import asyncio
@@ -190,6 +236,14 @@ class Worker:
             return await asyncio.get_running_loop().run_in_executor(self._threads, self._run, job)
         except RuntimeError:  # the server is shutting down: no job runs any more
             return Outcome(failure="not checked: the server is shutting down")
+
+    def start(self) -> None:
+        """Start the worker process now (if none runs), to warm up before the first job."""
+        if not self._alive():
+            self._start()
+
+    def _alive(self) -> bool:
+        return self._process is not None and self._process.is_alive() and self._connection is not None
 
     def _start(self) -> Connection:
         ours, theirs = self._context.Pipe()
@@ -201,34 +255,75 @@ class Worker:
         self._connection = ours
         return ours
 
+    def _taken(self, connection: Connection) -> bool:
+        """Wait, however long its start-up takes, until the worker takes the job sent: False if
+        it ended (or the server closes) first."""
+        while not connection.poll(0.2):
+            if self._closed or self._process is None or not self._process.is_alive():
+                return False
+        return connection.recv() == _STARTED
+
     def _run(self, job: Job) -> Outcome:
-        alive = self._process is not None and self._process.is_alive()
-        connection = self._connection if alive and self._connection is not None else self._start()
-        try:
-            connection.send(job)
-            if connection.poll(job.settings.timeout):
-                return connection.recv()
-            failure = (
-                f"not checked: migrating this file took longer than {job.settings.timeout:g} s "
-                "(the `timeout` setting); run `tf24migrate --diff` on it to see its findings"
-            )
-        except (EOFError, OSError) as error:
-            failure = f"internal error: the worker process ended ({error or type(error).__name__}); please report it with the file"
-        except Exception as error:  # a job that cannot be sent (pickled): never the server's end
-            failure = f"internal error ({type(error).__name__}: {error}); please report it with the file"
-        self.stop()
+        failure = "not checked: the server is shutting down"
+        for _ in range(2):  # a worker that ended before taking the job: once more, on a new one
+            if self._closed:
+                break
+            connection = self._connection if self._alive() and self._connection is not None else self._start()
+            try:
+                connection.send(job)
+                if not self._taken(connection):
+                    self.stop()
+                    failure = (
+                        "internal error: the worker process ended before it took the file; please report it"
+                    )
+                    continue
+                if connection.poll(job.settings.timeout):
+                    return connection.recv()
+                failure = (
+                    f"not checked: migrating this file took longer than {job.settings.timeout:g} s "
+                    "(the `timeout` setting); run `tf24migrate --diff` on it to see its findings"
+                )
+            except (EOFError, OSError) as error:
+                failure = (
+                    f"not checked: the worker process ended while migrating this file "
+                    f"({_ending(self._process, error)}); run `tf24migrate --diff` on it to see its findings"
+                )
+            except Exception as error:  # a job that cannot be sent (pickled): never the server's end
+                failure = f"internal error ({type(error).__name__}: {error}); please report it with the file"
+            self.stop()
+            if not self._closed:
+                self._start()  # warm for the next change: it does not pay this one's end
+            break
         return Outcome(failure=failure)
 
     def stop(self) -> None:
         """End the worker process (the next job starts another)."""
-        if self._connection is not None:
-            self._connection.close()
-        if self._process is not None:
-            self._process.kill()
-            self._process.join(5)
+        connection, process = self._connection, self._process
         self._process = self._connection = None
+        if connection is not None:
+            connection.close()
+        if process is not None:
+            process.kill()
+            process.join(5)
 
     def close(self) -> None:
-        """End the worker process, once the job at hand (if any) is over; no job runs after."""
-        self._threads.shutdown(wait=True, cancel_futures=True)
+        """End the worker process (a job at hand ends with it); no job runs after."""
+        self._closed = True
         self.stop()
+        self._threads.shutdown(wait=True, cancel_futures=True)
+        self.stop()  # one the job at hand may have started meanwhile
+
+
+def _ending(process: BaseProcess | None, error: BaseException) -> str:
+    """How the worker process ended, in words."""
+    if process is not None:
+        process.join(1)
+        code = process.exitcode
+        if code is not None and code < 0:
+            import signal
+
+            with contextlib.suppress(ValueError):
+                return f"killed by {signal.Signals(-code).name}"
+        if code is not None:
+            return f"exit code {code}"
+    return str(error) or type(error).__name__

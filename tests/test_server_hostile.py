@@ -1,0 +1,175 @@
+"""`tf24migrate server` against a client that no editor would be: bytes that are not JSON, not
+UTF-8, not an object; parameters of the wrong shape; a header that announces 100 TB; requests after
+`shutdown`; `exit` without it; a client that goes away; SIGTERM; documents named after `/dev/zero`
+or a FIFO; time limits that overflow a clock, or that a worker's start-up would spend. Each test
+starts a real server (`scripts/lsp_raw.py` speaks to it byte by byte) and checks what it answers,
+what it logs (one line an entry, never a traceback) and how it ends."""
+
+from __future__ import annotations
+
+import math
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from lsp_raw import RawServer, frame  # noqa: E402
+from torture_inputs import DEEP  # noqa: E402
+from torture_lib import CALL, HEAD  # noqa: E402
+
+QUICK = (HEAD + CALL).decode()
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    folder = tmp_path / "project"
+    (folder / ".git").mkdir(parents=True)
+    return folder
+
+
+def assert_one_line_log(stderr: str) -> None:
+    assert "Traceback" not in stderr, stderr
+    for line in stderr.splitlines():
+        assert line.startswith("tf24migrate server: "), stderr
+
+
+def codes(diagnostics: list | None) -> list:
+    assert diagnostics is not None, "no diagnostics"
+    return [d.get("code") for d in diagnostics]
+
+
+def test_bad_messages_each_get_an_error_and_every_request_an_answer(project: Path):
+    server = RawServer(project)
+    assert server.initialize(project) is not None
+    for body, number, code, words in (
+        (b"{bad json", None, -32700, "not JSON"),
+        (b"\xff\xfe{}", None, -32700, "not UTF-8"),
+        (b"[1, 2]", None, -32600, "a JSON list"),
+        (b'{"id": 7, "method": "shutdown"}', 7, -32600, "not a JSON-RPC 2.0 object"),
+        (b'{"jsonrpc": "2.0", "id": {}, "method": "shutdown"}', None, -32600, "id must be"),
+        (b"[" * 100000, None, -32700, "not JSON"),
+    ):
+        server.send_raw(frame(body))
+        answer = server.response(number, 10)
+        assert answer is not None and answer["error"]["code"] == code, (body[:20], answer)
+        assert words in answer["error"]["message"]
+    server.send_raw(b"Content-Length: twelve\r\n\r\n")
+    assert server.response(None, 10)["error"]["code"] == -32600
+    number = server.request("textDocument/codeAction", {"textDocument": 5})
+    answer = server.response(number, 10)
+    assert answer is not None and answer["error"]["code"] == -32602
+    server.notify("textDocument/didOpen", {"textDocument": "not a document"})  # logged, not answered
+    uri = (project / "quick.py").as_uri()
+    server.open(uri, QUICK)
+    assert codes(server.diagnostics(uri)) == ["TF24101"]  # it still serves
+    assert server.response(server.request("shutdown"), 10)["result"] is None
+    action = {
+        "textDocument": {"uri": uri},
+        "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+        "context": {"diagnostics": []},
+    }
+    for method, params in (("textDocument/codeAction", action), ("shutdown", None)):
+        answer = server.response(server.request(method, params), 10)
+        assert answer is not None and answer["error"]["code"] == -32600, (method, answer)
+    server.send_raw(b"Content-Length: 99999999999999\r\n\r\n")  # answered at once, never read
+    answer = server.response(None, 10)
+    assert answer is not None and "over the limit" in answer["error"]["message"]
+    server.send_raw(b"x" * 100000)
+    assert server.process.poll() is None
+    returncode, stderr = server.close()
+    assert returncode == 0  # shut down, then its input ended
+    assert_one_line_log(stderr)
+    assert "didOpen" in stderr  # the notification it could not use, said
+    assert server.unframed == b""
+
+
+def test_exit_without_shutdown_ends_with_code_1(project: Path):
+    server = RawServer(project)
+    assert server.initialize(project) is not None
+    server.notify("exit")
+    assert server.process.wait(30) == 1
+    assert_one_line_log(server.close()[1])
+
+
+def test_a_client_gone_after_initialized_ends_it_quietly(project: Path):
+    server = RawServer(project)
+    server.request("initialize", {"processId": None, "rootUri": project.as_uri(), "capabilities": {}})
+    server.notify("initialized", {})
+    returncode, stderr = server.close(30)
+    assert returncode == 1
+    assert_one_line_log(stderr)
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="finds the worker through /proc")
+def test_sigterm_ends_the_worker_and_removes_the_temporary_folder(project: Path, tmp_path: Path):
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    server = RawServer(project, env={**os.environ, "TMPDIR": str(temporary)})
+    assert server.initialize(project) is not None
+    uri = (project / "quick.py").as_uri()
+    server.open(uri, QUICK)
+    assert codes(server.diagnostics(uri)) == ["TF24101"]
+    assert [path.name for path in temporary.iterdir()] != []  # the rules' pages
+    pid = server.process.pid
+    workers = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    assert workers
+    server.process.send_signal(signal.SIGTERM)
+    assert server.process.wait(30) == 1
+    assert list(temporary.iterdir()) == []
+    for _ in range(100):  # the worker, and multiprocessing's resource tracker, end with it
+        left = [worker for worker in workers if Path(f"/proc/{worker}").exists()]
+        if not left:
+            break
+        time.sleep(0.1)
+    assert left == []
+    assert_one_line_log(server.close()[1])
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_special_files_and_clock_overflows(project: Path):
+    os.mkfifo(project / "pipe.py")
+    server = RawServer(project)
+    assert server.initialize(project, {"timeout": math.inf}) is not None
+    warning = server.wait(lambda m: m.get("method") == "window/showMessage", 10)
+    assert warning is not None and "`timeout` must be a number of seconds" in warning["params"]["message"]
+    server.notify("workspace/didChangeConfiguration", {"settings": {"tf24migrate": {"timeout": 1e300}}})
+    started = time.monotonic()
+    for uri in ("file:///dev/zero", (project / "pipe.py").as_uri()):
+        server.open(uri, QUICK)
+        assert codes(server.diagnostics(uri)) == ["TF24101"], uri
+    assert time.monotonic() - started < 10  # the editor's texts, not a read that never ends
+    broken = (project / "broken.py").as_uri()
+    server.open(broken, QUICK + "def f(:\n")
+    (failure,) = server.diagnostics(broken)
+    assert failure["code"] == "TF24005" and "cannot parse" in failure["message"]
+    assert server.response(server.request("shutdown"), 10)["result"] is None
+    server.notify("exit")
+    returncode, stderr = server.close()
+    assert returncode == 0
+    assert_one_line_log(stderr)
+
+
+def test_the_time_limit_counts_the_migration_only(project: Path):
+    """With half a second, the first document is checked (the worker's start-up is not counted),
+    and after a migration over the limit the next change finds a warm worker."""
+    server = RawServer(project)
+    assert server.initialize(project, {"timeout": 0.5}) is not None
+    quick = (project / "quick.py").as_uri()
+    server.open(quick, QUICK)
+    assert codes(server.diagnostics(quick)) == ["TF24101"]
+    slow = (project / "slow.py").as_uri()
+    server.open(slow, (HEAD + DEEP["dict-100000"][0] + b"\n" + CALL + b"\n").decode())
+    (late,) = server.diagnostics(slow)
+    assert "took longer than 0.5 s" in late["message"]
+    again = (project / "again.py").as_uri()
+    server.open(again, QUICK)
+    assert codes(server.diagnostics(again)) == ["TF24101"]
+    returncode, stderr = server.close()
+    assert returncode == 1  # its input ended without `shutdown`
+    assert_one_line_log(stderr)
