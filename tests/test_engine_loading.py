@@ -243,3 +243,66 @@ def test_without_xdg_cache_home_the_cache_is_under_the_home_folder(monkeypatch, 
     assert code_cache("command") == str(
         tmp_path / ".cache" / "tf24migrate" / f"dataclass-code-command.{tag}.bin"
     )
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_a_fifo_in_place_of_the_file_does_not_block_a_run(tmp_path):
+    """A FIFO with no writer, where the engine's file is: the command runs (and `--check` says
+    what it found) instead of waiting for a writer forever before any output."""
+    environment = _user_cache(tmp_path / "cache")
+    folder = tmp_path / "cache" / "tf24migrate"
+    folder.mkdir(parents=True, mode=0o700)
+    for name in ("command", "engine"):
+        os.mkfifo(folder / f"dataclass-code-{name}.{sys.implementation.cache_tag}.bin", 0o600)
+    (tmp_path / "due.py").write_text("import tensorflow as tf\nstrategy.experimental_run_v2(step)\n")
+    run = [sys.executable, "-m", "tf24migrate", "--check", "--no-cache", str(tmp_path / "due.py")]
+    result = subprocess.run(run, env=environment, cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1 and "TF24101" in result.stdout, result.stderr
+
+
+def _planted_folder(tmp_path: Path, how: str) -> Path:
+    """The cache's file, valid, in a `tf24migrate` folder the user may not trust: `how`."""
+    folder = tmp_path / "cache" / "tf24migrate"
+    if how == "a symlink":  # to a folder of the user's own, which a file written there could not tell
+        elsewhere = tmp_path / "elsewhere"
+        elsewhere.mkdir(mode=0o700)
+        _valid(elsewhere / "code.bin")
+        folder.parent.mkdir()
+        folder.symlink_to(elsewhere)
+        return folder / "code.bin"
+    folder.mkdir(parents=True, mode=0o700)
+    path = folder / "code.bin"
+    _valid(path)
+    if how == "writable by the group":
+        folder.chmod(0o770)
+    elif how == "another user's":
+        if os.geteuid() != 0:
+            pytest.skip("only root gives a folder away")
+        os.chown(folder, os.geteuid() + 1, -1)
+    return path
+
+
+@pytest.mark.skipif(os.name != "posix", reason="owners, modes and symlinks of POSIX folders")
+@pytest.mark.parametrize("how", ["a symlink", "writable by the group", "another user's"])
+def test_a_folder_someone_else_could_have_filled_is_neither_read_nor_written(tmp_path, how):
+    path = _planted_folder(tmp_path, how)
+    before = {child.name: child.read_bytes() for child in path.parent.iterdir()}
+    with dataclass_code(str(path)) as loaded:
+        _behaves_as_a_dataclass(_point())
+    assert loaded.compiled > 0  # nothing read there
+    assert {child.name: child.read_bytes() for child in path.parent.iterdir()} == before  # nor written
+
+
+@pytest.mark.skipif(os.name != "posix", reason="a POSIX home folder")
+def test_a_relative_xdg_cache_home_is_ignored(tmp_path):
+    """The XDG specification: a relative path in XDG_CACHE_HOME is invalid and ignored; the run
+    uses `~/.cache` and makes no folder where it runs."""
+    environment = _user_cache(tmp_path)
+    environment |= {"XDG_CACHE_HOME": "cache", "HOME": str(tmp_path / "home")}
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "due.py").write_text("import tensorflow as tf\nstrategy.experimental_run_v2(step)\n")
+    run = [sys.executable, "-m", "tf24migrate", "--check", "--no-cache", "due.py"]
+    assert subprocess.run(run, env=environment, cwd=project, capture_output=True).returncode == 1
+    assert sorted(os.listdir(project)) == ["due.py"]
+    assert list((tmp_path / "home" / ".cache" / "tf24migrate").glob("dataclass-code-*.bin"))

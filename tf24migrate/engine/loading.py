@@ -12,9 +12,13 @@ are made exactly as without it: the same source, compiled the same, run the same
 
 The cache is a file per Python version and optimization level in the user's cache folder
 (`code_cache`), as `scripts/runtimes.py` keeps its environments: not in the package, whose
-uninstall would leave it behind. Code read from it is run, so a file is read only if it is the
-user's own and no one else may write it, and not through a symlink; a file that is damaged or of
-another Python is not read, and the next load writes it anew. As Python's bytecode, it is never
+uninstall would leave it behind. Code read from it is run, so a file is read only if it is a
+regular file of the user's own that no one else may write, in a `tf24migrate` folder that is the
+same (not a symlink, the user's, writable by no one else: another user of a shared cache folder
+cannot plant a folder or a FIFO there), and neither is opened through a symlink nor blocks (a FIFO
+is opened without waiting for a writer, and not read); a file that is damaged or of another Python
+is not read, and the next load writes it anew. A relative `XDG_CACHE_HOME` is ignored, as the XDG
+specification says (it would put the cache in whatever folder the command runs in). As Python's bytecode, it is never
 written when `sys.dont_write_bytecode` is (`PYTHONDONTWRITEBYTECODE`).
 """
 
@@ -51,6 +55,8 @@ def code_cache(name: str) -> str | None:
     if sys.implementation.cache_tag is None:
         return None
     root = os.environ.get("XDG_CACHE_HOME")
+    if root and not os.path.isabs(root):
+        root = None
     if not root and os.name == "nt":
         root = os.environ.get("LOCALAPPDATA")
     if not root:
@@ -65,11 +71,15 @@ def code_cache(name: str) -> str | None:
 
 
 # The file: Python's magic number (the bytecode's version), the CRC-32 of the rest, then the
-# marshalled `{source: marshalled code}`; opened as bytes (Windows' default is text) and never
-# through a symlink (where the system can tell).
+# marshalled `{source: marshalled code}`; opened as bytes (Windows' default is text), never
+# through a symlink and never waiting (where the system can tell), relative to its folder's
+# descriptor (where the system allows: the folder checked is the one written in).
 _HEADER = len(importlib.util.MAGIC_NUMBER) + 4
 _BINARY = getattr(os, "O_BINARY", 0)
 _NO_SYMLINK = getattr(os, "O_NOFOLLOW", 0)
+_NO_WAIT = getattr(os, "O_NONBLOCK", 0)
+_FOLDER = getattr(os, "O_DIRECTORY", 0)
+_BY_FOLDER = os.open in os.supports_dir_fd and bool(_FOLDER)
 
 
 class _CachedCompile:
@@ -139,23 +149,66 @@ def dataclass_code(path: str | None) -> Iterator[_CachedCompile]:
 
 def _read(path: str) -> dict[str, bytes]:
     """The sources and code stored at `path`; none if it is missing, damaged, of another Python,
-    a symlink, or a file another user owns or may write."""
-    try:
-        fd = os.open(path, os.O_RDONLY | _BINARY | _NO_SYMLINK)
-    except OSError:
-        return {}
-    with open(fd, "rb") as handle:
-        if not _own(os.fstat(fd)):
+    a symlink, not a regular file, or a file (or in a folder) another user owns or may write."""
+    with _folder(os.path.dirname(path), create=False) as folder:
+        if folder is _REFUSED:
             return {}
         try:
-            data = handle.read()
+            fd = os.open(_name(path, folder), os.O_RDONLY | _BINARY | _NO_SYMLINK | _NO_WAIT, dir_fd=folder)
         except OSError:
             return {}
+        with open(fd, "rb") as handle:
+            if not _own(os.fstat(fd)):
+                return {}
+            try:
+                os.set_blocking(fd, True)
+                data = handle.read()
+            except OSError:
+                return {}
     magic, crc, payload = data[: _HEADER - 4], data[_HEADER - 4 : _HEADER], data[_HEADER:]
     if magic != importlib.util.MAGIC_NUMBER or int.from_bytes(crc, "little") != zlib.crc32(payload):
         return {}
     stored = _loads(payload)
     return stored if isinstance(stored, dict) else {}
+
+
+_REFUSED = -1  # `_folder`'s answer for a folder not to use
+
+
+@contextlib.contextmanager
+def _folder(path: str, create: bool) -> Iterator[int | None]:
+    """A descriptor of the cache's folder `path` (made, the user's only, if `create`), to open its
+    file by; `_REFUSED` if it is missing, a symlink, or another user's or writable by others; None
+    where the system opens no folders (the file is opened by its path)."""
+    if not _BY_FOLDER:
+        if create:
+            try:
+                os.makedirs(path, mode=0o700, exist_ok=True)
+            except OSError:
+                yield _REFUSED
+                return
+        yield None
+        return
+    try:
+        if create:
+            os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+            with contextlib.suppress(FileExistsError):
+                os.mkdir(path, 0o700)
+        fd = os.open(path, os.O_RDONLY | _FOLDER | _NO_SYMLINK | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        yield _REFUSED
+        return
+    try:
+        status = os.fstat(fd)
+        mine = status.st_uid == os.geteuid() and not status.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+        yield fd if stat.S_ISDIR(status.st_mode) and mine else _REFUSED
+    finally:
+        os.close(fd)
+
+
+def _name(path: str, folder: int | None) -> str:
+    """How the cache's file is opened: by its name in `folder`, else by its path."""
+    return os.path.basename(path) if folder is not None else path
 
 
 def _own(status: os.stat_result) -> bool:
@@ -183,19 +236,23 @@ def _loads(data: bytes) -> object:
 
 def _write(path: str, used: dict[str, bytes]) -> None:
     """Replace the file at `path` with `used`, whole or not at all (as Python writes bytecode),
-    readable by this user only."""
+    readable by this user only, in a folder `_folder` accepts."""
     payload = marshal.dumps(used)
     data = importlib.util.MAGIC_NUMBER + zlib.crc32(payload).to_bytes(4, "little") + payload
-    partial = f"{path}.{os.getpid()}"
-    try:
-        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-        fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _BINARY | _NO_SYMLINK, 0o600)
-    except OSError:
-        return
-    try:
-        with open(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(partial, path)
-    except OSError:
-        with contextlib.suppress(OSError):
-            os.unlink(partial)
+    with _folder(os.path.dirname(path), create=True) as folder:
+        if folder is _REFUSED:
+            return
+        partial = f"{_name(path, folder)}.{os.getpid()}"
+        try:
+            fd = os.open(
+                partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _BINARY | _NO_SYMLINK, 0o600, dir_fd=folder
+            )
+        except OSError:
+            return
+        try:
+            with open(fd, "wb") as handle:
+                handle.write(data)
+            os.replace(partial, _name(path, folder), src_dir_fd=folder, dst_dir_fd=folder)
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.unlink(partial, dir_fd=folder)
