@@ -78,3 +78,17 @@ def test_names_with_invisible_characters_are_shown_escaped(tmp_path, name):
     assert f"would change: ./{escaped}" in result.stdout
     for character in "\u202e\u200b\u2066":
         assert character not in result.stdout + result.stderr
+
+
+def test_a_lone_surrogate_is_named_and_placed_not_called_deep_nesting(tmp_path):
+    """A comment holding a lone surrogate (a file in `unicode_escape`, which decodes `\\ud800` to
+    one, or a text given to the library) is said to be that, where it is."""
+    source = b"# -*- coding: unicode_escape -*-\nimport tensorflow as tf\n# \\ud800\n" + CALL.encode()
+    (tmp_path / "lone.py").write_bytes(source)
+    result = run("--check", "--no-cache", "lone.py", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "lone.py:3:3: TF24005 error cannot parse: a lone surrogate (U+D800)" in result.stdout
+    assert "nesting" not in result.stdout
+    with pytest.raises(SourceSyntaxError, match=r"lone surrogate \(U\+DC00\)") as raised:
+        migrate_source("import tensorflow as tf\nx = 1  # \udc00\n" + CALL)
+    assert raised.value.lineno == 2

@@ -59,9 +59,29 @@ def python_syntax_error(source: str, path: str | None) -> SourceSyntaxError:
         return SourceSyntaxError(
             f"cannot parse: {error.msg}{newer}", (path, error.lineno, error.offset, None)
         )
+    except UnicodeEncodeError as error:  # a lone surrogate: no bytes to give Python's parser
+        return _lone_surrogate(source, path, error)
     except (ValueError, RecursionError):
         pass
     return SourceSyntaxError(TOO_DEEP, (path, 1, 1, None))
+
+
+def _lone_surrogate(source: str, path: str | None, error: UnicodeEncodeError) -> SourceSyntaxError:
+    """What the user is told of a source that holds a lone surrogate (a file in a codec that
+    decodes one, such as `unicode_escape`, or a text given to the library): where, and what to do."""
+    found = _SURROGATE.search(source)
+    offset = found.start() if found else 0
+    line = source.count("\n", 0, offset) + 1
+    column = offset - (source.rfind("\n", 0, offset) + 1) + 1
+    character = found.group() if found else error.object[error.start : error.start + 1]
+    return SourceSyntaxError(
+        f"cannot parse: a lone surrogate (U+{ord(character):04X}), which Python source cannot hold: "
+        "remove it, or write it as an escape in a string literal",
+        (path, line, column, None),
+    )
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def chains_too_long_are_syntax_errors(run: Callable[..., MigrationResult]) -> Callable[..., MigrationResult]:
