@@ -3,6 +3,9 @@ every byte outside the edited text, or refuses the file with a message."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 from test_cli import run
 
@@ -20,13 +23,18 @@ ODD = {
 }
 
 
-@pytest.mark.parametrize("encoding", sorted(ODD))
-def test_bytes_outside_the_edit_are_kept(tmp_path, encoding):
+def _with_odd_bytes(encoding: str) -> bytes:
+    """A due source in `encoding` whose comment, string and call's line hold its odd bytes."""
     odd = ODD[encoding]
-    source = (
+    return (
         b"# -*- coding: " + encoding.encode() + b" -*-\n# " + odd + b"\nimport tensorflow as tf\n"
         b"x = '" + odd + b"'\nstrategy.experimental_run_v2(fn)  # " + odd + b"\n"
     )
+
+
+@pytest.mark.parametrize("encoding", sorted(ODD))
+def test_bytes_outside_the_edit_are_kept(tmp_path, encoding):
+    source = _with_odd_bytes(encoding)
     assert source.decode(encoding).encode(encoding) != source
     (tmp_path / "train.py").write_bytes(source)
     result = run("--write", "--no-cache", "train.py", cwd=tmp_path)
@@ -46,3 +54,28 @@ def test_lines_that_cannot_be_kept_apart_refuse_the_file(tmp_path):
     assert result.returncode == 2
     assert "train.py" in result.stderr and "does not give back the same bytes" in result.stderr
     assert (tmp_path / "train.py").read_bytes() == source
+
+
+def _stdin(source: bytes, tmp_path) -> subprocess.CompletedProcess:
+    command = [sys.executable, "-m", "tf24migrate", "--no-cache", "-"]
+    return subprocess.run(command, input=source, capture_output=True, cwd=tmp_path, timeout=300)
+
+
+@pytest.mark.parametrize("encoding", sorted(ODD))
+def test_stdin_keeps_the_bytes_outside_the_edit_as_a_write_does(tmp_path, encoding):
+    source = _with_odd_bytes(encoding)
+    result = _stdin(source, tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == source.replace(b"experimental_run_v2(", b"run(")
+
+
+def test_stdin_gives_back_a_source_whose_lines_cannot_be_kept_apart_and_says_so(tmp_path):
+    source = (
+        b'# -*- coding: unicode_escape -*-\nimport tensorflow as tf\nx = """\\u0041\\n"""\n'
+        b"strategy.experimental_run_v2(fn)\n"
+    )
+    result = _stdin(source, tmp_path)
+    assert result.returncode == 2
+    assert result.stdout == source
+    assert b"does not give back the same bytes" in result.stderr
+    assert b"fixed" not in result.stderr.replace(b"0 fixed", b"")

@@ -80,6 +80,9 @@ def test_a_folder_locked_by_another_process_is_named_and_not_waited_on_forever(t
         (result,) = migrate_paths([str(tmp_path / "train.py")], write=True)
         assert time.monotonic() - started < 20
         assert not result.written and f"locked by process {holder.pid} (" in result.error
+        assert (
+            result.error.startswith("cannot write: the folder ") and result.error.count("cannot write") == 1
+        )
         assert (tmp_path / "train.py").read_bytes() == OLD
     finally:
         holder.kill()
@@ -100,4 +103,34 @@ def test_the_command_under_flock_of_its_own_folder_ends(tmp_path):
     os.killpg(process.pid, signal.SIGINT)
     _, stderr = process.communicate(timeout=30)
     assert process.returncode != 0 and "interrupted" in stderr, stderr
+    assert "cannot write: interrupted while waiting for the lock" in stderr, stderr
+    assert "cannot write: cannot write" not in stderr and "all 1 files" not in stderr, stderr
+    assert "interrupted before its one file was done" in stderr, stderr
     assert (tmp_path / "train.py").read_bytes() == OLD
+
+
+def _append_only(folder) -> bool:
+    """Make `folder` append-only (`chattr +a`: root, on a file system that has the flag)."""
+    if shutil.which("chattr") is None:
+        return False
+    return subprocess.run(["chattr", "+a", str(folder)], capture_output=True).returncode == 0
+
+
+def test_an_append_only_folder_is_refused_and_left_as_it_was(tmp_path):
+    """Files can be added to an append-only folder, none renamed or removed: a temporary file made
+    there would stay for good. The write is refused, saying why, before any is made."""
+    folder = tmp_path / "log"
+    folder.mkdir()
+    (folder / "train.py").write_bytes(OLD)
+    if not _append_only(folder):
+        pytest.skip("chattr +a is not allowed here")
+    try:
+        command = [sys.executable, "-m", "tf24migrate", "--write", "--no-cache", "train.py"]
+        result = subprocess.run(command, cwd=folder, capture_output=True, text=True, timeout=300)
+        names = sorted(os.listdir(folder))
+    finally:
+        subprocess.run(["chattr", "-a", str(folder)], check=True)
+    assert result.returncode == 2
+    assert "is append-only (`chattr +a`)" in result.stderr, result.stderr
+    assert names == ["train.py"]
+    assert (folder / "train.py").read_bytes() == OLD

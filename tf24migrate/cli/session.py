@@ -28,7 +28,7 @@ from tf24migrate.cli.statistics import RuleStatistics
 from tf24migrate.model.findings import FileResult, Status
 from tf24migrate.model.notes import SYNTAX_ERROR
 from tf24migrate.run.discovery import iter_source_files
-from tf24migrate.run.file import decode_file, migrate_loaded
+from tf24migrate.run.file import decode_file, encoded_result, migrate_loaded
 from tf24migrate.run.files import STOP_SIGNALS, UnreadableFile
 from tf24migrate.run.migrate import migrate_files
 from tf24migrate.sources.kinds import SUFFIXES
@@ -270,12 +270,16 @@ def run_files(run: Run) -> int:
         if run.output_format != "text":  # the record of what was done, marked as partial
             printer.finish(time.monotonic() - started, interrupted=True)
         typer.echo(
-            f"tf24migrate: interrupted before all {total} files were done; each file is either "
+            f"tf24migrate: interrupted before {_all_files(total)} done; each file is either "
             f"as it was or completely migrated: run the command again to finish",
             err=True,
         )
         return EXIT_INTERRUPTED
     return printer.finish(time.monotonic() - started)
+
+
+def _all_files(total: int) -> str:
+    return "its one file was" if total == 1 else f"all {total} files were"
 
 
 def _say_left(path: str, why: str) -> None:
@@ -452,8 +456,9 @@ def migrate_stdin(run: Run, name: str) -> int:
         result = migrate_loaded(name, source, group.settings)
         output = raw
         if result.status is Status.CHANGED and run.writes:
-            output = (result.code or "").encode(source.encoding)
-            result = dataclasses.replace(result, written=run.output_format is OutputFormat.TEXT)
+            result, output = encoded_result(result, raw)  # the bytes a write would put in the file
+            if result.status is Status.CHANGED:
+                result = dataclasses.replace(result, written=run.output_format is OutputFormat.TEXT)
     printer = _Printer(run, _NoProgress())
     printer.add(result)
     if run.output_format is OutputFormat.TEXT and run.writes:  # else the printer printed the diff, or nothing

@@ -3,6 +3,8 @@ codecs where decoding and encoding again is not the identity."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 
 class LinesNotKept(ValueError):
     """The file's lines cannot be told apart in its bytes, so its edits cannot be spliced in."""
@@ -17,6 +19,13 @@ def round_trips(encoding: str) -> bool:
     import codecs
 
     return codecs.lookup(encoding).name in _ROUND_TRIP
+
+
+def encoded_like(text: str, encoding: str, raw: Callable[[], bytes]) -> bytes:
+    """`text` encoded as `encoding` for a file whose bytes are `raw()`: as it is for a codec that
+    round-trips (`raw` is not even called), else `encoded_keeping` those bytes (`LinesNotKept`,
+    `UnicodeEncodeError` as there). What a write puts in the file, and a run on stdin prints."""
+    return text.encode(encoding) if round_trips(encoding) else encoded_keeping(raw(), text, encoding)
 
 
 def encoded_keeping(raw: bytes, text: str, encoding: str) -> bytes:

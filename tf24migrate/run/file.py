@@ -10,6 +10,7 @@ from tf24migrate.catalogue.settings import Settings
 from tf24migrate.model.errors import RuleError, SourceSyntaxError
 from tf24migrate.model.findings import FileResult, Finding, MigrationResult, Status
 from tf24migrate.model.notes import SYNTAX_ERROR, note_finding, without_notes
+from tf24migrate.run.encodings import LinesNotKept, encoded_like
 from tf24migrate.run.files import (
     ChangedOnDisk,
     SourceFile,
@@ -45,10 +46,27 @@ def write_result(
             return write_result(fresh, real=real) if fresh.changed else fresh
         return _not_written(result, str(error))
     except UnicodeEncodeError as error:
-        return _not_written(result, f"cannot write: the new code does not fit in {error.encoding}")
+        return _not_written(result, _does_not_fit(error))
     except OSError as error:
         return _not_written(result, f"cannot write: {error}")
     return dataclasses.replace(result, written=True)
+
+
+def encoded_result(result: FileResult, raw: bytes) -> tuple[FileResult, bytes]:
+    """A changed result's code as the bytes of the file whose bytes were `raw` (what a run on
+    stdin prints): `encoded_like` keeps every byte outside the edits in the codecs that do not
+    round-trip, as a write does; where it cannot, `raw` as it was, and the result says why."""
+    assert result.encoding is not None  # a changed result has it
+    try:
+        return result, encoded_like(result.code or "", result.encoding, lambda: raw)
+    except UnicodeEncodeError as error:
+        return _not_written(result, _does_not_fit(error)), raw
+    except LinesNotKept as error:
+        return _not_written(result, f"cannot write: {error}"), raw
+
+
+def _does_not_fit(error: UnicodeEncodeError) -> str:
+    return f"cannot write: the new code does not fit in {error.encoding}"
 
 
 def _not_written(result: FileResult, error: str) -> FileResult:

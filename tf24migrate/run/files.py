@@ -11,7 +11,8 @@ for a symlink during the run is refused, never written through. Where a file is 
 regular file is opened, never blocking (`open_regular_file`: a FIFO or a device is refused, not
 waited on). Refused (`NotWritable`), with nothing written: a read-only file (no write permission
 bit, for root too), a file with several hard links (replacing it would split them), a file whose
-owner, group or extended attributes cannot be kept.
+owner, group or extended attributes cannot be kept, a file in an append-only folder (no temporary
+file is made there, where none could be removed).
 
 A file whose bytes changed since they were read is not overwritten (`ChangedOnDisk`): it is
 checked again (size, modification time, inode, digest) after the new text is on disk, right before
@@ -31,13 +32,14 @@ import io
 import os
 import signal
 import stat
+import sys
 import threading
 import tokenize
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from tf24migrate.model.digest import blake2b
-from tf24migrate.run.encodings import LinesNotKept, encoded_keeping, round_trips
+from tf24migrate.run.encodings import LinesNotKept, encoded_like
 from tf24migrate.run.folder_lock import folder_lock
 from tf24migrate.run.temporaries import create_temporary, remove_leftovers
 
@@ -248,12 +250,9 @@ def write_source(
             try:
                 before = os.fstat(current)
                 _check_replaceable(path, before)
+                _check_folder_replaceable(path, folder, directory or ".")
                 try:
-                    data = (
-                        text.encode(encoding)
-                        if round_trips(encoding)
-                        else encoded_keeping(_read_all(current), text, encoding)
-                    )
+                    data = encoded_like(text, encoding, lambda: _read_all(current))
                 except LinesNotKept as error:
                     raise NotWritable(f"{path}: {error}") from None
                 temporary, fd = create_temporary(folder)
@@ -326,6 +325,27 @@ def _check_replaceable(path: str, status: os.stat_result) -> None:
         raise NotWritable(
             f"{path} has {status.st_nlink} hard links: replacing it would split them; "
             "migrate a copy, or make it the only link"
+        )
+
+
+# Linux's `FS_IOC_GETFLAGS` (what `lsattr` shows) and its append-only flag (`chattr +a`).
+_GET_FLAGS = 0x80086601
+_APPEND_ONLY = 0x20
+
+
+def _check_folder_replaceable(path: str, folder: int, directory: str) -> None:
+    """`NotWritable` for a folder where a file can be added but none renamed or removed (append-
+    only): a temporary file made there could neither replace the file nor be removed again."""
+    try:
+        import fcntl
+
+        flags = int.from_bytes(fcntl.ioctl(folder, _GET_FLAGS, bytes(8))[:4], sys.byteorder)
+    except (ImportError, OSError):  # not Linux, or a file system without these flags
+        return
+    if flags & _APPEND_ONLY:
+        raise NotWritable(
+            f"{path}: its folder {directory} is append-only (`chattr +a`): no file in it can be "
+            "replaced; nothing written: remove the attribute (`chattr -a`) to migrate it"
         )
 
 

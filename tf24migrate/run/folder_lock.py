@@ -37,12 +37,10 @@ def folder_lock(folder: int, directory: str, interrupted: Callable[[], bool]) ->
                 break
             except BlockingIOError:
                 if interrupted():  # given up: the interruption is delivered as the write's block ends
-                    raise FolderLocked(
-                        f"cannot write: interrupted while waiting for the lock of {directory}"
-                    ) from None
+                    raise FolderLocked(f"interrupted while waiting for the lock of {directory}") from None
                 if time.monotonic() > deadline:
                     raise FolderLocked(
-                        f"cannot write: the folder {directory} is locked by {_lock_holder(fd)} "
+                        f"the folder {directory} is locked by {_lock_holder(fd)} "
                         f"(waited {LOCK_TIMEOUT:.0f} s): let it finish, or end it, and run again"
                     ) from None
                 time.sleep(0.05)
