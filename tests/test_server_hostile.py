@@ -44,6 +44,15 @@ def codes(diagnostics: list | None) -> list:
     return [d.get("code") for d in diagnostics]
 
 
+def _action(uri: str) -> dict:
+    """The parameters of a code action at the start of `uri`."""
+    return {
+        "textDocument": {"uri": uri},
+        "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+        "context": {"diagnostics": []},
+    }
+
+
 def test_bad_messages_each_get_an_error_and_every_request_an_answer(project: Path):
     server = RawServer(project)
     assert server.initialize(project) is not None
@@ -65,16 +74,15 @@ def test_bad_messages_each_get_an_error_and_every_request_an_answer(project: Pat
     answer = server.response(number, 10)
     assert answer is not None and answer["error"]["code"] == -32602
     server.notify("textDocument/didOpen", {"textDocument": "not a document"})  # logged, not answered
+    server.notify(  # a notebook never opened: logged, not an "Error in server" shown
+        "notebookDocument/didChange",
+        {"notebookDocument": {"uri": (project / "nb.ipynb").as_uri(), "version": 2}, "change": {}},
+    )
     uri = (project / "quick.py").as_uri()
     server.open(uri, QUICK)
     assert codes(server.diagnostics(uri)) == ["TF24101"]  # it still serves
     assert server.response(server.request("shutdown"), 10)["result"] is None
-    action = {
-        "textDocument": {"uri": uri},
-        "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
-        "context": {"diagnostics": []},
-    }
-    for method, params in (("textDocument/codeAction", action), ("shutdown", None)):
+    for method, params in (("textDocument/codeAction", _action(uri)), ("shutdown", None)):
         answer = server.response(server.request(method, params), 10)
         assert answer is not None and answer["error"]["code"] == -32600, (method, answer)
     server.send_raw(b"Content-Length: 99999999999999\r\n\r\n")  # answered at once, never read
@@ -85,12 +93,17 @@ def test_bad_messages_each_get_an_error_and_every_request_an_answer(project: Pat
     returncode, stderr = server.close()
     assert returncode == 0  # shut down, then its input ended
     assert_one_line_log(stderr)
-    assert "didOpen" in stderr  # the notification it could not use, said
+    assert "didOpen" in stderr and "nb.ipynb, which is not open" in stderr  # what it could not use, said
+    assert [m for m in server.kept if m.get("method") == "window/showMessage"] == []
     assert server.unframed == b""
 
 
-def test_exit_without_shutdown_ends_with_code_1(project: Path):
+def test_before_initialize_requests_are_refused_and_exit_without_shutdown_ends_with_code_1(project: Path):
     server = RawServer(project)
+    early = (project / "early.py").as_uri()
+    server.open(early, QUICK)  # dropped, as LSP says
+    answer = server.response(server.request("textDocument/codeAction", _action(early)), 30)
+    assert answer is not None and answer["error"]["code"] == -32002, answer
     assert server.initialize(project) is not None
     server.notify("exit")
     assert server.process.wait(30) == 1
@@ -140,7 +153,7 @@ def test_special_files_and_clock_overflows(project: Path):
     assert warning is not None and "`timeout` must be a number of seconds" in warning["params"]["message"]
     server.notify("workspace/didChangeConfiguration", {"settings": {"tf24migrate": {"timeout": 1e300}}})
     started = time.monotonic()
-    for uri in ("file:///dev/zero", (project / "pipe.py").as_uri()):
+    for uri in ("file:///dev/zero", (project / "pipe.py").as_uri(), "file:///%00x.py"):
         server.open(uri, QUICK)
         assert codes(server.diagnostics(uri)) == ["TF24101"], uri
     assert time.monotonic() - started < 10  # the editor's texts, not a read that never ends

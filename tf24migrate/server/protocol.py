@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
+import logging
 import os
 import shutil
 import signal
@@ -40,32 +41,74 @@ from tf24migrate.server.diagnostics import diagnostic, failure_diagnostic
 from tf24migrate.server.documents import apply_change
 from tf24migrate.server.notebooks import NOTEBOOK_SYNC, Cell
 from tf24migrate.server.settings import WATCHED_GLOBS, EditorSettings, is_config_file, read_settings
-from tf24migrate.server.wire import INVALID_REQUEST, Reader, handed_over, log_one_line
+from tf24migrate.server.wire import INVALID_REQUEST, SERVER_NOT_INITIALIZED, Reader, handed_over, log_one_line
 from tf24migrate.server.worker import Job, Outcome, Worker
 from tf24migrate.sources.kinds import C_SOURCE, PYTHON, kind_of
 
+logger = logging.getLogger("tf24migrate.server")
 SECTION = "tf24migrate"  # the section of the editor's configuration the settings are in
 
 
 class _Protocol(LanguageServerProtocol):
-    """pygls's protocol, with the client's changes handed to the server as they were sent: pygls
-    applies them to a copy of its own first, and where its line splitting disagrees with the
-    client's (`documents`), it clamps their positions in place."""
+    """pygls's protocol, with the client's text documents kept by the server alone (`documents`):
+    pygls would keep a copy of each (twice the memory of a big file) and apply changes to it,
+    clamping their positions in place where its line splitting disagrees with the client's. A
+    notebook's changes are given to the server as they were sent, after pygls applied a copy of
+    them to its own notebooks (which the server reads the cells' order from)."""
+
+    initialized = False  # whether `initialize` came
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
+    def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams):
+        yield from self._server_only(types.TEXT_DOCUMENT_DID_OPEN, params)
 
     @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
     def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams):
-        for handler, _, kwargs in super().lsp_text_document__did_change(copy.deepcopy(params)):
-            yield handler, (params,), kwargs
+        yield from self._server_only(types.TEXT_DOCUMENT_DID_CHANGE, params)
+
+    def _server_only(self, method: str, params: Any) -> Any:
+        handler = self.fm.features.get(method)
+        if handler is not None:
+            yield handler, (params,), None
 
     @lsp_method(types.NOTEBOOK_DOCUMENT_DID_CHANGE)
     def lsp_notebook_document__did_change(self, params: types.DidChangeNotebookDocumentParams):
-        for handler, _, kwargs in super().lsp_notebook_document__did_change(copy.deepcopy(params)):
+        if self.workspace.get_notebook_document(notebook_uri=params.notebook_document.uri) is None:
+            logger.warning(
+                "a change of the notebook %s, which is not open: ignored", params.notebook_document.uri
+            )
+            return
+        yield from self._ours_after(
+            super().lsp_notebook_document__did_change, params, types.NOTEBOOK_DOCUMENT_DID_CHANGE
+        )
+
+    def _ours_after(self, builtin: Any, params: Any, method: str) -> Any:
+        """pygls's handler `builtin` applied to a copy of `params` (its own workspace's copy of
+        the documents), then the server's handler given `params` as they were sent. A change
+        pygls cannot apply to its copy (a document it does not have, a cell out of range) is
+        logged on one line; the server's own handler still decides."""
+        try:
+            found = list(builtin(copy.deepcopy(params)))
+        except (KeyError, IndexError, ValueError, TypeError) as error:
+            logger.warning("%s: not applied to pygls's copy (%s: %s)", method, type(error).__name__, error)
+            handler = self.fm.features.get(method)
+            found = [(handler, None, None)] if handler is not None else []
+        for handler, _, kwargs in found:
             yield handler, (params,), kwargs
 
     def handle_message(self, message: Any) -> None:
-        """pygls's, but a request after `shutdown` is answered: InvalidRequest (pygls drops it)."""
+        """pygls's, but a request after `shutdown` is answered: InvalidRequest (pygls drops it);
+        before `initialize`, one is answered ServerNotInitialized and a notification dropped (but
+        `exit`), as LSP says."""
         method = getattr(message, "method", None)
-        if self._shutdown and method != types.EXIT and getattr(message, "id", None) is not None and method:
+        request = method is not None and getattr(message, "id", None) is not None
+        if method == types.INITIALIZE:
+            self.initialized = True
+        elif not self.initialized and method not in (None, types.EXIT):
+            if request:
+                self.reply_error(message.id, SERVER_NOT_INITIALIZED, f"{method} before initialize: not done")
+            return
+        if self._shutdown and method != types.EXIT and request:
             self.reply_error(
                 message.id, INVALID_REQUEST, f"the server is shut down: {method} not done; only exit is"
             )
@@ -233,9 +276,7 @@ class _Writer:
             self.stream.flush()
         except (OSError, ValueError):
             self.gone = True
-            import logging
-
-            logging.getLogger("tf24migrate.server").warning("the client no longer reads: messages dropped")
+            logger.warning("the client no longer reads: messages dropped")
 
 
 def _wanted(kind: str, only: Sequence[str] | None) -> bool:

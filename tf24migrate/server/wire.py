@@ -32,6 +32,7 @@ _CHUNK = 1024 * 1024  # what is read at a time of a message skipped
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
 INVALID_PARAMS = -32602
+SERVER_NOT_INITIALIZED = -32002  # LSP's
 
 Reply = Callable[[Any, int, str], None]  # (id, code, message): an error answer sent to the client
 
@@ -131,18 +132,15 @@ class Reader:
                 length = int(text) if text.isdigit() and len(text) < 20 else None
                 if length is None:
                     problem = f"a Content-Length that is not a number of bytes ({one_line(text.decode('latin-1'))[:40]!r})"
-        if problem is not None or length is None:
+        if length is None:
             self._soon(
                 self.reply, None, INVALID_REQUEST, f"message not read: {problem or 'no Content-Length'}"
             )
             return True
-        if length > MAX_MESSAGE:
-            self._soon(
-                self.reply,
-                None,
-                INVALID_REQUEST,
-                f"message not read: its {length} bytes are over the limit of {MAX_MESSAGE} bytes",
-            )
+        if problem is None and length > MAX_MESSAGE:
+            problem = f"its {length} bytes are over the limit of {MAX_MESSAGE} bytes"
+        if problem is not None:
+            self._soon(self.reply, None, INVALID_REQUEST, f"message not read: {problem}")
             while length > 0:  # dropped as it comes: never held
                 piece = self.stream.read(min(length, _CHUNK))
                 if not piece:
@@ -156,6 +154,7 @@ class Reader:
         return True
 
     def _parsed(self, body: bytes) -> None:
+        """Hand over the message in `body`, or answer why it is not one."""
         try:
             message = json.loads(body.decode("utf-8"))
         except UnicodeDecodeError as error:

@@ -104,7 +104,7 @@ def _on_disk(path: str, text: str):
 
     try:
         fd = open_regular_file(path)
-    except OSError:
+    except (OSError, ValueError):  # ValueError: a NUL in the path (`file:///%00`)
         return None
     try:
         with open(fd, "rb") as handle:
