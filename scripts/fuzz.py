@@ -1,7 +1,10 @@
 """A fuzzer over the installed `tf24migrate` command: hypothesis generates trees (files in rare
 encodings and line endings, notebooks, ignore files and pyproject.toml with odd patterns, symlinks
 into a folder outside the named path, a planted cache) and flag combinations, runs the command in
-a fresh process with a timeout, and judges what it did.
+a fresh process with a timeout, and judges what it did. The user's cache folder of each run
+(`XDG_CACHE_HOME`) is fresh too, and sometimes planted: a FIFO in place of the engine's code
+cache, its `tf24migrate` folder a symlink to the folder beside the tree or writable by others, a
+relative `XDG_CACHE_HOME` (ignored: no folder may appear where the command runs).
 
 Usage: python scripts/fuzz.py [--minutes N] [--log FILE] [--seed N]
 
@@ -9,9 +12,11 @@ Judged, per run (the outcomes of scripts/torture.py):
 - hang: no exit within the timeout (60 s);
 - traceback: a Python traceback, "internal error" / "Please report", death by a signal, or an exit
   code outside 0, 1, 2 (130 is an interruption, which nothing here sends);
-- write outside: a file of the folder beside the named one changed;
+- write outside: a file of the folder beside the named one changed or created, or a folder made
+  for a relative `XDG_CACHE_HOME`;
 - bytes lost: a file that ends neither as it was nor as its expected migration (the only due fix
-  in a generated file is `experimental_run_v2(` -> `run(`), or a change outside `--write`;
+  in a generated file is `experimental_run_v2(` -> `run(`), or a change outside `--write`; the
+  same of what a run on stdin prints (`-`, without `--check`, `--diff` or a structured format);
 - unclear message: a raw control character on stderr.
 Each finding is logged once per kind and first line (to `--log`, and stdout), with the seed folder
 kept under the log's folder to rerun by hand. Runs until `--minutes` of wall time have passed.
@@ -177,7 +182,19 @@ def trees(draw):
         )
     links = draw(st.lists(st.sampled_from(["src/out.py", "src/sub", "src/outdir"]), max_size=2, unique=True))
     cache = draw(st.sampled_from([None, "empty", "garbage", "symlink", "file"]))
-    return files, links, cache
+    user_cache = draw(st.sampled_from(USER_CACHES))
+    return files, links, cache, user_cache
+
+
+# What the user's cache folder holds (`XDG_CACHE_HOME`, the engine's code cache): see `build`.
+USER_CACHES = (None, None, "fifo", "symlinked folder", "writable folder", "relative")
+RELATIVE_CACHE = "xdg-relative"
+
+
+def user_cache_environment(folder: Path, user_cache: str | None) -> dict[str, str]:
+    environment = dict(os.environ)
+    environment["XDG_CACHE_HOME"] = RELATIVE_CACHE if user_cache == "relative" else str(folder / "xdg")
+    return environment
 
 
 @st.composite
@@ -208,7 +225,7 @@ def flag_sets(draw):
 
 
 def build(folder: Path, tree) -> None:
-    files, links, cache = tree
+    files, links, cache, user_cache = tree
     outside = folder / "outside"
     outside.mkdir()
     (outside / "out.py").write_bytes(BODIES[0].encode())
@@ -237,6 +254,18 @@ def build(folder: Path, tree) -> None:
     elif cache == "file":
         cache_path.write_bytes(b"not a folder")
     (folder / "list.txt").write_bytes(b"src/a.py\nsrc/nope.py\n\nsrc/sub\nsrc/b\x00.py\n")
+    mine = folder / "xdg" / "tf24migrate"
+    if user_cache == "fifo":
+        mine.mkdir(parents=True, mode=0o700)
+        tag = sys.implementation.cache_tag
+        for name in ("engine", "command"):
+            os.mkfifo(mine / f"dataclass-code-{name}.{tag}.bin", 0o600)
+    elif user_cache == "symlinked folder":
+        mine.parent.mkdir()
+        mine.symlink_to(outside)
+    elif user_cache == "writable folder":
+        mine.mkdir(parents=True)
+        mine.chmod(0o777)
     (folder / ".git").mkdir()  # a repository root: ignore files and the default cache apply
 
 
@@ -280,6 +309,7 @@ class Judge:
         self.seen: set[str] = set()
         self.runs = 0
         self.findings: dict[str, int] = {}
+        self.user_cache: str | None = None
 
     def report(self, kind: str, detail: str, args: list[str], folder: Path) -> None:
         signature = f"{kind}: {detail.splitlines()[0][:120] if detail else ''}"
@@ -289,13 +319,15 @@ class Judge:
         self.seen.add(signature)
         kept = self.log.parent / f"case-{len(self.seen)}"
         shutil.rmtree(kept, ignore_errors=True)
-        shutil.copytree(folder, kept, symlinks=True, ignore_dangling_symlinks=True)
+        with contextlib.suppress(shutil.Error):  # a FIFO is not copied (the rest is)
+            shutil.copytree(folder, kept, symlinks=True, ignore_dangling_symlinks=True)
         line = f"{time.strftime('%H:%M:%S')} {signature}\n    args {args!r}\n    kept in {kept}\n"
         with open(self.log, "a") as handle:
             handle.write(line)
         print(line, end="", flush=True)
 
     def run(self, tree, args: list[str]) -> None:
+        self.user_cache = tree[3]
         folder = Path(tempfile.mkdtemp(prefix="fuzz-"))
         try:
             build(folder, tree)
@@ -310,6 +342,7 @@ class Judge:
         process = subprocess.Popen(
             [self.tool, *args],
             cwd=folder,
+            env=user_cache_environment(folder, self.user_cache),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -350,10 +383,21 @@ class Judge:
                 self.report("bytes lost", f"{name} changed without --write", args, folder)
             elif not is_expected(old, new):
                 self.report("bytes lost", f"{name} is neither its input nor its migration", args, folder)
+        for name in set(after) - set(before):
+            if name.startswith("outside") and not named_through_link:
+                self.report("write outside", f"{name} created", args, folder)
+        if (folder / RELATIVE_CACHE).exists():
+            self.report("write outside", "a cache folder made for a relative XDG_CACHE_HOME", args, folder)
         structured = "--output-format" in args and args[args.index("--output-format") + 1] in (
             "json",
             "sarif",
         )
+        printed = args[-1] == "-" and not {"--check", "--diff", "--output-format"} & set(args)
+        # Exit 2 with nothing printed: an option refused before stdin was read, said on stderr.
+        if printed and (code in (0, 1) or stdout) and not is_expected(stdin, stdout):
+            self.report(
+                "bytes lost", "what stdin gave back is neither its input nor its migration", args, folder
+            )
         if structured and code in (0, 1) and args[-1] != "-":
             try:
                 json.loads(stdout)
