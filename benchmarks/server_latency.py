@@ -1,7 +1,7 @@
 """The language server's latency: from a change sent to its diagnostics received, after warm-up,
 on a typical TensorFlow file, each round in a fresh `tf24migrate server` process.
 
-    python benchmarks/server_latency.py [--rounds N] [--changes N]
+    python benchmarks/server_latency.py [--rounds N] [--changes N] [--first-only] [--busy N]
 
 Three files of about 280 lines (written to `benchmarks/.data/server/`): "due", the TF 2.3
 templates of `due_files.py` eight times and the programs of `tests/integration/programs/`
@@ -14,16 +14,27 @@ JSON-RPC client, standard library only), opens the file, makes 5 changes to warm
 and waits for the `publishDiagnostics` of that version. Printed per round and over all rounds:
 the first diagnostics after open, the median and 95th percentile of a change; and the engine alone
 (`migrate_source` on the same text in this process, median) for comparison. The goal: 100 ms.
+
+Then, side by side (issue 46), on a small file (3 lines, one finding): the first diagnostics from
+the server's spawn (started, `initialize`, `initialized`, `didOpen` sent at once, as an editor
+does) and from `didOpen`, against `tf24migrate --check --no-cache` on the same file from its
+spawn, taking turns, `--rounds` times each: on the machine as it is, then with `--busy` processes
+spinning (default 16: 8 per core of a 2-core machine). The goals: under load, the server's first
+diagnostics within 3x the command's time; quiet, within 1 s of `didOpen`. The spinning processes
+end themselves after `BUSY_LIMIT` seconds whatever happens to this script. `--first-only` runs
+only this part.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import queue
 import shutil
 import statistics
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -33,6 +44,8 @@ from speed import BIN, DATA, cache_bytecode
 
 PROGRAMS = Path(__file__).resolve().parent.parent / "tests" / "integration" / "programs"
 GOAL_MS = 100
+SMALL = "import tensorflow as tf\nstrategy = tf.distribute.MirroredStrategy()\nstrategy.experimental_run_v2(step)\n"
+BUSY_LIMIT = 900  # seconds a spinning process lives at most
 
 
 def due_file() -> str:
@@ -55,9 +68,14 @@ def plain_file() -> str:
 class Client:
     """A JSON-RPC client over a server's stdin and stdout; a thread reads what the server sends."""
 
-    def __init__(self, command: list[str], cwd: Path) -> None:
+    def __init__(self, command: list[str], cwd: Path, env: dict[str, str] | None = None) -> None:
         self.process = subprocess.Popen(
-            command, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+            command,
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
         )
         self.messages: queue.Queue = queue.Queue()
         self.next_id = 0
@@ -108,22 +126,39 @@ class Client:
         )
 
 
-def one_round(folder: Path, text: str, changes: int) -> tuple[float, list[float], int]:
-    """In a fresh server: the first diagnostics after open, each change's latency (s), the findings."""
-    path = folder / "train.py"
-    uri = path.as_uri()
-    client = Client([str(BIN / "tf24migrate"), "server"], folder)
+def started_and_opened(
+    folder: Path, uri: str, text: str, env: dict[str, str] | None = None
+) -> tuple[Client, float, float, float, dict]:
+    """A fresh server, as an editor starts one and opens a file (`didOpen` sent right after
+    `initialized`): the client, when the server was spawned, when the file was opened, when its
+    first diagnostics came, and those."""
+    spawned = time.perf_counter()
+    client = Client([str(BIN / "tf24migrate"), "server"], folder, env)
     asked = client.send(
         "initialize", {"processId": None, "rootUri": folder.as_uri(), "capabilities": {}}, True
     )
     client.wait(lambda m: m.get("id") == asked)
     client.send("initialized", {})
-    start = time.perf_counter()
+    opened = time.perf_counter()
     client.send(
         "textDocument/didOpen",
         {"textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": text}},
     )
     received, message = client.diagnostics(uri, 1)
+    return client, spawned, opened, received, message
+
+
+def shut_down(client: Client) -> None:
+    asked = client.send("shutdown", None, True)
+    client.wait(lambda m: m.get("id") == asked)
+    client.send("exit", None)
+    client.process.wait(timeout=60)
+
+
+def one_round(folder: Path, text: str, changes: int) -> tuple[float, list[float], int]:
+    """In a fresh server: the first diagnostics after open, each change's latency (s), the findings."""
+    uri = (folder / "train.py").as_uri()
+    client, _, start, received, message = started_and_opened(folder, uri, text)
     first = received - start
     findings = len(message["params"]["diagnostics"])
     latencies = []
@@ -140,10 +175,7 @@ def one_round(folder: Path, text: str, changes: int) -> tuple[float, list[float]
         received, _ = client.diagnostics(uri, version)
         if version > 6:  # after 5 changes to warm up
             latencies.append(received - start)
-    asked = client.send("shutdown", None, True)
-    client.wait(lambda m: m.get("id") == asked)
-    client.send("exit", None)
-    client.process.wait(timeout=30)
+    shut_down(client)
     return first, latencies, findings
 
 
@@ -163,15 +195,80 @@ def p95(values: list[float]) -> float:
     return statistics.quantiles(values, n=20, method="inclusive")[-1]
 
 
+def first_from_spawn(folder: Path, text: str, env: dict[str, str] | None = None) -> tuple[float, float]:
+    """A fresh server, as an editor starts one and opens a file: the seconds from its spawn to the
+    file's first diagnostics, and from `didOpen` to them."""
+    client, spawned, opened, received, message = started_and_opened(
+        folder, (folder / "small.py").as_uri(), text, env
+    )
+    assert [d["code"] for d in message["params"]["diagnostics"]] == ["TF24101"], message
+    shut_down(client)
+    return received - spawned, received - opened
+
+
+def command_from_spawn(folder: Path) -> float:
+    """`tf24migrate --check --no-cache` on the small file: seconds from its spawn to its end."""
+    start = time.perf_counter()
+    done = subprocess.run(
+        [str(BIN / "tf24migrate"), "--check", "--no-cache", "small.py"], cwd=folder, capture_output=True
+    )
+    assert done.returncode == 1 and b"TF24101" in done.stdout, done
+    return time.perf_counter() - start
+
+
+def spinning(count: int) -> list[subprocess.Popen]:
+    """`count` processes that spin, each ending itself after `BUSY_LIMIT` seconds."""
+    spin = f"import time\nend = time.monotonic() + {BUSY_LIMIT}\nwhile time.monotonic() < end: pass\n"
+    return [subprocess.Popen([sys.executable, "-c", spin]) for _ in range(count)]
+
+
+def side_by_side(folder: Path, rounds: int, busy: int) -> None:
+    """The first diagnostics of the small file from the server's spawn and the command's time on
+    it, taking turns, quiet and with `busy` spinning processes."""
+    (folder / "small.py").write_text(SMALL)
+    # The code cache of the server's classes written, as a user's first start does (`cache_bytecode`).
+    first_from_spawn(folder, SMALL, {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"})
+    for label, count in (("as the machine is", 0), (f"with {busy} processes spinning", busy)):
+        spinners = spinning(count)
+        try:
+            time.sleep(1 if count else 0)
+            server, opened, command = [], [], []
+            for _ in range(rounds):
+                spawn, after_open = first_from_spawn(folder, SMALL)
+                server.append(spawn)
+                opened.append(after_open)
+                command.append(command_from_spawn(folder))
+        finally:
+            for process in spinners:
+                process.kill()
+                process.wait()
+        load = os.getloadavg()[0]
+        print(
+            f"small file, {label} (load average {load:.1f}, {os.cpu_count()} cores), {rounds} rounds: "
+            f"server's first diagnostics from its spawn median {statistics.median(server):.2f} s "
+            f"(min {min(server):.2f}, max {max(server):.2f}), from didOpen median {statistics.median(opened):.2f} s "
+            f"(max {max(opened):.2f}); the command from its spawn median {statistics.median(command):.2f} s "
+            f"(min {min(command):.2f}, max {max(command):.2f}); server / command "
+            f"{statistics.median(server) / statistics.median(command):.2f}x"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=3, help="fresh server processes (default 3)")
     parser.add_argument("--changes", type=int, default=40, help="changes timed per round (default 40)")
+    parser.add_argument("--busy", type=int, default=16, help="processes spinning in the loaded side by side")
+    parser.add_argument(
+        "--first-only", action="store_true", help="only the side by side of first diagnostics"
+    )
     options = parser.parse_args()
     cache_bytecode()
     folder = DATA / "server"
     shutil.rmtree(folder, ignore_errors=True)
     (folder / ".git").mkdir(parents=True)
+    if options.first_only:
+        side_by_side(folder, options.rounds, options.busy)
+        return
     print(f"goal: diagnostics within {GOAL_MS} ms of a change")
     for name, text in (("due", due_file()), ("migrated", migrated_file()), ("plain", plain_file())):
         (folder / "train.py").write_text(text)
@@ -191,6 +288,7 @@ def main() -> None:
             f"({'within' if high * 1000 <= GOAL_MS else 'over'} the {GOAL_MS} ms goal); the engine alone "
             f"(migrate_source in this process, now): median {engine_alone(text) * 1000:.1f} ms"
         )
+    side_by_side(folder, options.rounds, options.busy)
 
 
 if __name__ == "__main__":

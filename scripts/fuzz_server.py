@@ -586,7 +586,7 @@ class Session:
                     self._shutdown()
                 self._notify("exit", None)
                 self.exited = True
-            elif self.rng.random() < 0.3:
+            elif self.rng.random() < 0.3 and not self.exited:  # (after `exit`, nothing answers)
                 self.server.send_raw(b"Content-Length: 99999999999999\r\n\r\n")
                 if self.server.response(None, 30) is None:
                     self.report("hang", "no answer to a header over the limit")

@@ -306,3 +306,53 @@ def test_a_relative_xdg_cache_home_is_ignored(tmp_path):
     assert subprocess.run(run, env=environment, cwd=project, capture_output=True).returncode == 1
     assert sorted(os.listdir(project)) == ["due.py"]
     assert list((tmp_path / "home" / ".cache" / "tf24migrate").glob("dataclass-code-*.bin"))
+
+
+def test_the_servers_attrs_classes_take_their_code_from_the_cache(tmp_path):
+    """`tf24migrate server` imports lsprotocol (550 attrs classes) with `attrs_code`: the first
+    start writes the code of their methods, compiled as attrs compiles them (the same file name,
+    `attr._make`'s `__future__` flags); the next one compiles (nearly) none and writes nothing."""
+    import __future__
+
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from lsp_raw import RawServer
+
+    environment = _user_cache(tmp_path / "cache")
+    path = tmp_path / "cache" / "tf24migrate" / f"dataclass-code-server.{sys.implementation.cache_tag}.bin"
+    statuses = []
+    for _ in range(2):
+        server = RawServer(tmp_path, env=environment)
+        assert server.initialize(tmp_path) is not None
+        server.notify("exit")
+        assert server.close()[0] == 1
+        statuses.append(path.stat())
+    assert (statuses[0].st_ino, statuses[0].st_mtime_ns) == (statuses[1].st_ino, statuses[1].st_mtime_ns)
+    stored = _read(str(path))
+    assert len(stored) > 500
+    for key, data in stored.items():
+        filename, _, source = key.partition("\0")
+        flags = __future__.annotations.compiler_flag
+        assert marshal.loads(data) == compile(source, filename, "exec", flags=flags, dont_inherit=True)
+
+
+def test_attrs_classes_made_through_the_cache_are_the_same(tmp_path):
+    import attrs
+
+    from tf24migrate.engine.loading import attrs_code
+
+    def make() -> list[type]:  # more than the few compiled sources that are not worth a write
+        return [
+            attrs.make_class(f"Pair{n}", {"x": attrs.field(), "y": attrs.field(default=0)}, order=True)
+            for n in range(10)
+        ]
+
+    path = str(tmp_path / "code.bin")
+    with attrs_code(path) as first:
+        make()
+    assert first.compiled == 10
+    with attrs_code(path) as again:
+        pair = make()[3]
+    assert again.compiled == 0
+    assert pair(1, 2) == pair(1, 2) < pair(1, 3) and repr(pair(1)) == "Pair3(x=1, y=0)"
+    with pytest.raises(TypeError):
+        pair()

@@ -616,15 +616,22 @@ def server_command(
 
     Needs the `server` extra: pip install "tf24migrate\[server]".
     """
+    from tf24migrate.engine.loading import attrs_code, code_cache
+    from tf24migrate.server.worker import Worker
+
+    worker = Worker()
+    worker.start()  # it warms up while the server loads (pygls, lsprotocol): first diagnostics sooner
     try:
-        from tf24migrate.server.protocol import serve
+        with attrs_code(code_cache("server")):  # lsprotocol's classes: their code cached
+            from tf24migrate.server.protocol import serve
     except ImportError as error:
+        worker.close()
         missing = (error.name or "pygls").split(".")[0]
         raise fail(
             f"the language server needs the `server` extra ({missing} is missing): "
             'pip install "tf24migrate[server]"'
         ) from None
-    serve()
+    serve(worker)
 
 
 def main() -> None:

@@ -83,11 +83,15 @@ _BY_FOLDER = os.open in os.supports_dir_fd and bool(_FOLDER)
 
 
 class _CachedCompile:
-    """The `exec` that `dataclasses` sees within `dataclass_code`: the code of each source it is
-    given comes from the file at `path` when there, else is compiled as `exec` would."""
+    """The `exec` that `dataclasses` sees within `dataclass_code` (and the `compile` attrs sees
+    within `attrs_code`): the code of each source it is given comes from the file at `path` when
+    there, else is compiled as `exec` (or attrs's `compile`) would: under the file name given,
+    with `flags` (the `__future__` imports of the module that compiles)."""
 
-    def __init__(self, path: str | None):
+    def __init__(self, path: str | None, flags: int = 0, unwritten: int = 0):
         self.path = path
+        self.flags = flags
+        self.unwritten = unwritten  # how many compiled sources do not make the file worth writing
         self.stored: dict[str, bytes] | None = None  # read when first needed
         self.used: dict[str, bytes] = {}  # what the file will hold, if written
         self.codes: dict[str, CodeType] = {}
@@ -99,22 +103,31 @@ class _CachedCompile:
         code = self.code(source) if isinstance(source, str) else source
         exec(code, globals, locals)  # what `dataclasses` asked for, compiled
 
-    def code(self, source: str) -> CodeType:
-        code = self.codes.get(source)
+    def compile(
+        self, source: object, filename: str = "<string>", mode: str = "exec", *args, **kwargs
+    ) -> CodeType:
+        """attrs's `compile(script, filename, "exec")`, from the cache; any other call as it is."""
+        if mode != "exec" or args or kwargs or not isinstance(source, str) or not isinstance(filename, str):
+            return compile(source, filename, mode, *args, **kwargs)  # type: ignore[call-overload]
+        return self.code(source, filename)
+
+    def code(self, source: str, filename: str = "<string>") -> CodeType:
+        key = source if filename == "<string>" else f"{filename}\0{source}"
+        code = self.codes.get(key)
         if code is not None:
             return code
         if self.stored is None:
             self.stored = _read(self.path) if self.path else {}
-        data = self.stored.get(source, b"")
+        data = self.stored.get(key, b"")
         code = _unmarshalled(data)
-        if code is None:
+        if code is None or code.co_filename != filename:
             # As `exec(source)` compiles it, called from `dataclasses` (which has no `__future__`
-            # imports): no flags, none inherited from this module.
-            code = compile(source, "<string>", "exec", dont_inherit=True)
+            # imports): no flags, none inherited from this module; attrs's, with its module's.
+            code = compile(source, filename, "exec", flags=self.flags, dont_inherit=True)
             data = marshal.dumps(code)
             self.compiled += 1
-        self.codes[source] = code
-        self.used[source] = data
+        self.codes[key] = code
+        self.used[key] = data
         return code
 
     def kept(self) -> dict[str, bytes]:
@@ -133,18 +146,50 @@ def dataclass_code(path: str | None) -> Iterator[_CachedCompile]:
     import dataclasses
 
     cached = _CachedCompile(path)
-    namespace = vars(dataclasses)
-    before = namespace.get("exec")
-    namespace["exec"] = cached
-    try:
+    with _in_place_of(vars(dataclasses), "exec", cached, cached):
         yield cached
+
+
+_SALTED = 5
+
+
+@contextlib.contextmanager
+def attrs_code(path: str | None) -> Iterator[_CachedCompile]:
+    """As `dataclass_code`, for the classes attrs makes (the 550 of lsprotocol, which the language
+    server imports: 40% of that import is compiling their methods). attrs compiles each script in
+    `attr._make` with `compile(script, filename, "exec")`: the cache gives it the same code, under
+    the same file name, compiled with that module's `__future__` flags. ImportError without attrs."""
+    import __future__
+
+    from attr import _make
+
+    namespace = vars(_make)
+    flags = 0
+    for value in namespace.values():
+        if isinstance(value, __future__._Feature):
+            flags |= value.compiler_flag
+    # A few scripts differ in each process (a `__hash__` salted with a hash of this run's): they are
+    # compiled every time, and not worth writing the whole file again for.
+    cached = _CachedCompile(path, flags, unwritten=_SALTED)
+    with _in_place_of(namespace, "compile", cached.compile, cached):
+        yield cached
+
+
+@contextlib.contextmanager
+def _in_place_of(namespace: dict, name: str, replacement: object, cached: _CachedCompile) -> Iterator[None]:
+    """`namespace[name]` is `replacement` within the block (as it was after it, even on error);
+    then the cache's file is written if anything had to be compiled (see `dataclass_code`)."""
+    before = namespace.get(name)
+    namespace[name] = replacement
+    try:
+        yield
     finally:
         if before is None:
-            del namespace["exec"]
+            del namespace[name]
         else:
-            namespace["exec"] = before
-    if path and cached.compiled and not sys.dont_write_bytecode:
-        _write(path, cached.kept())
+            namespace[name] = before
+    if cached.path and cached.compiled > cached.unwritten and not sys.dont_write_bytecode:
+        _write(cached.path, cached.kept())
 
 
 def _read(path: str) -> dict[str, bytes]:

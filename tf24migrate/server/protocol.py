@@ -126,7 +126,7 @@ class MigrationServer(LanguageServer):
     """The server's state: the texts of the open documents (`documents.apply_change` keeps them),
     the notebooks open, the editor's settings and the configuration's generation."""
 
-    def __init__(self) -> None:
+    def __init__(self, worker: Worker | None = None) -> None:
         super().__init__(
             "tf24migrate",
             __version__,
@@ -142,7 +142,7 @@ class MigrationServer(LanguageServer):
         self.initial_settings: object = None  # the client's `initializationOptions`
         self.generation = 0
         self.pages = tempfile.mkdtemp(prefix="tf24migrate-rules-")
-        self.worker = Worker()
+        self.worker = worker or Worker()
         self.checks = Checks(self.worker, self.subject, self.job, self.publish)
 
     def units(self, text: str) -> int:
@@ -284,9 +284,9 @@ def _wanted(kind: str, only: Sequence[str] | None) -> bool:
     return only is None or any(kind == wanted or kind.startswith(wanted + ".") for wanted in only)
 
 
-def build_server() -> MigrationServer:
-    """The server, every message it answers registered."""
-    server = MigrationServer()
+def build_server(worker: Worker | None = None) -> MigrationServer:
+    """The server, every message it answers registered; its `worker`, if already started."""
+    server = MigrationServer(worker)
 
     @server.feature(types.INITIALIZE)
     def initialize(ls: MigrationServer, params: types.InitializeParams) -> None:
@@ -467,10 +467,11 @@ def build_server() -> MigrationServer:
     return server
 
 
-def serve() -> None:
-    """Run the server over stdin and stdout until the editor ends it; exit with its code."""
+def serve(worker: Worker | None = None) -> None:
+    """Run the server over stdin and stdout until the editor ends it; exit with its code. A
+    `worker` started before this module was imported warms up while pygls and lsprotocol load."""
     log_one_line()
-    server = build_server()
+    server = build_server(worker)
     try:
         code = server.serve(sys.stdin.buffer, sys.stdout.buffer)
     finally:

@@ -9,9 +9,10 @@ import fnmatch
 import os
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tf24migrate.cli.groups import Options
+if TYPE_CHECKING:
+    from tf24migrate.cli.groups import Options
 
 # The files the settings of a path are read from: `[tool.tf24migrate]` and the project's metadata
 # (the target version, `run.project_metadata`).
@@ -46,6 +47,8 @@ class EditorSettings:
 
     @property
     def options(self) -> Options:
+        from tf24migrate.cli.groups import Options  # the worker's: the server starts without it
+
         return Options(
             select=_selectors(self.select),
             ignore=_selectors(self.ignore),

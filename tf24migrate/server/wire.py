@@ -128,10 +128,10 @@ class Reader:
                 continue  # blank lines between messages
             name, colon, value = line.partition(b":")
             if colon and name.strip().lower() == b"content-length":
-                text = value.strip()
-                length = int(text) if text.isdigit() and len(text) < 20 else None
+                given = value.strip()
+                length = int(given) if given.isdigit() and len(given) < 20 else None
                 if length is None:
-                    problem = f"a Content-Length that is not a number of bytes ({one_line(text.decode('latin-1'))[:40]!r})"
+                    problem = f"a Content-Length that is not a number of bytes ({one_line(given.decode('latin-1'))[:40]!r})"
         if length is None:
             self._soon(
                 self.reply, None, INVALID_REQUEST, f"message not read: {problem or 'no Content-Length'}"
@@ -150,13 +150,8 @@ class Reader:
         body = self.stream.read(length)
         if len(body) < length:
             return False
-        self._parsed(body)
-        return True
-
-    def _parsed(self, body: bytes) -> None:
-        """Hand over the message in `body`, or answer why it is not one."""
         try:
-            message = json.loads(body.decode("utf-8"))
+            text = body.decode("utf-8")
         except UnicodeDecodeError as error:
             self._soon(
                 self.reply,
@@ -164,7 +159,15 @@ class Reader:
                 PARSE_ERROR,
                 f"the message is not UTF-8 ({error.reason} at byte {error.start})",
             )
-            return
+            return True
+        del body  # a big document is held twice at most while it is parsed, not three times
+        self._parsed(text)
+        return True
+
+    def _parsed(self, text: str) -> None:
+        """Hand over the message in `text`, or answer why it is not one."""
+        try:
+            message = json.loads(text)
         except (ValueError, RecursionError) as error:
             self._soon(self.reply, None, PARSE_ERROR, f"the message is not JSON ({one_line(str(error))})")
             return

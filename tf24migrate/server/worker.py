@@ -28,9 +28,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
+from typing import TYPE_CHECKING
 
 from tf24migrate.model.findings import FileResult, Finding, Status
-from tf24migrate.server.settings import EditorSettings
+
+if TYPE_CHECKING:
+    from tf24migrate.server.settings import EditorSettings
 
 # What the worker sends when it takes a job, before migrating it: the time limit starts there.
 _STARTED = "started"
