@@ -1,4 +1,6 @@
-"""The torture lists of issues 11 and 31 (`torture_trust.py`), run against the installed `tf24migrate` command and its library.
+"""The torture lists of issues 11, 31 (`torture_trust.py`) and 46 (`torture_server.py`: the
+language server against a hostile client, and the command's new surfaces), run against the
+installed `tf24migrate` command and its library.
 
 Usage: python scripts/torture.py [--quick] [--big-mb N] [--keep DIR] [--only REGEX]
 
@@ -56,6 +58,7 @@ from torture_files import theme_filesystem, theme_names
 from torture_inputs import theme_configs, theme_encodings, theme_library, theme_notebooks, theme_parsing
 from torture_lib import KINDS, Skip, Trial, remove
 from torture_runs import theme_command, theme_load, theme_signals
+from torture_server import theme_round3, theme_server
 from torture_trust import theme_trust
 
 ALL_THEMES = (
@@ -70,6 +73,8 @@ ALL_THEMES = (
     theme_load,
     theme_signals,
     theme_trust,
+    theme_server,
+    theme_round3,
 )
 
 

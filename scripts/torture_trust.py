@@ -28,6 +28,22 @@ ODD_CODECS = {
 }
 
 
+def with_odd_bytes(encoding: str) -> bytes:
+    """A due file in `encoding` whose comment and call's line hold its odd bytes."""
+    odd = ODD_CODECS[encoding]
+    return (
+        b"# -*- coding: "
+        + encoding.encode()
+        + b" -*-\n# "
+        + odd
+        + b"\n"
+        + OLD.rstrip(b"\n")
+        + b"  # "
+        + odd
+        + b"\n"
+    )
+
+
 def theme_trust(options):
     def flipped_entry(t):
         for n in range(20):
@@ -44,19 +60,7 @@ def theme_trust(options):
 
     def codec(encoding):
         def case(t):
-            odd = ODD_CODECS[encoding]
-            data = (
-                b"# -*- coding: "
-                + encoding.encode()
-                + b" -*-\n# "
-                + odd
-                + b"\n"
-                + OLD.rstrip(b"\n")
-                + b"  # "
-                + odd
-                + b"\n"
-            )
-            check_write(t, {"train.py": data}, args=("--write", "--no-cache", "."))
+            check_write(t, {"train.py": with_odd_bytes(encoding)}, args=("--write", "--no-cache", "."))
 
         return case
 
