@@ -224,8 +224,10 @@ class MigrationServer(LanguageServer):
         return "//" if kind_of(subject.path) is C_SOURCE else "#"
 
     def stop(self) -> None:
-        self.worker.close()
-        shutil.rmtree(self.pages, ignore_errors=True)
+        try:
+            self.worker.close()
+        finally:
+            shutil.rmtree(self.pages, ignore_errors=True)
 
     def serve(self, stdin: Any, stdout: Any) -> int:
         """Read the client's messages from `stdin` (`wire.Reader`) and answer on `stdout` until

@@ -23,6 +23,7 @@ import contextlib
 import multiprocessing
 import os
 import sys
+import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -231,6 +232,7 @@ class Worker:
         self._process: BaseProcess | None = None
         self._connection: Connection | None = None
         self._closed = False
+        self._lock = threading.Lock()
 
     async def run(self, job: Job) -> Outcome:
         import asyncio
@@ -249,14 +251,17 @@ class Worker:
         return self._process is not None and self._process.is_alive() and self._connection is not None
 
     def _start(self) -> Connection:
-        ours, theirs = self._context.Pipe()
-        self._process = self._context.Process(
-            target=_serve, args=(theirs,), daemon=True, name="tf24migrate-worker"
-        )
-        self._process.start()
-        theirs.close()
-        self._connection = ours
-        return ours
+        """A new worker process (under the lock: `stop` from another thread never sees one half
+        made); its end of the connection."""
+        with self._lock:
+            ours, theirs = self._context.Pipe()
+            process = self._context.Process(
+                target=_serve, args=(theirs,), daemon=True, name="tf24migrate-worker"
+            )
+            process.start()
+            theirs.close()
+            self._process, self._connection = process, ours
+            return ours
 
     def _taken(self, connection: Connection) -> bool:
         """Wait, however long its start-up takes, until the worker takes the job sent: False if
@@ -301,8 +306,9 @@ class Worker:
 
     def stop(self) -> None:
         """End the worker process (the next job starts another)."""
-        connection, process = self._connection, self._process
-        self._process = self._connection = None
+        with self._lock:
+            connection, process = self._connection, self._process
+            self._process = self._connection = None
         if connection is not None:
             connection.close()
         if process is not None:
