@@ -186,3 +186,30 @@ def test_the_time_limit_counts_the_migration_only(project: Path):
     returncode, stderr = server.close()
     assert returncode == 1  # its input ended without `shutdown`
     assert_one_line_log(stderr)
+
+
+def test_a_change_sent_on_seeing_the_diagnostics_is_checked(project: Path):
+    """An editor's loop, as fast as it goes: change, wait for that version's diagnostics, change
+    again. The change comes while the check that published is ending: it must start a check of its
+    own, not be taken for part of that one (which would lose it)."""
+    server = RawServer(project)
+    assert server.initialize(project) is not None
+    uri = (project / "typing.py").as_uri()
+    server.open(uri, "import tensorflow as tf\n" + "strategy.experimental_run_v2(step)\n" * 41)
+    assert server.diagnostics(uri) is not None
+    for version in range(2, 40):
+        start = {"line": 0, "character": 0}
+        change = {"range": {"start": start, "end": start}, "text": f"# edit {version}\n"}
+        server.notify(
+            "textDocument/didChange",
+            {"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]},
+        )
+        published = server.wait(
+            lambda m, v=version: (
+                m.get("method") == "textDocument/publishDiagnostics" and m["params"].get("version") == v
+            ),
+            30,
+        )
+        assert published is not None, f"version {version}: its diagnostics never came"
+        assert len(published["params"]["diagnostics"]) == 41
+    assert server.close()[0] == 1

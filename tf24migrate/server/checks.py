@@ -81,9 +81,7 @@ class Checks:
         """The subject `key` changed (or its settings did): check its newest text."""
         self._changes[key] = self._changes.get(key, 0) + 1
         if key not in self._running:
-            task = asyncio.ensure_future(self._check(key))
-            self._running[key] = task
-            task.add_done_callback(lambda _: self._running.pop(key, None))
+            self._running[key] = asyncio.ensure_future(self._check(key))
 
     def closed(self, key: str) -> None:
         self._changes.pop(key, None)
@@ -99,18 +97,25 @@ class Checks:
         return result is not None and result[1] is subject and result[0] == self._changes.get(key)
 
     async def _check(self, key: str) -> None:
-        while key in self._changes:
-            count = self._changes[key]
-            subject = self._subject(key)
-            if subject is None:  # no longer open
-                self.closed(key)
+        """Check `key` until a result is for its newest text. It is no longer running as soon as
+        it returns, in the same step: a change the client sends on seeing the result (handled
+        before a done callback would run) starts a check of its own, never one lost."""
+        try:
+            while key in self._changes:
+                count = self._changes[key]
+                subject = self._subject(key)
+                if subject is None:  # no longer open
+                    self.closed(key)
+                    return
+                outcome = await self.worker.run(self._job(subject))
+                if self._changes.get(key) != count:
+                    continue  # a newer text came meanwhile: this result is stale
+                self._results[key] = (count, subject, outcome)
+                self._publish(subject, outcome)
                 return
-            outcome = await self.worker.run(self._job(subject))
-            if self._changes.get(key) != count:
-                continue  # a newer text came meanwhile: this result is stale
-            self._results[key] = (count, subject, outcome)
-            self._publish(subject, outcome)
-            return
+        finally:
+            if self._running.get(key) is asyncio.current_task():
+                del self._running[key]
 
     async def current(self, key: str) -> tuple[Subject, Outcome] | None:
         """The result for the text at hand of `key` (waiting for its check), None once closed."""
