@@ -241,3 +241,23 @@ def test_the_edits_of_a_big_document_do_not_hold_its_lines_twice_over():
         text = text[:start] + edit.new_text + text[end:]
     assert text == new
     assert peak < 5 * len(old), peak / len(old)
+
+
+def test_a_worker_that_cannot_load_the_engine_says_so_on_one_line(project: Path, tmp_path: Path):
+    """A broken install (here, a `libcst` that fails to import, first on the path: the server
+    itself does not load it, its worker does): the log says so in one line, never with the
+    worker's traceback; the document is still answered, with one diagnostic."""
+    broken = tmp_path / "broken"
+    (broken / "libcst").mkdir(parents=True)
+    (broken / "libcst" / "__init__.py").write_text("raise ImportError('a broken install')\n")
+    path = os.pathsep.join([str(broken), *filter(None, [os.environ.get("PYTHONPATH")])])
+    server = RawServer(project, env={**os.environ, "PYTHONPATH": path})
+    assert server.initialize(project) is not None
+    uri = (project / "quick.py").as_uri()
+    server.open(uri, QUICK)
+    (shown,) = server.diagnostics(uri)
+    assert "a broken install" in shown["message"]
+    returncode, stderr = server.close()
+    assert returncode == 1
+    assert_one_line_log(stderr)
+    assert "the worker cannot load the engine (ImportError: a broken install)" in stderr

@@ -202,7 +202,12 @@ def _serve(connection) -> None:
     connection; `_STARTED` is sent as each job is taken."""
     os.dup2(2, 1)  # stdout is the server's channel to the editor: nothing may be printed there
     sys.stdout = sys.stderr
-    _warm_up()
+    try:
+        _warm_up()
+    except Exception as error:  # a broken install: each job will say so; the log, in one line
+        sys.stderr.write(
+            f"tf24migrate server: error: the worker cannot load the engine ({type(error).__name__}: {error})\n"
+        )
     while True:
         try:
             job = connection.recv()
