@@ -261,3 +261,51 @@ def test_a_worker_that_cannot_load_the_engine_says_so_on_one_line(project: Path,
     assert returncode == 1
     assert_one_line_log(stderr)
     assert "the worker cannot load the engine (ImportError: a broken install)" in stderr
+
+
+def test_a_code_action_over_many_findings_reads_the_strings_of_its_text_once(monkeypatch):
+    """Found by `scripts/fuzz_server.py --seed 3251369457`: a code action over a 5 MB module with
+    236 findings tokenized the whole module once per finding's suppression, holding the server's
+    loop (and its SIGTERM) for minutes. The lines inside strings are read once per text."""
+    import tokenize
+
+    from lsprotocol import types
+
+    from tf24migrate.model.findings import Finding, Severity
+    from tf24migrate.server import actions
+    from tf24migrate.server.documents import Lines
+
+    text = "".join(f"s{n}.experimental_run_v2(f)\nx = '''\ntext {n}'''\n" for n in range(50))
+    lines = Lines(text)
+    tokenized = []
+    real = tokenize.generate_tokens
+    monkeypatch.setattr(tokenize, "generate_tokens", lambda readline: tokenized.append(1) or real(readline))
+    actions._lines_inside_strings.cache_clear()
+    shown = types.Diagnostic(
+        range=types.Range(start=types.Position(0, 0), end=types.Position(0, 1)), message="m"
+    )
+    made = [
+        actions.suppress(
+            Finding(
+                code="TF24101",
+                name="n",
+                line=3 * n + 2,
+                column=1,
+                end_line=3 * n + 3,
+                end_column=5,
+                message="m",
+                severity=Severity.ERROR,
+                fix=None,
+                applied=False,
+            ),
+            shown,
+            "file:///m.py",
+            lines,
+        )
+        for n in range(50)
+    ]
+    assert len(tokenized) == 1
+    # each finding's first line ends inside a string: the comment goes on its last line
+    assert [action.edit.changes["file:///m.py"][0].range.start.line for action in made] == [
+        3 * n + 2 for n in range(50)
+    ]

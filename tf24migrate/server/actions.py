@@ -10,6 +10,7 @@ brings along only what that fix needs (an import), whole changed lines at a time
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 import tokenize
@@ -54,7 +55,7 @@ def suppress(
 ) -> types.CodeAction | None:
     """Silence `finding` with a suppression comment on its first line (its last, when the first
     ends inside a string or with a line continuation); None when neither line can hold one."""
-    inside = _lines_inside_strings(lines.text) if comment == "#" else set()
+    inside = _lines_inside_strings(lines.text) if comment == "#" else frozenset()
     for number in dict.fromkeys((finding.line, finding.end_line)):
         end = lines.line_end(number)
         text = lines.text[lines.starts[number - 1] : end]
@@ -80,8 +81,11 @@ def suppress(
     return None
 
 
-def _lines_inside_strings(text: str) -> set[int]:
-    """The lines (1-based) whose end lies inside a string: a comment there would be in the string."""
+@functools.lru_cache(maxsize=4)
+def _lines_inside_strings(text: str) -> frozenset[int]:
+    """The lines (1-based) whose end lies inside a string: a comment there would be in the string.
+    Kept for the last texts: a code action over a range asks it once per finding, and tokenizing a
+    5 MB module 236 times held the server for minutes."""
     inside: set[int] = set()
     starts: list[int] = []
     try:
@@ -95,4 +99,4 @@ def _lines_inside_strings(text: str) -> set[int]:
                 inside.update(range(token.start[0], token.end[0]))
     except (tokenize.TokenError, SyntaxError, ValueError):
         pass
-    return inside
+    return frozenset(inside)
