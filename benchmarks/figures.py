@@ -20,6 +20,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tf24migrate.dev.__main__ import RULE_COUNT
+
 README = Path(__file__).with_name("README.md")
 BEGIN, END = "<!-- figures.py: begin -->", "<!-- figures.py: end -->"
 
@@ -55,8 +57,7 @@ def block(rules: dict, garden: dict) -> str:
     return "\n".join(
         [
             BEGIN,
-            f"- rules registered: **{rules['rules']}**, {rules['default']} of them run by default "
-            "(`--list-rules`)",
+            RULE_COUNT.format(rules=rules["rules"], default=rules["default"]),
             f"- Model Garden 2.3.0 (`tf-models-official==2.3.0`): {garden['files']} `.py` files, "
             f"{garden['mention']} of them mention TensorFlow; `--check` finds {garden['changed']} files "
             f"to change and **{garden['findings']} findings**, {garden['fixable']} fixable and "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -11,6 +12,11 @@ import typer
 from tf24migrate.dev.scaffold import Kind, NewRule, ScaffoldError, check, write_rule
 
 ROOT = Path(__file__).resolve().parents[2]
+# The rule count benchmarks/README.md quotes (`benchmarks/figures.py` writes it with the rest).
+RULE_COUNT = "- rules registered: **{rules}**, {default} of them run by default (`--list-rules`)"
+_RULE_COUNT_LINE = re.compile(
+    r"^- rules registered: \*\*\d+\*\*, \d+ of them run by default \(`--list-rules`\)$", re.M
+)
 
 app = typer.Typer(
     add_completion=False,
@@ -38,8 +44,9 @@ def use_checkout(root: Path) -> Path:
 
 
 def regenerate(root: Path, code: str | None = None) -> list[Path]:
-    """Write the trigger table, the rule entries, the rule reference and the fixture snapshots (of `code` only, if
-    given) of the clone at `root`; the paths whose content changed."""
+    """Write the trigger table, the rule entries, the rule reference, the rule count quoted in
+    benchmarks/README.md and the fixture snapshots (of `code` only, if given) of the clone at `root`;
+    the paths whose content changed."""
     from tf24migrate.catalogue import entries
     from tf24migrate.catalogue.docs import render_reference
     from tf24migrate.catalogue.generated import sources_digest
@@ -54,6 +61,13 @@ def regenerate(root: Path, code: str | None = None) -> list[Path]:
         root / "tf24migrate" / "catalogue" / "entry_table.py": entries.table_source(),
         root / "docs" / "rules.md": render_reference(all_rules()),
     }
+    figures = root / "benchmarks" / "README.md"
+    if figures.exists():  # its quoted rule count is the registry's, not a measure
+        rules = all_rules()
+        line = RULE_COUNT.format(rules=len(rules), default=sum(rule.default for rule in rules))
+        generated[figures] = _RULE_COUNT_LINE.sub(
+            lambda _: line, figures.read_text(encoding="utf-8"), count=1
+        )
     for path, text in generated.items():
         if not path.exists() or path.read_text(encoding="utf-8") != text:
             path.write_text(text, encoding="utf-8")
@@ -73,8 +87,8 @@ def regen(
     root: RootOption = ROOT,
     code: Annotated[str | None, typer.Option(help="Regenerate only this rule's fixture snapshots.")] = None,
 ) -> None:
-    """Write the trigger table, docs/rules.md and every fixture's snapshots from the rules; read the
-    diff (`git diff`) before you commit it."""
+    """Write the trigger table, docs/rules.md, the rule count benchmarks/README.md quotes and every
+    fixture's snapshots from the rules; read the diff (`git diff`) before you commit it."""
     root = use_checkout(root)
     changed = regenerate(root, code)
     _report(root, changed, "wrote")
