@@ -10,7 +10,8 @@ from tf24migrate.rules.calls import code_for
 from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.needles import ModuleAttribute
 
-_HIDDEN = {"tensorflow.python": "python", "tensorflow.core": "core", "tensorflow.compiler": "compiler"}
+# The internal packages TF 2.4 no longer makes attributes of `tensorflow`, each with that attribute.
+HIDDEN_MODULES = {"tensorflow.python": "python", "tensorflow.core": "core", "tensorflow.compiler": "compiler"}
 
 
 class HiddenInternalModules(Rule):
@@ -35,13 +36,13 @@ class HiddenInternalModules(Rule):
     severity = Severity.ERROR
     # `tf.python` (`.core`, `.compiler`) outside an import, `tf` a name an import binds to
     # `tensorflow`: not `tfds.core`, `from tensorflow.python...` lines nor dotted paths (`tf2xla.python`)
-    triggers = (ModuleAttribute("tensorflow", *_HIDDEN.values()),)
+    triggers = (ModuleAttribute("tensorflow", *HIDDEN_MODULES.values()),)
     requires = IMPORTS_TENSORFLOW
 
     def leave_Attribute(
         self, ctx: RuleContext, original: cst.Attribute, updated: cst.Attribute
     ) -> cst.BaseExpression:
-        part = _HIDDEN.get(ctx.qualified_name(original) or "")
+        part = HIDDEN_MODULES.get(ctx.qualified_name(original) or "")
         if part is None or ctx.qualified_name(original.value) != "tensorflow":
             return updated
         spelled = code_for(original)

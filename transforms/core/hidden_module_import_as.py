@@ -11,9 +11,10 @@ from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.names import dotted_name_of_module
 from tf24migrate.rules.needles import Pattern
 
+from .hidden_internal_modules import HIDDEN_MODULES
 from .removed_api import removed
 
-_HIDDEN = ("tensorflow.python.", "tensorflow.core.", "tensorflow.compiler.")
+_HIDDEN = tuple(f"{module}." for module in HIDDEN_MODULES)
 
 
 class HiddenModuleImportAs(Rule):

@@ -12,6 +12,8 @@ from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.names import dotted_name_of_module, normalize
 from tf24migrate.rules.needles import Needle, RemovedReference
 
+from .hidden_internal_modules import HIDDEN_MODULES
+
 # Removed names that another rule reports, with what to write instead.
 REPORTED_ELSEWHERE = {
     "tensorflow.keras.utils.multi_gpu_model": "TF24202",
@@ -19,7 +21,6 @@ REPORTED_ELSEWHERE = {
     "tensorflow.keras.utils.convert_all_kernels_in_model": "TF24202",
     "tensorflow.keras.experimental.terminate_keras_multiprocessing_pools": "TF24202",
 }
-_HIDDEN = ("tensorflow.python", "tensorflow.core", "tensorflow.compiler")  # TF24501's attributes
 # The packages of `tensorflow` that are not its public API (nor is any `.python.` module, as in
 # `tensorflow.lite.python`): reached through imports only.
 _INTERNAL = ("python", "core", "compiler", "tools", "examples")
@@ -220,7 +221,10 @@ class RemovedApi(Rule):
             return updated  # not removed, or inside a removed module whose import is reported
         value: cst.BaseExpression = original.value
         while isinstance(value, cst.Attribute):  # `tf.python.x.y`: TF24501 reports `tf.python`
-            if ctx.qualified_name(value) in _HIDDEN and ctx.qualified_name(value.value) == "tensorflow":
+            if (
+                ctx.qualified_name(value) in HIDDEN_MODULES
+                and ctx.qualified_name(value.value) == "tensorflow"
+            ):
                 return updated
             value = value.value
         ctx.report(original, _message(qualified, []))
