@@ -24,9 +24,9 @@ def _interruptible() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
-@pytest.mark.parametrize("output_format", ["json", "sarif"])
-def test_ctrl_c_during_a_write_still_prints_the_record(tmp_path, output_format):
+def _interrupted_write(tmp_path, output_format: str) -> tuple[str, str, set[str]]:
+    """`--write` over FILES files, Ctrl-C once the first is written: stdout, stderr and the files
+    written, after checking that the command said it was interrupted."""
     # Enough files that the run still writes when Ctrl-C comes, on a loaded machine too: after the
     # first write, 400 took the command 0.4 s, and the signal once came after the last.
     for number in range(FILES):
@@ -59,6 +59,22 @@ def test_ctrl_c_during_a_write_still_prints_the_record(tmp_path, output_format):
     assert "interrupted" in stderr
     written = {f"./{p.name}" for p in tmp_path.glob("m*.py") if p.read_text() == NEW}
     assert written and len(written) < FILES
+    assert not [name for name in os.listdir(tmp_path) if name.startswith(".tf24migrate-")]
+    return stdout, stderr, written
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_ctrl_c_in_text_output_prints_no_summary_of_a_whole_run(tmp_path):
+    _, stderr, _ = _interrupted_write(tmp_path, "text")
+    # The summary counts only the files done, and would read as the whole run's.
+    assert "files scanned" not in stderr, stderr
+    assert f"interrupted before all {FILES} files were done" in stderr
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("output_format", ["json", "sarif"])
+def test_ctrl_c_during_a_write_still_prints_the_record(tmp_path, output_format):
+    stdout, _, written = _interrupted_write(tmp_path, output_format)
     document = json.loads(stdout)
     if output_format == "json":
         assert document["interrupted"] is True
@@ -72,4 +88,3 @@ def test_ctrl_c_during_a_write_still_prints_the_record(tmp_path, output_format):
         }
         written = {path.removeprefix("./") for path in written}
     assert reported == written
-    assert not [name for name in os.listdir(tmp_path) if name.startswith(".tf24migrate-")]

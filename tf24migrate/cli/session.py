@@ -267,7 +267,7 @@ def run_files(run: Run) -> int:
                 break
     except KeyboardInterrupt:
         progress.clear()
-        if run.output_format != "text":  # the record of what was done, marked as partial
+        if run.output_format is not OutputFormat.TEXT:  # the record of what was done, marked as partial
             printer.finish(time.monotonic() - started, interrupted=True)
         typer.echo(
             f"tf24migrate: interrupted before {_all_files(total)} done; each file is either "
