@@ -349,3 +349,20 @@ async def test_each_document_takes_its_own_project_s_target(client: LanguageClie
         uri = open_document(client, project / folder / "train.py", SOURCE)
         hints = [d for d in await diagnostics_of(client, uri) if d.code == "TF24104"]
         assert len(hints) == 1 and re.search(f"the target is TensorFlow {target}", hints[0].message), hints
+
+
+async def test_per_file_ignores_leave_out_what_the_command_leaves_out(client: LanguageClient, project: Path):
+    # The command reads `per-file-ignores` for each file; the editor shows what the command would.
+    folder = project / "ignoring"
+    (folder / "legacy").mkdir(parents=True)
+    (folder / "pyproject.toml").write_text(
+        '[tool.tf24migrate.per-file-ignores]\n"legacy/*" = ["TF24104"]\n"*_test.py" = ["TF24101", "TF24109"]\n'
+    )
+    expected = {
+        "legacy/old.py": ["TF24101", "TF24109"],
+        "new_test.py": ["TF24104"],
+        "kept.py": ["TF24101", "TF24104", "TF24109"],
+    }
+    for name, codes in expected.items():
+        uri = open_document(client, folder / name, SOURCE)
+        assert sorted(d.code for d in await diagnostics_of(client, uri)) == codes, name

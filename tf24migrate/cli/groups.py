@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import overload
 
@@ -256,3 +256,46 @@ def describe(groups: Sequence[Group]) -> str:
 
 def _project_name(group: Group) -> str:
     return printable(group.project_shown or "(no project)")
+
+
+def with_per_file_ignores(
+    groups: Sequence[Group], files: list[list[str]]
+) -> Iterator[tuple[Group, list[str]]]:
+    """Each group with its files; where its config has `per-file-ignores`, the files an entry
+    applies to are a group of their own, with those rules and notes left out (after the group's
+    other files, in their order; such groups run with one selection each)."""
+    from tf24migrate.run.per_file_ignores import PerFileIgnores
+
+    for group, group_files in zip(groups, files, strict=True):
+        config = load_config(group.config_path) if group.config_path and group_files else None
+        if config is None or not config.per_file_ignores:
+            yield group, group_files
+            continue
+        ignores = PerFileIgnores(config.root, config.per_file_ignores)
+        by_selectors: dict[tuple[str, ...], list[str]] = {(): []}
+        for file in group_files:
+            by_selectors.setdefault(ignores.selectors(file), []).append(file)
+        for selectors, selected_files in by_selectors.items():
+            if selected_files:
+                yield leaving_out(group, selectors), selected_files
+
+
+def file_group(group: Group, path: str) -> Group:
+    """`group` as it applies to the one file `path` (its `per-file-ignores` left out)."""
+    ((group, _),) = with_per_file_ignores([group], [[path]])
+    return group
+
+
+def leaving_out(group: Group, selectors: tuple[str, ...]) -> Group:
+    """`group` with the rules and notes of `selectors` left out too."""
+    if not selectors:
+        return group
+    rules, settings = group.settings.rules, group.settings
+    assert isinstance(rules, RuleSelection)  # the command's settings select by selectors
+    selected = Settings.selected(
+        rules.select or None,
+        (*rules.ignore, *selectors),
+        target=settings.target,
+        unsafe_fixes=settings.unsafe_fixes,
+    )
+    return dataclasses.replace(group, settings=selected)

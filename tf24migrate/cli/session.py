@@ -19,7 +19,7 @@ from collections.abc import Iterator, Mapping, Sequence
 import typer
 
 from tf24migrate.cli.exit_codes import EXIT_DUE, EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK
-from tf24migrate.cli.groups import Group, by_project, describe
+from tf24migrate.cli.groups import Group, by_project, describe, file_group, with_per_file_ignores
 from tf24migrate.cli.invocation import Mode, OutputFormat, Run
 from tf24migrate.cli.output import Summary, printable
 from tf24migrate.cli.report import Report
@@ -261,7 +261,7 @@ def run_files(run: Run) -> int:
     printer = _Printer(run, progress)
     try:
         stop_signals_interrupt()
-        for group, group_files in _with_per_file_ignores(run.groups, files):
+        for group, group_files in with_per_file_ignores(run.groups, files):
             printer.group = group
             if not _run_group(group, group_files, printer):
                 break
@@ -348,47 +348,6 @@ def _files_of(groups: Sequence[Group], on_skip, on_leave=None) -> list[list[str]
     return kept
 
 
-def _with_per_file_ignores(
-    groups: Sequence[Group], files: list[list[str]]
-) -> Iterator[tuple[Group, list[str]]]:
-    """Each group with its files; where its config has `per-file-ignores`, the files an entry
-    applies to are a group of their own, with those rules and notes left out (after the group's
-    other files, in their order; such groups run with one selection each)."""
-    from tf24migrate.run.config import load_config
-    from tf24migrate.run.per_file_ignores import PerFileIgnores
-
-    for group, group_files in zip(groups, files, strict=True):
-        config = load_config(group.config_path) if group.config_path and group_files else None
-        if config is None or not config.per_file_ignores:
-            yield group, group_files
-            continue
-        ignores = PerFileIgnores(config.root, config.per_file_ignores)
-        by_selectors: dict[tuple[str, ...], list[str]] = {(): []}
-        for file in group_files:
-            by_selectors.setdefault(ignores.selectors(file), []).append(file)
-        for selectors, selected_files in by_selectors.items():
-            if selected_files:
-                yield _leaving_out(group, selectors), selected_files
-
-
-def _leaving_out(group: Group, selectors: tuple[str, ...]) -> Group:
-    """`group` with the rules and notes of `selectors` left out too."""
-    if not selectors:
-        return group
-    from tf24migrate.catalogue.selection import RuleSelection
-    from tf24migrate.catalogue.settings import Settings
-
-    rules, settings = group.settings.rules, group.settings
-    assert isinstance(rules, RuleSelection)  # the command's settings select by selectors
-    selected = Settings.selected(
-        rules.select or None,
-        (*rules.ignore, *selectors),
-        target=settings.target,
-        unsafe_fixes=settings.unsafe_fixes,
-    )
-    return dataclasses.replace(group, settings=selected)
-
-
 def _self_and_folders(path: str) -> Iterator[str]:
     """An absolute path, then each folder it is in (the paths it is `==` or under): looked up in a
     set, so that many paths named (`--files-from`) cost their depth, not their number squared."""
@@ -452,7 +411,7 @@ def migrate_stdin(run: Run, name: str) -> int:
         result = FileResult(path=name, status=Status.FAILED, error=f"cannot read: {error}")
         output = raw
     else:
-        ((group, _),) = _with_per_file_ignores(run.groups, [[name]])  # as the file named would
+        group = file_group(run.groups[0], name)  # as the file named would be
         result = migrate_loaded(name, source, group.settings)
         output = raw
         if result.status is Status.CHANGED and run.writes:

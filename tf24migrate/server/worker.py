@@ -78,14 +78,16 @@ class _State:
 
 
 def _group(job: Job):
-    """The settings (`cli.groups.Group`) of `job.path`, as the command line would use them."""
-    from tf24migrate.cli.groups import groups_of
+    """The settings (`cli.groups.Group`) of `job.path`, as the command line would use them
+    (its `per-file-ignores` included)."""
+    from tf24migrate.cli.groups import file_group, groups_of
 
     if job.generation != _State.generation:
         _State.generation, _State.groups, _State.caches = job.generation, {}, {}
-    key = (os.path.dirname(job.path), job.settings)
+    key = (job.path, job.settings)
     if key not in _State.groups:
-        (_State.groups[key],) = groups_of([job.path], job.settings.options)
+        (group,) = groups_of([job.path], job.settings.options)
+        _State.groups[key] = file_group(group, job.path)
     return _State.groups[key]
 
 
