@@ -315,7 +315,7 @@ def test_the_files_no_rule_reads_come_first_and_the_workers_inherit_libcst(tmp_p
 
 
 TAIL_RUN = """
-import os, signal, sys, time
+import os, signal, sys
 from tf24migrate.catalogue.selection import RuleSelection
 from tf24migrate.catalogue.settings import Settings
 from tf24migrate.run import migrate, workers
@@ -326,9 +326,16 @@ def recorded(files, settings, jobs, texts, cache, alone):
     sent.append(([os.path.basename(f) for f in files], sorted(os.path.basename(f) for f in alone)))
     return real(files, settings, jobs, texts, cache, alone)
 workers.migrate_in_workers = recorded
+scans = []
+class RecordedScan(workers.TailScan):
+    def __init__(self, *args):
+        super().__init__(*args)
+        scans.append(self)
+workers.TailScan = RecordedScan
 load_rules = migrate.load_rules
-def slow_load(settings):  # time for the scan to reach this process's files, on a busy machine too
-    time.sleep(1)
+def slow_load(settings):  # the scan reaches this process's files (or dies) before the rules load
+    if scans:
+        assert scans[-1]._receiving.poll(100), "the scan sent nothing"
     load_rules(settings)
 migrate.load_rules = slow_load
 workers._TAIL_FILES = int(os.environ.get("TAIL_FILES", workers._TAIL_FILES))
