@@ -36,7 +36,10 @@ def test_explain_shows_the_docs(rule):
     shown = " ".join(result.output.split())
     assert shown.count("Checked: ") == (checked is not None)  # said once, beside the versions
     if checked:
-        assert f"TensorFlow versions: {versions_line(rule)} Checked: {' '.join(checked.split())}" in shown
+        assert (
+            f"TensorFlow versions: {versions_line(rule.versions)} Checked: {' '.join(checked.split())}"
+            in shown
+        )
 
 
 def test_sources_cite_the_release_notes_or_the_api_not_an_outside_file():

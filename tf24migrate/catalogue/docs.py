@@ -54,7 +54,7 @@ def render_reference(rules: Iterable[Rule]) -> str:
             f"Fix: {_fix(rule)}. Severity: {rule.severity.value}. "
             f"Default: {'yes' if rule.default else 'opt-in'}.",
             "",
-            f"TensorFlow versions: {versions_line(rule)}{f' Checked: {checked}' if checked else ''}"
+            f"TensorFlow versions: {versions_line(rule.versions)}{f' Checked: {checked}' if checked else ''}"
             f" Runtime: {executed(rule.code)}.",
             "",
             body,

@@ -64,15 +64,16 @@ def explanation(entry: Entry) -> str:
     """A rule's page as `--explain` prints it (and the language server shows it)."""
     import textwrap
 
-    from tf24migrate.model.target import versions_line
+    from tf24migrate.model.target import Versions, versions_line
 
     fix = entry.fix or "none (report only)"
     default = "yes" if entry.default else "no (opt-in)"
     body, checked = versions_section(entry.doc)
+    versions = versions_line(Versions(entry.new_since, entry.old_removed, entry.changed_in))
     return (
         f"{entry.code} {entry.name}\n\n"
         f"Fix: {fix}. Severity: {entry.severity}. Runs by default: {default}.\n\n"
-        f"{textwrap.fill(f'TensorFlow versions: {versions_line(entry)}' + (f' Checked: {checked}' if checked else ''), 100)}\n\n"
+        f"{textwrap.fill(f'TensorFlow versions: {versions}' + (f' Checked: {checked}' if checked else ''), 100)}\n\n"
         f"{body}"
     )
 

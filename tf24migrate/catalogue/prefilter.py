@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import functools
 import re
+import weakref
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
@@ -46,6 +47,7 @@ from tf24migrate.rules.needles import (
 from tf24migrate.rules.text import of_the_last_text
 
 if TYPE_CHECKING:
+    from tf24migrate.catalogue.selection import RuleSelection
     from tf24migrate.catalogue.trigger_table import Row
     from tf24migrate.rules.base import Rule
 
@@ -195,6 +197,8 @@ class _Screen:
         return any(probe.passes(requires, triggers, probe) for requires, triggers in self.groups)
 
 
+# The screen of each selection, as long as the selection lives (the command's, the server's).
+_SELECTION_SCREENS: weakref.WeakKeyDictionary[RuleSelection, _Screen] = weakref.WeakKeyDictionary()
 _SCREENS: dict[tuple[Rule, ...], _Screen] = {}  # other sequences of rules: a few per process
 _MAX_SCREENS = 64  # a caller passing ever other subsets (a long-lived server) is not a leak
 
@@ -205,7 +209,8 @@ def _screen(rules: Sequence[Rule]) -> _Screen:
     from tf24migrate.catalogue.selection import RuleSelection
 
     if isinstance(rules, RuleSelection):
-        if rules._screen is None:
+        screen = _SELECTION_SCREENS.get(rules)
+        if screen is None:
             from tf24migrate.catalogue.trigger_table import ROWS
             from tf24migrate.model.errors import UnknownRuleError
 
@@ -213,8 +218,8 @@ def _screen(rules: Sequence[Rule]) -> _Screen:
                 rows = rules.table_rows()
             except UnknownRuleError:  # every row: loading the rules reports it
                 rows = ROWS
-            rules._screen = _Screen(rules if rows is None else rows)
-        return rules._screen
+            screen = _SELECTION_SCREENS[rules] = _Screen(rules if rows is None else rows)
+        return screen
     key = tuple(rules)
     screen = _SCREENS.get(key)
     if screen is None:

@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Protocol, TypeVar, overload
 from tf24migrate.model.errors import UnknownRuleError
 
 if TYPE_CHECKING:  # a run whose files are all cached never loads the rules' modules
-    from tf24migrate.catalogue.prefilter import _Screen
     from tf24migrate.catalogue.trigger_table import Row
     from tf24migrate.rules.base import Rule
 
@@ -30,7 +29,6 @@ class RuleSelection(Sequence["Rule"]):
     def __init__(self, select: Iterable[str] | str | None = None, ignore: Iterable[str] | str | None = None):
         self.select, self.ignore = _split(select), _split(ignore)
         self._rules: tuple[Rule, ...] | None = None
-        self._screen: _Screen | None = None  # how the prefilter asks them all (`prefilter._screen`)
 
     @property
     def hidden_notes(self) -> frozenset[str]:

@@ -257,13 +257,13 @@ class FileContext(RuleContext):
         )
         # The first line says when the old spelling breaks and why the fix was not applied.
         versions = first_line_versions(
-            rule, self._target, too_new=too_new, fixed=applied, fixable=fix is not None
+            rule.versions, self._target, too_new=too_new, fixed=applied, fixable=fix is not None
         )
         if versions is not None:
             head, _, details = message.partition("\n")
             message = f"{head.rstrip('.')} ({versions}).\n{details}"
         if too_new:  # the details say what to do
-            message = f"{message}\n{too_new_note(rule, self._target, fixable=fix is not None)}"
+            message = f"{message}\n{too_new_note(rule.versions, self._target, fixable=fix is not None)}"
         elif fix is Fix.UNSAFE and not self._unsafe_fixes and isinstance(replacement, cst.CSTNode):
             rewrite = _ONE_LINE.sub(" ", code_for(replacement).strip())  # a finding is one line
             message = f"{message}\nUnsafe fix (apply with --unsafe-fixes): `{rewrite}`"

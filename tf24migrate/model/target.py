@@ -6,7 +6,9 @@ from `--target-version`, from `target-version` in `[tool.tf24migrate]`, or from 
 metadata (`project_target`); when none of them names one, it is 2.4.
 
 Versions are compared as `(major, minor)`: TensorFlow changes its API only in minor releases.
-This module imports neither LibCST nor the rules; `project_metadata` reads the metadata files.
+A rule's own versions reach the helpers here as a `Versions` value (`Rule.versions`), so this
+module, the lowest layer's, imports nothing above it, not even for typing. It imports neither
+LibCST nor the rules; `project_metadata` reads the metadata files.
 """
 
 from __future__ import annotations
@@ -20,9 +22,7 @@ from tf24migrate.model.errors import TF24MigrateError
 if TYPE_CHECKING:
     from packaging.version import Version as PackageVersion
 
-    from tf24migrate.catalogue.entries import Entry
     from tf24migrate.model.findings import Severity
-    from tf24migrate.rules.base import Rule
 
 Version = tuple[int, int]
 
@@ -70,6 +70,18 @@ def parse_version(text: str, where: str) -> Version:
 
 def format_version(version: Version | None) -> str | None:
     return None if version is None else f"{version[0]}.{version[1]}"
+
+
+@dataclass(frozen=True)
+class Versions:
+    """A rule's TensorFlow versions ("X.Y", checked in the released wheels): the facts the helpers
+    below judge a finding by. `new_since`: the first release with the spelling the fix writes;
+    `old_removed`: the first release where the old spelling fails (None: it still works);
+    `changed_in`: the release whose change of behaviour the rule reports."""
+
+    new_since: str | None = None
+    old_removed: str | None = None
+    changed_in: str | None = None
 
 
 @dataclass(frozen=True)
@@ -170,28 +182,30 @@ def _minor(release: PackageVersion) -> Version:
     return major, minor
 
 
-def severity_for(rule: Rule, target: Target) -> Severity:
-    """A rule's severity for `target`, measured against the migration: an old spelling that
-    stops working on TF 2.4, on the target, or on a later release the project names as its
-    newest is an error (`Target.breaks_due`); one that stops working in a later release that an
-    open range allows, or after the newest release the project allows, is a warning; a rule whose
-    old spelling keeps working keeps its own severity. A fix that the target withholds (its new
-    spelling is newer) while the old spelling works across the whole supported range is a note:
-    there is nothing to do."""
+def severity_for(versions: Versions, target: Target, *, severity: Severity, fixable: bool) -> Severity:
+    """The severity for `target` of a rule with these `versions`, its own `severity` and a fix
+    (`fixable`), measured against the migration: an old spelling that stops working on TF 2.4,
+    on the target, or on a later release the project names as its newest is an error
+    (`Target.breaks_due`); one that stops working in a later release that an open range allows,
+    or after the newest release the project allows, is a warning; a rule whose old spelling keeps
+    working keeps its own severity. A fix that the target withholds (its new spelling is newer)
+    while the old spelling works across the whole supported range is a note: there is nothing to
+    do."""
     from tf24migrate.model.findings import Severity
 
-    if rule.old_removed is not None and target.breaks_due(rule.old_removed):
+    removed = versions.old_removed
+    if removed is not None and target.breaks_due(removed):
         return Severity.ERROR
-    later = rule.old_removed is not None and target.allows_later(rule.old_removed)
-    if rule.fix is not None and not target.allows(rule.new_since) and not later:
+    later = removed is not None and target.allows_later(removed)
+    if fixable and not target.allows(versions.new_since) and not later:
         return Severity.INFO
-    if rule.old_removed is None:
-        return rule.severity
+    if removed is None:
+        return severity
     return Severity.WARNING
 
 
 def first_line_versions(
-    rule: Rule, target: Target, *, too_new: bool, fixed: bool, fixable: bool
+    versions: Versions, target: Target, *, too_new: bool, fixed: bool, fixable: bool
 ) -> str | None:
     """What a finding's first line adds, in parentheses, about the versions: the release after
     TF 2.4 in which the old spelling breaks, where that makes the finding an error or a warning
@@ -201,7 +215,7 @@ def first_line_versions(
     `stops working in TensorFlow 2.9, which the requirement allows; not fixed: needs TensorFlow
     2.4, the target is 2.3`."""
     parts = []
-    removed = rule.old_removed
+    removed = versions.old_removed
     # A break on TF 2.4 itself is what the finding's own words say; a later one is named.
     if removed is not None and not fixed and parse_version(removed, "rule data") > DEFAULT_VERSION:
         if target.allows_later(removed):
@@ -209,18 +223,18 @@ def first_line_versions(
         elif target.breaks_due(removed):
             parts.append(f"stops working in TensorFlow {removed}")
     if too_new:
-        needs = f"needs TensorFlow {rule.new_since}, the target is {format_version(target.version)}"
+        needs = f"needs TensorFlow {versions.new_since}, the target is {format_version(target.version)}"
         parts.append(f"{'not fixed: ' if fixable else ''}{needs}")
     return "; ".join(parts) or None
 
 
-def too_new_note(rule: Rule, target: Target, *, fixable: bool) -> str:
+def too_new_note(versions: Versions, target: Target, *, fixable: bool) -> str:
     """What a finding whose new spelling needs a newer TensorFlow than the target says, and what
     to do; `fixable`: the finding had a fix, which is therefore not applied."""
-    new = rule.new_since
+    new, removed = versions.new_since, versions.old_removed
     keep = "keep the old spelling until then"
-    if rule.old_removed is not None and target.supports(rule.old_removed):
-        keep = f"keep the old spelling behind a version check (it stops working in TensorFlow {rule.old_removed})"
+    if removed is not None and target.supports(removed):
+        keep = f"keep the old spelling behind a version check (it stops working in TensorFlow {removed})"
     return (
         f"{'Not fixed: the' if fixable else 'The'} new spelling needs TensorFlow {new}, and the target "
         f"is {target.describe}: "
@@ -228,14 +242,14 @@ def too_new_note(rule: Rule, target: Target, *, fixable: bool) -> str:
     )
 
 
-def versions_line(rule: Rule | Entry) -> str:
-    """A rule's versions in words, for `--explain` and the rule reference."""
+def versions_line(versions: Versions) -> str:
+    """A rule's versions in words, for `--explain`, the rule reference and a finding's details."""
     parts = [
-        f"new spelling since {rule.new_since}" if rule.new_since else "no new spelling (report only)",
-        f"old spelling stops working in {rule.old_removed}"
-        if rule.old_removed
+        f"new spelling since {versions.new_since}" if versions.new_since else "no new spelling (report only)",
+        f"old spelling stops working in {versions.old_removed}"
+        if versions.old_removed
         else "old spelling still works",
     ]
-    if rule.changed_in:
-        parts.append(f"behaviour changed in {rule.changed_in}")
+    if versions.changed_in:
+        parts.append(f"behaviour changed in {versions.changed_in}")
     return "; ".join(parts) + "."

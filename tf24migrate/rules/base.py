@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from tf24migrate.model.errors import RuleDefinitionError
 from tf24migrate.model.findings import Finding, Fix, Severity, Span
-from tf24migrate.model.target import Target, severity_for, versions_line
+from tf24migrate.model.target import Target, Versions, severity_for, versions_line
 from tf24migrate.rules.needles import IMPORTS_PUBLIC_TENSORFLOW
 
 if TYPE_CHECKING:
@@ -100,6 +100,12 @@ class Rule:
         return text
 
     @property
+    def versions(self) -> Versions:
+        """`new_since`, `old_removed` and `changed_in` as one value, as `tf24migrate.model.target`
+        judges them."""
+        return Versions(self.new_since, self.old_removed, self.changed_in)
+
+    @property
     def doc(self) -> str:
         return inspect.getdoc(self) or ""
 
@@ -125,7 +131,7 @@ class Rule:
         message, _, why = message.partition("\n")
         details = [part.strip() for part in why.split("\n") if part.strip()]
         if self.new_since or self.old_removed or self.changed_in:  # a deprecation's too
-            details.append(f"TensorFlow versions: {versions_line(self)}")
+            details.append(f"TensorFlow versions: {versions_line(self.versions)}")
         return Finding(
             code=self.code,
             name=self.name,
@@ -134,7 +140,9 @@ class Rule:
             end_line=span.end_line,
             end_column=span.end_column,
             message=message,
-            severity=severity_for(self, target),
+            severity=severity_for(
+                self.versions, target, severity=self.severity, fixable=self.fix is not None
+            ),
             fix=fix,
             applied=applied,
             path=path,

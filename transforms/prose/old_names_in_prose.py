@@ -9,7 +9,8 @@ import tokenize
 from dataclasses import dataclass
 from functools import cached_property
 
-from tf24migrate.catalogue.selection import all_rules
+from tf24migrate.transforms import discover_rules
+
 from tf24migrate.model.findings import Fix, Severity, Span
 from tf24migrate.rules.base import Rule
 from tf24migrate.rules.context import TextContext
@@ -123,7 +124,7 @@ class OldNamesInProse(Rule):
 
     @cached_property
     def names(self) -> list[OldName]:
-        return old_names(all_rules())
+        return old_names(discover_rules())  # the registry of this package, as the catalogue's
 
     @cached_property
     def triggers(self) -> tuple[str, ...]:  # type: ignore[override]
