@@ -182,12 +182,12 @@ def test_a_pyproject_that_only_mentions_the_tool_is_no_config(tmp_path, tf24):
     assert "; config pyproject.toml in " in tf24("--check", "a.py").stderr
 
 
-@pytest.mark.parametrize("version", ["1.15", "3.0", "2.99"])
+@pytest.mark.parametrize("version", ["1.15", "0.12"])
 def test_a_target_that_is_no_tensorflow_2_release_is_refused(tmp_path, tf24, version):
     (tmp_path / "a.py").write_text(OLD)
     result = tf24("--target-version", version, "a.py")
     assert result.exit_code == 2
-    assert result.stderr.startswith(f"tf24migrate: error: --target-version: {version} is not a TensorFlow")
+    assert result.stderr.startswith(f"tf24migrate: error: --target-version: {version} is not a TensorFlow 2")
     (tmp_path / "pyproject.toml").write_text(f'[tool.tf24migrate]\ntarget-version = "{version}"\n')
     assert tf24("a.py").stderr.startswith("tf24migrate: error: pyproject.toml [tool.tf24migrate]: ")
 

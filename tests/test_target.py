@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import pathlib
 import subprocess
 import sys
 import textwrap
@@ -13,6 +14,7 @@ from tf24migrate import Severity, migrate_paths, migrate_source
 from tf24migrate.catalogue.selection import all_rules
 from tf24migrate.model.target import (
     DEFAULT_TARGET,
+    NEWEST_KNOWN,
     Target,
     TargetVersionError,
     lowest_and_newest,
@@ -21,6 +23,7 @@ from tf24migrate.model.target import (
 )
 from tf24migrate.run.project_metadata import _conda_specifier, project_target
 
+ROOT = pathlib.Path(__file__).resolve().parent.parent
 OLD = textwrap.dedent(
     """\
     import tensorflow as tf
@@ -68,8 +71,22 @@ def test_the_lowest_known_release_a_specifier_allows(specifier, lowest, newest):
 
 def test_specifiers_that_give_no_version():
     assert lowest_and_newest([""]) is None  # a bare `tensorflow` says nothing about the version
-    assert lowest_and_newest([">=3"]) is None  # allows no known release
+    assert lowest_and_newest(["<1"]) is None  # allows no release
     assert lowest_and_newest(["not a specifier"]) is None
+
+
+@pytest.mark.parametrize(
+    ("specifier", "lowest", "newest"),
+    [
+        (">=2.25", (2, 25), None),
+        ("==2.25.*", (2, 25), (2, 25)),
+        (">=2.25,<2.27", (2, 25), (2, 26)),
+        (">2.25.3", (2, 25), None),  # a later 2.25 release may come
+        (">=3", (3, 0), None),
+    ],
+)
+def test_a_specifier_that_allows_only_releases_to_come_gives_their_floor(specifier, lowest, newest):
+    assert lowest_and_newest([specifier]) == (lowest, newest)
 
 
 def test_several_specifiers_take_the_lowest_floor_and_the_highest_cap():
@@ -280,6 +297,28 @@ def test_a_bad_target_is_an_error_naming_where_it_came_from(project, value):
     result = run("train.py", cwd=project)
     assert result.returncode == 2
     assert "pyproject.toml: [tool.tf24migrate]: `target-version`: the target version must be" in result.stderr
+
+
+def test_a_target_after_every_known_release_is_taken_and_says_where_the_facts_end(tmp_path):
+    write(tmp_path, {"train.py": MIXED})
+    beyond = f"newer than {'.'.join(map(str, NEWEST_KNOWN))}, the last release tf24migrate knows"
+    from_flag = run("--check", "--target-version", "2.30", "train.py", cwd=tmp_path)
+    assert f"; target TensorFlow 2.30 (from --target-version; {beyond}) in " in from_flag.stderr
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert f"`target TensorFlow 2.30 (from --target-version; {beyond})`" in readme  # as the README quotes it
+    # the old spelling stops working in 2.9, before the target: due, an error
+    assert "train.py:3:1: TF24302 error [fixable]" in from_flag.stdout
+    assert from_flag.returncode == 1
+    (tmp_path / "pyproject.toml").write_text('[tool.tf24migrate]\ntarget-version = "3.0"\n')
+    from_key = run("--write", "train.py", cwd=tmp_path)
+    assert f"; target TensorFlow 3.0 (from pyproject.toml [tool.tf24migrate]; {beyond})" in from_key.stderr
+    assert "set_global_policy" in (tmp_path / "train.py").read_text()
+    (tmp_path / "pyproject.toml").unlink()
+    write(tmp_path, {"requirements.txt": "tensorflow>=2.25\n", "train.py": MIXED})
+    from_project = run("--check", "train.py", cwd=tmp_path)
+    assert (
+        f"target TensorFlow 2.25 (from requirements.txt: tensorflow>=2.25; {beyond})" in from_project.stderr
+    )
 
 
 @pytest.mark.parametrize(

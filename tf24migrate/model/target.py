@@ -46,6 +46,18 @@ KNOWN_RELEASES = (
     *("2.14.0", "2.14.1", "2.15.0", "2.15.1", "2.16.1", "2.16.2", "2.17.0", "2.17.1"),
     *("2.18.0", "2.18.1", "2.19.0", "2.19.1", "2.20.0", "2.21.0"),
 )
+# The newest minor release of those: the facts (`KNOWN_RELEASES`, the rules' versions) reach no
+# further. A later target is taken as given (`Target.describe` says the facts stop here).
+NEWEST_KNOWN: Version = (int(KNOWN_RELEASES[-1].split(".")[0]), int(KNOWN_RELEASES[-1].split(".")[1]))
+# The minor releases after `NEWEST_KNOWN` a specifier that allows no known release is read against
+# (`tensorflow>=2.25`): the first and the last patch release each might have.
+_FUTURE = tuple(
+    f"{major}.{minor}.{patch}"
+    for major in range(2, 5)
+    for minor in range(100)
+    if (major, minor) > NEWEST_KNOWN
+    for patch in (0, 99)
+)
 # The distributions whose version is TensorFlow's.
 TENSORFLOW_DISTRIBUTIONS = frozenset({"tensorflow", "tensorflow-cpu", "tensorflow-gpu", "tf-nightly"})
 DEFAULT_VERSION: Version = (2, 4)
@@ -120,8 +132,12 @@ class Target:
 
     @property
     def describe(self) -> str:
-        """`TensorFlow 2.3 (from requirements.txt)`, as in the summary line and in findings."""
-        return f"TensorFlow {format_version(self.version)} ({self.source})"
+        """`TensorFlow 2.3 (from requirements.txt)`, as in the summary line and in findings; a
+        target newer than every release tf24migrate knows says so."""
+        beyond = ""
+        if self.version > NEWEST_KNOWN:
+            beyond = f"; newer than {format_version(NEWEST_KNOWN)}, the last release tf24migrate knows"
+        return f"TensorFlow {format_version(self.version)} ({self.source}{beyond})"
 
 
 def named(version: Version, source: str) -> Target:
@@ -133,18 +149,19 @@ DEFAULT_TARGET = named(DEFAULT_VERSION, "default")
 
 
 def target_of(version: str | Target | None, source: str) -> Target:
-    """A `Target` from an `X.Y` string given by `source` (a flag, a key, an argument); a version
-    that is no TensorFlow 2 release (1.15, 3.0, 2.99) raises `TargetVersionError`."""
+    """A `Target` from an `X.Y` string given by `source` (a flag, a key, an argument). A version
+    before TensorFlow 2 (1.15) raises `TargetVersionError`; one after every release tf24migrate
+    knows (`NEWEST_KNOWN`) is taken as given: a later release may come, and what the rules know
+    of it, they say (`Target.describe` says where that knowledge ends)."""
     if version is None:
         return DEFAULT_TARGET
     if isinstance(version, Target):
         return version
     parsed = parse_version(version, source)
-    newest = parse_version(KNOWN_RELEASES[-1].rsplit(".", 1)[0], "the known releases")
-    if not (2, 0) <= parsed <= newest:
+    if parsed < (2, 0):
         raise TargetVersionError(
-            f"{source}: {version} is not a TensorFlow release tf24migrate knows: the target is the oldest "
-            f"TensorFlow 2 the code must run on, 2.0 to {format_version(newest)}"
+            f"{source}: {version} is not a TensorFlow 2 release: the target is the oldest TensorFlow 2 "
+            "the code must run on, 2.0 or later"
         )
     return named(parsed, f"from {source}")
 
@@ -152,7 +169,9 @@ def target_of(version: str | Target | None, source: str) -> Target:
 def lowest_and_newest(specifiers: list[str]) -> tuple[Version, Version | None] | None:
     """The lowest TensorFlow minor release each specifier allows, the lowest of these, and the
     newest minor release any allows (None when one of them allows the newest known release); None when no
-    specifier constrains the version (a bare `tensorflow`) or none allows a known release."""
+    specifier constrains the version (a bare `tensorflow`) or none allows a release. A specifier
+    that allows no known release but a later one (`>=2.25`) is read against the minor releases
+    that may follow (`_FUTURE`), open when it allows the last of them."""
     from packaging.specifiers import InvalidSpecifier, SpecifierSet
     from packaging.version import Version as PackageVersion
 
@@ -165,12 +184,16 @@ def lowest_and_newest(specifiers: list[str]) -> tuple[Version, Version | None] |
             if not len(specifier):
                 continue
             allowed = [release for release in releases if specifier.contains(release, prereleases=False)]
+            last = releases[-1]
+            if not allowed:
+                future = [PackageVersion(release) for release in _FUTURE]
+                allowed, last = [release for release in future if specifier.contains(release)], future[-1]
         except (InvalidSpecifier, ValueError):  # also a version of thousands of digits
             continue
         if not allowed:
             continue
         lowest.append(_minor(allowed[0]))
-        newest.append(None if allowed[-1] == releases[-1] else _minor(allowed[-1]))
+        newest.append(None if allowed[-1] == last else _minor(allowed[-1]))
     if not lowest:
         return None
     top = None if any(version is None for version in newest) else max(v for v in newest if v is not None)
