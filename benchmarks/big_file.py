@@ -13,7 +13,7 @@ less the memory it had before the call (LibCST and the rules imported, the sourc
 `--command` measures the inputs of issue 31 (`INPUTS`) as a user runs them: a fresh
 `tf24migrate --check --no-cache FILE` process, its peak resident memory (`ru_maxrss` of the
 finished child) less that of the same command on a file of two lines, divided by the file's size:
-the "multiple of the file" of `benchmarks/README.md` and of the torture case `load-big-file-5mb`.
+the "multiple of the file" of `docs/performance.md` and of the torture case `load-big-file-5mb`.
 `--write-only` writes the inputs into `benchmarks/.data/` (`--scale 0.1`: a tenth of each, to
 profile) and prints their paths.
 """

@@ -1,14 +1,15 @@
-"""The counts benchmarks/README.md quotes, taken from runs of the installed command.
+"""The counts docs/performance.md quotes, taken from runs of the installed command.
 
     python benchmarks/figures.py            # print them
-    python benchmarks/figures.py --write    # and rewrite the block of benchmarks/README.md
+    python benchmarks/figures.py --write    # and rewrite their block in docs/performance.md
 
 The rules registered (`tf24migrate --list-rules --output-format json`), and for the Model Garden
 2.3.0 (`tf-models-official`, fetched as `models.py` fetches it) the files, those that mention
 TensorFlow, and what `tf24migrate --check --output-format json --no-cache` finds there: files to
-change, findings, fixable and left to the user. The README's timing figures are quoted by hand
+change, findings, fixable and left to the user. The page's timing figures are quoted by hand
 from the other scripts' runs; these counts are not, so they cannot go stale unnoticed
-(tests/test_conventions.py compares the block's rule count with the registry).
+(tests/test_conventions.py compares the block's rule count with the registry, which
+`python -m tf24migrate.dev regen` also writes there, and its Model Garden counts with a run).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from pathlib import Path
 
 from tf24migrate.dev.__main__ import RULE_COUNT
 
-README = Path(__file__).with_name("README.md")
+PAGE = Path(__file__).resolve().parent.parent / "docs" / "performance.md"
 BEGIN, END = "<!-- figures.py: begin -->", "<!-- figures.py: end -->"
 
 
@@ -69,7 +70,7 @@ def block(rules: dict, garden: dict) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--write", action="store_true", help="rewrite the block of benchmarks/README.md")
+    parser.add_argument("--write", action="store_true", help="rewrite their block in docs/performance.md")
     args = parser.parse_args()
     sys.path.insert(0, str(Path(__file__).parent))
     from models import unpacked_release
@@ -77,10 +78,10 @@ def main() -> None:
     text = block(rule_counts(), corpus_counts(unpacked_release()))
     print(text)
     if args.write:
-        readme = README.read_text(encoding="utf-8")
+        page = PAGE.read_text(encoding="utf-8")
         pattern = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.S)
-        README.write_text(pattern.sub(lambda _: text, readme), encoding="utf-8")
-        print(f"wrote {README.name}")
+        PAGE.write_text(pattern.sub(lambda _: text, page), encoding="utf-8")
+        print(f"wrote docs/{PAGE.name}")
 
 
 if __name__ == "__main__":

@@ -356,15 +356,15 @@ def test_explain_and_list_rules_print_the_rules(tf24):
     assert "TensorFlow versions: new spelling since 2.4; old spelling still works." in explained
 
 
-# 12. the benchmarks' figures
+# 12. the figures of docs/performance.md
 
 
 def _quoted_figures() -> str:
-    readme = (pathlib.Path(__file__).parent.parent / "benchmarks" / "README.md").read_text()
-    return readme.split("<!-- figures.py: begin -->")[1].split("<!-- figures.py: end -->")[0]
+    page = (pathlib.Path(__file__).parent.parent / "docs" / "performance.md").read_text()
+    return page.split("<!-- figures.py: begin -->")[1].split("<!-- figures.py: end -->")[0]
 
 
-def test_the_benchmarks_page_quotes_the_rules_the_command_lists(tf24):
+def test_the_performance_page_quotes_the_rules_the_command_lists(tf24):
     listed = json.loads(tf24("--list-rules", "--output-format", "json").stdout)
     default = sum(rule["default"] for rule in listed)
     line = f"rules registered: **{len(listed)}**, {default} of them run by default"
@@ -373,7 +373,7 @@ def test_the_benchmarks_page_quotes_the_rules_the_command_lists(tf24):
 
 @pytest.mark.corpus
 @pytest.mark.slow
-def test_the_benchmarks_page_quotes_what_the_command_finds_in_the_model_garden(corpus):  # noqa: F811
+def test_the_performance_page_quotes_what_the_command_finds_in_the_model_garden(corpus):  # noqa: F811
     sys.path.insert(0, str(pathlib.Path(__file__).parent.parent / "benchmarks"))
     from figures import corpus_counts
 

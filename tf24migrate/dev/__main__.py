@@ -12,7 +12,7 @@ import typer
 from tf24migrate.dev.scaffold import Kind, NewRule, ScaffoldError, check, write_rule
 
 ROOT = Path(__file__).resolve().parents[2]
-# The rule count benchmarks/README.md quotes (`benchmarks/figures.py` writes it with the rest).
+# The rule count docs/performance.md quotes (`benchmarks/figures.py` writes it with the rest).
 RULE_COUNT = "- rules registered: **{rules}**, {default} of them run by default (`--list-rules`)"
 _RULE_COUNT_LINE = re.compile(
     r"^- rules registered: \*\*\d+\*\*, \d+ of them run by default \(`--list-rules`\)$", re.M
@@ -45,7 +45,7 @@ def use_checkout(root: Path) -> Path:
 
 def regenerate(root: Path, code: str | None = None) -> list[Path]:
     """Write the trigger table, the rule entries, the rule reference, the rule count quoted in
-    benchmarks/README.md and the fixture snapshots (of `code` only, if given) of the clone at `root`;
+    docs/performance.md and the fixture snapshots (of `code` only, if given) of the clone at `root`;
     the paths whose content changed."""
     from tf24migrate.catalogue import entries
     from tf24migrate.catalogue.docs import render_reference
@@ -61,7 +61,7 @@ def regenerate(root: Path, code: str | None = None) -> list[Path]:
         root / "tf24migrate" / "catalogue" / "entry_table.py": entries.table_source(),
         root / "docs" / "rules.md": render_reference(all_rules()),
     }
-    figures = root / "benchmarks" / "README.md"
+    figures = root / "docs" / "performance.md"
     if figures.exists():  # its quoted rule count is the registry's, not a measure
         rules = all_rules()
         line = RULE_COUNT.format(rules=len(rules), default=sum(rule.default for rule in rules))
@@ -87,7 +87,7 @@ def regen(
     root: RootOption = ROOT,
     code: Annotated[str | None, typer.Option(help="Regenerate only this rule's fixture snapshots.")] = None,
 ) -> None:
-    """Write the trigger table, docs/rules.md, the rule count benchmarks/README.md quotes and every
+    """Write the trigger table, docs/rules.md, the rule count docs/performance.md quotes and every
     fixture's snapshots from the rules; read the diff (`git diff`) before you commit it."""
     root = use_checkout(root)
     changed = regenerate(root, code)
