@@ -28,3 +28,18 @@ def test_rule_reference_is_current():
     assert (DOCS / "rules.md").read_text(encoding="utf-8") == expected, (
         "docs/rules.md is stale: run `python -m tf24migrate.dev regen`"
     )
+
+
+def test_the_contributor_guide_names_the_families_and_the_notes_there_are():
+    """The guide's code families are the registry's (`transforms.FAMILIES`), and the notes it
+    places in TF240xx are there: a family added or a note's code moved fails here. (Its layers
+    drawing is checked by tests/test_architecture.py; it quotes no count of tests or rules.)"""
+    from tf24migrate.transforms import FAMILIES
+
+    from tf24migrate.model.notes import NOTES
+
+    guide = " ".join((DOCS / "contributing.md").read_text(encoding="utf-8").split())
+    families = guide.split("Codes follow the families of the catalogue: ")[1].split(".\n")[0].split(". ")[0]
+    assert [part.split()[0] for part in families.split(", ")] == [f"{prefix}xx" for prefix in FAMILIES]
+    assert "the notes that are not rules, TF240xx (`notes`)" in guide
+    assert NOTES and all(note.code.startswith("TF240") for note in NOTES)
