@@ -102,7 +102,13 @@ class _ServerConfig(Rule):
             or updated
         )
 
-    def _multiline(self, updated: cst.Call, bound: dict, config_func, original: cst.Call) -> cst.Call:
+    def _multiline(
+        self,
+        updated: cst.Call,
+        bound: dict[str, cst.Arg],
+        config_func: cst.BaseExpression,
+        original: cst.Call,
+    ) -> cst.Call:
         """The rewrite of a call written over several lines: the config call is laid out one
         argument per line too, each argument keeping its comments."""
         updated_args = {o: u for o, u in zip(original.args, updated.args, strict=True)}

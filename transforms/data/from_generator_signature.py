@@ -145,7 +145,12 @@ def _is_shape(ctx: RuleContext, node: cst.BaseExpression) -> bool:
     return False
 
 
-def _signature(ctx: RuleContext, types, shapes, tensor_spec) -> cst.BaseExpression | None:
+def _signature(
+    ctx: RuleContext,
+    types: cst.BaseExpression,
+    shapes: cst.BaseExpression,
+    tensor_spec: cst.BaseExpression | None,
+) -> cst.BaseExpression | None:
     """The `output_signature` structure pairing `types` with `shapes`; None when either is not
     written out or their layouts differ."""
     if tensor_spec is None:

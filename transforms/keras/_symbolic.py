@@ -83,7 +83,9 @@ _INPUT_CODE = Pattern(r"\.Input\b|\bInput[ \t]*\(|\bInput[ \t]+as\b", "Input")
 EVIDENCE_WORDS = any_of(_INPUT_CODE, EVIDENCE_TRIGGERS[1], _KERAS_IO)
 
 
-def walk(node: cst.CSTNode, hidden: frozenset[str] = frozenset()):
+def walk(
+    node: cst.CSTNode, hidden: frozenset[str] = frozenset()
+) -> Iterator[tuple[cst.CSTNode, frozenset[str]]]:
     """Yield (node, names hidden by enclosing lambda parameters) for `node` and the parts of it
     that can carry a symbolic value.
 

@@ -54,7 +54,7 @@ def _loss_scale_class(ctx: RuleContext, node: cst.BaseExpression) -> str | None:
 
 
 def stable_loss_scale_arguments(
-    ctx, loss_scale: cst.BaseExpression
+    ctx: RuleContext, loss_scale: cst.BaseExpression
 ) -> list[tuple[str, cst.BaseExpression]] | str:
     """The keywords of the stable `LossScaleOptimizer` that mean what the experimental
     `loss_scale` argument meant, or why there are none (a sentence)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import re
 import tokenize
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -62,7 +63,7 @@ def _tail(old: tuple[str, ...], new: tuple[str, ...]) -> str | None:
     return None
 
 
-def old_names(rules) -> list[OldName]:
+def old_names(rules: Iterable[Rule]) -> list[OldName]:
     """The renames the rename rules of `rules` make, longest tails first."""
     found: dict[str, OldName] = {}
     for rule in rules:
