@@ -112,7 +112,7 @@ STAGES = (
     "imported = time.perf_counter()\n"
     "from tf24migrate.catalogue.prefilter import could_fire\n"
     "from tf24migrate.catalogue.settings import Settings\n"
-    "from tf24migrate.run.file import load_rules\n"
+    "from tf24migrate.run.migrate_file import load_rules\n"
     "from tf24migrate.run.files import read_source\n"
     "from tf24migrate.rules.text import parse_python\n"
     "settings = Settings.selected(None, None)\n"

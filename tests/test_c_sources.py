@@ -10,7 +10,7 @@ import pytest
 
 from tf24migrate.catalogue.selection import select_rules
 from tf24migrate.catalogue.settings import Settings
-from tf24migrate.run.file import migrate_file
+from tf24migrate.run.migrate_file import migrate_file
 from tf24migrate.sources.c_sources import code_only, scan_c_source
 
 RULES = select_rules("TF24701")

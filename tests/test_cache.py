@@ -342,8 +342,8 @@ def test_a_damaged_index_is_ignored(tree, tmp_path, monkeypatch, damage):
 def test_an_internal_error_is_not_kept_and_a_changed_result_keeps_how_to_write_it(tmp_path, monkeypatch):
     import dataclasses
 
-    from tf24migrate.run.file import migrate_file
     from tf24migrate.run.files import digest
+    from tf24migrate.run.migrate_file import migrate_file
     from tf24migrate.sources.kinds import BY_SUFFIX, PYTHON
 
     cache = ResultCache.open(str(tmp_path / "cache"), run_key(Settings(RuleSelection())))

@@ -17,7 +17,7 @@ from tf24migrate.catalogue.selection import select_rules
 from tf24migrate.catalogue.settings import Settings
 from tf24migrate.model.findings import MigrationResult, Status
 from tf24migrate.rules.base import Rule
-from tf24migrate.run.file import migrate_file
+from tf24migrate.run.migrate_file import migrate_file
 from tf24migrate.sources.kinds import BY_SUFFIX, PYTHON
 
 OLD_CALL = b"strategy.experimental_run_v2(step_fn)"

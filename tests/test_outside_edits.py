@@ -10,7 +10,7 @@ from tf24migrate.catalogue.settings import Settings
 from tf24migrate.engine import pipeline as engine
 from tf24migrate.engine.outside_edits import changed_lines, first_line_changed_outside
 from tf24migrate.model.findings import Status
-from tf24migrate.run.file import migrate_file
+from tf24migrate.run.migrate_file import migrate_file
 
 SOURCE = (
     "import tensorflow as tf\n"

@@ -20,12 +20,12 @@ def _invoke(args, cwd, monkeypatch):
 
 @pytest.fixture
 def disk_full(monkeypatch):
-    from tf24migrate.run import file
+    from tf24migrate.run import migrate_file
 
     def full(*args, **kwargs):
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(file, "write_source", full)
+    monkeypatch.setattr(migrate_file, "write_source", full)
 
 
 def test_a_failed_write_is_not_counted_as_fixed(tmp_path, monkeypatch, disk_full):

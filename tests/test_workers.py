@@ -17,7 +17,7 @@ import pytest
 from tf24migrate.catalogue.selection import select_rules
 from tf24migrate.catalogue.settings import Settings
 from tf24migrate.model.findings import Status
-from tf24migrate.run import file, workers
+from tf24migrate.run import migrate_file, workers
 from tf24migrate.run.migrate import migrate_files
 from tf24migrate.run.workers import _worker_killed
 
@@ -37,14 +37,14 @@ def tree(tmp_path, count):
 def test_workers_never_write_the_main_process_does(tmp_path, monkeypatch):
     files = tree(tmp_path, 12)
     writers = tmp_path / "writers.txt"
-    write_source = file.write_source
+    write_source = migrate_file.write_source
 
     def recorded(*args, **kwargs):
         with open(writers, "a") as handle:
             handle.write(f"{os.getpid()}\n")
         return write_source(*args, **kwargs)
 
-    monkeypatch.setattr(file, "write_source", recorded)
+    monkeypatch.setattr(migrate_file, "write_source", recorded)
     results = list(migrate_files(files, Settings(select_rules()), write=True, jobs=2))
     assert all(r.written for r in results)
     assert writers.read_text().split() == [str(os.getpid())] * 12

@@ -18,7 +18,7 @@ from tf24migrate.cli.groups import Group
 from tf24migrate.cli.output import finding_line, printable
 from tf24migrate.cli.reporters.text import details_line, diff_of
 from tf24migrate.model.findings import FileResult, Finding, Status
-from tf24migrate.run.file import migrate_declining
+from tf24migrate.run.migrate_file import migrate_declining
 
 HELP = """\
 y - write this change

@@ -28,9 +28,9 @@ from tf24migrate.cli.statistics import RuleStatistics
 from tf24migrate.model.findings import FileResult, Status
 from tf24migrate.model.notes import SYNTAX_ERROR
 from tf24migrate.run.discovery import iter_source_files
-from tf24migrate.run.file import decode_file, encoded_result, migrate_loaded
 from tf24migrate.run.files import STOP_SIGNALS, UnreadableFile
 from tf24migrate.run.migrate import migrate_files
+from tf24migrate.run.migrate_file import decode_file, encoded_result, migrate_loaded
 from tf24migrate.sources.kinds import SUFFIXES
 
 

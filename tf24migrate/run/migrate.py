@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING
 from tf24migrate.catalogue.settings import Settings
 from tf24migrate.model.findings import FileResult
 from tf24migrate.run.discovery import PathFilter, iter_source_files
-from tf24migrate.run.file import load_rules, migrate_file, result_without_rules, slim, write_result
 from tf24migrate.run.files import digest, interrupts_deferred, read_regular_file
+from tf24migrate.run.migrate_file import load_rules, migrate_file, result_without_rules, slim, write_result
 from tf24migrate.sources.kinds import SUFFIXES
 
 if TYPE_CHECKING:

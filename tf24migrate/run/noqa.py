@@ -79,8 +79,8 @@ def add_noqa(path: str, findings: Iterable[Finding]) -> tuple[int, list[Finding]
     """Write `with_noqa` into the Python file `path`, unless it changed since it was read (then
     nothing is written: `ChangedOnDisk`); the number of codes added and the findings left out.
     Raises `OSError` or `UnreadableFile` when the file cannot be read or written."""
-    from tf24migrate.run.file import decode_file
     from tf24migrate.run.files import digest, read_regular_file, write_source
+    from tf24migrate.run.migrate_file import decode_file
 
     raw = read_regular_file(path)[0]
     source = decode_file(path, raw)

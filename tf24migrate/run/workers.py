@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 from tf24migrate.catalogue.selection import RuleSelection, select_rules
 from tf24migrate.catalogue.settings import Settings
 from tf24migrate.model.findings import FileResult, Status
-from tf24migrate.run.file import migrate_file, result_without_rules, slim
+from tf24migrate.run.migrate_file import migrate_file, result_without_rules, slim
 from tf24migrate.sources.kinds import PYTHON, kind_of
 
 if TYPE_CHECKING:

@@ -26,7 +26,7 @@ _SEVERITIES = {
     Severity.WARNING: types.DiagnosticSeverity.Warning,
     Severity.INFO: types.DiagnosticSeverity.Information,
 }
-# How `run.file.migrate_loaded` places a syntax error in its message.
+# How `run.migrate_file.migrate_loaded` places a syntax error in its message.
 _PLACE = re.compile(r" at line (\d+), column (\d+)")
 
 

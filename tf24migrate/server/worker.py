@@ -105,8 +105,8 @@ def _cache(group):
 def _on_disk(path: str, text: str):
     """The file at `path` as the command reads it (`SourceFile`), when it is a regular file of at
     most `MAX_DISK_BYTES` that holds `text`; else None."""
-    from tf24migrate.run.file import decode_file
     from tf24migrate.run.files import UnreadableFile, open_regular_file
+    from tf24migrate.run.migrate_file import decode_file
 
     try:
         fd = open_regular_file(path)
@@ -124,8 +124,8 @@ def _on_disk(path: str, text: str):
 
 
 def _migrate(job: Job, group) -> FileResult:
-    from tf24migrate.run.file import migrate_loaded
     from tf24migrate.run.files import SourceFile, digest
+    from tf24migrate.run.migrate_file import migrate_loaded
 
     on_disk = _on_disk(job.path, job.text)
     cache = _cache(group) if on_disk is not None else None
@@ -151,7 +151,7 @@ def run_job(job: Job) -> Outcome:
     except (ConfigError, UnknownRuleError, TargetVersionError) as error:
         return Outcome(failure=f"the configuration cannot be used: {error}")
     if job.declined is not None:
-        from tf24migrate.run.file import migrate_declining
+        from tf24migrate.run.migrate_file import migrate_declining
 
         source = FileResult(path=job.path, status=Status.UNCHANGED, source=job.text)
         declined = migrate_declining(source, group.settings, job.declined)
@@ -193,7 +193,7 @@ def _warm_up() -> None:
     from tf24migrate.cli.groups import groups_of  # noqa: F401
     from tf24migrate.engine.loading import load_engine
     from tf24migrate.engine.pipeline import migrate_source
-    from tf24migrate.run.file import migrate_loaded  # noqa: F401
+    from tf24migrate.run.migrate_file import migrate_loaded  # noqa: F401
 
     load_engine()
     migrate_source(_WARM_UP)

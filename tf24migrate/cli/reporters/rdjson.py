@@ -42,8 +42,8 @@ def _lines_of(result: FileResult) -> list[str] | None:
     count characters)."""
     if result.source is not None:
         return result.source.splitlines()
-    from tf24migrate.run.file import decode_file
     from tf24migrate.run.files import UnreadableFile
+    from tf24migrate.run.migrate_file import decode_file
 
     try:
         with open(result.path, "rb") as handle:
