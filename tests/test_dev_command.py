@@ -28,6 +28,10 @@ table = runpy.run_path(str(root / "tf24migrate" / "catalogue" / "trigger_table.p
 trigger_table.ROWS, trigger_table.SOURCES_DIGEST = table["ROWS"], table["SOURCES_DIGEST"]
 code = sys.argv[2]
 print("registered", code in {r.code for r in all_rules()})
+rule = next(r for r in all_rules() if r.code == code)
+paragraph = rule.doc[rule.doc.index("Versions: ") :].replace("\\n", " ")  # as tests/test_target.py reads it
+named = [f" {v}" in paragraph for v in (rule.new_since, rule.old_removed, rule.changed_in) if v]
+print("versions named", all(named) and "wheel" in paragraph)
 print("table current", generated.table_is_current())
 for case in all_cases(root / "fixtures", code):
     source = case.input.read_text()
@@ -72,6 +76,7 @@ def dev(*args: str, root: Path) -> subprocess.CompletedProcess:
         ),
         ("rename-keyword", ["--old", "experimental_x", "--new", "x", "--callee", "gather"]),
         ("structural", ["--old", "tensorflow.distribute.experimental.Gone"]),
+        ("report-use", ["--old", "tensorflow.distribute.experimental.Gone"]),
     ],
 )
 def test_a_new_rule_is_seen_everywhere_after_one_command(checkout, kind, options):
@@ -113,6 +118,7 @@ def test_a_new_rule_is_seen_everywhere_after_one_command(checkout, kind, options
     assert probe.returncode == 0, probe.stderr
     lines = probe.stdout.splitlines()
     assert "registered True" in lines and "table current True" in lines and "could fire True" in lines
+    assert "versions named True" in lines  # the fast suite's check of every rule's docstring holds
     assert "positive ['TF24190'] True" in lines  # fires, and matches its generated snapshot
     assert "negative [] True" in lines
     assert "## TF24190 new-example" in (checkout / "docs" / "rules.md").read_text()

@@ -96,6 +96,8 @@ def _tf(qualified: str) -> str:
 def _versions(rule: NewRule, old: str, new: str | None) -> str:
     gone = f"fails from TF {rule.old_removed}" if rule.old_removed else "still works"
     facts = f"`{new}` exists since TF {rule.new_since}; `{old}` {gone}" if new else f"`{old}` {gone}"
+    if not new and rule.new_since:  # a rule without a fix still names the release of what replaces `old`
+        facts += f"; what replaces it exists since TF {rule.new_since}"
     return f"Versions: {facts} (name the module of the released wheels, or the release note, that shows it)."
 
 
