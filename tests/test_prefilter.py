@@ -436,7 +436,6 @@ def _unfiltered(monkeypatch):
     """Run the engine with every selected rule on every statement: no prefilter (only a rule's
     demand that the file mention TensorFlow at all), no import check, no plan."""
     from tf24migrate.engine import pipeline as engine
-    from tf24migrate.engine.syntax import parse
 
     def mentions(rule):  # what a rule asks of a file by design: that it mentions TensorFlow
         return any(
@@ -450,9 +449,7 @@ def _unfiltered(monkeypatch):
         lambda text, rules, **_: [r for r in rules if "tensorflow" in text or not mentions(r)],
     )
     monkeypatch.setattr(engine, "_imports_allow", lambda source, rules: rules)
-    monkeypatch.setattr(
-        engine._Parsed, "of", classmethod(lambda cls, source, rules, path: cls(parse(source, path)))
-    )
+    monkeypatch.setenv(engine.NO_PRUNING, "1")
 
 
 def _outcome(source: str, **options):

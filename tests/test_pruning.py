@@ -8,25 +8,24 @@ import ast
 import re
 import textwrap
 
+import libcst as cst
 import pytest
 
 from tf24migrate import migrate_source
 from tf24migrate.catalogue.selection import all_rules, select_rules
 from tf24migrate.catalogue.settings import Settings
 from tf24migrate.dev.fixtures import all_cases
-from tf24migrate.engine import pipeline as engine
+from tf24migrate.engine.pipeline import NO_PRUNING
+from tf24migrate.engine.positions import StatementMap
 from tf24migrate.engine.pruning import StatementPlan, bindings, trigger_lines
-from tf24migrate.engine.syntax import parse
 from tf24migrate.rules.text import line_starts
 
 CASES = all_cases()
 
 
 def _without_the_plan(monkeypatch) -> None:
-    """From here on, the engine parses the whole source with LibCST, with no plan nor statement map."""
-    monkeypatch.setattr(
-        engine._Parsed, "of", classmethod(lambda cls, source, rules, path: cls(parse(source, path)))
-    )
+    """From here on, the engine parses and walks the whole source, as `NO_PRUNING` asks."""
+    monkeypatch.setenv(NO_PRUNING, "1")
 
 
 def _found_alike_without_the_plan(source: str, select: str, monkeypatch) -> list[tuple[str, int]]:
@@ -39,12 +38,33 @@ def _found_alike_without_the_plan(source: str, select: str, monkeypatch) -> list
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
-def test_same_result_with_and_without_pruning_and_statement_map(case, monkeypatch):
+def test_same_result_with_and_without_the_plan_and_the_statement_map(case, monkeypatch):
+    """Every fixture: what the rules find and fix is the same with the plan, without it (the
+    engine's switch), and without the statement map too (the whole module generated). A rule
+    whose triggers miss a line it must see fails here, rather than losing findings."""
     source = case.input.read_text(encoding="utf-8")
     pruned = migrate_source(source, **case.options())
     _without_the_plan(monkeypatch)
-    full = migrate_source(source, **case.options())
-    assert (pruned.code, pruned.findings) == (full.code, full.findings)
+    whole = migrate_source(source, **case.options())
+    assert (whole.code, whole.findings) == (pruned.code, pruned.findings)
+    monkeypatch.setattr(StatementMap, "at_lines", classmethod(lambda cls, *args, **kwargs: None))
+    generated = migrate_source(source, **case.options())
+    assert (generated.code, generated.findings) == (pruned.code, pruned.findings)
+
+
+def test_the_switch_turns_the_plan_off(monkeypatch):
+    """`NO_PRUNING` is what the test above compares with: LibCST then parses the whole source."""
+    source = "import tensorflow as tf\n" + "x = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]\n" * 3
+    source += "strategy.experimental_run_v2(step)\n"
+    parsed: list[str] = []
+    real_parse = cst.parse_module
+    monkeypatch.setattr(cst, "parse_module", lambda text, *a: parsed.append(text) or real_parse(text, *a))
+    pruned = migrate_source(source)
+    _without_the_plan(monkeypatch)
+    whole = migrate_source(source)
+    assert (whole.code, whole.findings) == (pruned.code, pruned.findings)
+    assert "experimental_run" not in whole.code and len(pruned.findings) == 1
+    assert len(parsed[0]) < len(source) and parsed[1:] == [source]
 
 
 def test_names_bound_in_skipped_statements_still_resolve():

@@ -1,5 +1,6 @@
 """The public smoke corpus: the TF Model Garden 2.3.0 (`tf-models-official` from the package index),
-real TensorFlow 2.3 code, migrated with `--write` as a user would.
+real TensorFlow 2.3 code, migrated with `--write` as a user would; and the public corpora, checked
+with and without the statement plan.
 
 Invariants: every finding left to the user before the write is still reported after it (nothing
 a fix touched hides work that remains), every comment survives except on lines a fix deleted,
@@ -12,6 +13,7 @@ from __future__ import annotations
 import ast
 import io
 import json
+import os
 import subprocess
 import sys
 import tokenize
@@ -21,33 +23,52 @@ from pathlib import Path
 
 import pytest
 
+from tf24migrate.engine.pipeline import NO_PRUNING
+
 pytestmark = [pytest.mark.corpus, pytest.mark.slow]
 
 WHEEL = "tf-models-official==2.3.0"
+# Public wheels of TF 2.3-era code and of Keras 2.15, all of whose files the plan must not change
+# the output of (`test_the_plan_changes_no_output`); pure Python, a few MB each.
+PUBLIC_CORPORA = (
+    "tf-models-official==2.2.0",
+    WHEEL,
+    "tf-models-official==2.4.0",
+    "tf-agents==0.6.0",
+    "tensorflow-probability==0.11.1",
+    "keras==2.15.0",
+)
 
 
-@pytest.fixture(scope="module")
-def corpus(tmp_path_factory) -> Path:
-    downloads = tmp_path_factory.mktemp("wheel")
+def unpacked_wheel(requirement: str, into: Path) -> Path:
+    """The files of `requirement`'s wheel, downloaded from the package index and unpacked into
+    `into`; the test is skipped when the index is out of reach."""
+    downloads = into / "wheel"
     fetched = subprocess.run(
-        [sys.executable, "-m", "pip", "download", "--no-deps", "--quiet", "-d", str(downloads), WHEEL],
+        [sys.executable, "-m", "pip", "download", "--no-deps", "--quiet", "-d", str(downloads), requirement],
         capture_output=True,
         text=True,
     )
     if fetched.returncode != 0:
         pytest.skip(f"the package index is out of reach: {fetched.stderr.strip()[-300:]}")
     (wheel,) = downloads.glob("*.whl")
-    tree = tmp_path_factory.mktemp("model_garden")
+    tree = into / "tree"
     with zipfile.ZipFile(wheel) as archive:
         archive.extractall(tree)
-    return tree / "official"
+    return tree
 
 
-def check(tree: Path, *extra: str) -> dict:
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory) -> Path:
+    return unpacked_wheel(WHEEL, tmp_path_factory.mktemp("model_garden")) / "official"
+
+
+def check(tree: Path, *extra: str, env: dict[str, str] | None = None) -> dict:
     result = subprocess.run(
         [sys.executable, "-m", "tf24migrate", "--output-format", "json", *extra, str(tree)],
         capture_output=True,
         text=True,
+        env=env,
     )
     assert result.returncode in (0, 1), result.stderr
     return json.loads(result.stdout)
@@ -94,3 +115,15 @@ def test_write_keeps_every_finding_left_to_the_user_and_every_comment(corpus):
         ast.parse(new)
         lost = comments(old) - comments(new)
         assert not lost, f"{path}: comments lost: {list(lost)}"
+
+
+@pytest.mark.parametrize("requirement", PUBLIC_CORPORA)
+def test_the_plan_changes_no_output(requirement, tmp_path):
+    """Every file of a public corpus: the output of a cold check is the same with the statement
+    plan and without it (`NO_PRUNING`: every file the prefilter lets through parsed and walked
+    whole). A rule whose triggers miss a line it must see fails here, rather than losing findings."""
+    tree = unpacked_wheel(requirement, tmp_path)
+    with_plan = check(tree, "--check", "--no-cache")
+    without = check(tree, "--check", "--no-cache", env={**os.environ, NO_PRUNING: "1"})
+    assert with_plan["summary"]["files_scanned"] >= 200, "the whole wheel is checked"
+    assert without == with_plan

@@ -9,7 +9,8 @@
    in a source holding `>>>`, the doctest examples of its docstrings, migrated by the stages
    below run over each docstring's examples (`doctests`).
 3. plan: Python's `ast` lists the statements and marks those no rule can touch (`pruning`),
-   which LibCST then does not even parse; nesting too deep for LibCST is refused (`nesting`).
+   which LibCST then does not even parse (off with `NO_PRUNING`); nesting too deep for LibCST is
+   refused (`nesting`).
 4. parse: one LibCST parse (`_Parsed.of`).
 5. transform: one pass of the rules (`transformer.run_pass`, reporting through
    `context.FileContext`), where suppression comments and declined fixes are honoured; again
@@ -23,6 +24,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 import sys
 from collections.abc import Iterable, Sequence
@@ -39,6 +41,7 @@ from tf24migrate.catalogue.settings import Settings
 from tf24migrate.engine.context import FileContext, Report
 from tf24migrate.engine.doctests import TF_IMPORT, migrate_doctests
 from tf24migrate.engine.form_feeds import with_form_feeds
+from tf24migrate.engine.nesting import too_deep
 from tf24migrate.engine.outside_edits import changed_lines
 from tf24migrate.engine.positions import StatementMap, module_code, node_spans
 from tf24migrate.engine.pruning import StatementPlan
@@ -54,9 +57,13 @@ from tf24migrate.model.findings import Finding, MigrationResult, Span
 from tf24migrate.model.notes import without_notes
 from tf24migrate.model.target import target_of
 from tf24migrate.rules.base import Rule
-from tf24migrate.rules.text import python_chunks
+from tf24migrate.rules.text import line_starts, python_chunks, python_chunks_with_offsets
 
 _PROMPTED = re.compile(r"(?:>>>|\.\.\.)(?: (.*)|$)", re.MULTILINE)  # what follows a doctest prompt
+# Set (to anything), the statement plan is off: LibCST parses and walks every file the prefilter lets
+# through whole. For measuring what the plan saves, and for tests demanding the same output with and
+# without it (`tests/test_pruning.py`, `tests/test_smoke_corpus.py`); never needed to get a result.
+NO_PRUNING = "TF24MIGRATE_NO_PRUNING"
 _MAX_PASSES = 4  # each pass only blocks more fixes; chains are short (a subclass, then its import)
 
 
@@ -261,6 +268,8 @@ class _Parsed:
 
     @classmethod
     def of(cls, source: str, rules: Sequence[Rule], path: str | None) -> _Parsed:
+        if os.environ.get(NO_PRUNING):
+            return cls._unplanned(source, path)
         triggers = [t for r in rules for t in r.triggers if t not in r.traces]
         followed = [
             t for r in rules if not r.traces for t in (r.triggers if r.follows is None else r.follows)
@@ -291,6 +300,26 @@ class _Parsed:
             module, plan.top_lines, sparse.text, sparse.sparse_line, sparse.sizes
         )
         return cls(module, plan, statements, sparse)
+
+    @classmethod
+    def _unplanned(cls, source: str, path: str | None) -> _Parsed:
+        """The whole source parsed and walked: Python's parse (its syntax errors, the nesting
+        bound and where top-level statements start), then LibCST's of the whole text."""
+        top: list[int] = []
+        starts = line_starts(source)
+        try:
+            for before, tree in python_chunks_with_offsets(source):
+                deep = too_deep(tree, starts, before)
+                if deep is not None:
+                    raise SourceSyntaxError(TOO_DEEP, (path, deep, 1, None))
+                top += [
+                    before + min([s.lineno, *(d.lineno for d in getattr(s, "decorator_list", ()))])
+                    for s in tree.body
+                ]
+        except (SyntaxError, ValueError, RecursionError):
+            raise python_syntax_error(source, path) from None
+        module = parse(source, path)
+        return cls(module, None, StatementMap.at_lines(module, top, source))
 
     def whole(self, source: str, path: str | None) -> _Parsed:
         """The same source parsed whole, without a plan."""
