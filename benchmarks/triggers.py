@@ -22,12 +22,11 @@ from pathlib import Path
 
 from repos import trees
 
-from tf24migrate.catalogue.prefilter import Probe
+from tf24migrate.catalogue.prefilter import Probe, trigger_lines
 from tf24migrate.catalogue.selection import all_rules, select_rules
 from tf24migrate.catalogue.settings import Settings
 from tf24migrate.engine import pipeline
 from tf24migrate.engine.pipeline import run_rules
-from tf24migrate.engine.pruning import trigger_lines
 from tf24migrate.model.errors import RuleError, SourceSyntaxError
 
 

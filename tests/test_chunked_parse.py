@@ -11,7 +11,8 @@ import textwrap
 
 import pytest
 
-from tf24migrate.engine.pruning import StatementPlan, bindings
+from tf24migrate.engine.ast_bindings import bindings
+from tf24migrate.engine.pruning import StatementPlan
 from tf24migrate.rules import text
 from tf24migrate.rules.text import python_chunks, python_chunks_with_offsets
 

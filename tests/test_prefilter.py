@@ -14,11 +14,11 @@ from tf24migrate.catalogue.prefilter import (
     pattern_of,
     rules_that_could_fire,
     table_source,
+    trigger_lines,
 )
 from tf24migrate.catalogue.selection import RuleSelection, all_rules, select_rules
 from tf24migrate.dev.fixtures import all_cases
 from tf24migrate.engine.pipeline import migrate_source
-from tf24migrate.engine.pruning import trigger_lines
 from tf24migrate.rules.needles import (
     IMPORTS_PUBLIC_TENSORFLOW,
     KeywordOfModuleCall,

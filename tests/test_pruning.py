@@ -12,12 +12,14 @@ import libcst as cst
 import pytest
 
 from tf24migrate import migrate_source
-from tf24migrate.catalogue.selection import all_rules, select_rules
+from tf24migrate.catalogue.prefilter import trigger_lines
+from tf24migrate.catalogue.selection import select_rules
 from tf24migrate.catalogue.settings import Settings
 from tf24migrate.dev.fixtures import all_cases
+from tf24migrate.engine.ast_bindings import bindings
 from tf24migrate.engine.pipeline import NO_PRUNING
 from tf24migrate.engine.positions import StatementMap
-from tf24migrate.engine.pruning import StatementPlan, bindings, trigger_lines
+from tf24migrate.engine.pruning import StatementPlan
 from tf24migrate.rules.text import line_starts
 
 CASES = all_cases()
@@ -369,21 +371,10 @@ def test_the_target_of_a_loop_whose_header_holds_a_followed_trigger_is_followed(
 
 
 def test_a_site_in_a_function_is_seen_where_a_call_of_the_function_is(monkeypatch):
-    (rule,) = select_rules("TF24210")
-    assert rule.traces_parameters
-    plan = StatementPlan.build(LOOP_SOURCE, [], [], rule.traces, rule.follows, rule.traces)
-    # The check (5) uses only `looped`'s parameter; `looped(out)` (11) gives it `out`, which
-    # iterates over `model.outputs` (10, 12 bind it). `looped(first)` (16) gives it nothing
-    # followed, and `print(out, size)` (13) holds no site.
-    assert [entry.start for entry in plan.entries if entry.interesting] == [4, 5, 10, 11, 12]
-    # a rule whose sites take no value through a parameter sees none of it
-    plan = StatementPlan.build(LOOP_SOURCE, [], [], rule.traces, rule.follows)
-    assert [entry.start for entry in plan.entries if entry.interesting] == []
-    findings = migrate_source(LOOP_SOURCE, select="TF24210").findings
-    assert [(f.code, f.line) for f in findings] == [("TF24210", 5)]
+    """`isinstance` (5) is a trigger of TF24210, seen wherever it is; what `looped(out)` (11) gives
+    its parameter is followed from `model.outputs` (10)."""
+    assert _found_alike_without_the_plan(LOOP_SOURCE, "TF24210", monkeypatch) == [("TF24210", 5)]
     calls_nothing = LOOP_SOURCE.replace("looped(out)", "print(out)")
-    plan = StatementPlan.build(calls_nothing, [], [], rule.traces, rule.follows, rule.traces)
-    assert [entry.start for entry in plan.entries if entry.interesting] == []
     assert _found_alike_without_the_plan(calls_nothing, "TF24210", monkeypatch) == []
 
 
@@ -400,15 +391,13 @@ SUFFIX_SOURCE = textwrap.dedent(
 )
 
 
-def test_a_rule_traces_the_names_its_sites_use_back_to_its_evidence():
+def test_a_site_sees_the_names_followed_from_the_evidence(monkeypatch):
     (rule,) = select_rules("TF24211")
-    assert rule.traces and set(rule.traces) <= set(rule.triggers)
-    plan = StatementPlan.build(SUFFIX_SOURCE, [], [], rule.traces, rule.follows)
-    # the comparison (6) uses `y` and `x`, so their assignments (3, 2) are seen; `u_name = "u:0"`
-    # (4) uses no name bound from `Input`, and `print(u_name)` (5) holds no site
-    assert [entry.start for entry in plan.entries if entry.interesting] == [2, 3, 6]
-    findings = migrate_source(SUFFIX_SOURCE, select="TF24211").findings
-    assert [(f.code, f.line) for f in findings] == [("TF24211", 6)]
+    plan = StatementPlan.build(SUFFIX_SOURCE, rule.triggers, rule.follows)
+    # `Input` (2) binds `x`, whose uses (3, 6) are followed, and `y` bound there (3), whose use (6)
+    # is followed too; the `:0` of `u_name = "u:0"` (4) is a trigger, `print(u_name)` (5) holds none
+    assert [entry.start for entry in plan.entries if entry.interesting] == [2, 3, 4, 6]
+    assert _found_alike_without_the_plan(SUFFIX_SOURCE, "TF24211", monkeypatch) == [("TF24211", 6)]
 
 
 TRACE_SOURCE = textwrap.dedent(
@@ -435,17 +424,7 @@ TRACE_SOURCE = textwrap.dedent(
 )
 
 
-def test_tracing_back_sees_the_binders_in_scope_and_no_other_line(monkeypatch):
-    rules = select_rules("TF24213,TF24218")
-    traced = [t for rule in rules for t in rule.traces]
-    origins = [t for rule in rules for t in rule.follows or ()]
-    plan = StatementPlan.build(TRACE_SOURCE, [], [], traced, origins)
-    # The `Lambda` (7) and the gradient (8) use `h`, then `x`: their assignments in `build` (6, 5)
-    # are seen, not `return grads` (9), which uses them but is no site. The `Lambda`'s own `x` is
-    # its parameter. In `other`, the `Lambda` (14) uses a parameter named `x`: its assignment
-    # there (13) is seen, not the `x` of `build` (5), out of its scope. `unrelated` (17-18)
-    # computes a gradient of nothing bound from `Input`.
-    assert [entry.start for entry in plan.entries if entry.interesting] == [4, 5, 6, 7, 8, 12, 13, 14]
+def test_symbolic_values_are_followed_into_lambdas_and_gradients(monkeypatch):
     assert _found_alike_without_the_plan(TRACE_SOURCE, "TF24213,TF24218", monkeypatch) == [("TF24213", 8)]
 
 
@@ -463,20 +442,9 @@ LAMBDA_SOURCE = textwrap.dedent(
 )
 
 
-def test_a_site_judged_by_its_lambdas_uses_what_their_bodies_read(monkeypatch):
-    (rule,) = select_rules("TF24218")
-    assert rule.traces_lambdas
-    (isinstance_rule,) = select_rules("TF24210")
-    traced = [*rule.traces, *isinstance_rule.traces]
-    origins = [*rule.follows, *isinstance_rule.follows]
-    plan = StatementPlan.build(LAMBDA_SOURCE, [], [], traced, origins, (), rule.traces)
-    # `scale` (5) and `shift` (6) give `h` to the layer, as its input or as a default evaluated
-    # outside the function: their functions read only their parameters. `mixed`'s (7) reads `h`,
-    # traced back to 4 and 3. `both` (8) also holds a site of TF24210, which is judged by all
-    # its statement uses.
-    assert [entry.start for entry in plan.entries if entry.interesting] == [3, 4, 7, 8]
-    plan = StatementPlan.build(LAMBDA_SOURCE, [], [], traced, origins)
-    assert [entry.start for entry in plan.entries if entry.interesting] == [3, 4, 5, 6, 7, 8]
+def test_a_lambda_is_judged_by_what_its_body_reads(monkeypatch):
+    """`scale` (5) and `shift` (6) give `h` to the layer, as its input or as a default evaluated
+    outside the function: their functions read only their parameters; `mixed`'s (7) reads `h`."""
     assert _found_alike_without_the_plan(LAMBDA_SOURCE, "TF24218", monkeypatch) == [("TF24218", 7)]
 
 
@@ -531,13 +499,6 @@ def test_loss_scale_names_are_followed_as_words_not_within_longer_ones(monkeypat
         ("TF24306", 6),
         ("TF24309", 7),
     ]
-
-
-def test_every_rule_follows_names_from_its_own_triggers_only_unless_it_traces_back_to_them():
-    for rule in all_rules():
-        assert set(rule.traces) <= set(rule.triggers), rule.code
-        if not rule.traces:
-            assert rule.follows is None or set(rule.follows) <= set(rule.triggers), rule.code
 
 
 def test_trigger_lines_count_lines_as_python_does():

@@ -4,8 +4,8 @@ A rule declares what must occur in a text for it to possibly fire:
 - `requires`: each of these occurs in the file (`"tensorflow"` for rules that match only names
   reached through an import of TensorFlow);
 - `triggers`: one of these occurs. The engine also visits only the statements on lines holding
-  a trigger of an active rule, or using a name bound on such a line (`pruning`): every line a
-  rule must look at has to hold one of its triggers.
+  a trigger of an active rule, or using a name bound on such a line (`pruning`, which asks
+  `trigger_lines`); tests demand the same output without that plan.
 
 Each is a `Needle`: a literal string, or a `Pattern` (`Pattern(r"\\bInput\\b", "Input")`) where a
 literal would let through much more than the rule can match. A pattern names the literals every
@@ -29,6 +29,7 @@ as slow).
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 import weakref
@@ -44,7 +45,7 @@ from tf24migrate.rules.needles import (
     literals_of,
     quoted,
 )
-from tf24migrate.rules.text import of_the_last_text
+from tf24migrate.rules.text import line_starts, of_the_last_text
 
 if TYPE_CHECKING:
     from tf24migrate.catalogue.selection import RuleSelection
@@ -272,7 +273,7 @@ def could_fire(text: str, rules: Sequence[Rule]) -> bool:
 
 def pattern_of(literals: Iterable[str], *, words: bool = False) -> re.Pattern[str]:
     """One pattern matching where any of `literals` occurs; with `words`, where one of them (names)
-    ends a word. Whether the match also starts one is the caller's to check (`pruning.trigger_lines`):
+    ends a word. Whether the match also starts one is the caller's to check (`trigger_lines`):
     a leading `\\b` keeps Python's `re` from skipping to the characters that can start a match, and
     made the search 2-17 times slower."""
     alternatives = "|".join(re.escape(literal) for literal in sorted(set(literals), key=len, reverse=True))
@@ -290,6 +291,44 @@ def matches(text: str, needles: Iterable[Needle]) -> Iterator[re.Match[str]]:
     for needle in needles:
         if not isinstance(needle, str):
             yield from needle.finditer(text)
+
+
+def trigger_lines(
+    source: str, triggers: Iterable[Needle], *, words: bool = False, starts: Sequence[int] | None = None
+) -> set[int]:
+    """1-based numbers of the lines on which any of `triggers` occurs (literals as whole words if
+    `words`). `starts`: `line_starts(source)`, when the caller has it."""
+    if starts is None:
+        starts = line_starts(source)
+    triggers = list(triggers)
+    literals = [t for t in triggers if isinstance(t, str)]
+    lines = _lines_matching(pattern_of(literals, words=words), source, starts, words) if literals else set()
+    if not words:  # names are literals
+        for needle in triggers:
+            if not isinstance(needle, str):
+                lines.update(bisect.bisect_right(starts, match.start()) for match in needle.finditer(source))
+    return lines
+
+
+def _lines_matching(
+    regex: re.Pattern[str], source: str, starts: Sequence[int], words: bool = False
+) -> set[int]:
+    """The lines where `regex` (which matches within a line) matches, with `words` only where the
+    match starts a word: once found on a line, the search goes on from the next line (a common
+    name is used many times a line)."""
+    lines: set[int] = set()
+    position, count = 0, len(starts)
+    while (match := regex.search(source, position)) is not None:
+        at = match.start()
+        if words and at and (source[at - 1].isalnum() or source[at - 1] == "_"):  # as `\b` reads
+            position = at + 1
+            continue
+        line = bisect.bisect_right(starts, at)
+        lines.add(line)
+        if line >= count:
+            break
+        position = max(starts[line], match.end(), position + 1)
+    return lines
 
 
 def _needle_code(needle: Needle) -> str:

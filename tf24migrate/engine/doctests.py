@@ -26,7 +26,7 @@ import dataclasses
 from collections.abc import Callable, Iterable, Iterator
 
 from tf24migrate.catalogue.settings import Settings
-from tf24migrate.engine.pruning import bindings
+from tf24migrate.engine.ast_bindings import bindings
 from tf24migrate.model.findings import Finding, MigrationResult
 from tf24migrate.rules.docstrings import Docstring, docstrings, examples
 from tf24migrate.rules.text import parse_python, parse_with_python, python_chunks

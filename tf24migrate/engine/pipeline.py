@@ -270,17 +270,9 @@ class _Parsed:
     def of(cls, source: str, rules: Sequence[Rule], path: str | None) -> _Parsed:
         if os.environ.get(NO_PRUNING):
             return cls._unplanned(source, path)
-        triggers = [t for r in rules for t in r.triggers if t not in r.traces]
-        followed = [
-            t for r in rules if not r.traces for t in (r.triggers if r.follows is None else r.follows)
-        ]
-        traced = [t for r in rules for t in r.traces]
-        traced_from = [t for r in rules if r.traces for t in r.follows or ()]
-        through_calls = [t for r in rules if r.traces_parameters for t in r.traces]
-        # a site every rule tracing it judges by its lambdas' bodies only (`Rule.traces_lambdas`)
-        by_statement = {t for r in rules if not r.traces_lambdas for t in r.traces}
-        in_lambdas = [t for r in rules if r.traces_lambdas for t in r.traces if t not in by_statement]
-        plan = StatementPlan.build(source, triggers, followed, traced, traced_from, through_calls, in_lambdas)
+        triggers = [t for rule in rules for t in rule.triggers]
+        followed = [t for rule in rules for t in (rule.triggers if rule.follows is None else rule.follows)]
+        plan = StatementPlan.build(source, triggers, followed)
         if plan is None:  # Python's parser rejects it: so would LibCST, or it would crash
             raise python_syntax_error(source, path)
         if plan.deep is not None:

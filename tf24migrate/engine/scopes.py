@@ -14,7 +14,7 @@ from typing import Any
 
 import libcst as cst
 
-from tf24migrate.engine import pruning
+from tf24migrate.engine.ast_bindings import Bindings
 from tf24migrate.rules.names import Binding, Scope, import_bindings, target_names
 
 COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
@@ -38,8 +38,8 @@ class ScopeTracker:
         self.scope.bind(binding)
         return binding
 
-    def bind_skipped(self, binds: pruning.Bindings) -> None:
-        """Bind the names of a statement the transformer does not walk (`pruning.bindings`)."""
+    def bind_skipped(self, binds: Bindings) -> None:
+        """Bind the names of a statement the transformer does not walk (`ast_bindings.bindings`)."""
         for name, qualified_name, in_handler in binds:
             self.scope.bind(
                 Binding(name, qualified_name, None, in_handler=in_handler or self.handler_depth > 0)

@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING, cast
 import libcst as cst
 
 from tf24migrate.engine import layout
+from tf24migrate.engine.ast_bindings import Bindings
 from tf24migrate.engine.context import FileContext
-from tf24migrate.engine.pruning import Bindings, StatementPlan
+from tf24migrate.engine.pruning import StatementPlan
 from tf24migrate.engine.scopes import ScopeTracker
 from tf24migrate.engine.shims import is_shim
 from tf24migrate.engine.walk import walk

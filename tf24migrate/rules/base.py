@@ -2,8 +2,8 @@
 
 A rule declares what must occur in a file for it to possibly fire (`requires` and `triggers`, see
 `tf24migrate.catalogue.prefilter`): the engine parses only files holding them, and visits only the
-statements on lines holding a trigger (or using a name bound on such a line), so every line a rule
-must look at has to hold one. It handles the node types it cares about with
+statements on lines holding a trigger (or using a name bound on such a line); tests demand the
+same output without that plan (`engine.pruning`) on every fixture and the public corpora. It handles the node types it cares about with
 `leave_<NodeType>(ctx, original, updated)` methods, as a LibCST transformer would, where `ctx` is
 the `RuleContext` (`tf24migrate.rules.context`). Rules never read files or print: they call `ctx.report(...)`.
 """
@@ -45,33 +45,20 @@ class Rule:
     fix: Fix | None = None  # the rule's usual fix kind, as listed in the catalogue
     severity: Severity = Severity.WARNING
     default: bool = True
-    # One of these must occur in a file, and on every line the rule must see (`needles.Needle`s:
-    # literal strings or `Pattern`s); after changing them, run `python -m tf24migrate.catalogue.prefilter`.
+    # One of these must occur in a file, and on every line the rule must see (or a name bound on
+    # such a line: `follows`); `needles.Needle`s, literal strings or `Pattern`s. After changing
+    # them, run `python -m tf24migrate.dev regen`.
     triggers: tuple[Needle, ...] = ()
     # Needles that must all occur in a file for the rule to run at all: a rule that matches only
     # names reached through TensorFlow imports requires "tensorflow" (see IMPORTS_TENSORFLOW).
     requires: tuple[Needle, ...] = ()
-    # The triggers on whose lines a bound name must be followed to the statements using it
-    # (`pruning`), for a rule that follows a value or an import alias through names; None: all of
-    # `triggers`. A rule that only rewrites or reports what its trigger names (a method, a keyword
-    # argument) has (), so `ds = s.experimental_make_numpy_dataset(x)` does not make every line
-    # using `ds` parsed.
+    # The needles on whose lines a bound name is followed to the statements using it (`pruning`),
+    # for a rule that follows a value or an import alias through names; None: all of `triggers`.
+    # A narrower tuple is only faster: a rule that rewrites or reports only what its trigger names
+    # (a method, a keyword argument) has (), derived by its kind (`RenameMethod`, `RenameKeyword`).
+    # Tests run every fixture and the public corpora with and without the plan and demand the same
+    # output, so a tuple narrower than the rule fails there.
     follows: ClassVar[tuple[Needle, ...] | None] = None
-    # The triggers whose lines matter to the rule only with a value it follows from `follows`
-    # (`pruning`): such a line is visited only where its statement uses a name bound from there (or
-    # holds one of `follows`), and then so are the statements binding the names it uses, back to
-    # `follows`, but not the other lines using them. The Functional-API rules judge a site
-    # (`tape.gradient(y, x)`) by a Keras symbolic value traced back to `x = tf.keras.Input(...)`:
-    # following every such value forward would visit most of a model-building file.
-    traces: ClassVar[tuple[Needle, ...]] = ()
-    # Whether a site of `traces` in a function may get its value through a parameter, from a call
-    # of the function in the file (TF24210: `def check(x): isinstance(x, tf.Tensor)` and
-    # `check(model.output)`): the plan then also sees such a site where it sees such a call.
-    traces_parameters: ClassVar[bool] = False
-    # Whether a site of `traces` matters only by the names the bodies of its lambdas read (TF24218:
-    # `Lambda(lambda x: x * scale)(inputs)` captures `scale`; `inputs`, the layer's input, is not
-    # captured): the plan then judges such a site by those names, not by all its statement uses.
-    traces_lambdas: ClassVar[bool] = False
     # Whether the rule also runs in code that guards the old API (try/except, hasattr, version).
     runs_in_shims: ClassVar[bool] = False
     # TensorFlow versions ("X.Y"), checked in the released wheels; the docstring says where. A fix

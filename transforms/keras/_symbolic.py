@@ -6,8 +6,8 @@ model is built, and the `.input(s)` / `.output(s)` of a model or layer. A rule o
 reports a site only when `symbolic_evidence` finds one of these in the file; a `tf.function`
 argument, a loss normaliser or a shape dimension carries none, so it is not reported.
 
-What counts (each cheap, and each visible to the rule because the plan traces its sites back to
-`EVIDENCE_TRIGGERS`, `Rule.traces`):
+What counts (each cheap, and each visible to the rule because the plan follows the names bound on
+the lines holding `EVIDENCE_TRIGGERS` to the lines using them, `Rule.follows`):
 - a name bound in the same scope by `name = tf.keras.Input(...)` (any spelling of
   `tensorflow.keras.Input` / `tensorflow.keras.layers.Input`);
 - a name bound from an expression that uses such a name (`h = Dense(8)(inputs)`, `h = inputs * 2`),
@@ -52,8 +52,7 @@ from .._text import assigned_value
 INPUTS = frozenset({"tensorflow.keras.Input", "tensorflow.keras.layers.Input"})
 SYMBOLIC_ATTRIBUTES = frozenset({"input", "inputs", "output", "outputs"})
 # What every line that can hold evidence holds (`Input` as a word, `.input(s)` / `.output(s)` as
-# attributes): rules of this family follow names from them (`Rule.follows`), and trace their sites
-# back to them (`Rule.traces`).
+# attributes): rules of this family follow names from them (`Rule.follows`).
 INPUT_WORD = word("Input")
 EVIDENCE_TRIGGERS = (INPUT_WORD, Pattern(r"\.(?:in|out)puts?\b", ".input", ".output"))
 _DEPTH = 3

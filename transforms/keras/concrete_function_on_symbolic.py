@@ -35,7 +35,6 @@ class ConcreteFunctionOnSymbolic(Rule):
     triggers = ("get_concrete_function",)
     requires = (*MENTIONS_TENSORFLOW, EVIDENCE_IN_FILE, EVIDENCE_WORDS)
     follows = EVIDENCE_TRIGGERS
-    traces = triggers  # a concrete function matters only of a symbolic value
 
     def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         func = original.func

@@ -47,7 +47,6 @@ class ControlFlowOnSymbolic(Rule):
     triggers = (word("cond", "while_loop", "map_fn"),)  # `_CONTROL_FLOW`
     requires = (*IMPORTS_TENSORFLOW, EVIDENCE_WORDS)
     follows = EVIDENCE_TRIGGERS
-    traces = triggers  # control flow matters only on a symbolic value
 
     def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         qualified = ctx.qualified_name(original.func)

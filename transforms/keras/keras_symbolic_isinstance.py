@@ -135,8 +135,6 @@ class KerasSymbolicIsinstance(Rule):
     # `Tensor` as a name (`_names_a_tensor`), not in `TensorShape`, `TensorSpec` nor `KerasTensor`
     requires = (*IMPORTS_TENSORFLOW, EVIDENCE_WORDS, word("Tensor"))
     follows = EVIDENCE_TRIGGERS
-    traces = triggers  # a check matters only of a symbolic value, or of a parameter called with one
-    traces_parameters = True
 
     def _note_symbolic_arguments(self, ctx: RuleContext, call: cst.Call) -> None:
         """At a call of a function of the file, note each parameter that receives a symbolic value

@@ -48,8 +48,6 @@ class LambdaCapturesSymbolic(Rule):
         EVIDENCE_WORDS,
     )
     follows = EVIDENCE_TRIGGERS
-    traces = triggers  # a `Lambda` matters only where it captures a symbolic value
-    traces_lambdas = True  # and only its function can capture one
 
     def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.Call:
         if ctx.qualified_name(original.func) not in _LAMBDA_LAYERS or not original.args:

@@ -85,7 +85,6 @@ class OpLayerNames(Rule):
         any_of(_PREFIX, _OP_NAME),
     )
     follows = EVIDENCE_TRIGGERS
-    traces = (_OP_NAME, ".name")  # `tf_op_layer_` is reported wherever it is
 
     def leave_SimpleString(
         self, ctx: RuleContext, original: cst.SimpleString, updated: cst.SimpleString

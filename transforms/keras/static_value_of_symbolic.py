@@ -40,7 +40,6 @@ class StaticValueOfSymbolic(Rule):
     triggers = ("get_static_value",)
     requires = (*MENTIONS_TENSORFLOW, EVIDENCE_IN_FILE, EVIDENCE_WORDS)
     follows = EVIDENCE_TRIGGERS
-    traces = triggers  # a static value matters only of a symbolic value
 
     def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         if ctx.qualified_name(original.func) not in _STATIC_VALUE or not original.args:

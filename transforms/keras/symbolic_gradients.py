@@ -47,7 +47,6 @@ class SymbolicGradients(Rule):
     triggers = (Pattern(r"\bgradients?\b", "gradient"),)  # `.gradient(`, `gradients(`
     requires = (*MENTIONS_TENSORFLOW, EVIDENCE_IN_FILE, EVIDENCE_WORDS)
     follows = EVIDENCE_TRIGGERS
-    traces = triggers  # a gradient matters only of a symbolic value
 
     def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         func = original.func

@@ -60,7 +60,6 @@ class SymbolicGraphAttributes(Rule):
     triggers = (_ATTRIBUTES, Pattern(r"\.\\\r?(?m:$)", "\\"))
     requires = (*MENTIONS_TENSORFLOW, EVIDENCE_IN_FILE, EVIDENCE_WORDS)
     follows = EVIDENCE_TRIGGERS
-    traces = triggers  # `.op` matters only of a symbolic value
 
     def leave_Attribute(
         self, ctx: RuleContext, original: cst.Attribute, updated: cst.Attribute

@@ -100,7 +100,6 @@ class TensorNameSuffix(Rule):
     triggers = (':0"', ":0'")  # a string literal ending in `:0`
     requires = (".name", *MENTIONS_TENSORFLOW, EVIDENCE_IN_FILE, EVIDENCE_WORDS)
     follows = EVIDENCE_TRIGGERS
-    traces = triggers  # a `:0` matters only with a symbolic input's name
 
     def _report(self, ctx: RuleContext, node: cst.CSTNode, verb: str = "compare with") -> None:
         value = literal_value(node)
