@@ -1,5 +1,5 @@
-"""TF24214 `control-flow-on-symbolic`: `tf.cond`, `tf.while_loop` and `tf.map_fn` cannot take Keras
-symbolic inputs from TF 2.4."""
+"""TF24214 `control-flow-on-symbolic`: `tf.cond`, `tf.while_loop` and `tf.map_fn` (and
+`tf.reverse_sequence`, which does not dispatch) cannot take Keras symbolic inputs from TF 2.4."""
 
 from __future__ import annotations
 
@@ -13,6 +13,10 @@ from tf24migrate.rules.needles import word
 from ._symbolic import EVIDENCE_TRIGGERS, EVIDENCE_WORDS, symbolic_names
 
 _CONTROL_FLOW = {"tensorflow.cond", "tensorflow.while_loop", "tensorflow.map_fn"}
+# TF functions that are not control flow but do not dispatch on `KerasTensor`s either: TF 2.4.0
+# raises TypeError ("Cannot convert a symbolic Keras input/output to a numpy array"), TF 2.3.0 made
+# an op layer (both run: tests/integration/reports/r77_reverse_sequence_on_input.py).
+_NOT_DISPATCHED = {"tensorflow.reverse_sequence"}
 
 
 class ControlFlowOnSymbolic(Rule):
@@ -23,7 +27,9 @@ class ControlFlowOnSymbolic(Rule):
     severity. Reported where one of these functions is applied to a name bound from
     `tf.keras.Input(...)` (or `keras.layers.Input(...)`) in the same scope, or computed from one
     (`h = Dense(8)(inputs)`); names with no such evidence are left alone. Not rewritten: the
-    control flow belongs in a layer's `call`, which is a design change.
+    control flow belongs in a layer's `call`, which is a design change. `tf.reverse_sequence`,
+    which is not control flow, is reported alike: it does not dispatch on `KerasTensor`s, and TF
+    2.4 raises the same TypeError.
 
     Reported: `inputs = tf.keras.Input((3,))` then `y = tf.cond(flag, lambda: inputs, lambda: -inputs)`
     Write instead:
@@ -44,23 +50,29 @@ class ControlFlowOnSymbolic(Rule):
     old_removed = "2.4"
     fix = None
     severity = Severity.ERROR
-    triggers = (word("cond", "while_loop", "map_fn"),)  # `_CONTROL_FLOW`
+    # `_CONTROL_FLOW` and `_NOT_DISPATCHED`
+    triggers = (word("cond", "while_loop", "map_fn", "reverse_sequence"),)
     requires = (*IMPORTS_TENSORFLOW, EVIDENCE_WORDS)
     follows = EVIDENCE_TRIGGERS
 
     def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         qualified = ctx.qualified_name(original.func)
-        if qualified not in _CONTROL_FLOW:
+        if qualified not in _CONTROL_FLOW and qualified not in _NOT_DISPATCHED:
             return updated
         names = [found for arg in original.args for found in symbolic_names(ctx, arg.value)]
         if names:
             function = qualified.replace("tensorflow.", "tf.", 1)
             name, evidence = names[0]
+            why = (
+                "does not support control flow on symbolic tensors"
+                if qualified in _CONTROL_FLOW
+                else f"applies to symbolic tensors only the TF functions that dispatch on them, and `{function}` does not"
+            )
             ctx.report(
                 original,
                 f"`{function}` on the Keras symbolic value `{name.value}` raises TypeError from TF 2.4: "
                 f"move it into a custom layer's `call`.\n{evidence[:1].upper()}{evidence[1:]}. TF 2.4 "
-                f"does not support control flow on symbolic tensors. Move the `{function}` "
+                f"{why}. Move the `{function}` "
                 f"into the `call` method of a custom `tf.keras.layers.Layer` and apply that layer to "
                 f"`{name.value}`.",
                 evidence=evidence,
