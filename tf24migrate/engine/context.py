@@ -22,6 +22,7 @@ from tf24migrate.engine.linked import Linked
 from tf24migrate.engine.positions import StatementMap, node_spans
 from tf24migrate.engine.public_api import imports_public_tensorflow
 from tf24migrate.engine.scopes import ScopeTracker
+from tf24migrate.engine.shims import guard_of
 from tf24migrate.engine.suppressions import is_suppressed
 from tf24migrate.model.exhaustive import assert_never
 from tf24migrate.model.findings import Fix, Span
@@ -56,6 +57,7 @@ class Report:
     applied: bool
     statement: cst.CSTNode | None = None  # the top-level statement holding `node`, if known
     evidence: str | None = None
+    note: bool = False  # a note whatever the rule's severity (`RuleContext.report`)
 
 
 @dataclass
@@ -124,6 +126,29 @@ class FileContext(RuleContext):
     @property
     def ancestors(self) -> list[cst.CSTNode]:
         return self.cursor.ancestors[::-1]
+
+    @property
+    def guard(self) -> str | None:
+        if not self.cursor.shims or self.cursor.leaving is None:
+            return None
+        return guard_of([*self.cursor.ancestors, self.cursor.leaving], self._original_text)
+
+    def _original_text(self, node: cst.CSTNode) -> str:
+        """The original source text of the block that starts at `node`'s first line: that line and
+        the lines after it indented deeper (or blank), also where the plan left statements of the
+        block out of the tree."""
+        if self._locate is not None:
+            first = self._locate(node, self.cursor.top_statement()).line
+        else:
+            first = self.node_lines(node)[1].line
+        lines = self.source.splitlines()[first - 1 :]
+        indent = len(lines[0]) - len(lines[0].lstrip())
+        block = [lines[0]]
+        for line in lines[1:]:
+            if line.strip() and len(line) - len(line.lstrip()) <= indent:
+                break
+            block.append(line)
+        return "\n".join(block) + "\n"
 
     def node_lines(self, node: cst.CSTNode) -> tuple[list[str], Span]:
         assert self.module is not None
@@ -234,6 +259,7 @@ class FileContext(RuleContext):
         fix: Fix | None = None,
         edits: Iterable[Edit] = (),
         evidence: str | None = None,
+        note: bool = False,
     ) -> Replacement | None:
         rule = self.cursor.rule
         assert rule is not None, "report() outside a rule handler"
@@ -247,6 +273,7 @@ class FileContext(RuleContext):
             declined = (rule.code, span.line, span.column) in self._declined
         if evidence is not None:
             message = message.replace(EVIDENCE, evidence)
+        assert not (note and replacement is not None), "a note has no fix"
         if replacement is not None and fix is None:
             fix = rule.fix or Fix.SAFE
         if replacement is None:
@@ -256,18 +283,24 @@ class FileContext(RuleContext):
             (fix is Fix.SAFE or (fix is Fix.UNSAFE and self._unsafe_fixes)) and not declined and not too_new
         )
         # The first line says when the old spelling breaks and why the fix was not applied.
-        versions = first_line_versions(
-            rule.versions, self._target, too_new=too_new, fixed=applied, fixable=fix is not None
+        versions = (
+            None
+            if note
+            else first_line_versions(
+                rule.versions, self._target, too_new=too_new, fixed=applied, fixable=fix is not None
+            )
         )
         if versions is not None:
             head, _, details = message.partition("\n")
             message = f"{head.rstrip('.')} ({versions}).\n{details}"
-        if too_new:  # the details say what to do
+        if too_new and not note:  # the details say what to do
             message = f"{message}\n{too_new_note(rule.versions, self._target, fixable=fix is not None)}"
         elif fix is Fix.UNSAFE and not self._unsafe_fixes and isinstance(replacement, cst.CSTNode):
             rewrite = _ONE_LINE.sub(" ", code_for(replacement).strip())  # a finding is one line
             message = f"{message}\nUnsafe fix (apply with --unsafe-fixes): `{rewrite}`"
-        self.reports.append(Report(rule, node, message, fix, applied, self.cursor.top_statement(), evidence))
+        self.reports.append(
+            Report(rule, node, message, fix, applied, self.cursor.top_statement(), evidence, note)
+        )
         if not applied:
             return None
         carried: list[AnyEdit] = list(edits)

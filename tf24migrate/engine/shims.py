@@ -7,7 +7,11 @@ test calls `hasattr`/`getattr` or looks at TensorFlow's version (`tf.__version__
 
 from __future__ import annotations
 
+import ast
+import itertools
 import re
+import textwrap
+from collections.abc import Callable
 
 import libcst as cst
 
@@ -54,6 +58,44 @@ def _mentions_version_check(node: cst.CSTNode) -> bool:
             return True
         stack.extend(current.children)
     return False
+
+
+def _falls_back(handler_text: str) -> bool:
+    """Whether an `except` clause (its original text, which the plan may have left out of the
+    tree LibCST parsed) does more than raise again or pass: binds a fallback, warns and goes on."""
+    try:
+        tree = ast.parse("try:\n    pass\n" + textwrap.dedent(handler_text))
+    except SyntaxError:
+        return True  # unknown: a guard, as the `try` says
+    handlers = tree.body[0].handlers if isinstance(tree.body[0], ast.Try) else []
+    body = handlers[0].body if handlers else []
+    return not all(isinstance(statement, (ast.Raise, ast.Pass)) for statement in body)
+
+
+def guard_of(nodes: list[cst.CSTNode], text_of: Callable[[cst.CSTNode], str]) -> str | None:
+    """How the node ending `nodes` (it and the nodes around it, outermost first) is guarded: "version" behind an
+    `if` testing hasattr or TensorFlow's version; "fallback" in the body of a `try` one of whose
+    handlers catches ImportError/ModuleNotFoundError/AttributeError and does more than raise or
+    pass (a guarded import with a fallback); "shim" elsewhere in a shim (a handler of such a `try`,
+    its `else` or `finally`); None outside shims, and in the body of a `try` whose handlers only
+    raise again (nothing falls back: the code fails as unguarded code does). `text_of` gives a
+    node's original text."""
+    found = None
+    for parent, child in itertools.pairwise(nodes):
+        if not is_shim(parent):
+            continue
+        if isinstance(parent, cst.If):
+            return "version"
+        assert isinstance(parent, cst.Try)
+        if child is not parent.body:
+            found = "shim"
+        elif any(
+            _falls_back(text_of(handler))
+            for handler in parent.handlers
+            if _exception_names(handler) & SHIM_EXCEPTIONS
+        ):
+            found = found or "fallback"
+    return found
 
 
 def is_shim(node: cst.CSTNode) -> bool:

@@ -61,6 +61,11 @@ class Rule:
     follows: ClassVar[tuple[Needle, ...] | None] = None
     # Whether the rule also runs in code that guards the old API (try/except, hasattr, version).
     runs_in_shims: ClassVar[bool] = False
+    # Whether the rule matches TensorFlow's internal modules (`tensorflow.python...`) in a file that
+    # imports nothing else of TensorFlow: the engine then runs it there unless the file is
+    # TensorFlow's own source (`engine.own_sources`), and its `requires` must not ask for an import
+    # of the public API.
+    reads_internals: ClassVar[bool] = False
     # TensorFlow versions ("X.Y"), checked in the released wheels; the docstring says where. A fix
     # is applied only when the target is at least `new_since` (`tf24migrate.model.target`); an old
     # spelling that stops working (`old_removed`) within the supported versions is an error.
@@ -110,11 +115,13 @@ class Rule:
         applied: bool = False,
         path: str | None = None,
         evidence: str | None = None,
+        note: bool = False,
     ) -> Finding:
         """A finding of this rule at `span`: the one place findings of rules are made, so each
         carries the rule's code, name, versions and its severity for `target`. The first line of
         `message` is what and where (ruff's short message); the lines after it (the why), then
-        the rule's versions (when it has any), are the finding's `details`."""
+        the rule's versions (when it has any), are the finding's `details`. A `note` is a note
+        whatever the rule's severity (`RuleContext.report`)."""
         message, _, why = message.partition("\n")
         details = [part.strip() for part in why.split("\n") if part.strip()]
         if self.new_since or self.old_removed or self.changed_in:  # a deprecation's too
@@ -127,9 +134,9 @@ class Rule:
             end_line=span.end_line,
             end_column=span.end_column,
             message=message,
-            severity=severity_for(
-                self.versions, target, severity=self.severity, fixable=self.fix is not None
-            ),
+            severity=Severity.INFO
+            if note
+            else severity_for(self.versions, target, severity=self.severity, fixable=self.fix is not None),
             fix=fix,
             applied=applied,
             path=path,

@@ -41,11 +41,21 @@ class RuleContext(Protocol):
     @property
     def imports_public_tensorflow(self) -> bool:
         """Whether the file imports TensorFlow's public API, not only its internals
-        (`tensorflow.python`...): a file importing only internals is TensorFlow's own code."""
+        (`tensorflow.python`...): a file importing only internals is TensorFlow's own code, for the
+        rules that ask; those that read internals (`Rule.reads_internals`) are told TensorFlow's
+        own sources by where they live instead (`engine.own_sources`)."""
 
     @property
     def ancestors(self) -> list[cst.CSTNode]:
         """The original nodes around the node being left, innermost (its parent) first."""
+
+    @property
+    def guard(self) -> str | None:
+        """How the node being left is guarded (`engine.shims.guard_of`): "fallback" in the body
+        of a `try` whose handler catches ImportError or AttributeError and falls back to
+        something, "version" behind an `if` testing hasattr or TensorFlow's version, "shim"
+        elsewhere in such code, None outside it. Only a rule that `runs_in_shims` sees the node
+        of a shim at all."""
 
     def node_lines(self, node: cst.CSTNode) -> tuple[list[str], Span]:
         """The whole source lines `node` is on, and where it is."""
@@ -88,12 +98,15 @@ class RuleContext(Protocol):
         fix: Fix | None = None,
         edits: Iterable[Edit] = (),
         evidence: str | None = None,
+        note: bool = False,
     ) -> Replacement | None:
         """Report a finding at `node`. With a `replacement`, the finding is fixable (`fix`, default
         the rule's own kind); returns `replacement` when the fix is applied, else None. `edits`
         (`tf24migrate.rules.edits`) are carried out only with the fix. `evidence` says why the
         rule believes the code is affected: the finding carries it (`Finding.evidence`), and
-        `message` quotes it where it says `{evidence}`."""
+        `message` quotes it where it says `{evidence}`. With `note`, the finding is a note
+        whatever the rule's severity (the code already copes: a guarded import's fallback), and
+        has no fix."""
 
     def blocked_reason(self, key: object) -> str | None:
         """Why the fix keyed by `key` (an original node, or a rule's own key) must not be applied

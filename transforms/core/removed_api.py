@@ -3,11 +3,13 @@ released wheels (`tf24migrate/model/release_diff.py`)."""
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 import libcst as cst
 
 from tf24migrate.model.findings import Fix, Severity
 from tf24migrate.model.release_diff import NEW, REMOVED
-from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
+from tf24migrate.rules.base import MENTIONS_TENSORFLOW, Rule
 from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.names import dotted_name_of_module, normalize
 from tf24migrate.rules.needles import Needle, RemovedReference
@@ -21,6 +23,7 @@ REPORTED_ELSEWHERE = {
     "tensorflow.keras.utils.convert_all_kernels_in_model": "TF24202",
     "tensorflow.keras.experimental.terminate_keras_multiprocessing_pools": "TF24202",
 }
+Fixed = TypeVar("Fixed", bound=cst.CSTNode)
 # The packages of `tensorflow` that are not its public API (nor is any `.python.` module, as in
 # `tensorflow.lite.python`): reached through imports only.
 _INTERNAL = ("python", "core", "compiler", "tools", "examples")
@@ -76,6 +79,33 @@ def _message(gone: str, lost: list[str]) -> str:
     return f"{first}\n{where}Internal modules move between releases: prefer the public `tf.*` API."
 
 
+def _note(gone: str) -> str:
+    """What a note on the removed `gone` says where a guarded import falls back when it fails."""
+    home, public, _, _ = REMOVED[gone]
+    first = f"`{gone}` is gone from TF 2.4: there this line fails and the `except` falls back."
+    if public:
+        return f"{first}\nTensorFlow {NEW} has it as the public `{public.replace('tensorflow', 'tf', 1)}`."
+    if home:
+        return (
+            f"{first}\nTensorFlow {NEW} has it as `{home}`: check that the fallback is that or does the same."
+        )
+    return f"{first}\nTensorFlow {NEW} has it nowhere: check that the fallback does what TF 2.3's did."
+
+
+def _report(
+    ctx: RuleContext, node: cst.CSTNode, gone: str, message: str, replacement: Fixed | None = None
+) -> Fixed | None:
+    """Report the removed `gone` at `node` as the code around it asks: a note without a fix in the
+    body of a `try` that falls back when the import fails, nothing in other shims (behind a
+    version check, in the fallback itself), else `message` with `replacement`."""
+    guard = ctx.guard
+    if guard is None:
+        return ctx.report(node, message, replacement=replacement)
+    if guard == "fallback":
+        ctx.report(node, _note(gone), note=True)
+    return None
+
+
 def _moved(statement: cst.ImportFrom, home: str, name: str) -> cst.ImportFrom:
     """`from <module> import name` as `from <home's module> import <home's name>`, still bound to
     what it bound (`from a import b_v1 as b`)."""
@@ -118,10 +148,13 @@ class RemovedApi(Rule):
     defines what the old one defined; a module that now defines the name) and still does in TF
     2.15.1, a `from ... import` of one name, or of names from a moved module, and an `import ...
     as` are fixed: they import the new home, bound to the same name. Every other reference is reported, naming the new home or saying that TF 2.4.0
-    has the object nowhere. Nothing is reported where the file defines the name itself, in a
-    compatibility shim (a `try` catching ImportError, a version check), in a file that imports
-    only TensorFlow's internals (TensorFlow's own sources, which move with it), or for the public
-    names TF24202 reports. Internal modules move between releases: the public `tf.*` API is the lasting
+    has the object nowhere. Where the reference is in the body of a `try` whose `except`
+    catches ImportError or AttributeError and falls back to something (a guarded import), the
+    finding is a note without a fix: the line fails on TF 2.4 and the fallback runs; the note
+    says what TF 2.4.0 has instead. Nothing is reported where the file defines the name itself,
+    behind a version check, in a guarded import's fallback, in TensorFlow's own sources (a file
+    in a `tensorflow` package, which moves with it; a user's file that imports only internals
+    is checked), or for the public names TF24202 reports. Internal modules move between releases: the public `tf.*` API is the lasting
     fix.
 
     Before: `from tensorflow.python.keras.utils.tf_utils import smart_cond`
@@ -140,18 +173,15 @@ class RemovedApi(Rule):
     severity = Severity.ERROR
     triggers = _triggers()
     follows = ()  # the needle finds the uses of what an import binds
-    requires = IMPORTS_TENSORFLOW
+    requires = MENTIONS_TENSORFLOW
+    reads_internals = True  # quiet in TensorFlow's own sources only (`engine.own_sources`)
+    runs_in_shims = True  # a note where a guarded import falls back, nothing behind a version check
 
     def leave_ImportFrom(
         self, ctx: RuleContext, original: cst.ImportFrom, updated: cst.ImportFrom
     ) -> cst.BaseSmallStatement | cst.RemovalSentinel:
         spelled = dotted_name_of_module(original.module)
-        if (
-            original.relative
-            or spelled is None
-            or original.module is None
-            or not ctx.imports_public_tensorflow
-        ):
+        if original.relative or spelled is None or original.module is None:
             return updated
         module = normalize(spelled)
         names = [] if isinstance(original.names, cst.ImportStar) else list(original.names)
@@ -164,7 +194,7 @@ class RemovedApi(Rule):
             if _fixable(gone, lost) and names:
                 home = REMOVED[gone][0] + module[len(gone) :]
                 replacement = updated.with_changes(module=_dotted(home))
-            return ctx.report(original.module, _message(gone, lost), replacement=replacement) or updated
+            return _report(ctx, original.module, gone, _message(gone, lost), replacement) or updated
         for alias, qualified in zip(names, imported, strict=True):
             gone = removed(qualified)
             if gone is None:
@@ -177,15 +207,13 @@ class RemovedApi(Rule):
                     asname = moved.asname or cst.AsName(name=cst.Name(qualified.rsplit(".", 1)[1]))
                     moved = moved.with_changes(name=cst.Name(home_name), asname=asname)
                 replacement = updated.with_changes(module=_dotted(home_module), names=[moved])
-            if ctx.report(alias, _message(gone, []), replacement=replacement) is not None:
+            if _report(ctx, alias, gone, _message(gone, []), replacement) is not None:
                 return replacement or updated
         return updated
 
     def leave_Import(
         self, ctx: RuleContext, original: cst.Import, updated: cst.Import
     ) -> cst.BaseSmallStatement:
-        if not ctx.imports_public_tensorflow:
-            return updated
         for alias in original.names:
             qualified = normalize(dotted_name_of_module(alias.name) or "")
             gone = removed(qualified)
@@ -204,7 +232,7 @@ class RemovedApi(Rule):
                     names=[cst.ImportAlias(name=cst.Name(home_name), asname=alias.asname)],
                     semicolon=updated.semicolon,
                 )
-            if ctx.report(alias, _message(gone, []), replacement=replacement) is not None:
+            if _report(ctx, alias, gone, _message(gone, []), replacement) is not None:
                 return replacement or updated
         return updated
 
@@ -212,12 +240,7 @@ class RemovedApi(Rule):
         self, ctx: RuleContext, original: cst.Attribute, updated: cst.Attribute
     ) -> cst.BaseExpression:
         qualified = ctx.qualified_name(original) or ""
-        if (
-            not ctx.imports_public_tensorflow
-            or qualified not in REMOVED
-            or qualified in REPORTED_ELSEWHERE
-            or _inside_removed(qualified)
-        ):
+        if qualified not in REMOVED or qualified in REPORTED_ELSEWHERE or _inside_removed(qualified):
             return updated  # not removed, or inside a removed module whose import is reported
         value: cst.BaseExpression = original.value
         while isinstance(value, cst.Attribute):  # `tf.python.x.y`: TF24501 reports `tf.python`
@@ -227,7 +250,7 @@ class RemovedApi(Rule):
             ):
                 return updated
             value = value.value
-        ctx.report(original, _message(qualified, []))
+        _report(ctx, original, qualified, _message(qualified, []))
         return updated
 
 

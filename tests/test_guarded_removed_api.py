@@ -1,0 +1,46 @@
+"""TF24508 on guarded imports, through the real command: a note, without a fix, where the
+removed reference is in the body of a `try` whose `except` falls back, saying what TF 2.4.0 has
+instead; nothing behind a version check or in the fallback; an error, fixed, where the handler
+only raises again."""
+
+from __future__ import annotations
+
+import json
+
+from command_line import run
+
+GUARDED = """import tensorflow as tf
+
+try:
+    from tensorflow.python.keras.utils.tf_utils import smart_cond
+except ImportError:
+    from tensorflow.python.keras.utils.control_flow_util import smart_cond
+
+if tf.__version__ < "2.4":
+    from tensorflow.python.keras.engine import training_arrays
+try:
+    from tensorflow.python.keras.utils.control_flow_util import constant_value
+except ImportError:
+    from tensorflow.python.keras.utils.tf_utils import constant_value
+try:
+    from tensorflow.python.keras.engine import training_eager
+except ImportError:
+    raise
+"""
+
+
+def test_a_guarded_import_is_a_note_and_nothing_else_in_shims_is_said(tmp_path):
+    program = tmp_path / "train.py"
+    program.write_text(GUARDED)
+    done = run("--write", "--output-format", "json", program)
+    assert done.returncode in (0, 1), done.stderr
+    found = {f["line"]: f for f in json.loads(done.stdout)["findings"]}
+    assert sorted(found) == [4, 15]
+    note = found[4]
+    assert (note["code"], note["severity"], note["applied"], note["fix"]) == ("TF24508", "info", False, None)
+    assert "the `except` falls back" in note["message"]
+    assert "`tensorflow.python.keras.utils.control_flow_util.smart_cond`" in note["details"]
+    assert (found[15]["severity"], found[15]["applied"]) == ("error", True)
+    written = program.read_text()
+    assert "from tensorflow.python.keras.utils.tf_utils import smart_cond" in written  # no fix in a guard
+    assert "import training_eager_v1 as training_eager" in written

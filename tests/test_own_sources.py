@@ -1,0 +1,59 @@
+"""TensorFlow's own sources told apart by where they live (`engine.own_sources`): a file that
+imports only TensorFlow's internals is checked by TF24508 unless it is in a `tensorflow` package
+(or TensorFlow's `python` package unpacked alone), through the real command."""
+
+from __future__ import annotations
+
+import json
+
+from command_line import run
+
+from tf24migrate.engine.own_sources import is_tensorflow_source
+
+INTERNALS_ONLY = "from tensorflow.python.keras.utils.conv_utils import convert_kernel\n"
+
+
+def _package(root, *names):
+    folder = root
+    for name in names:
+        folder = folder / name
+        folder.mkdir()
+        (folder / "__init__.py").write_text("")
+    return folder
+
+
+def _codes(folder):
+    done = run("--output-format", "json", folder)
+    assert done.returncode in (0, 1), done.stderr
+    return [(f["path"].rsplit("/", 1)[-1], f["code"]) for f in json.loads(done.stdout)["findings"]]
+
+
+def test_a_users_file_importing_only_internals_is_checked(tmp_path):
+    (tmp_path / "train.py").write_text(INTERNALS_ONLY)
+    assert _codes(tmp_path) == [("train.py", "TF24508")]
+
+
+def test_tensorflows_own_files_stay_quiet(tmp_path):
+    (_package(tmp_path, "tensorflow", "python", "keras") / "layers.py").write_text(INTERNALS_ONLY)
+    (tmp_path / "unpacked").mkdir()  # TF 2.15's `tensorflow/python` alone, as in a copy of its sources
+    unpacked = _package(tmp_path / "unpacked", "python")
+    _package(unpacked, "framework")
+    (unpacked / "framework" / "ops.py").write_text("")
+    (unpacked / "framework" / "layers.py").write_text(INTERNALS_ONLY)
+    assert _codes(tmp_path) == []
+
+
+def test_what_makes_a_tensorflow_source(tmp_path):
+    own = _package(tmp_path, "tensorflow_core", "python")
+    assert is_tensorflow_source(str(own / "x.py"))
+    user = _package(tmp_path, "project", "python")  # a `python` package without `framework/ops.py`
+    assert not is_tensorflow_source(str(user / "x.py"))
+    (tmp_path / "tensorflow").mkdir()  # a folder named tensorflow, not a package
+    assert not is_tensorflow_source(str(tmp_path / "tensorflow" / "x.py"))
+    assert not is_tensorflow_source(None)  # a text without a file: nothing shows it is TF's
+
+
+def test_a_file_that_also_imports_the_public_api_is_checked_anywhere(tmp_path):
+    folder = _package(tmp_path, "tensorflow", "python")
+    (folder / "mixed.py").write_text("import tensorflow as tf\n" + INTERNALS_ONLY)
+    assert _codes(tmp_path) == [("mixed.py", "TF24508")]
