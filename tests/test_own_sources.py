@@ -1,6 +1,6 @@
-"""TensorFlow's own sources told apart by where they live (`engine.own_sources`): a file that
-imports only TensorFlow's internals is checked by TF24508 unless it is in a `tensorflow` package
-(or TensorFlow's `python` package unpacked alone), through the real command."""
+"""TensorFlow's own sources told apart by where they live (`catalogue.own_sources`): a file is
+checked by TF24508, also one that imports only TensorFlow's internals, unless it is in a
+`tensorflow` package (or TensorFlow's `python` package unpacked alone), through the real command."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import json
 
 from command_line import run
 
-from tf24migrate.engine.own_sources import is_tensorflow_source
+from tf24migrate.catalogue.own_sources import is_tensorflow_source
 
 INTERNALS_ONLY = "from tensorflow.python.keras.utils.conv_utils import convert_kernel\n"
 
@@ -53,7 +53,8 @@ def test_what_makes_a_tensorflow_source(tmp_path):
     assert not is_tensorflow_source(None)  # a text without a file: nothing shows it is TF's
 
 
-def test_a_file_that_also_imports_the_public_api_is_checked_anywhere(tmp_path):
+def test_tensorflows_own_files_stay_quiet_also_importing_the_public_api(tmp_path):
     folder = _package(tmp_path, "tensorflow", "python")
     (folder / "mixed.py").write_text("import tensorflow as tf\n" + INTERNALS_ONLY)
-    assert _codes(tmp_path) == [("mixed.py", "TF24508")]
+    (tmp_path / "user.py").write_text("import tensorflow as tf\n" + INTERNALS_ONLY)
+    assert _codes(tmp_path) == [("user.py", "TF24508")]

@@ -448,7 +448,7 @@ def _unfiltered(monkeypatch):
         "rules_that_could_fire",
         lambda text, rules, **_: [r for r in rules if "tensorflow" in text or not mentions(r)],
     )
-    monkeypatch.setattr(engine, "_imports_allow", lambda source, rules, path: rules)
+    monkeypatch.setattr(engine, "_imports_allow", lambda source, rules: rules)
     monkeypatch.setenv(engine.NO_PRUNING, "1")
 
 

@@ -37,6 +37,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
+from tf24migrate.catalogue.own_sources import is_tensorflow_source
 from tf24migrate.rules.needles import (
     IMPORTS_PUBLIC_TENSORFLOW,
     AnyOf,
@@ -190,12 +191,19 @@ class _Screen:
 
     def __init__(self, rules: Iterable[Rule | Row]) -> None:
         groups: dict[tuple[Needle, ...], dict[Needle, None]] = {}
+        own: dict[tuple[Needle, ...], dict[Needle, None]] = {}  # without the rules reading internals
         for rule in rules:
+            if not rule.reads_internals:
+                own.setdefault(tuple(rule.requires), {}).update(dict.fromkeys(rule.triggers))
             groups.setdefault(tuple(rule.requires), {}).update(dict.fromkeys(rule.triggers))
         self.groups = [(_split(requires), tuple(triggers)) for requires, triggers in groups.items()]
+        self.own_groups = [(_split(requires), tuple(triggers)) for requires, triggers in own.items()]
 
-    def passes(self, probe: Probe) -> bool:
-        return any(probe.passes(requires, triggers, probe) for requires, triggers in self.groups)
+    def passes(self, probe: Probe, *, own_source: bool = False) -> bool:
+        """Whether a rule could fire in `probe`'s text; in TensorFlow's own source (`own_source`),
+        a rule that reads internals (`Rule.reads_internals`) does not count."""
+        groups = self.own_groups if own_source else self.groups
+        return any(probe.passes(requires, triggers, probe) for requires, triggers in groups)
 
 
 # The screen of each selection, as long as the selection lives (the command's, the server's).
@@ -230,12 +238,20 @@ def _screen(rules: Sequence[Rule]) -> _Screen:
     return screen
 
 
-def rules_that_could_fire(text: str, rules: Iterable[Rule], *, requires_in: str | None = None) -> list[Rule]:
+def rules_that_could_fire(
+    text: str, rules: Iterable[Rule], *, requires_in: str | None = None, path: str | None = None
+) -> list[Rule]:
     """The `rules` whose required needles all occur in `requires_in` (default: `text`) and one of
-    whose triggers occurs in `text`."""
+    whose triggers occurs in `text`; in TensorFlow's own source (the file at `path`,
+    `own_sources`), not those that read internals (`Rule.reads_internals`)."""
     probe = _probe_of(text)
     within = Probe(requires_in) if requires_in is not None else probe
-    return [rule for rule in rules if probe.could_fire(rule.requires, rule.triggers, within)]
+    own = is_tensorflow_source(path)
+    return [
+        rule
+        for rule in rules
+        if not (own and rule.reads_internals) and probe.could_fire(rule.requires, rule.triggers, within)
+    ]
 
 
 def without_public_imports(text: str, rules: Iterable[Rule]) -> list[Rule]:
@@ -265,10 +281,12 @@ def needs_public_imports(rule: Rule) -> bool:
     )
 
 
-def could_fire(text: str, rules: Sequence[Rule]) -> bool:
-    """Whether any of `rules` could fire in `text`. A `RuleSelection` that has not loaded its rules
-    is answered from `trigger_table` without loading them (nor LibCST)."""
-    return _screen(rules).passes(_probe_of(text))
+def could_fire(text: str, rules: Sequence[Rule], *, path: str | None = None) -> bool:
+    """Whether any of `rules` could fire in `text`, the file at `path`: where that is TensorFlow's
+    own source (`own_sources`), the rules that read internals do not count. A `RuleSelection`
+    that has not loaded its rules is answered from `trigger_table` without loading them (nor
+    LibCST)."""
+    return _screen(rules).passes(_probe_of(text), own_source=is_tensorflow_source(path))
 
 
 def pattern_of(literals: Iterable[str], *, words: bool = False) -> re.Pattern[str]:
@@ -385,6 +403,7 @@ def table_source() -> str:
         "    default: bool",
         "    requires: tuple",
         "    triggers: tuple",
+        "    reads_internals: bool = False",
         "",
         "",
         "# fmt: off",
@@ -392,8 +411,9 @@ def table_source() -> str:
     ]
     for rule in all_rules():
         requires, triggers = map(_tuple_code, (rule.requires, rule.triggers))
+        internals = ", True" if rule.reads_internals else ""
         lines.append(
-            f"    Row({quoted(rule.code)}, {quoted(rule.name)}, {rule.default}, {requires}, {triggers}),"
+            f"    Row({quoted(rule.code)}, {quoted(rule.name)}, {rule.default}, {requires}, {triggers}{internals}),"
         )
     lines += [")", "# fmt: on"]
     return "\n".join(lines) + "\n"

@@ -14,7 +14,7 @@ from tf24migrate.rules.needles import (
 )
 
 # The digest of the sources this table was generated from: see `catalogue.generated`.
-SOURCES_DIGEST = "eaf2c50ab65e6a8fab515c1408b18970"
+SOURCES_DIGEST = "a8eaff4d62ba62a5b5fbb1c8a9aabdf1"
 
 
 class Row(NamedTuple):
@@ -23,6 +23,7 @@ class Row(NamedTuple):
     default: bool
     requires: tuple
     triggers: tuple
+    reads_internals: bool = False
 
 
 # fmt: off
@@ -79,7 +80,7 @@ ROWS = (
     Row("TF24505", "quantize-and-dequantize", True, (PublicImports(),), ("quantize_and_dequantize",)),
     Row("TF24506", "xla-experimental-compile", True, (PublicImports(), "experimental", Pattern(r"(?:\.|(?:\A|(?<=[\n\r]))|\bimport\b[^\n\r]*?[ \t,(])[ \t]*compile\b", "compile")), (Pattern(r"\bxla\b", "xla"),)),
     Row("TF24507", "hidden-module-import-as", True, (), (Pattern(r"\bimport[ \t]+tensorflow\.(?:python|core|compiler)\.[\w.]+[ \t]+as\b", "import tensorflow.python.", "import tensorflow.core.", "import tensorflow.compiler."),)),
-    Row("TF24508", "removed-api", True, ("tensorflow",), (RemovedReference("tensorflow.compiler", "tensorflow.examples", "tensorflow.lite", "tensorflow.python", "tensorflow.tools"),)),
+    Row("TF24508", "removed-api", True, ("tensorflow",), (RemovedReference("tensorflow.compiler", "tensorflow.examples", "tensorflow.lite", "tensorflow.python", "tensorflow.tools"),), True),
     Row("TF24509", "positional-parameters", True, (PublicImports(),), ("GRU(", "GRUCell(", "LSTM(", "LSTMCell(", "PeepholeLSTMCell(", "TPUEmbedding(")),
     Row("TF24601", "trt-nodes-denylist", True, (), (Pattern(r"(?<![\w.])nodes_blacklist[ \t]*(?:=(?!=)|#|\\?\r?(?m:$))", "nodes_blacklist"),)),
     Row("TF24602", "amp-env-lists", True, (), ("TF_AUTO_MIXED_PRECISION_GRAPH_REWRITE_",)),

@@ -43,7 +43,6 @@ from tf24migrate.engine.doctests import TF_IMPORT, migrate_doctests
 from tf24migrate.engine.form_feeds import with_form_feeds
 from tf24migrate.engine.nesting import too_deep
 from tf24migrate.engine.outside_edits import changed_lines
-from tf24migrate.engine.own_sources import is_tensorflow_source
 from tf24migrate.engine.positions import StatementMap, module_code, node_spans
 from tf24migrate.engine.pruning import StatementPlan
 from tf24migrate.engine.public_api import imports_public_tensorflow
@@ -132,8 +131,8 @@ def _run_rules(source: str, settings: Settings, *, path: str | None) -> Migratio
         result = _run_rules(source[1:], settings, path=path)
         return dataclasses.replace(result, source=source, code=_BOM + result.code)  # the same lines
     target, unsafe_fixes, declined = settings.target, settings.unsafe_fixes, settings.declined
-    active = rules_that_could_fire(source, settings.rules)
-    main, in_examples = _imports_allow(source, active, path), _example_rules(source, active)
+    active = rules_that_could_fire(source, settings.rules, path=path)  # `own_sources` by the path
+    main, in_examples = _imports_allow(source, active), _example_rules(source, active)
     if not main and not in_examples:
         return MigrationResult(source=source, code=source)
     tf1 = tf1_evidence(source)
@@ -168,7 +167,7 @@ def _run_rules(source: str, settings: Settings, *, path: str | None) -> Migratio
     if in_examples:
 
         def run_examples(text: str, settings: Settings, path: str | None) -> MigrationResult:
-            rules_here = _imports_allow(text, rules_that_could_fire(text, in_examples), path)
+            rules_here = _imports_allow(text, rules_that_could_fire(text, in_examples))
             if not rules_here or tf1_evidence(text) is not None:
                 return MigrationResult(source=text, code=text)
             return _run_tree(text, rules_here, path, settings)
@@ -185,20 +184,13 @@ def _run_rules(source: str, settings: Settings, *, path: str | None) -> Migratio
     return MigrationResult(source=source, code=code, findings=tuple(findings), edited=edited)
 
 
-def _imports_allow(source: str, rules: list[Rule], path: str | None) -> list[Rule]:
+def _imports_allow(source: str, rules: list[Rule]) -> list[Rule]:
     """`rules` less those that need an import of TensorFlow's public API when `source`'s code has
     none (`prefilter.without_public_imports`): the prefilter's pattern also finds an `import
-    tensorflow as tf` in prose, Python's `ast` only the imports. The `ast` is the one the plan reuses.
-    Then, in such a file, less the rules that read internals (`Rule.reads_internals`) when the file
-    at `path` is TensorFlow's own source (`own_sources`)."""
-    needs_public = any(map(needs_public_imports, rules))
-    reads_internals = any(rule.reads_internals for rule in rules)
-    if not (needs_public or reads_internals) or imports_public_tensorflow(source):
+    tensorflow as tf` in prose, Python's `ast` only the imports. The `ast` is the one the plan reuses."""
+    if not any(map(needs_public_imports, rules)) or imports_public_tensorflow(source):
         return rules
-    allowed = without_public_imports(source, rules) if needs_public else rules
-    if reads_internals and is_tensorflow_source(path):
-        return [rule for rule in allowed if not rule.reads_internals]
-    return allowed
+    return without_public_imports(source, rules)
 
 
 def _example_rules(source: str, rules: list[Rule]) -> list[Rule]:

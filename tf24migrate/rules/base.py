@@ -61,10 +61,10 @@ class Rule:
     follows: ClassVar[tuple[Needle, ...] | None] = None
     # Whether the rule also runs in code that guards the old API (try/except, hasattr, version).
     runs_in_shims: ClassVar[bool] = False
-    # Whether the rule matches TensorFlow's internal modules (`tensorflow.python...`) in a file that
-    # imports nothing else of TensorFlow: the engine then runs it there unless the file is
-    # TensorFlow's own source (`engine.own_sources`), and its `requires` must not ask for an import
-    # of the public API.
+    # Whether the rule matches TensorFlow's internal modules (`tensorflow.python...`): the prefilter
+    # leaves it out in TensorFlow's own sources, told by their path (`catalogue.own_sources`), and
+    # keeps it in any other file, also one that imports only internals, so its `requires` must not
+    # ask for an import of the public API.
     reads_internals: ClassVar[bool] = False
     # TensorFlow versions ("X.Y"), checked in the released wheels; the docstring says where. A fix
     # is applied only when the target is at least `new_since` (`tf24migrate.model.target`); an old

@@ -43,7 +43,7 @@ class RuleContext(Protocol):
         """Whether the file imports TensorFlow's public API, not only its internals
         (`tensorflow.python`...): a file importing only internals is TensorFlow's own code, for the
         rules that ask; those that read internals (`Rule.reads_internals`) are told TensorFlow's
-        own sources by where they live instead (`engine.own_sources`)."""
+        own sources by where they live instead (`catalogue.own_sources`)."""
 
     @property
     def ancestors(self) -> list[cst.CSTNode]:

@@ -105,7 +105,7 @@ def result_without_rules(
         return migrate_file(path, settings, cache=cache)  # which says why
     from tf24migrate.catalogue.prefilter import could_fire  # not imported by a run of cached files
 
-    if could_fire(source.text, settings.rules):
+    if could_fire(source.text, settings.rules, path=path):
         return None
     return _migrate_read(path, raw, settings, cache, source)
 

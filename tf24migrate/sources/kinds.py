@@ -34,7 +34,8 @@ class SourceKind:
 def _migrate_python(text: str, settings: Settings, *, path: str | None = None) -> MigrationResult:
     from tf24migrate.catalogue.prefilter import could_fire  # not imported by a run of cached files
 
-    if not could_fire(text, settings.rules):  # no rule can fire: neither the rules nor LibCST need loading
+    # no rule can fire: neither the rules nor LibCST need loading
+    if not could_fire(text, settings.rules, path=path):
         from tf24migrate.engine.suppressions import with_unknown_suppressions
 
         return with_unknown_suppressions(MigrationResult(source=text, code=text), path)

@@ -174,7 +174,7 @@ class RemovedApi(Rule):
     triggers = _triggers()
     follows = ()  # the needle finds the uses of what an import binds
     requires = MENTIONS_TENSORFLOW
-    reads_internals = True  # quiet in TensorFlow's own sources only (`engine.own_sources`)
+    reads_internals = True  # quiet in TensorFlow's own sources only (`catalogue.own_sources`)
     runs_in_shims = True  # a note where a guarded import falls back, nothing behind a version check
 
     def leave_ImportFrom(

@@ -1,8 +1,9 @@
 """Whether a file is TensorFlow's own source, told by where it lives, not by what it imports.
 
 Rules that match TensorFlow's internal modules (`tensorflow.python...`, `Rule.reads_internals`)
-stay quiet in TensorFlow's own sources, which move with the release, and check every other file,
-also one that imports only internals (`from tensorflow.python.keras.utils import tf_utils` in a
+stay quiet in TensorFlow's own sources, which move with the release (the prefilter leaves them out
+there, before reading more than the path), and check every other file, also one that imports only
+internals (`from tensorflow.python.keras.utils import tf_utils` in a
 user's script fails on TF 2.4 as much as in one that also imports `tensorflow`).
 
 A file is TensorFlow's own when its package (the folders above it that hold an `__init__.py`) is
