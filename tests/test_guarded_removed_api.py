@@ -44,3 +44,19 @@ def test_a_guarded_import_is_a_note_and_nothing_else_in_shims_is_said(tmp_path):
     written = program.read_text()
     assert "from tensorflow.python.keras.utils.tf_utils import smart_cond" in written  # no fix in a guard
     assert "import training_eager_v1 as training_eager" in written
+
+
+def test_code_behind_a_flag_naming_a_release_is_not_reported(tmp_path):
+    """NeurST's `if compat.IS_PREV_TF_2_4_0:` guards TF 2.3's internals: it never runs on TF 2.4."""
+    program = tmp_path / "trainer.py"
+    program.write_text(
+        "import tensorflow as tf\n"
+        "from project import compat\n"
+        "if compat.IS_PREV_TF_2_4_0:\n"
+        "    from tensorflow.python.training.experimental.loss_scale import get_loss_scale_weights\n"
+        "if compat.is_tf2:\n"
+        "    from tensorflow.python.keras.utils.tf_utils import smart_cond\n"
+    )
+    done = run("--output-format", "json", program)
+    assert done.returncode in (0, 1), done.stderr
+    assert [f["line"] for f in json.loads(done.stdout)["findings"]] == [6]  # `is_tf2` runs on TF 2.4

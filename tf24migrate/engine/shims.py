@@ -2,7 +2,8 @@
 
 A `try` whose handlers catch ImportError, ModuleNotFoundError or AttributeError, and an `if` whose
 test calls `hasattr`/`getattr` or looks at TensorFlow's version (`tf.__version__`,
-`tf.version.VERSION`, a project constant such as `TF_VERSION`), as ruff's NumPy 2 rule does.
+`tf.version.VERSION`, a project constant such as `TF_VERSION`, a flag naming a release such as
+`IS_PREV_TF_2_4_0`), as ruff's NumPy 2 rule does.
 """
 
 from __future__ import annotations
@@ -25,6 +26,9 @@ VERSION_ATTRIBUTES = {"__version__", "VERSION"}
 TENSORFLOW_NAME = re.compile(r"_*(tf|tensorflow)\d*$", re.IGNORECASE)
 # A project's own constant for the TensorFlow version: `TF_VERSION`, `_tf_version`, `TF2_VERSION`.
 VERSION_CONSTANT = re.compile(r"_*(tf|tensorflow)\d*_?version", re.IGNORECASE)
+# A project's own flag naming a TensorFlow release, major and minor: `IS_PREV_TF_2_4_0`,
+# `TF_2_4_OR_LATER`, `compat.IS_PREV_TF_2_4_0` (NeurST's). Not `is_tf2`: TF 2 code must be checked.
+VERSION_FLAG = re.compile(r"(?:^|_)(?:tf|tensorflow)_?\d+_\d+(?:_\d+)*(?:_|$)", re.IGNORECASE)
 
 
 def _exception_names(handler: cst.ExceptHandler) -> set[str]:
@@ -48,7 +52,11 @@ def _mentions_version_check(node: cst.CSTNode) -> bool:
             parts = dotted_parts(current.func)
             if parts and parts[-1] in ("hasattr", "getattr"):
                 return True
-        if isinstance(current, cst.Name) and VERSION_CONSTANT.match(current.value):
+        if isinstance(current, cst.Name) and (
+            VERSION_CONSTANT.match(current.value) or VERSION_FLAG.search(current.value)
+        ):
+            return True
+        if isinstance(current, cst.Attribute) and VERSION_FLAG.search(current.attr.value):
             return True
         if (
             isinstance(current, cst.Attribute)
