@@ -176,27 +176,23 @@ def _user_cache(tmp_path) -> dict[str, str]:
 
 def test_the_code_a_run_caches_is_what_python_compiles(tmp_path):
     """Two runs of the command over a due file, with their user cache folder in `tmp_path`: the
-    first writes the code of the dataclasses of the command's run and of the engine (LibCST's node
-    classes among them), readable by the user only; the second compiles none of it (neither file
-    is written again); every code stored is the one Python compiles."""
+    first writes the code of the dataclasses of the engine (LibCST's node classes among them),
+    readable by the user only, and of nothing else; the second compiles none of it (the file is not
+    written again); every code stored is the one Python compiles."""
     environment = _user_cache(tmp_path / "cache")
     (tmp_path / "due.py").write_text("import tensorflow as tf\nstrategy.experimental_run_v2(step)\n")
     run = [sys.executable, "-m", "tf24migrate", "--check", "--no-cache", str(tmp_path / "due.py")]
     assert subprocess.run(run, env=environment, cwd=ROOT, capture_output=True).returncode == 1
-    tag = sys.implementation.cache_tag
-    files = {
-        name: tmp_path / "cache" / "tf24migrate" / f"dataclass-code-{name}.{tag}.bin"
-        for name in ("command", "engine")
-    }
-    first = {name: path.stat() for name, path in files.items()}
-    assert all(status.st_mode & 0o777 == 0o600 for status in first.values())
+    (path,) = (tmp_path / "cache" / "tf24migrate").iterdir()
+    assert path.name == f"dataclass-code-engine.{sys.implementation.cache_tag}.bin"
+    first = path.stat()
+    assert first.st_mode & 0o777 == 0o600
     assert subprocess.run(run, env=environment, cwd=ROOT, capture_output=True).returncode == 1
-    for name, path in files.items():
-        assert (path.stat().st_ino, path.stat().st_mtime_ns) == (first[name].st_ino, first[name].st_mtime_ns)
-    engine = _read(str(files["engine"]))
+    assert (path.stat().st_ino, path.stat().st_mtime_ns) == (first.st_ino, first.st_mtime_ns)
+    engine = _read(str(path))
     assert any("__dataclass_builtins_object__.__setattr__(self,'value',value)" in source for source in engine)
     assert len(engine) > 500
-    for source, data in {**engine, **_read(str(files["command"]))}.items():
+    for source, data in engine.items():
         assert marshal.loads(data) == compile(source, "<string>", "exec", dont_inherit=True)
 
 
@@ -240,9 +236,7 @@ def test_without_xdg_cache_home_the_cache_is_under_the_home_folder(monkeypatch, 
     monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
     monkeypatch.setenv("HOME", str(tmp_path))
     tag = sys.implementation.cache_tag
-    assert code_cache("command") == str(
-        tmp_path / ".cache" / "tf24migrate" / f"dataclass-code-command.{tag}.bin"
-    )
+    assert code_cache("engine") == str(tmp_path / ".cache" / "tf24migrate" / f"dataclass-code-engine.{tag}.bin")
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
@@ -252,8 +246,7 @@ def test_a_fifo_in_place_of_the_file_does_not_block_a_run(tmp_path):
     environment = _user_cache(tmp_path / "cache")
     folder = tmp_path / "cache" / "tf24migrate"
     folder.mkdir(parents=True, mode=0o700)
-    for name in ("command", "engine"):
-        os.mkfifo(folder / f"dataclass-code-{name}.{sys.implementation.cache_tag}.bin", 0o600)
+    os.mkfifo(folder / f"dataclass-code-engine.{sys.implementation.cache_tag}.bin", 0o600)
     (tmp_path / "due.py").write_text("import tensorflow as tf\nstrategy.experimental_run_v2(step)\n")
     run = [sys.executable, "-m", "tf24migrate", "--check", "--no-cache", str(tmp_path / "due.py")]
     result = subprocess.run(run, env=environment, cwd=ROOT, capture_output=True, text=True, timeout=60)

@@ -28,7 +28,6 @@ from tf24migrate.cli.exit_codes import EXIT_ERROR, EXIT_OK
 from tf24migrate.cli.invocation import Mode, OutputFormat, Run
 from tf24migrate.cli.usage import UsageErrorsInOneLine, fail
 from tf24migrate.cli.usage import split_values as _split
-from tf24migrate.engine.loading import code_cache, dataclass_code
 
 _SELECTION, _FIXES, _FILES, _OUTPUT, _CACHE = "Rule selection", "Fixes", "File selection", "Output", "Cache"
 _ADOPTION = "Gradual adoption"
@@ -673,16 +672,13 @@ def entry_point() -> None:
     once, without the interpreter's teardown of every object it holds (LibCST's alone take 30 ms):
     by then each file is written, the cache's index saved and the workers joined. A caller that
     goes on after the command (a test) calls `main`, which returns or raises `SystemExit`. The
-    command's process collects cyclic garbage rarely (`COLLECT_AFTER`), and the dataclasses a run
-    makes take their functions' code from a cache of its own (as the engine's do: `engine.loading`),
-    about 0.6 ms each."""
+    command's process collects cyclic garbage rarely (`COLLECT_AFTER`)."""
     gc.set_threshold(COLLECT_AFTER, *gc.get_threshold()[1:])
-    with dataclass_code(code_cache("command")):
-        try:
-            main()
-            code = EXIT_OK
-        except SystemExit as done:
-            code = _status(done.code)
+    try:
+        main()
+        code = EXIT_OK
+    except SystemExit as done:
+        code = _status(done.code)
     try:
         _flush(sys.stdout)
     except OSError as error:

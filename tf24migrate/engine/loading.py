@@ -7,8 +7,7 @@ way of every run that migrates a file. Python caches the bytecode of modules in 
 of those; `load_engine` does. While it imports, the `exec` that `dataclasses` calls takes each
 source's code from that cache (compiling, and adding to it, the sources it lacks), so the classes
 are made exactly as without it: the same source, compiled the same, run the same. The `exec` of
-`dataclasses` is replaced only while the engine loads (and while the command runs:
-`cli.command.entry_point` caches its own dataclasses' code the same way).
+`dataclasses` is replaced only while the engine loads.
 
 The cache is a file per Python version and optimization level in the user's cache folder
 (`code_cache`), as `scripts/runtimes.py` keeps its environments: not in the package, whose
