@@ -13,7 +13,6 @@ from __future__ import annotations
 import collections
 import ctypes
 import dataclasses
-import gc
 import os
 import pickle
 import select
@@ -286,9 +285,6 @@ def migrate_in_workers(
     pending: collections.deque = collections.deque()
     again: list[str | FileResult] = []  # what a broken pool left: files to migrate, results to give
     start = 0
-    # The forked workers share the parent's objects; freezing them keeps the workers' garbage
-    # collector from scanning (and so copying) every inherited page.
-    gc.freeze()
     try:
         spills: str | None = tempfile.mkdtemp(prefix="tf24migrate-results-")  # private to this user (0700)
     except OSError:  # no temporary folder: every result through the pipe
@@ -358,7 +354,6 @@ def migrate_in_workers(
                             future.cancel()
                     raise
     finally:
-        gc.unfreeze()
         if spills is not None:
             shutil.rmtree(spills, ignore_errors=True)  # with what a worker killed while writing left
 
