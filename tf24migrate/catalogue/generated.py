@@ -23,11 +23,9 @@ def sources_digest() -> str:
     """A digest of the sources the rules' needles come from: the rules' API (`tf24migrate.rules`)
     and every module of `tf24migrate.transforms`, wherever they are installed. Read once per
     process: the trigger table and the entry table both check it. Every run that reads a file
-    asks it first, so it reads with `os.walk` and digests with `model.digest` (not `pathlib` and
-    `hashlib`, which loads OpenSSL: twice the time)."""
+    asks it first, so it reads with `os.walk` (not `pathlib`)."""
     import importlib.util
-
-    from tf24migrate.model.digest import blake2b
+    from hashlib import blake2b
 
     folders = [os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "rules")]
     spec = importlib.util.find_spec("tf24migrate.transforms")

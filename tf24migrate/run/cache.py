@@ -48,10 +48,10 @@ import os
 import stat
 import sys
 import time
+from hashlib import blake2b
 from typing import TYPE_CHECKING
 
 from tf24migrate import __version__
-from tf24migrate.model.digest import blake2b
 from tf24migrate.model.findings import FileResult, Finding, Fix, Severity, Status
 from tf24migrate.run.cache_folder import TEMPORARY_PREFIX, CacheFolderRefused, claim_folder, write_atomically
 from tf24migrate.run.files import read_regular_file

@@ -37,8 +37,8 @@ import threading
 import tokenize
 from collections.abc import Iterator
 from dataclasses import dataclass
+from hashlib import blake2b
 
-from tf24migrate.model.digest import blake2b
 from tf24migrate.run.encodings import LinesNotKept, encoded_like
 from tf24migrate.run.folder_lock import folder_lock
 from tf24migrate.run.temporaries import create_temporary, remove_leftovers

@@ -7,8 +7,7 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
-
-from tf24migrate.model.digest import blake2b
+from hashlib import blake2b
 
 TEMPORARY_PREFIX = ".tf24migrate-"
 
