@@ -236,7 +236,9 @@ def test_without_xdg_cache_home_the_cache_is_under_the_home_folder(monkeypatch, 
     monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
     monkeypatch.setenv("HOME", str(tmp_path))
     tag = sys.implementation.cache_tag
-    assert code_cache("engine") == str(tmp_path / ".cache" / "tf24migrate" / f"dataclass-code-engine.{tag}.bin")
+    assert code_cache("engine") == str(
+        tmp_path / ".cache" / "tf24migrate" / f"dataclass-code-engine.{tag}.bin"
+    )
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")

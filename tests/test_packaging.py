@@ -4,11 +4,11 @@ registered rule: packages are found by the build, never listed by hand."""
 from __future__ import annotations
 
 import subprocess
-import sys
 import venv
 from pathlib import Path
 
 import pytest
+from wheels import build_wheel
 
 from tf24migrate.catalogue.selection import all_rules
 
@@ -17,23 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.mark.slow
 def test_wheel_installs_and_runs(tmp_path):
-    dist = tmp_path / "dist"
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "--no-deps",
-            "--no-build-isolation",
-            "-w",
-            str(dist),
-            str(ROOT),
-        ],
-        check=True,
-        capture_output=True,
-    )
-    (wheel,) = dist.glob("tf24migrate-*.whl")
+    wheel = build_wheel(tmp_path / "dist")
     env_dir = tmp_path / "venv"
     venv.create(env_dir, with_pip=True)
     python = env_dir / "bin" / "python"

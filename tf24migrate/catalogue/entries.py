@@ -4,8 +4,8 @@ of suppression comments and `--extend-select` need neither LibCST nor the rules'
 
 `entry_table.py` is generated from the registered rules by `python -m tf24migrate.dev regen`
 (with the trigger table), and records the digest of the sources it came from: where they changed
-since (`generated.sources_digest`), the rules are loaded instead, so the table can never say
-something the rules do not. tests/test_conventions.py fails when it is stale.
+since (`generated.sources_digest`), or the `tables` trick is switched off (`model.tricks`), the
+rules are loaded instead, so the table can never say something the rules do not. tests/test_conventions.py fails when it is stale.
 """
 
 from __future__ import annotations
@@ -24,9 +24,9 @@ if TYPE_CHECKING:
 def entries() -> tuple[Entry, ...]:
     """Every rule's entry, sorted by code: the table's while it is current, else the rules'."""
     from tf24migrate.catalogue import entry_table
-    from tf24migrate.catalogue.generated import sources_digest
+    from tf24migrate.catalogue.generated import generated_from_these
 
-    if sources_digest() == entry_table.SOURCES_DIGEST:
+    if generated_from_these(entry_table.SOURCES_DIGEST):
         return entry_table.ENTRIES
     from tf24migrate.catalogue.selection import all_rules
 

@@ -2,20 +2,29 @@
 entries come from (`trigger_table` and `entry_table` record the one they were generated from).
 Below the prefilter and the selection, which both ask it: where the sources changed since, a
 table is not used and the rules are loaded instead, so a stale table can make a run slower but
-never different."""
+never different. The tables are a start-up trick (`model.tricks`): `TF24MIGRATE_OFF=tables`
+makes every run load the rules and ask them, as with a stale table."""
 
 from __future__ import annotations
 
 import functools
 import os
 
+from tf24migrate.model.tricks import switched_off
+
 
 @functools.cache
 def table_is_current() -> bool:
-    """Whether the trigger table was generated from the rules' sources as they are now."""
+    """Whether the trigger table may be used: generated from the rules' sources as they are now."""
     from tf24migrate.catalogue.trigger_table import SOURCES_DIGEST
 
-    return sources_digest() == SOURCES_DIGEST
+    return generated_from_these(SOURCES_DIGEST)
+
+
+def generated_from_these(digest: str) -> bool:
+    """Whether a table generated from the sources of `digest` may be used: they are the sources
+    installed, and the `tables` trick is not switched off."""
+    return not switched_off("tables") and sources_digest() == digest
 
 
 @functools.cache

@@ -28,6 +28,7 @@ from tf24migrate.cli.exit_codes import EXIT_ERROR, EXIT_OK
 from tf24migrate.cli.invocation import Mode, OutputFormat, Run
 from tf24migrate.cli.usage import UsageErrorsInOneLine, fail
 from tf24migrate.cli.usage import split_values as _split
+from tf24migrate.model.tricks import switched_off
 
 _SELECTION, _FIXES, _FILES, _OUTPUT, _CACHE = "Rule selection", "Fixes", "File selection", "Output", "Cache"
 _ADOPTION = "Gradual adoption"
@@ -615,13 +616,13 @@ def server_command(
 
     Needs the `server` extra: pip install "tf24migrate\[server]".
     """
-    from tf24migrate.engine.loading import attrs_code, code_cache
+    from tf24migrate.engine.loading import server_classes
     from tf24migrate.server.worker import Worker
 
     worker = Worker()
     worker.start()  # it warms up while the server loads (pygls, lsprotocol): first diagnostics sooner
     try:
-        with attrs_code(code_cache("server")):  # lsprotocol's classes: their code cached
+        with server_classes():  # lsprotocol's classes: their code cached
             from tf24migrate.server.protocol import serve
     except ImportError as error:
         worker.close()
@@ -659,21 +660,23 @@ def main() -> None:
         sys.exit(EXIT_ERROR)
 
 
-# Container objects allocated (net) between two runs of Python's cyclic garbage collector: 700 by
-# default, so a run collected about 240 times over the Model Garden 2.3.0 (50 ms of 0.8 s of CPU),
-# each time walking LibCST's fresh nodes and promoting them, though nearly all die by reference
-# counting when their file is done. mypy's figure; the workers forked from here inherit it, and
-# `benchmarks/` time the engine's stages with it.
+# Container objects allocated (net) between two runs of Python's cyclic garbage collector, in the
+# process of a run that migrates files (not the server's, where it measured nothing): 700 by
+# default, so a run collects hundreds of times, each time walking LibCST's fresh nodes and
+# promoting them, though nearly all die by reference counting when their file is done. mypy's
+# figure; the workers forked from here inherit it (and so seldom scan what they inherit), and
+# `benchmarks/` time the engine's stages with it. The `gc` trick (`model.tricks`).
 COLLECT_AFTER = 200_000
 
 
 def entry_point() -> None:
     """The `tf24migrate` command (and `python -m tf24migrate`): `main`, then the process ends at
-    once, without the interpreter's teardown of every object it holds (LibCST's alone take 30 ms):
-    by then each file is written, the cache's index saved and the workers joined. A caller that
-    goes on after the command (a test) calls `main`, which returns or raises `SystemExit`. The
-    command's process collects cyclic garbage rarely (`COLLECT_AFTER`)."""
-    gc.set_threshold(COLLECT_AFTER, *gc.get_threshold()[1:])
+    once, without the interpreter's teardown of every object it holds (the `exit` trick of
+    `model.tricks`; switched off, `sys.exit`): by then each file is written, the cache's index
+    saved and the workers joined. A caller that goes on after the command (a test) calls `main`,
+    which returns or raises `SystemExit`. Its garbage collector runs seldom (`COLLECT_AFTER`)."""
+    if not switched_off("gc") and sys.argv[1:2] != ["server"]:
+        gc.set_threshold(COLLECT_AFTER, *gc.get_threshold()[1:])
     try:
         main()
         code = EXIT_OK
@@ -685,6 +688,8 @@ def entry_point() -> None:
         code = _output_failed(error).exit_code
     with contextlib.suppress(OSError):
         _flush(sys.stderr)
+    if switched_off("exit"):
+        sys.exit(code)
     os._exit(code)
 
 

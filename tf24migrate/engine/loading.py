@@ -7,7 +7,11 @@ way of every run that migrates a file. Python caches the bytecode of modules in 
 of those; `load_engine` does. While it imports, the `exec` that `dataclasses` calls takes each
 source's code from that cache (compiling, and adding to it, the sources it lacks), so the classes
 are made exactly as without it: the same source, compiled the same, run the same. The `exec` of
-`dataclasses` is replaced only while the engine loads.
+`dataclasses` is replaced only while the engine loads, by a function of `exec`'s own signature
+that hands everything but a source text to the real one. Not in the language server's worker
+(`import_engine`), where it measured nothing; the server's own start caches the code of
+lsprotocol's attrs classes (`server_classes`). Both are start-up tricks (`model.tricks`), switched
+off by `TF24MIGRATE_OFF=code-cache` and `server-cache`: then nothing is replaced.
 
 The cache is a file per Python version and optimization level in the user's cache folder
 (`code_cache`), as `scripts/runtimes.py` keeps its environments: not in the package, whose
@@ -33,18 +37,38 @@ import sys
 import zlib
 from collections.abc import Iterator
 from types import CodeType
+from typing import Any
+
+from tf24migrate.model.tricks import switched_off
 
 
 @functools.cache
 def load_engine() -> None:
-    """Import LibCST, the engine and every rule (`all_rules`), with `dataclass_code` from the
-    engine's cache, once: processes forked after this inherit them."""
+    """`import_engine` with `dataclass_code` from the engine's cache (unless the `code-cache`
+    trick is switched off, or the engine is loaded already), once: processes forked after this
+    inherit what it loaded."""
+    if switched_off("code-cache") or import_engine.cache_info().currsize:
+        import_engine()
+        return
+    with dataclass_code(code_cache("engine")):
+        import_engine()
+
+
+@functools.cache
+def import_engine() -> None:
+    """Import LibCST, the engine and every rule (`all_rules`), as Python does."""
+    import tf24migrate.engine.pipeline  # noqa: F401 - loading is the point
     from tf24migrate.catalogue.selection import all_rules
 
-    with dataclass_code(code_cache("engine")):
-        import tf24migrate.engine.pipeline  # noqa: F401 - loading is the point
+    all_rules()
 
-        all_rules()
+
+def server_classes() -> contextlib.AbstractContextManager:
+    """Where `tf24migrate server` imports lsprotocol: `attrs_code` from the server's cache, unless
+    the `server-cache` trick is switched off (then a block that does nothing)."""
+    if switched_off("server-cache"):
+        return contextlib.nullcontext()
+    return attrs_code(code_cache("server"))
 
 
 def code_cache(name: str) -> str | None:
@@ -96,11 +120,12 @@ class _CachedCompile:
         self.codes: dict[str, CodeType] = {}
         self.compiled = 0
 
-    def __call__(
-        self, source: str | CodeType, globals: dict | None = None, locals: dict | None = None
-    ) -> None:
-        code = self.code(source) if isinstance(source, str) else source
-        exec(code, globals, locals)  # what `dataclasses` asked for, compiled
+    def __call__(self, *args: Any, **kwargs: Any) -> None:
+        """`exec`, with the code of a source text from the cache: every other argument, and any
+        other source, goes to the real `exec` as given, which takes or refuses it as always."""
+        if args and isinstance(args[0], str):
+            args = (self.code(args[0]), *args[1:])
+        exec(*args, **kwargs)
 
     def compile(
         self, source: object, filename: str = "<string>", mode: str = "exec", *args, **kwargs

@@ -191,11 +191,11 @@ def _warm_up() -> None:
     migrate a small text, before the first job: its time limit is not spent on that."""
     from tf24migrate.catalogue.entries import explanation  # noqa: F401 - loading is the point
     from tf24migrate.cli.groups import groups_of  # noqa: F401
-    from tf24migrate.engine.loading import load_engine
+    from tf24migrate.engine.loading import import_engine
     from tf24migrate.engine.pipeline import migrate_source
     from tf24migrate.run.migrate_file import migrate_loaded  # noqa: F401
 
-    load_engine()
+    import_engine()  # not `load_engine`: its code cache made the first diagnostics no sooner
     migrate_source(_WARM_UP)
 
 
