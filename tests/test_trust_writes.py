@@ -72,10 +72,14 @@ def test_a_symlink_named_is_still_written_through(tmp_path):
 @pytest.mark.skipif(shutil.which("flock") is None, reason="needs flock(1)")
 def test_a_folder_locked_by_another_process_is_named_and_not_waited_on_forever(tmp_path, monkeypatch):
     (tmp_path / "train.py").write_bytes(OLD)
-    holder = subprocess.Popen(["flock", "-x", str(tmp_path), "sleep", "60"])
+    holder = subprocess.Popen(
+        ["flock", "-x", str(tmp_path), "sh", "-c", "echo held; exec sleep 60"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
-        time.sleep(0.5)
-        monkeypatch.setattr(folder_lock, "LOCK_TIMEOUT", 1.0)
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"  # the lock is taken
+        monkeypatch.setattr(folder_lock, "LOCK_TIMEOUT", 0.2)
         started = time.monotonic()
         (result,) = migrate_paths([str(tmp_path / "train.py")], write=True)
         assert time.monotonic() - started < 20
