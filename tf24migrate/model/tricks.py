@@ -3,7 +3,7 @@
 A trick here is code that makes start-up faster by doing something Python would not do on its
 own. Each stays only while it pays for itself in a figure a user sees: `benchmarks/tricks.py`
 runs fresh processes with it on and off, side by side (medians of CPU time, which a busy machine
-changes least; issue 47, on a 2-core machine at load 6). Each lives in the one module named, and is
+changes least; issue 47, on a 2-core machine at load 6-7). Each lives in the one module named, and is
 switched off by naming it in the environment variable `TF24MIGRATE_OFF` (comma-separated; `all`
 for every one): the process then does exactly what Python does without it, with the same output
 (`tests/test_tricks_on_every_python.py` checks this on every Python the package supports).
@@ -11,24 +11,28 @@ for every one): the process then does exactly what Python does without it, with 
 - `code-cache` (`engine.loading`): the code of the functions `dataclasses` generates for LibCST's
   and the rules' classes (1,100 sources on Python 3.11), kept in a file in the user's cache
   folder and used while the command or the library loads the engine, through a function of
-  `exec`'s signature: a run on a 3-line file takes 35-48% more time without it. Off: `dataclasses`
-  keeps the real `exec`. The language server's worker loads the engine without it: its first
-  diagnostics came no sooner with it (it loads while the server loads pygls).
+  `exec`'s signature: a run on a 3-line file with a finding takes 39% more CPU without it (56 ms;
+  wall 35-48% more), one on 2,800 due lines 7% more. Off: `dataclasses` keeps the real `exec`.
+  The language server's worker loads the engine without it: its first diagnostics came no sooner
+  with it (it loads while the server loads pygls).
 - `server-cache` (`engine.loading`, used by `cli.command.server_command`): the same for the 550
   attrs classes of lsprotocol, while `tf24migrate server` imports it: its first diagnostics take
-  10% more wall time (20% more CPU) without it. Off: attrs keeps the real `compile`.
+  10-15% more wall time (19-20% more CPU, about 90 ms) without it. Off: attrs keeps the real
+  `compile`.
 - `exit` (`cli.command.entry_point`): the command's process ends with `os._exit` once its output
-  is flushed, without the interpreter's teardown of every object it holds: 20-30% of the CPU of
-  `--version`, `--help` and a run on a 3-line file (and 40 ms of the server's end). Off:
-  `sys.exit`, the interpreter's own end.
+  is flushed, without the interpreter's teardown of every object it holds: 18-30% of the CPU of
+  `--version`, `--help` and a run on a 3-line file, 9% of one on 2,800 due lines (and 30-40 ms of
+  the server's end). Off: `sys.exit`, the interpreter's own end.
 - `gc` (`cli.command.entry_point`): the garbage collector's first threshold at 200,000 rather
   than 700 (`COLLECT_AFTER`), in the command's process and the workers it forks, not the
-  server's: 5-6% of the CPU of a run on a 3-line file or a 3,000-line one, 2-7% of the Model
-  Garden's (7% once `gc.freeze` was gone, which did the same there). Off: Python's thresholds.
+  server's: 4-6% of the CPU of a run on a 3-line file or on 2,800 due lines, 7% of the Model
+  Garden's (88 ms: `gc.freeze`, gone, did the same there). Kept under the bar of the others
+  deleted below as it swaps nothing and is two lines. Off: Python's thresholds.
 - `tables` (`catalogue.generated`): the rules' triggers and catalogue entries, generated into
   `catalogue/trigger_table.py` and `entry_table.py` (`python -m tf24migrate.dev regen`), so that
   a file no rule reads, `--list-rules` and `--explain` need neither LibCST nor the rules: a run on
-  a 3-line file takes 40% more time without them, one on a file no rule reads 80% more. They are
+  a 3-line file with a finding takes 38% more CPU without them, one on a 3-line file no rule reads
+  140% more (the wall times alike). They are
   used only while the digest of the rules' sources they record is that of the sources installed
   (hashing them costs no measurable time): a stale table makes a run slower, never different.
   Off: the rules are loaded and asked.
