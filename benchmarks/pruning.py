@@ -4,7 +4,7 @@
 
 The engine parses with LibCST only files the text prefilter lets through; in those, the statement
 plan (`engine/pruning.py`) left out of LibCST's parse and walk the statements no rule's trigger
-reaches. `TF24MIGRATE_NO_PRUNING=1` turns it off: every due file is parsed and walked whole.
+reaches. `TF24MIGRATE_OFF=pruning` turns it off: every due file is parsed and walked whole.
 Over each tree (the folders named, else those of `repos.py`, fetched as it does), in fresh
 processes taking turns in each of `--rounds` rounds, best kept: `tf24migrate --check --no-cache`
 with the default jobs and with `-j 1`, the plan on and off. Printed per tree: seconds of wall
@@ -24,14 +24,14 @@ from pathlib import Path
 from repos import BIN, run, trees
 from speed import cache_bytecode
 
-SWITCH = "TF24MIGRATE_NO_PRUNING"
+SWITCH = "TF24MIGRATE_OFF"
 
 
 def _json(tree: Path, plan: bool) -> str:
     """The JSON output of a cold check of `tree`, with or without the plan."""
     environment = {k: v for k, v in os.environ.items() if k != SWITCH}
     if not plan:
-        environment[SWITCH] = "1"
+        environment[SWITCH] = "pruning"
     command = [str(BIN / "tf24migrate"), "--check", "--no-cache", "--output-format", "json", str(tree)]
     return subprocess.run(command, capture_output=True, text=True, env=environment).stdout
 
@@ -40,7 +40,7 @@ def _timed(tree: Path, plan: bool, jobs: list[str]) -> tuple[float, float]:
     if plan:
         os.environ.pop(SWITCH, None)
     else:
-        os.environ[SWITCH] = "1"
+        os.environ[SWITCH] = "pruning"
     try:
         return run([str(BIN / "tf24migrate"), "--check", "--no-cache", "--quiet", *jobs, str(tree)])
     finally:

@@ -19,6 +19,7 @@ from tf24migrate.catalogue.prefilter import (
 from tf24migrate.catalogue.selection import RuleSelection, all_rules, select_rules
 from tf24migrate.dev.fixtures import all_cases
 from tf24migrate.engine.pipeline import migrate_source
+from tf24migrate.model.tricks import VARIABLE
 from tf24migrate.rules.needles import (
     IMPORTS_PUBLIC_TENSORFLOW,
     KeywordOfModuleCall,
@@ -449,7 +450,7 @@ def _unfiltered(monkeypatch):
         lambda text, rules, **_: [r for r in rules if "tensorflow" in text or not mentions(r)],
     )
     monkeypatch.setattr(engine, "_imports_allow", lambda source, rules: rules)
-    monkeypatch.setenv(engine.NO_PRUNING, "1")
+    monkeypatch.setenv(VARIABLE, "pruning")
 
 
 def _outcome(source: str, **options):

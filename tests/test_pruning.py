@@ -17,17 +17,17 @@ from tf24migrate.catalogue.selection import select_rules
 from tf24migrate.catalogue.settings import Settings
 from tf24migrate.dev.fixtures import all_cases
 from tf24migrate.engine.ast_bindings import bindings
-from tf24migrate.engine.pipeline import NO_PRUNING
 from tf24migrate.engine.positions import StatementMap
 from tf24migrate.engine.pruning import StatementPlan
+from tf24migrate.model.tricks import VARIABLE
 from tf24migrate.rules.text import line_starts
 
 CASES = all_cases()
 
 
 def _without_the_plan(monkeypatch) -> None:
-    """From here on, the engine parses and walks the whole source, as `NO_PRUNING` asks."""
-    monkeypatch.setenv(NO_PRUNING, "1")
+    """From here on, the engine parses and walks the whole source, as `TF24MIGRATE_OFF=pruning` asks."""
+    monkeypatch.setenv(VARIABLE, "pruning")
 
 
 def _found_alike_without_the_plan(source: str, select: str, monkeypatch) -> list[tuple[str, int]]:
@@ -55,7 +55,7 @@ def test_same_result_with_and_without_the_plan_and_the_statement_map(case, monke
 
 
 def test_the_switch_turns_the_plan_off(monkeypatch):
-    """`NO_PRUNING` is what the test above compares with: LibCST then parses the whole source."""
+    """`TF24MIGRATE_OFF=pruning` is what the test above compares with: LibCST then parses the whole source."""
     source = "import tensorflow as tf\n" + "x = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]\n" * 3
     source += "strategy.experimental_run_v2(step)\n"
     parsed: list[str] = []

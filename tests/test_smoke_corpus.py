@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from tf24migrate.engine.pipeline import NO_PRUNING
+from tf24migrate.model.tricks import VARIABLE
 
 pytestmark = [pytest.mark.corpus, pytest.mark.slow]
 
@@ -120,10 +120,10 @@ def test_write_keeps_every_finding_left_to_the_user_and_every_comment(corpus):
 @pytest.mark.parametrize("requirement", PUBLIC_CORPORA)
 def test_the_plan_changes_no_output(requirement, tmp_path):
     """Every file of a public corpus: the output of a cold check is the same with the statement
-    plan and without it (`NO_PRUNING`: every file the prefilter lets through parsed and walked
+    plan and without it (`TF24MIGRATE_OFF=pruning`: every file the prefilter lets through parsed and walked
     whole). A rule whose triggers miss a line it must see fails here, rather than losing findings."""
     tree = unpacked_wheel(requirement, tmp_path)
     with_plan = check(tree, "--check", "--no-cache")
-    without = check(tree, "--check", "--no-cache", env={**os.environ, NO_PRUNING: "1"})
+    without = check(tree, "--check", "--no-cache", env={**os.environ, VARIABLE: "pruning"})
     assert with_plan["summary"]["files_scanned"] >= 200, "the whole wheel is checked"
     assert without == with_plan

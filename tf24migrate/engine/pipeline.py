@@ -9,7 +9,7 @@
    in a source holding `>>>`, the doctest examples of its docstrings, migrated by the stages
    below run over each docstring's examples (`doctests`).
 3. plan: Python's `ast` lists the statements and marks those no rule can touch (`pruning`),
-   which LibCST then does not even parse (off with `NO_PRUNING`); nesting too deep for LibCST is
+   which LibCST then does not even parse (off with `TF24MIGRATE_OFF=pruning`, `model.tricks`); nesting too deep for LibCST is
    refused (`nesting`).
 4. parse: one LibCST parse (`_Parsed.of`).
 5. transform: one pass of the rules (`transformer.run_pass`, reporting through
@@ -24,7 +24,6 @@
 from __future__ import annotations
 
 import dataclasses
-import os
 import re
 import sys
 from collections.abc import Iterable, Sequence
@@ -56,14 +55,11 @@ from tf24migrate.model.errors import RuleError, SourceSyntaxError
 from tf24migrate.model.findings import Finding, MigrationResult, Span
 from tf24migrate.model.notes import without_notes
 from tf24migrate.model.target import target_of
+from tf24migrate.model.tricks import switched_off
 from tf24migrate.rules.base import Rule
 from tf24migrate.rules.text import line_starts, python_chunks, python_chunks_with_offsets
 
 _PROMPTED = re.compile(r"(?:>>>|\.\.\.)(?: (.*)|$)", re.MULTILINE)  # what follows a doctest prompt
-# Set (to anything), the statement plan is off: LibCST parses and walks every file the prefilter lets
-# through whole. For measuring what the plan saves, and for tests demanding the same output with and
-# without it (`tests/test_pruning.py`, `tests/test_smoke_corpus.py`); never needed to get a result.
-NO_PRUNING = "TF24MIGRATE_NO_PRUNING"
 _MAX_PASSES = 4  # each pass only blocks more fixes; chains are short (a subclass, then its import)
 
 
@@ -269,7 +265,7 @@ class _Parsed:
 
     @classmethod
     def of(cls, source: str, rules: Sequence[Rule], path: str | None) -> _Parsed:
-        if os.environ.get(NO_PRUNING):
+        if switched_off("pruning"):  # `model.tricks`: every file parsed and walked whole
             return cls._unplanned(source, path)
         triggers = [t for rule in rules for t in rule.triggers]
         followed = [t for rule in rules for t in (rule.triggers if rule.follows is None else rule.follows)]

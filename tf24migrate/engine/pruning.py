@@ -12,7 +12,7 @@ parsed but not walked. The transformer walks LibCST's statements in the plan's o
 names of each skipped one from its `ast` node. If the two orders ever disagree, the engine parses
 the whole source and walks it without a plan. A trigger missing from a line a rule must see would
 lose its findings: tests run every fixture and the public corpora with and without the plan
-(`pipeline.NO_PRUNING`) and demand the same output.
+(`TF24MIGRATE_OFF=pruning`, `model.tricks`) and demand the same output.
 """
 
 from __future__ import annotations
