@@ -43,6 +43,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # lsp_raw
 
 from lsp_raw import RawServer, frame
 from torture_lib import children

@@ -53,6 +53,7 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # lsp_raw
 
 from torture_files import theme_filesystem, theme_names
 from torture_inputs import theme_configs, theme_encodings, theme_library, theme_notebooks, theme_parsing

@@ -16,6 +16,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from processes import children  # noqa: F401 - tests/processes.py, for the cases
+
 EXIT_CODES = {0, 1, 2, 130}
 TIMEOUT = 120
 KINDS = ("hang", "crash", "bytes lost", "unclear message", "other failure")
@@ -51,15 +53,6 @@ sys.exit(code)
 
 def migrated(data: bytes) -> bytes:
     return data.replace(b"experimental_run_v2(", b"run(")
-
-
-def children(pid: int) -> list[int]:
-    """The process ids of the children of process `pid` (Linux: read from /proc)."""
-    try:
-        with open(f"/proc/{pid}/task/{pid}/children") as handle:
-            return [int(child) for child in handle.read().split()]
-    except OSError:
-        return []
 
 
 @dataclass

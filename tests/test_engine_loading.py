@@ -309,7 +309,6 @@ def test_the_servers_attrs_classes_take_their_code_from_the_cache(tmp_path):
     `attr._make`'s `__future__` flags); the next one compiles (nearly) none and writes nothing."""
     import __future__
 
-    sys.path.insert(0, str(ROOT / "scripts"))
     from lsp_raw import RawServer
 
     environment = _user_cache(tmp_path / "cache")

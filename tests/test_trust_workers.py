@@ -10,7 +10,7 @@ import sys
 import time
 
 import pytest
-from test_workers import _children
+from processes import children
 
 OLD = (
     b"import tensorflow as tf\n" + b"x = '" + b"a" * 400_000 + b"'\n" + b"strategy.experimental_run_v2(fn)\n"
@@ -34,10 +34,10 @@ def test_a_worker_killed_from_outside_fails_its_file_only(tmp_path, signum):
         text=True,
     )
     deadline = time.monotonic() + 60
-    while len(_children(process.pid)) < 2 and time.monotonic() < deadline:
+    while len(children(process.pid)) < 2 and time.monotonic() < deadline:
         time.sleep(0.01)
     time.sleep(0.3)
-    os.kill(_children(process.pid)[0], signum)
+    os.kill(children(process.pid)[0], signum)
     _, stderr = process.communicate(timeout=180)
     assert "interrupted" not in stderr and "Traceback" not in stderr
     contents = {path.name: path.read_bytes() for path in tmp_path.glob("m*.py")}

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from processes import alive, children
 
 from tf24migrate.catalogue.selection import select_rules
 from tf24migrate.catalogue.settings import Settings
@@ -79,22 +80,6 @@ def test_a_worker_that_dies_fails_the_files_it_held_and_the_run_goes_on(tmp_path
         )
 
 
-def _children(pid: int) -> list[int]:
-    try:
-        with open(f"/proc/{pid}/task/{pid}/children") as handle:
-            return [int(child) for child in handle.read().split()]
-    except OSError:
-        return []
-
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as handle:
-            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"  # a zombie has ended
-    except OSError:
-        return False
-
-
 def _temporary_folder(tmp_path):
     """The temporary folder of a command run over `tmp_path` (which holds the tree)."""
     return tmp_path.parent / f"{tmp_path.name}-tmp"
@@ -112,7 +97,7 @@ def _start_a_long_run(tmp_path):
         env={**os.environ, "TMPDIR": str(_temporary_folder(tmp_path))},
     )
     first = process.stdout.readline()  # a first file is reported: the workers are at work
-    workers = _children(process.pid)
+    workers = children(process.pid)
     assert len(workers) >= 2
     return process, workers, first
 
@@ -136,9 +121,9 @@ def test_sigterm_and_sighup_stop_the_run_as_ctrl_c_does(tmp_path, signum):
     assert changed == _reported_written(first + rest)  # every write reported, none more
     assert all(p.read_bytes() in (BEFORE, AFTER) for p in tmp_path.glob("m*.py"))
     deadline = time.monotonic() + 10
-    while any(map(_alive, workers)) and time.monotonic() < deadline:
+    while any(map(alive, workers)) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert not any(map(_alive, workers))
+    assert not any(map(alive, workers))
     assert not any(_temporary_folder(tmp_path).iterdir())  # the results' folder went with the run
 
 
@@ -148,9 +133,9 @@ def test_workers_die_with_a_killed_command_and_write_nothing_after(tmp_path):
     process.kill()
     process.wait(timeout=10)
     deadline = time.monotonic() + 10
-    while any(map(_alive, workers)) and time.monotonic() < deadline:
+    while any(map(alive, workers)) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert not any(map(_alive, workers))
+    assert not any(map(alive, workers))
     contents = [p.read_bytes() for p in sorted(tmp_path.glob("m*.py"))]
     time.sleep(0.5)
     assert [p.read_bytes() for p in sorted(tmp_path.glob("m*.py"))] == contents
