@@ -2,7 +2,7 @@
 UTF-8, not an object; parameters of the wrong shape; a header that announces 100 TB; requests after
 `shutdown`; `exit` without it; a client that goes away; SIGTERM; documents named after `/dev/zero`
 or a FIFO; time limits that overflow a clock, or that a worker's start-up would spend. Each test
-starts a real server (`scripts/lsp_raw.py` speaks to it byte by byte) and checks what it answers,
+starts a real server (`tests/lsp_raw.py` speaks to it byte by byte) and checks what it answers,
 what it logs (one line an entry, never a traceback) and how it ends."""
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 
 from lsp_raw import RawServer, frame  # noqa: E402
+from processes import all_ended, children, wait_for_children  # noqa: E402
 from torture_inputs import DEEP  # noqa: E402
 from torture_lib import CALL, HEAD  # noqa: E402
 
@@ -129,18 +130,29 @@ def test_sigterm_ends_the_worker_and_removes_the_temporary_folder(project: Path,
     server.open(uri, QUICK)
     assert codes(server.diagnostics(uri)) == ["TF24101"]
     assert [path.name for path in temporary.iterdir()] != []  # the rules' pages
-    pid = server.process.pid
-    workers = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    workers = children(server.process.pid)
     assert workers
     server.process.send_signal(signal.SIGTERM)
     assert server.process.wait(30) == 1
     assert list(temporary.iterdir()) == []
-    for _ in range(100):  # the worker, and multiprocessing's resource tracker, end with it
-        left = [worker for worker in workers if Path(f"/proc/{worker}").exists()]
-        if not left:
-            break
-        time.sleep(0.1)
-    assert left == []
+    assert all_ended(workers)  # the worker, and multiprocessing's resource tracker, end with it
+    assert_one_line_log(server.close()[1])
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="finds the worker through /proc")
+def test_sigterm_while_the_server_loads_ends_it_as_exit_does(project: Path, tmp_path: Path):
+    """A SIGTERM as soon as the worker is started, while the server still loads pygls (an editor
+    that gives up at once): the server ends with exit's code 1, not killed by the signal, and
+    leaves neither its worker nor a temporary folder behind."""
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    server = RawServer(project, env={**os.environ, "TMPDIR": str(temporary)})
+    workers = wait_for_children(server.process.pid)  # started first thing, before pygls loads
+    assert workers
+    server.process.send_signal(signal.SIGTERM)
+    assert server.process.wait(30) == 1
+    assert all_ended(workers)
+    assert list(temporary.iterdir()) == []
     assert_one_line_log(server.close()[1])
 
 

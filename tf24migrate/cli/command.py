@@ -616,22 +616,29 @@ def server_command(
 
     Needs the `server` extra: pip install "tf24migrate\[server]".
     """
+    from tf24migrate.server import sigterm
+
+    sigterm.install()  # first: a SIGTERM from now on ends the server as `exit` does
     from tf24migrate.engine.loading import server_classes
+    from tf24migrate.server.heap import keep_big_blocks_apart
     from tf24migrate.server.worker import Worker
 
+    keep_big_blocks_apart()
     worker = Worker()
-    worker.start()  # it warms up while the server loads (pygls, lsprotocol): first diagnostics sooner
     try:
-        with server_classes():  # lsprotocol's classes: their code cached
-            from tf24migrate.server.protocol import serve
-    except ImportError as error:
+        worker.start()  # it warms up while the server loads (pygls, lsprotocol): first diagnostics sooner
+        try:
+            with server_classes():  # lsprotocol's classes: their code cached
+                from tf24migrate.server.protocol import serve
+        except ImportError as error:
+            missing = (error.name or "pygls").split(".")[0]
+            raise fail(
+                f"the language server needs the `server` extra ({missing} is missing): "
+                'pip install "tf24migrate[server]"'
+            ) from None
+        serve(worker)
+    finally:
         worker.close()
-        missing = (error.name or "pygls").split(".")[0]
-        raise fail(
-            f"the language server needs the `server` extra ({missing} is missing): "
-            'pip install "tf24migrate[server]"'
-        ) from None
-    serve(worker)
 
 
 def main() -> None:

@@ -21,7 +21,6 @@ import copy
 import logging
 import os
 import shutil
-import signal
 import sys
 import tempfile
 from collections.abc import Sequence
@@ -35,7 +34,7 @@ from pygls.uris import to_fs_path
 
 from tf24migrate import __version__
 from tf24migrate.model.notes import NOTES_BY_CODE
-from tf24migrate.server import actions
+from tf24migrate.server import actions, sigterm
 from tf24migrate.server.checks import Checks, Subject, notebook_subject, overlaps
 from tf24migrate.server.diagnostics import diagnostic, failure_diagnostic
 from tf24migrate.server.documents import apply_change
@@ -141,7 +140,7 @@ class MigrationServer(LanguageServer):
         self.settings = EditorSettings()
         self.initial_settings: object = None  # the client's `initializationOptions`
         self.generation = 0
-        self.pages = tempfile.mkdtemp(prefix="tf24migrate-rules-")
+        self.pages: str | None = None  # the rules' pages' temporary folder, made by `serve`
         self.worker = worker or Worker()
         self.checks = Checks(self.worker, self.subject, self.job, self.publish)
 
@@ -227,7 +226,8 @@ class MigrationServer(LanguageServer):
         try:
             self.worker.close()
         finally:
-            shutil.rmtree(self.pages, ignore_errors=True)
+            if self.pages is not None:
+                shutil.rmtree(self.pages, ignore_errors=True)
 
     def serve(self, stdin: Any, stdout: Any) -> int:
         """Read the client's messages from `stdin` (`wire.Reader`) and answer on `stdout` until
@@ -245,8 +245,9 @@ class MigrationServer(LanguageServer):
 
         async def main() -> None:
             loop = asyncio.get_running_loop()
-            with contextlib.suppress(NotImplementedError, RuntimeError):  # no signals where not POSIX
-                loop.add_signal_handler(signal.SIGTERM, ended.set)
+            sigterm.when_running(lambda: loop.call_soon_threadsafe(ended.set))
+            # made once SIGTERM ends the loop: a SIGTERM before cannot leave it behind
+            self.pages = tempfile.mkdtemp(prefix="tf24migrate-rules-")
             Reader(stdin, loop, deliver, reply, ended.set).start()
             await ended.wait()
 
@@ -256,6 +257,8 @@ class MigrationServer(LanguageServer):
             return exit_.code if isinstance(exit_.code, int) else 1
         except KeyboardInterrupt:
             return 1
+        finally:
+            sigterm.when_running(None)  # the server is ending anyway
         return 0 if protocol._shutdown else 1
 
 

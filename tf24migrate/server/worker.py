@@ -32,6 +32,7 @@ from multiprocessing.process import BaseProcess
 from typing import TYPE_CHECKING
 
 from tf24migrate.model.findings import FileResult, Finding, Status
+from tf24migrate.server.heap import give_back, keep_big_blocks_apart
 
 if TYPE_CHECKING:
     from tf24migrate.server.settings import EditorSettings
@@ -41,6 +42,8 @@ _STARTED = "started"
 _WARM_UP = "import tensorflow as tf\nstrategy.experimental_run_v2(step)\n"
 # The largest file read from disk to tell whether the document's text is the file's (the cache).
 MAX_DISK_BYTES = 16 * 1024 * 1024
+# The characters of a text after whose job the worker gives its free memory back (`heap.give_back`).
+BIG_TEXT = 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -204,6 +207,7 @@ def _serve(connection) -> None:
     connection; `_STARTED` is sent as each job is taken."""
     os.dup2(2, 1)  # stdout is the server's channel to the editor: nothing may be printed there
     sys.stdout = sys.stderr
+    keep_big_blocks_apart()
     try:
         _warm_up()
     except Exception as error:  # a broken install: each job will say so; the log, in one line
@@ -226,6 +230,9 @@ def _serve(connection) -> None:
             connection.send(answer)
         except (EOFError, OSError):
             return
+        if len(job.text) > BIG_TEXT:
+            del job, answer
+            give_back()
 
 
 class Worker:
@@ -250,8 +257,14 @@ class Worker:
             return Outcome(failure="not checked: the server is shutting down")
 
     def start(self) -> None:
-        """Start the worker process now (if none runs), to warm up before the first job."""
-        if not self._alive():
+        """Start the worker process (if none runs), to warm up before the first job: in the jobs'
+        thread, before any job, so that neither the event loop waits for it nor a signal handled
+        in the main thread (the server's SIGTERM) stops it half made."""
+        with contextlib.suppress(RuntimeError):  # closed: no worker starts any more
+            self._threads.submit(self._start_unless_alive)
+
+    def _start_unless_alive(self) -> None:
+        if not self._alive() and not self._closed:
             self._start()
 
     def _alive(self) -> bool:
