@@ -127,6 +127,11 @@ def test_a_new_rule_is_seen_everywhere_after_one_command(checkout, kind, options
     assert again.returncode == 0 and "everything generated is current" in again.stdout, again.stdout
 
 
+def _rename(kind: str, old: str, new: str, *more: str) -> list[str]:
+    """The arguments of `new-rule` for a rename rule TF24190 `x-y` of the distribute family."""
+    return ["TF24190", "x-y", "--family", "distribute", "--kind", kind, "--old", old, "--new", new, *more]
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -179,6 +184,15 @@ def test_a_new_rule_is_seen_everywhere_after_one_command(checkout, kind, options
                 "b",
             ],
             "qualified",
+        ),
+        # spellings written into Python source as they are: a quote broke renames.py (a traceback)
+        (_rename("rename-symbol", 'tensorflow.a"b', "tensorflow.c"), "--old 'tensorflow.a\"b' is not"),
+        (_rename("rename-method", "foo'); import os #", "bar"), "is not a method or keyword name"),
+        (_rename("rename-method", "foo", 'baz"'), "--new 'baz\"' is not a method or keyword name"),
+        (_rename("rename-method", "foo", "bar", "--new-since", "2.4'"), "not a TensorFlow release"),
+        (
+            _rename("rename-keyword", "foo", "bar", "--callee", "tensorflow.f(\\n)"),
+            "is not a function or method name",
         ),
     ],
 )

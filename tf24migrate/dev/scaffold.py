@@ -87,6 +87,29 @@ def check(rule: NewRule, taken: dict[str, str]) -> None:
         raise ScaffoldError(
             "a rename-keyword rule needs --callee (each function or method taking the keyword)"
         )
+    _check_spellings(rule)
+
+
+# What the scaffold writes into Python source: a name (`foo_bar`), or names joined by dots.
+_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
+_DOTTED = re.compile(rf"{_NAME}(\.{_NAME})*")
+_RELEASE = re.compile(r"\d+\.\d+(\.\d+)?")
+
+
+def _check_spellings(rule: NewRule) -> None:
+    """Refuse a spelling that is not Python's (a quote, a space, a path): it would be written
+    into the rule's source as it is."""
+    one_name = rule.kind in (Kind.RENAME_METHOD, Kind.RENAME_KEYWORD)
+    what = "a method or keyword name (foo_bar)" if one_name else "a qualified name (tensorflow.x.Y)"
+    for option, value in (("--old", rule.old), ("--new", rule.new)):
+        if value is not None and not (re.fullmatch(_NAME if one_name else _DOTTED, value)):
+            raise ScaffoldError(f"{option} {value!r} is not {what}: letters, digits and '_' only")
+    for callee in rule.callees:
+        if not _DOTTED.fullmatch(callee):
+            raise ScaffoldError(f"--callee {callee!r} is not a function or method name (tensorflow.x.f, f)")
+    for option, release in (("--new-since", rule.new_since), ("--old-removed", rule.old_removed)):
+        if release is not None and not _RELEASE.fullmatch(release):
+            raise ScaffoldError(f"{option} {release!r} is not a TensorFlow release: write 2.4 or 2.4.1")
 
 
 def _tf(qualified: str) -> str:
