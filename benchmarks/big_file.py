@@ -105,7 +105,7 @@ def write_tiny_statements(path: Path, count: int, scale: float = 1.0) -> int:
 
 
 def write_torture_file(path: Path, megabytes: int, scale: float = 1.0) -> int:
-    """The file of the torture case `load-big-file-Nmb` (`scripts/torture_runs.py`): blocks of 999
+    """The file of the torture case `load-big-file-Nmb` (`tests/stress/cases_runs.py`): blocks of 999
     one-line calls and a call due for migration."""
     block = "".join(f"value_{i:04d} = compute({i}, 'some text to fill the line')\n" for i in range(999))
     block += "strategy.experimental_run_v2(step_fn)\n"

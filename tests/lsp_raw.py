@@ -1,7 +1,7 @@
 """A bare LSP client over the server's stdio, for what a well-behaved client never sends: raw bytes,
 headers of any length, malformed JSON, messages of the wrong shape, requests after `shutdown`, a
 client that goes away. Standard library only; the tests (`tests/test_server_hostile.py`), the
-fuzzing client (`fuzz_server.py`) and the latency benchmark use it.
+fuzzing client (`stress/test_fuzz_server.py`) use it.
 
 `RawServer` starts `tf24migrate server`, reads every message it sends in a thread of its own and
 collects its standard error; `wait` takes the next message that matches, `close` ends it (or kills

@@ -10,19 +10,13 @@ from __future__ import annotations
 import math
 import os
 import signal
-import sys
 import time
 from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "scripts"))
-
-from lsp_raw import RawServer, frame  # noqa: E402
-from processes import all_ended, children, wait_for_children  # noqa: E402
-from torture_inputs import DEEP  # noqa: E402
-from torture_lib import CALL, HEAD  # noqa: E402
+from hostile_inputs import CALL, DEEP, HEAD
+from lsp_raw import RawServer, frame
+from processes import all_ended, children, wait_for_children
 
 QUICK = (HEAD + CALL).decode()
 
@@ -276,7 +270,7 @@ def test_a_worker_that_cannot_load_the_engine_says_so_on_one_line(project: Path,
 
 
 def test_a_code_action_over_many_findings_reads_the_strings_of_its_text_once(monkeypatch):
-    """Found by `scripts/fuzz_server.py --seed 3251369457`: a code action over a 5 MB module with
+    """Found by the server's fuzzer (`stress/test_fuzz_server.py`, seed 3251369457): a code action over a 5 MB module with
     236 findings tokenized the whole module once per finding's suppression, holding the server's
     loop (and its SIGTERM) for minutes. The lines inside strings are read once per text."""
     import tokenize

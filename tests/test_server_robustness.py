@@ -7,20 +7,16 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import pytest_lsp
+from hostile_inputs import BROKEN, CALL, CELL_CODE, DEEP, ENCODED, HEAD, NEWER
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 from test_server import SERVER, actions_at, change, diagnostics_of, forget, open_document, open_notebook, span
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "scripts"))
-
-from torture_inputs import BROKEN, CELL_CODE, DEEP, ENCODED, NEWER  # noqa: E402
-from torture_lib import CALL, HEAD  # noqa: E402
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

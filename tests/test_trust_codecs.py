@@ -7,32 +7,20 @@ import subprocess
 import sys
 
 import pytest
+from hostile_inputs import ODD_CODECS
 from test_cli import run
-
-# A byte sequence of each codec that decodes to a character encoded back otherwise.
-ODD = {
-    "big5": b"\xa1\xfe",
-    "big5hkscs": b"\xa2\x7e",
-    "cp950": b"\xa2\xcc",
-    "cp932": b"\x87\x90",
-    "johab": b"\x84A",
-    "iso2022_jp": b"\x1b(Jabc\x1b(B",
-    "utf-7": b"+AGEAYgBj-",
-    "unicode_escape": b"\\u0041",
-    "raw_unicode_escape": b"\\u0041",
-}
 
 
 def _with_odd_bytes(encoding: str) -> bytes:
     """A due source in `encoding` whose comment, string and call's line hold its odd bytes."""
-    odd = ODD[encoding]
+    odd = ODD_CODECS[encoding]
     return (
         b"# -*- coding: " + encoding.encode() + b" -*-\n# " + odd + b"\nimport tensorflow as tf\n"
         b"x = '" + odd + b"'\nstrategy.experimental_run_v2(fn)  # " + odd + b"\n"
     )
 
 
-@pytest.mark.parametrize("encoding", sorted(ODD))
+@pytest.mark.parametrize("encoding", sorted(ODD_CODECS))
 def test_bytes_outside_the_edit_are_kept(tmp_path, encoding):
     source = _with_odd_bytes(encoding)
     assert source.decode(encoding).encode(encoding) != source
@@ -61,7 +49,7 @@ def _stdin(source: bytes, tmp_path) -> subprocess.CompletedProcess:
     return subprocess.run(command, input=source, capture_output=True, cwd=tmp_path, timeout=300)
 
 
-@pytest.mark.parametrize("encoding", sorted(ODD))
+@pytest.mark.parametrize("encoding", sorted(ODD_CODECS))
 def test_stdin_keeps_the_bytes_outside_the_edit_as_a_write_does(tmp_path, encoding):
     source = _with_odd_bytes(encoding)
     result = _stdin(source, tmp_path)

@@ -9,19 +9,12 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from conftest import FULL
+from hostile_inputs import CALL, OLD, big_module
+from knobs import FULL
 from lsp_raw import RawServer
 from processes import PeakMemory, wait_for_children
 
 FACTOR = 10
-HEAD = "import tensorflow as tf\n"
-CALL = "strategy.experimental_run_v2(step)\n"
-
-
-def big_module(size: int) -> str:
-    """A module of about `size` bytes: a call due a fix every 500 functions."""
-    block = "".join(f'def f{n}(x):\n    return [x, {n}, "text {n}"]\n' for n in range(500))
-    return HEAD + (CALL + block) * max(size // len(block), 1)
 
 
 def test_a_big_module_costs_the_server_at_most_ten_times_its_size(tmp_path: Path):
@@ -32,14 +25,14 @@ def test_a_big_module_costs_the_server_at_most_ten_times_its_size(tmp_path: Path
         assert server.initialize(project, {"timeout": 600}) is not None
         assert wait_for_children(server.process.pid)
         small = (project / "small.py").as_uri()
-        server.open(small, HEAD + CALL)
+        server.open(small, OLD.decode())
         assert server.diagnostics(small, 120) is not None  # the worker is warm
         memory = PeakMemory(server.process.pid)
         memory.start()
         text = big_module((50 if FULL else 5) << 20)
         uri = (project / "big.py").as_uri()
         server.open(uri, text)
-        assert len(server.diagnostics(uri, 600) or []) == text.count(CALL)
+        assert len(server.diagnostics(uri, 600) or []) == text.count(CALL.decode())
         server.notify(
             "workspace/didChangeConfiguration", {"settings": {"tf24migrate": {"unsafe_fixes": True}}}
         )

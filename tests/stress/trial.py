@@ -1,5 +1,5 @@
-"""The machinery of scripts/torture.py: running the installed command and the library in fresh
-processes with timeouts, and judging what they did (the outcome definitions are in torture.py)."""
+"""The machinery of the torture cases: running the installed command and the library in fresh
+processes with timeouts, and judging what they did (the outcomes are defined in `test_torture.py`)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from hostile_inputs import migrated
 from processes import children  # noqa: F401 - tests/processes.py, for the cases
 
 EXIT_CODES = {0, 1, 2, 130}
@@ -49,10 +50,6 @@ with open(sys.argv[1], "w") as handle:
     handle.write(str(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))
 sys.exit(code)
 """
-
-
-def migrated(data: bytes) -> bytes:
-    return data.replace(b"experimental_run_v2(", b"run(")
 
 
 @dataclass
@@ -272,12 +269,6 @@ def remove(path: Path) -> None:
     shutil.rmtree(path, ignore_errors=True)
 
 
-CALL = b"strategy.experimental_run_v2(step_fn)"
-HEAD = b"import tensorflow as tf\n"
-OLD = HEAD + CALL + b"\n"
-NEW = migrated(OLD)
-
-
 def check_write(
     t: Trial, files: dict, args=("--write", "."), codes=(0,), expected=None, preexec=None, **message
 ) -> Run:
@@ -351,3 +342,9 @@ def as_nobody(case):
         case(t)
 
     return wrapped
+
+
+def installed_tool() -> str | None:
+    """The `tf24migrate` command installed beside this Python (else the one on PATH), or None."""
+    beside = Path(sys.executable).parent / "tf24migrate"
+    return str(beside) if beside.exists() else shutil.which("tf24migrate")

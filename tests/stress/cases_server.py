@@ -12,9 +12,11 @@ import subprocess
 import sys
 import time
 
+from cases_trust import ODD_CODECS, with_odd_bytes
+from hostile_inputs import CALL, HEAD, OLD
 from lsp_raw import RawServer, frame
-from torture_lib import CALL, HEAD, OLD, Skip, check_stdin, check_write, children
-from torture_trust import ODD_CODECS, with_odd_bytes
+from processes import children
+from trial import Skip, check_stdin, check_write
 
 ANSWER = 60  # seconds a request may wait
 QUICK = (HEAD + CALL + b"\n").decode()

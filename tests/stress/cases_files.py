@@ -9,7 +9,8 @@ import socket
 import subprocess
 from pathlib import Path
 
-from torture_lib import HEAD, NEW, OLD, Skip, as_nobody, check_stdin, check_write
+from hostile_inputs import HEAD, NEW, OLD
+from trial import Skip, as_nobody, check_stdin, check_write
 
 
 def theme_filesystem(options):

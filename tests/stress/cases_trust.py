@@ -13,19 +13,9 @@ import subprocess
 import sys
 import time
 
-from torture_lib import CACHE, NEW, OLD, Run, Skip, check_write, children, migrated
-
-ODD_CODECS = {
-    "big5": b"\xa1\xfe",
-    "big5hkscs": b"\xa2\x7e",
-    "cp950": b"\xa2\xcc",
-    "cp932": b"\x87\x90",
-    "johab": b"\x84A",
-    "iso2022_jp": b"\x1b(Jabc\x1b(B",
-    "utf-7": b"+AGEAYgBj-",
-    "unicode_escape": b"\\u0041",
-    "raw_unicode_escape": b"\\u0041",
-}
+from hostile_inputs import NEW, ODD_CODECS, OLD, migrated
+from processes import children
+from trial import CACHE, Run, Skip, check_write
 
 
 def with_odd_bytes(encoding: str) -> bytes:
@@ -308,23 +298,6 @@ def theme_trust(options):
     yield "trust-stdout-closed", 11, streams(">&-", 2)
     yield "trust-stdin-closed", 11, streams("<&-", 1)
     yield "trust-closed-pipe", 16, streams("| true; exit ${PIPESTATUS[0]}", 2)
-
-    def deep_folders(t):
-        fd = os.open(t.dir, os.O_RDONLY)
-        for _ in range(1100):
-            os.mkdir("d", dir_fd=fd)
-            inner = os.open("d", os.O_RDONLY, dir_fd=fd)
-            os.close(fd)
-            fd = inner
-        handle = os.open("deep.py", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd)
-        os.write(handle, OLD)
-        os.close(handle)
-        os.close(fd)
-        run = t.run("--check", "--no-cache", ".")
-        t.code(run, 1)
-        subprocess.run(["rm", "-rf", str(t.dir / "d")], check=False)  # deeper than os.walk goes
-
-    yield "trust-folders-1100-deep", 11, deep_folders
 
     def long_concatenation(t):
         data = (

@@ -6,9 +6,10 @@ a fresh process with a timeout, and judges what it did. The user's cache folder 
 cache, its `tf24migrate` folder a symlink to the folder beside the tree or writable by others, a
 relative `XDG_CACHE_HOME` (ignored: no folder may appear where the command runs).
 
-Usage: python scripts/fuzz.py [--minutes N] [--log FILE] [--seed N]
+Run: `python -m pytest tests/stress/test_fuzz_command.py -s`, for `TF24MIGRATE_STRESS_MINUTES`
+(`knobs.py`).
 
-Judged, per run (the outcomes of scripts/torture.py):
+Judged, per run (the outcomes of `test_torture.py`):
 - hang: no exit within the timeout (60 s);
 - traceback: a Python traceback, "internal error" / "Please report", death by a signal, or an exit
   code outside 0, 1, 2 (130 is an interruption, which nothing here sends);
@@ -18,13 +19,13 @@ Judged, per run (the outcomes of scripts/torture.py):
   in a generated file is `experimental_run_v2(` -> `run(`), or a change outside `--write`; the
   same of what a run on stdin prints (`-`, without `--check`, `--diff` or a structured format);
 - unclear message: a raw control character on stderr.
-Each finding is logged once per kind and first line (to `--log`, and stdout), with the seed folder
-kept under the log's folder to rerun by hand. Runs until `--minutes` of wall time have passed.
+Each finding is logged once per kind and first line (to `fuzz-command.log` in the test's folder, or
+`TF24MIGRATE_STRESS_LOG`), with the case's folder kept beside the log to rerun by hand. Runs until
+`TF24MIGRATE_STRESS_MINUTES` of wall time have passed; the test fails if anything was found.
 """
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import json
 import os
@@ -36,12 +37,14 @@ import tempfile
 import time
 from pathlib import Path
 
-from hypothesis import HealthCheck, Phase, given, settings
+import pytest
+from hostile_inputs import migrated
+from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
+from knobs import LOG, MINUTES, SEED
+from trial import CACHE, CONTROL, installed_tool
 
 TIMEOUT = 60
-CONTROL = re.compile(rb"[\x00-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]")
-CACHE = ".tf24migrate_cache"
 
 BODIES = (
     "import tensorflow as tf\n\nstrategy = tf.distribute.MirroredStrategy()\n"
@@ -281,10 +284,6 @@ def snapshot(root: Path) -> dict[str, bytes]:
     return found
 
 
-def migrated(data: bytes) -> bytes:
-    return data.replace(b"experimental_run_v2(", b"run(")
-
-
 def is_expected(old: bytes, new: bytes) -> bool:
     """Whether `new` is `old` with some of its `experimental_run_v2(` calls made `run(` (the due
     fix; a notebook's Markdown keeps its own), compared as bytes for ASCII-compatible encodings
@@ -405,20 +404,14 @@ class Judge:
                 self.report("unclear message", "stdout is not one JSON document", args, folder)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--minutes", type=float, default=60.0)
-    parser.add_argument("--log", default=os.path.join(tempfile.gettempdir(), "tf24fuzz", "fuzz.log"))
-    parser.add_argument("--seed", type=int, default=None)
-    options = parser.parse_args(argv)
-    tool = shutil.which("tf24migrate")
+def test_fuzz_command(tmp_path: Path) -> None:
+    tool = installed_tool()
     if tool is None:
-        print("fuzz: no `tf24migrate` on PATH: install the tool and activate its environment")
-        return 2
-    log = Path(options.log).resolve()
+        pytest.skip("no `tf24migrate` command installed")
+    log = Path(LOG or tmp_path) / "fuzz-command.log"
     log.parent.mkdir(parents=True, exist_ok=True)
     judge = Judge(log, tool)
-    deadline = time.monotonic() + options.minutes * 60
+    deadline = time.monotonic() + MINUTES * 60
     started = time.monotonic()
 
     @settings(
@@ -441,8 +434,8 @@ def main(argv: list[str] | None = None) -> int:
                     f"cpu {cpu.children_user + cpu.children_system:.0f} s\n"
                 )
 
-    if options.seed is not None:
-        fuzz = __import__("hypothesis").seed(options.seed)(fuzz)
+    if SEED is not None:
+        fuzz = seed(SEED)(fuzz)
     with contextlib.suppress(_Done):
         fuzz()
     cpu = os.times()
@@ -453,12 +446,8 @@ def main(argv: list[str] | None = None) -> int:
     with open(log, "a") as handle:
         handle.write(summary + "\n")
     print(summary)
-    return 1 if judge.findings else 0
+    assert not judge.findings, log.read_text()
 
 
 class _Done(Exception):
     pass
-
-
-if __name__ == "__main__":
-    sys.exit(main())

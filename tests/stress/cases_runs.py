@@ -12,19 +12,12 @@ import sysconfig
 import time
 from pathlib import Path
 
-from torture_inputs import BROKEN, CELL_CODE, notebook_text
-from torture_lib import CALL, HEAD, NEW, OLD, TIMEOUT, Run, Skip, check_write, children, measured, migrated
+from hostile_inputs import BROKEN, CALL, CELL_CODE, HEAD, NEW, OLD, migrated, notebook_text
+from processes import alive, children
+from trial import TIMEOUT, Run, Skip, check_write, measured
 
 BEFORE = HEAD + b"x = 1\n" * 300 + CALL + b"\n"
 AFTER = migrated(BEFORE)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as handle:
-            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 def _reported(stdout: bytes) -> set[str]:
@@ -54,9 +47,9 @@ def theme_signals(options):
                 run.stdout = first + run.stdout
                 t.code(run, 130)
             deadline = time.monotonic() + 10
-            while any(map(_alive, workers)) and time.monotonic() < deadline:
+            while any(map(alive, workers)) and time.monotonic() < deadline:
                 time.sleep(0.05)
-            if any(map(_alive, workers)):
+            if any(map(alive, workers)):
                 t.fail("other failure", "workers alive 10 s after the command ended")
             contents = {p.name: p.read_bytes() for p in t.dir.glob("m*.py")}
             torn = [n for n, c in contents.items() if c not in (BEFORE, AFTER)]

@@ -6,9 +6,10 @@ whose cells do not match their documents; code actions anywhere; settings of any
 position encodings; bytes that are not JSON, not UTF-8, not an object, headers that lie; requests
 after `shutdown`; the worker killed; the client gone; SIGTERM; SIGKILL of the server.
 
-Usage: python scripts/fuzz_server.py [--minutes N] [--log FILE] [--seed N] [--sessions N]
+Run: `python -m pytest tests/stress/test_fuzz_server.py -s`, for `TF24MIGRATE_STRESS_MINUTES`
+(`knobs.py`).
 
-Judged, per session (the outcomes of scripts/torture.py, for a server):
+Judged, per session (the outcomes of `test_torture.py`, for a server):
 - hang: a request unanswered in `ANSWER` s, or no end within `END` s of `exit`, the input's end,
   SIGTERM; a worker left running 10 s after its server was killed (an orphan);
 - traceback: "Traceback" on stderr, a line there that is not one log entry ("tf24migrate server:
@@ -20,33 +21,30 @@ Judged, per session (the outcomes of scripts/torture.py, for a server):
   limit, "nesting too deep" for a text without deep nesting, an error answer to a well-formed
   request, a diagnostic whose range ends before it starts, output that is not LSP's framing;
 - memory: in the sessions that open a 5 MB document once the worker is warm, the server's and its
-  worker's resident memory (sampled every 0.1 s) grown by more than `MEMORY_FACTOR` times the
+  worker's resident memory (`processes.PeakMemory`) grown by more than `MEMORY_FACTOR` times the
   bytes of the documents sent.
-Each finding is logged once per kind and first line (to `--log`, and stdout) with the session's
-seed: `--seed N --sessions 1` runs it again. A progress line every 20 sessions. Exit 1 if anything
-was found. Standard library only.
+Each finding is logged once per kind and first line (to `fuzz-server.log` in the test's folder, or
+`TF24MIGRATE_STRESS_LOG`) with the session's seed: `TF24MIGRATE_STRESS_SEED=N
+TF24MIGRATE_STRESS_SESSIONS=1` runs it again. A progress line every 20 sessions; the test fails if
+anything was found.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import random
 import shutil
 import signal
 import subprocess
-import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # lsp_raw
-
+from hostile_inputs import big_module
+from knobs import LOG, MINUTES, SEED, SESSIONS
 from lsp_raw import RawServer, frame
-from torture_lib import children
+from processes import PeakMemory, alive, children
 
 ANSWER = 90.0  # seconds a request may wait for its answer (a check of a big text first)
 END = 30.0  # seconds the server may take to end
@@ -143,40 +141,6 @@ def _setting(rng: random.Random) -> object:
     )
 
 
-class Memory:
-    """The peak resident memory of a process and its descendants, sampled in a thread."""
-
-    def __init__(self, pid: int) -> None:
-        self.pid = pid
-        self.peak = 0
-        self.baseline: int | None = None
-        self.stopped = threading.Event()
-        self.thread = threading.Thread(target=self._sample, daemon=True)
-        self.thread.start()
-
-    def now(self) -> int:
-        total, pending = 0, [self.pid]
-        while pending:
-            pid = pending.pop()
-            try:
-                with open(f"/proc/{pid}/status") as handle:
-                    for line in handle:
-                        if line.startswith("VmRSS:"):
-                            total += int(line.split()[1]) * 1024
-            except (OSError, ValueError):
-                continue
-            pending += children(pid)
-        return total
-
-    def _sample(self) -> None:
-        while not self.stopped.wait(0.1):
-            self.peak = max(self.peak, self.now())
-
-    def stop(self) -> None:
-        self.stopped.set()
-        self.thread.join(1)
-
-
 def snapshot(root: Path) -> dict[str, bytes | str]:
     found: dict[str, bytes | str] = {}
     for folder, dirs, names in os.walk(root):
@@ -236,6 +200,7 @@ class Session:
         self.worker_killed = False
         self.timeout_set = False
         self.big = self.rng.random() < 0.08  # opens a 5 MB document first, its memory measured
+        self.grown = 0  # bytes the server and its worker grew by (a big session)
 
     def report(self, kind: str, detail: str) -> None:
         self.judge.report(kind, detail, self.seed)
@@ -289,12 +254,13 @@ class Session:
         environment = {**os.environ, "TMPDIR": str(self.temporary), "XDG_CACHE_HOME": str(self.cache)}
         environment.pop("TF24MIGRATE_CACHE_DIR", None)
         self.server = RawServer(self.project, env=environment)
-        self.memory = Memory(self.server.process.pid)
+        self.memory: PeakMemory | None = None  # a big session's, once the worker is warm
         try:
             self._session()
             self._end()
         finally:
-            self.memory.stop()
+            if self.memory is not None:
+                self.grown = self.memory.stop()
             if self.server.process.poll() is None:
                 self.server.process.kill()
             self.server.close(5)
@@ -365,12 +331,12 @@ class Session:
                 break
             time.sleep(0.1)
         time.sleep(3)
-        self.memory.baseline = self.memory.now()
+        self.memory = PeakMemory(pid)
+        self.memory.start()
         self._notify("workspace/didChangeConfiguration", {"settings": {"tf24migrate": {"timeout": 300}}})
         self.timeout_set = True
         uri = (self.project / "big.py").as_uri()
-        block = "".join(f'def f{n}(x):\n    return [x, {n}, "text {n}"]\n' for n in range(500))
-        text = HEAD + (CALL + block) * (BIG // len(block))
+        text = big_module(BIG)
         self.open[uri] = text
         self.sent += len(text)
         self._notify(
@@ -574,7 +540,7 @@ class Session:
             self.server.process.wait()
         deadline = time.monotonic() + 10 + ANSWER / 3
         while time.monotonic() < deadline:
-            if not [pid for pid in workers if _alive(pid)]:
+            if not [pid for pid in workers if alive(pid)]:
                 return
             time.sleep(0.2)
         self.report("hang", "a worker outlived its server (an orphan)")
@@ -630,8 +596,8 @@ class Session:
             left = os.listdir(self.temporary)
             if left:
                 self.report("write outside", f"left in the temporary folder: {left[:2]}")
-        if self.memory.baseline is not None and self.sent:
-            grown = self.memory.peak - self.memory.baseline
+        if self.memory is not None and self.sent:
+            grown = self.grown
             self.judge.peak_ratio = max(self.judge.peak_ratio, grown / self.sent)
             self.judge.peak_bytes = max(self.judge.peak_bytes, self.memory.peak)
             if grown > MEMORY_FACTOR * self.sent:
@@ -668,34 +634,19 @@ def _drained(server: RawServer) -> list[dict]:
     return found
 
 
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as handle:
-            return handle.read().split(") ")[-1][:1] not in ("Z", "X")
-    except OSError:
-        return False
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--minutes", type=float, default=60.0)
-    parser.add_argument("--log", default=os.path.join(tempfile.gettempdir(), "tf24fuzz-server", "fuzz.log"))
-    parser.add_argument("--seed", type=int, default=None)
-    parser.add_argument("--sessions", type=int, default=None)
-    options = parser.parse_args(argv)
-    log = Path(options.log).resolve()
+def fuzz(minutes: float, log: Path, seed: int | None, sessions: int | None) -> tuple[Judge, str]:
+    """Sessions for `minutes` (or `sessions` of them), the first seeds drawn from `seed`; the
+    judge and the summary line."""
     log.parent.mkdir(parents=True, exist_ok=True)
     base = Path(tempfile.mkdtemp(prefix="tf24fuzz-server-"))
     judge = Judge(log)
-    seeds = random.Random(options.seed)
-    deadline = time.monotonic() + options.minutes * 60
+    seeds = random.Random(seed)
+    deadline = time.monotonic() + minutes * 60
     started = time.monotonic()
     try:
-        while time.monotonic() < deadline and (options.sessions is None or judge.sessions < options.sessions):
-            seed = (
-                options.seed if options.sessions == 1 and options.seed is not None else seeds.randrange(2**32)
-            )
-            Session(seed, judge, base).run()
+        while time.monotonic() < deadline and (sessions is None or judge.sessions < sessions):
+            session_seed = seed if sessions == 1 and seed is not None else seeds.randrange(2**32)
+            Session(session_seed, judge, base).run()
             judge.sessions += 1
             if judge.sessions % 20 == 0:
                 with open(log, "a") as handle:
@@ -712,9 +663,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     with open(log, "a") as handle:
         handle.write(summary + "\n")
+    return judge, summary
+
+
+def test_fuzz_server(tmp_path: Path) -> None:
+    log = Path(LOG or tmp_path) / "fuzz-server.log"
+    judge, summary = fuzz(MINUTES, log, SEED, SESSIONS)
     print(summary)
-    return 1 if judge.findings else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    assert not judge.findings, log.read_text()

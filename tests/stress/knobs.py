@@ -1,0 +1,23 @@
+"""The stress suite's knobs, environment variables, for long runs by hand:
+- `TF24MIGRATE_STRESS_MINUTES`: how long each fuzzer runs (default 0.5; an hour's run of both:
+  `TF24MIGRATE_STRESS_MINUTES=60 python -m pytest tests/stress -k fuzz -n 2 -s`);
+- `TF24MIGRATE_STRESS=full`: the torture's big cases at full size (a 50 MB file, 20,000 small
+  files, 400 standard-library files; a 50 MB module for the server's memory) instead of 5 MB, 2,000
+  and 100;
+- `TF24MIGRATE_STRESS_SEED`: the seed a fuzzer starts from (a finding names the one that reruns it;
+  with `TF24MIGRATE_STRESS_SESSIONS=1`, only that session or run);
+- `TF24MIGRATE_STRESS_LOG`: the folder the fuzzers log their findings to (and keep each finding's
+  case in), instead of the test's temporary folder.
+"""
+
+from __future__ import annotations
+
+import os
+
+MINUTES = float(os.environ.get("TF24MIGRATE_STRESS_MINUTES", "0.5"))
+FULL = os.environ.get("TF24MIGRATE_STRESS", "") == "full"
+SEED = int(os.environ["TF24MIGRATE_STRESS_SEED"]) if os.environ.get("TF24MIGRATE_STRESS_SEED") else None
+SESSIONS = (
+    int(os.environ["TF24MIGRATE_STRESS_SESSIONS"]) if os.environ.get("TF24MIGRATE_STRESS_SESSIONS") else None
+)
+LOG = os.environ.get("TF24MIGRATE_STRESS_LOG")
