@@ -24,6 +24,7 @@ import multiprocessing
 import os
 import sys
 import threading
+import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -44,6 +45,7 @@ _WARM_UP = "import tensorflow as tf\nstrategy.experimental_run_v2(step)\n"
 MAX_DISK_BYTES = 16 * 1024 * 1024
 # The characters of a text after whose job the worker gives its free memory back (`heap.give_back`).
 BIG_TEXT = 1024 * 1024
+_WATCH = 0.5  # seconds between two looks of the worker at its server (`_end_with_the_server`)
 
 
 @dataclass(frozen=True)
@@ -202,12 +204,27 @@ def _warm_up() -> None:
     migrate_source(_WARM_UP)
 
 
+def _end_with_the_server() -> None:
+    """End this worker process as soon as its server is gone (killed, SIGKILL): an idle worker
+    sees its connection close, but one at a job would run it to its end first, minutes for a big
+    file, for nobody. Checked every `_WATCH` s, in a thread of its own."""
+    server = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == server:
+            time.sleep(_WATCH)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="tf24migrate-server-watch", daemon=True).start()
+
+
 def _serve(connection) -> None:
     """The worker process: warm up, then answer each job sent, until the server closes the
     connection; `_STARTED` is sent as each job is taken."""
     os.dup2(2, 1)  # stdout is the server's channel to the editor: nothing may be printed there
     sys.stdout = sys.stderr
     keep_big_blocks_apart()
+    _end_with_the_server()
     try:
         _warm_up()
     except Exception as error:  # a broken install: each job will say so; the log, in one line
