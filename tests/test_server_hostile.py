@@ -315,3 +315,24 @@ def test_a_code_action_over_many_findings_reads_the_strings_of_its_text_once(mon
     assert [action.edit.changes["file:///m.py"][0].range.start.line for action in made] == [
         3 * n + 2 for n in range(50)
     ]
+
+
+def test_a_job_the_starting_worker_had_not_taken_at_shutdown_is_not_an_internal_error():
+    """Found by the server's fuzzer (seed 4150217370, at a busy moment): `shutdown` while the
+    worker still loaded the engine, a document's job sent to it, made that document's diagnostic
+    "internal error: the worker process ended before it took the file; please report it"."""
+    import asyncio
+
+    from tf24migrate.server.settings import EditorSettings
+    from tf24migrate.server.worker import Job, Worker
+
+    async def shut_down_while_it_starts():
+        worker = Worker()
+        worker.start()
+        checked = asyncio.ensure_future(worker.run(Job("/m.py", QUICK, EditorSettings(), 0)))
+        await asyncio.sleep(0.1)  # the job is sent; the worker loads the engine (a second or more)
+        worker.close()
+        return await checked
+
+    outcome = asyncio.run(shut_down_while_it_starts())
+    assert outcome.failure == "not checked: the server is shutting down"

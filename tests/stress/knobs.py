@@ -2,8 +2,8 @@
 - `TF24MIGRATE_STRESS_MINUTES`: how long each fuzzer runs (default 0.5; an hour's run of both:
   `TF24MIGRATE_STRESS_MINUTES=60 python -m pytest tests/stress -k fuzz -n 2 -s`);
 - `TF24MIGRATE_STRESS=full`: the torture's big cases at full size (a 50 MB file, 20,000 small
-  files, 400 standard-library files; a 50 MB module for the server's memory) instead of 5 MB, 2,000
-  and 100;
+  files, 400 standard-library files) instead of 5 MB, 2,000 and 100, and the server's memory on a
+  29 MB module (nine tenths of the longest message it reads) instead of 5 MB;
 - `TF24MIGRATE_STRESS_SEED`: the seed a fuzzer starts from (a finding names the one that reruns it;
   with `TF24MIGRATE_STRESS_SESSIONS=1`, only that session or run);
 - `TF24MIGRATE_STRESS_LOG`: the folder the fuzzers log their findings to (and keep each finding's

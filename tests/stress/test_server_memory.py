@@ -14,6 +14,8 @@ from knobs import FULL
 from lsp_raw import RawServer
 from processes import PeakMemory, wait_for_children
 
+from tf24migrate.server.wire import MAX_MESSAGE
+
 FACTOR = 10
 
 
@@ -29,7 +31,8 @@ def test_a_big_module_costs_the_server_at_most_ten_times_its_size(tmp_path: Path
         assert server.diagnostics(small, 120) is not None  # the worker is warm
         memory = PeakMemory(server.process.pid)
         memory.start()
-        text = big_module((50 if FULL else 5) << 20)
+        # full: the biggest document the server reads (a longer message is refused unread)
+        text = big_module(MAX_MESSAGE * 9 // 10 if FULL else 5 << 20)
         uri = (project / "big.py").as_uri()
         server.open(uri, text)
         assert len(server.diagnostics(uri, 600) or []) == text.count(CALL.decode())

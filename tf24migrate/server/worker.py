@@ -45,6 +45,7 @@ _WARM_UP = "import tensorflow as tf\nstrategy.experimental_run_v2(step)\n"
 MAX_DISK_BYTES = 16 * 1024 * 1024
 # The characters of a text after whose job the worker gives its free memory back (`heap.give_back`).
 BIG_TEXT = 1024 * 1024
+SHUTTING_DOWN = "not checked: the server is shutting down"
 _WATCH = 0.5  # seconds between two looks of the worker at its server (`_end_with_the_server`)
 
 
@@ -271,7 +272,7 @@ class Worker:
         try:
             return await asyncio.get_running_loop().run_in_executor(self._threads, self._run, job)
         except RuntimeError:  # the server is shutting down: no job runs any more
-            return Outcome(failure="not checked: the server is shutting down")
+            return Outcome(failure=SHUTTING_DOWN)
 
     def start(self) -> None:
         """Start the worker process (if none runs), to warm up before the first job: in the jobs'
@@ -309,7 +310,7 @@ class Worker:
         return connection.recv() == _STARTED
 
     def _run(self, job: Job) -> Outcome:
-        failure = "not checked: the server is shutting down"
+        failure = SHUTTING_DOWN
         for _ in range(2):  # a worker that ended before taking the job: once more, on a new one
             if self._closed:
                 break
@@ -339,6 +340,8 @@ class Worker:
             if not self._closed:
                 self._start()  # warm for the next change: it does not pay this one's end
             break
+        if self._closed:  # whatever failed, the server's end (`shutdown`) is why: no internal error
+            failure = SHUTTING_DOWN
         return Outcome(failure=failure)
 
     def stop(self) -> None:
