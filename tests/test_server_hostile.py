@@ -336,3 +336,30 @@ def test_a_job_the_starting_worker_had_not_taken_at_shutdown_is_not_an_internal_
 
     outcome = asyncio.run(shut_down_while_it_starts())
     assert outcome.failure == "not checked: the server is shutting down"
+
+
+def test_a_fix_in_a_long_line_is_an_edit_of_what_changed(monkeypatch):
+    """A fix in a 28 MB line made the code action's answer 58 MB (the line, twice) and cost the
+    server 100 MB: an edit longer than `LONG_EDIT` covers only what changed. The edits still
+    turn the text into the new one, whatever the line ends, never splitting a `\\r\\n`."""
+    import random
+
+    from tf24migrate.server import documents
+    from tf24migrate.server.documents import Lines
+
+    old = "import tensorflow as tf\r\nx = '" + "a" * 200_000 + "'; s.experimental_run_v2(f)\r\ny = 1\r\n"
+    lines = Lines(old)
+    (edit,) = lines.edits_to(old.replace("experimental_run_v2", "run"))
+    assert edit.new_text == "run"
+    assert (edit.range.start.line, edit.range.start.character) == (1, 200_010)
+    assert (edit.range.end.line, edit.range.end.character) == (1, 200_029)
+    monkeypatch.setattr(documents, "LONG_EDIT", 0)  # every edit cut to what changed
+    rng = random.Random(46)
+    for _ in range(2000):
+        old, new = ("".join(rng.choices("ab\n\r😀", k=rng.randrange(20))) for _ in range(2))
+        lines = Lines(old)
+        text = old
+        for edit in reversed(lines.edits_to(new)):
+            start, end = lines.offset(edit.range.start), lines.offset(edit.range.end)
+            text = text[:start] + edit.new_text + text[end:]
+        assert text == new, (old, new)

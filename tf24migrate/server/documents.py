@@ -18,6 +18,10 @@ from lsprotocol import types
 from tf24migrate.rules.text import line_opcodes, line_starts
 
 Units = Callable[[str], int]  # how many of the client's code units a string takes
+# Characters of an edit (lines replaced and their new text) above which it is cut to the part that
+# changed: a fix in a 28 MB line sent the line twice in a code action's answer (100 MB more memory).
+LONG_EDIT = 64 * 1024
+_BLOCK = 4096  # characters compared at a time to find where two texts differ
 
 
 def utf16_units(text: str) -> int:
@@ -73,6 +77,9 @@ class Lines:
         """The offset of the end of line `line` (1-based), before its line break."""
         return self.starts[line - 1] + len(self._line(line - 1))
 
+    def _inside_crlf(self, offset: int) -> bool:
+        return 0 < offset < len(self.text) and self.text[offset - 1 : offset + 1] == "\r\n"
+
     def edits_to(self, new: str) -> list[types.TextEdit]:
         """The fewest whole-line edits that turn `text` into `new` (one per changed run of lines)."""
         old_lines = _LineSequence(self.text, self.starts)
@@ -84,13 +91,47 @@ class Lines:
             start, end = (
                 self.starts[at] if at < len(self.starts) else len(self.text) for at in (old_from, old_to)
             )
+            new_text = "".join(new_lines[new_from:new_to])
+            if end - start + len(new_text) > LONG_EDIT:  # only what changed in the lines
+                head, tail = _common_ends(self.text[start:end], new_text)
+                if head and self._inside_crlf(start + head):  # between `\r` and `\n` is no position
+                    head -= 1
+                if tail and self._inside_crlf(end - tail):
+                    tail -= 1
+                start, end, new_text = start + head, end - tail, new_text[head : len(new_text) - tail]
             edits.append(
                 types.TextEdit(
                     range=types.Range(start=self.position(start), end=self.position(end)),
-                    new_text="".join(new_lines[new_from:new_to]),
+                    new_text=new_text,
                 )
             )
         return edits
+
+
+def _common_ends(old: str, new: str) -> tuple[int, int]:
+    """How many characters `old` and `new` share at their start, and then at their end (never
+    overlapping the start), compared a block at a time (no copy of either text)."""
+    shortest = min(len(old), len(new))
+    head = shortest
+    for at in range(0, shortest, _BLOCK):
+        if old[at : at + _BLOCK] != new[at : at + _BLOCK]:
+            head = at + _first_difference(old[at : at + _BLOCK], new[at : at + _BLOCK])
+            break
+    rest = shortest - head
+    for at in range(0, rest, _BLOCK):
+        size = min(_BLOCK, rest - at)
+        old_block = old[len(old) - at - size : len(old) - at]
+        new_block = new[len(new) - at - size : len(new) - at]
+        if old_block != new_block:
+            return head, at + _first_difference(old_block[::-1], new_block[::-1])
+    return head, rest
+
+
+def _first_difference(old: str, new: str) -> int:
+    """Where `old` and `new` first differ (the shorter one's length if one starts the other)."""
+    return next(
+        (n for n, (a, b) in enumerate(zip(old, new, strict=False)) if a != b), min(len(old), len(new))
+    )
 
 
 class _LineSequence(Sequence[str]):
