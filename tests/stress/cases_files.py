@@ -1,5 +1,5 @@
 """Torture cases on where files are: symlinks, FIFOs, devices, permissions, links, metadata, and
-crafted file names (the outcomes are defined in torture.py)."""
+crafted file names (the outcomes are defined in `test_torture.py`)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Torture cases on what a file holds: encodings and line endings, library arguments, notebooks,
-configs, nesting and syntax the parser must refuse (the outcomes are defined in torture.py)."""
+configs, nesting and syntax the parser must refuse (the outcomes are defined in `test_torture.py`)."""
 
 from __future__ import annotations
 

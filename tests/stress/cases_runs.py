@@ -1,5 +1,5 @@
 """Torture cases on how the command runs: signals, concurrent runs and edits, limits, load, the big
-file, command-line edges (the outcomes are defined in torture.py)."""
+file, command-line edges (the outcomes are defined in `test_torture.py`)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Torture cases of issue 46: the language server against a hostile client (`lsp_raw.py`), and the
 command's new surfaces (the code cache in the user's cache folder, rare codecs on stdin, an
-append-only folder, a lone surrogate). The outcomes are those of torture.py; for the server, a
+append-only folder, a lone surrogate). The outcomes are those of `test_torture.py`; for the server, a
 "crash" is a traceback or an exit code LSP does not give, a "hang" a request unanswered or a
 server (or its worker) that does not end."""
 

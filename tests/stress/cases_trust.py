@@ -2,7 +2,7 @@
 temporary file, a cache folder at a source folder, interruptions with JSON, symlinks planted or
 swapped, FIFOs where files are expected, backtracking globs, killed workers and locked folders,
 metadata and options that used to crash, closed or full streams, honest messages, library types
-(the outcomes are defined in torture.py)."""
+(the outcomes are defined in `test_torture.py`)."""
 
 from __future__ import annotations
 
