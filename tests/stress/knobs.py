@@ -1,6 +1,7 @@
 """The stress suite's knobs, environment variables, for long runs by hand:
-- `TF24MIGRATE_STRESS_MINUTES`: how long each fuzzer runs (default 0.5; an hour's run of both:
-  `TF24MIGRATE_STRESS_MINUTES=60 python -m pytest tests/stress -k fuzz -n 2 -s`);
+- `TF24MIGRATE_STRESS_MINUTES`: how long each fuzzer runs (default 0.5; an hour's run of both,
+  side by side: `TF24MIGRATE_STRESS_MINUTES=60 TF24MIGRATE_STRESS_LOG=DIR nice python -m pytest
+  tests/stress -k fuzz -n 2`, the totals the last line of each log in DIR);
 - `TF24MIGRATE_STRESS=full`: the torture's big cases at full size (a 50 MB file, 20,000 small
   files, 400 standard-library files) instead of 5 MB, 2,000 and 100, and the server's memory on a
   29 MB module (nine tenths of the longest message it reads) instead of 5 MB;
