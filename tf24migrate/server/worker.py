@@ -20,6 +20,7 @@ file in the editor creates no folder in the project.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import multiprocessing
 import os
 import sys
@@ -73,6 +74,9 @@ class Outcome:
     failure: str | None = None
     unsafe_fixes: bool = False
     failure_code: str | None = None  # the note a failure is (a syntax error's), if any
+    # The migrated text is the job's own: the worker says so rather than send a copy back, and
+    # `Worker` puts the job's text in `code` (a big document is then held once by the server).
+    unchanged: bool = False
 
 
 class _State:
@@ -175,8 +179,9 @@ def run_job(job: Job) -> Outcome:
             unsafe_fixes=group.settings.unsafe_fixes,
             failure_code=SYNTAX_ERROR.code if len(findings) < len(result.findings) else None,
         )
-    code = job.text if result.code is None or result.status is Status.UNCHANGED else result.code
-    return Outcome(result.findings, code, unsafe_fixes=group.settings.unsafe_fixes)
+    if result.code is None or result.status is Status.UNCHANGED:
+        return Outcome(result.findings, unchanged=True, unsafe_fixes=group.settings.unsafe_fixes)
+    return Outcome(result.findings, result.code, unsafe_fixes=group.settings.unsafe_fixes)
 
 
 def _write_pages(folder: str, findings: Sequence[Finding]) -> None:
@@ -324,7 +329,8 @@ class Worker:
                     )
                     continue
                 if connection.poll(job.settings.timeout):
-                    return connection.recv()
+                    outcome: Outcome = connection.recv()
+                    return dataclasses.replace(outcome, code=job.text) if outcome.unchanged else outcome
                 failure = (
                     f"not checked: migrating this file took longer than {job.settings.timeout:g} s "
                     "(the `timeout` setting); run `tf24migrate --diff` on it to see its findings"
