@@ -9,8 +9,8 @@
    in a source holding `>>>`, the doctest examples of its docstrings, migrated by the stages
    below run over each docstring's examples (`doctests`).
 3. plan: Python's `ast` lists the statements and marks those no rule can touch (`pruning`),
-   which LibCST then does not even parse (off with `TF24MIGRATE_OFF=pruning`, `model.tricks`); nesting too deep for LibCST is
-   refused (`nesting`).
+   which LibCST then does not even parse (off with `TF24MIGRATE_OFF=pruning`, `model.tricks`);
+   nesting too deep for LibCST is refused (`nesting`).
 4. parse: one LibCST parse (`_Parsed.of`).
 5. transform: one pass of the rules (`transformer.run_pass`, reporting through
    `context.FileContext`), where suppression comments and declined fixes are honoured; again
@@ -57,7 +57,7 @@ from tf24migrate.model.notes import without_notes
 from tf24migrate.model.target import target_of
 from tf24migrate.model.tricks import switched_off
 from tf24migrate.rules.base import Rule
-from tf24migrate.rules.text import line_starts, python_chunks, python_chunks_with_offsets
+from tf24migrate.rules.text import first_line, line_starts, python_chunks, python_chunks_with_offsets
 
 _PROMPTED = re.compile(r"(?:>>>|\.\.\.)(?: (.*)|$)", re.MULTILINE)  # what follows a doctest prompt
 _MAX_PASSES = 4  # each pass only blocks more fixes; chains are short (a subclass, then its import)
@@ -301,10 +301,7 @@ class _Parsed:
                 deep = too_deep(tree, starts, before)
                 if deep is not None:
                     raise SourceSyntaxError(TOO_DEEP, (path, deep, 1, None))
-                top += [
-                    before + min([s.lineno, *(d.lineno for d in getattr(s, "decorator_list", ()))])
-                    for s in tree.body
-                ]
+                top += [before + first_line(s) for s in tree.body]
         except (SyntaxError, ValueError, RecursionError):
             raise python_syntax_error(source, path) from None
         module = parse(source, path)

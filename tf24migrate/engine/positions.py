@@ -22,7 +22,7 @@ from libcst._nodes.internal import CodegenState
 
 from tf24migrate.engine.form_feeds import with_form_feeds
 from tf24migrate.model.findings import Span
-from tf24migrate.rules.text import line_starts
+from tf24migrate.rules.text import first_line, line_starts
 
 _NO_RECORD = contextlib.nullcontext()
 
@@ -156,10 +156,7 @@ class StatementMap:
         """The map of `module`, parsed from `source`; `tree` is Python's `ast` of `source`, or of
         an original whose line `n` is line `line_of(n)` of `source`, where a line holding only a
         name in `sizes` stands for that many statements (see `sparse.Sparse`)."""
-        first_lines = [
-            min([s.lineno, *(d.lineno for d in getattr(s, "decorator_list", ()))]) for s in tree.body
-        ]
-        return cls.at_lines(module, first_lines, source, line_of, sizes)
+        return cls.at_lines(module, [first_line(s) for s in tree.body], source, line_of, sizes)
 
     @classmethod
     def at_lines(

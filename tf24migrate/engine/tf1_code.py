@@ -28,7 +28,7 @@ from tf24migrate.model.notes import TF1_FILE, note_finding
 from tf24migrate.model.target import TF1_TARGET, Target
 from tf24migrate.rules.names import normalize
 from tf24migrate.rules.needles import Pattern, attribute, word
-from tf24migrate.rules.text import in_code, line_starts, python_chunks
+from tf24migrate.rules.text import first_line, in_code, line_starts, python_chunks
 
 # Top-level names of TF 1's `tf` that TF 2 does not have: each is absent from the `tf` namespace of
 # TF 2.0 to 2.15 (checked against TF 2.15.1's `tensorflow/__init__.py`) and present in
@@ -146,8 +146,7 @@ class _Finder:
             self._visit(ast.iter_child_nodes(node))
 
     def _holds_a_line(self, node: ast.stmt) -> bool:
-        start = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))])
-        index = bisect.bisect_left(self.lines, start)
+        index = bisect.bisect_left(self.lines, first_line(node))
         return index < len(self.lines) and self.lines[index] <= (node.end_lineno or node.lineno)
 
     def _import(self, node: ast.Import) -> None:

@@ -248,3 +248,9 @@ def statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
         yield statement
         for name in ("body", "orelse", "finalbody", "handlers", "cases"):
             stack.extend(getattr(statement, name, None) or ())
+
+
+def first_line(statement: ast.stmt) -> int:
+    """The line `statement` starts on, its decorators included (`ast` puts a decorated definition
+    at its `def` or `class` line)."""
+    return min([statement.lineno, *(d.lineno for d in getattr(statement, "decorator_list", ()))])
