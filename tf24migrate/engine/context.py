@@ -121,7 +121,11 @@ class FileContext(RuleContext):
 
     @functools.cached_property
     def line_length(self) -> int:
-        return max([79, *(len(line) for line in self.source.splitlines())])
+        return max([79, *(len(line) for line in self._source_lines)])
+
+    @functools.cached_property
+    def _source_lines(self) -> list[str]:
+        return self.source.splitlines()
 
     @property
     def ancestors(self) -> list[cst.CSTNode]:
@@ -141,7 +145,7 @@ class FileContext(RuleContext):
             first = self._locate(node, self.cursor.top_statement()).line
         else:
             first = self.node_lines(node)[1].line
-        lines = self.source.splitlines()[first - 1 :]
+        lines = self._source_lines[first - 1 :]
         indent = len(lines[0]) - len(lines[0].lstrip())
         block = [lines[0]]
         for line in lines[1:]:

@@ -3,9 +3,10 @@
 A rule declares what must occur in a file for it to possibly fire (`requires` and `triggers`, see
 `tf24migrate.catalogue.prefilter`): the engine parses only files holding them, and visits only the
 statements on lines holding a trigger (or using a name bound on such a line); tests demand the
-same output without that plan (`engine.pruning`) on every fixture and the public corpora. It handles the node types it cares about with
-`leave_<NodeType>(ctx, original, updated)` methods, as a LibCST transformer would, where `ctx` is
-the `RuleContext` (`tf24migrate.rules.context`). Rules never read files or print: they call `ctx.report(...)`.
+same output without that plan (`engine.pruning`) on every fixture and the public corpora. It
+handles the node types it cares about with `leave_<NodeType>(ctx, original, updated)` methods, as
+a LibCST transformer would, where `ctx` is the `RuleContext` (`tf24migrate.rules.context`). Rules
+never read files or print: they call `ctx.report(...)`.
 """
 
 from __future__ import annotations
