@@ -286,7 +286,7 @@ def test_a_code_action_over_many_findings_reads_the_strings_of_its_text_once(mon
     tokenized = []
     real = tokenize.generate_tokens
     monkeypatch.setattr(tokenize, "generate_tokens", lambda readline: tokenized.append(1) or real(readline))
-    actions._lines_inside_strings.cache_clear()
+    actions._INSIDE.clear()
     shown = types.Diagnostic(
         range=types.Range(start=types.Position(0, 0), end=types.Position(0, 1)), message="m"
     )
@@ -341,25 +341,29 @@ def test_a_job_the_starting_worker_had_not_taken_at_shutdown_is_not_an_internal_
 def test_a_text_the_worker_leaves_as_it_is_is_not_sent_back():
     """An outcome keeps the document's own text, not a copy of it made by the worker: the server
     holds a big document once while it is open (a 5 MB one took 5 to 20 MB more, by its widest
-    character); a text the worker changes comes back as the new text."""
+    character); a text the worker changes comes back as the new text, kept as UTF-8 (half or a
+    quarter of a text beyond Latin-1 held as a string), lone surrogates and all."""
     import asyncio
 
     from tf24migrate.server.settings import EditorSettings
     from tf24migrate.server.worker import Job, Worker
 
     plain = "import tensorflow as tf\nx = tf.constant(1)  # é\n" * 3
-    due = "import tensorflow as tf\nstrategy.experimental_run_v2(fn)\n"
+    due = "import tensorflow as tf\nstrategy.experimental_run_v2(fn)  # λ 😀\n"
+    lone = due.replace("λ", "\ud800")  # sent as it is: its check names it
 
-    async def check_both():
+    async def check_all():
         worker = Worker()
         try:
-            return [await worker.run(Job("/m.py", text, EditorSettings(), 0)) for text in (plain, due)]
+            return [await worker.run(Job("/m.py", text, EditorSettings(), 0)) for text in (plain, due, lone)]
         finally:
             worker.close()
 
-    left, changed = asyncio.run(check_both())
+    left, changed, refused = asyncio.run(check_all())
     assert left.failure is None and left.code is plain
-    assert changed.code == due.replace("experimental_run_v2", "run")
+    assert changed.code is None and changed.encoded is not None
+    assert changed.migrated() == due.replace("experimental_run_v2", "run")
+    assert "U+D800" in (refused.failure or "") and "line 2" in (refused.failure or "")
 
 
 def test_a_fix_in_a_long_line_is_an_edit_of_what_changed(monkeypatch):

@@ -115,7 +115,7 @@ def read_regular_file(
 class SourceFile:
     text: str
     encoding: str
-    raw: bytes
+    raw: bytes | None  # None: a text that was never bytes (an editor's), never written
 
 
 def decode_source(raw: bytes) -> SourceFile:

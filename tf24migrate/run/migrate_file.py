@@ -188,7 +188,7 @@ def migrate_loaded(path: str, source: SourceFile, settings: Settings) -> FileRes
         code=result.code,
         findings=without_notes(result.findings, settings.hidden_notes),
         encoding=source.encoding if result.changed else None,
-        digest=digest(source.raw) if result.changed else None,
+        digest=digest(source.raw) if result.changed and source.raw is not None else None,
     )
 
 

@@ -10,7 +10,6 @@ brings along only what that fix needs (an import), whole changed lines at a time
 
 from __future__ import annotations
 
-import functools
 import re
 import tokenize
 from collections.abc import Iterator
@@ -83,11 +82,27 @@ def suppress(
     return None
 
 
-@functools.lru_cache(maxsize=4)
 def _lines_inside_strings(text: str) -> frozenset[int]:
     """The lines (1-based) whose end lies inside a string: a comment there would be in the string.
     Kept for the last texts: a code action over a range asks it once per finding, and tokenizing a
-    5 MB module 236 times held the server for minutes."""
+    5 MB module 236 times held the server for minutes. Kept by the text's length and hash, not the
+    text: the text before a change stayed alive with it (10 MB more while a 5 MB document beyond
+    Latin-1 was checked again)."""
+    key = (len(text), hash(text))
+    found = _INSIDE.pop(key, None)
+    if found is None:
+        found = _inside_strings(text)
+    _INSIDE[key] = found  # the newest last
+    while len(_INSIDE) > _KEPT:
+        del _INSIDE[next(iter(_INSIDE))]
+    return found
+
+
+_KEPT = 4
+_INSIDE: dict[tuple[int, int], frozenset[int]] = {}
+
+
+def _inside_strings(text: str) -> frozenset[int]:
     inside: set[int] = set()
     starts: list[int] = []
     try:

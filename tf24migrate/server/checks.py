@@ -78,8 +78,11 @@ class Checks:
         self._running: dict[str, asyncio.Task] = {}
 
     def changed(self, key: str) -> None:
-        """The subject `key` changed (or its settings did): check its newest text."""
+        """The subject `key` changed (or its settings did): check its newest text. The result at
+        hand is dropped: it is for an older text, which it would keep (and its migrated text) while
+        the new one is checked."""
         self._changes[key] = self._changes.get(key, 0) + 1
+        self._results.pop(key, None)
         if key not in self._running:
             self._running[key] = asyncio.ensure_future(self._check(key))
 

@@ -10,6 +10,7 @@ incremental change after one of those would land elsewhere in its copy than in t
 from __future__ import annotations
 
 import bisect
+import inspect
 from collections.abc import Callable, Sequence
 from typing import overload
 
@@ -83,7 +84,8 @@ class Lines:
     def edits_to(self, new: str) -> list[types.TextEdit]:
         """The fewest whole-line edits that turn `text` into `new` (one per changed run of lines)."""
         old_lines = _LineSequence(self.text, self.starts)
-        new_lines = _LineSequence(new, line_starts(new))
+        # not kept as `line_starts`'s last text: that would hold a big migrated text after its edits
+        new_lines = _LineSequence(new, inspect.unwrap(line_starts)(new))
         edits = []
         for tag, old_from, old_to, new_from, new_to in line_opcodes(old_lines, new_lines):
             if tag == "equal":
@@ -174,4 +176,6 @@ def apply_change(text: str, change: types.TextDocumentContentChangeEvent, units:
         return change.text
     lines = Lines(text, units)
     start, end = lines.offset(change.range.start), lines.offset(change.range.end)
-    return text[:start] + change.text + text[max(start, end) :]
+    new = text[:start] + change.text + text[max(start, end) :]
+    line_starts(new)  # what the next change and the diagnostics ask for: the old text is let go
+    return new

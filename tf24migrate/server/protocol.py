@@ -433,7 +433,8 @@ def build_server(worker: Worker | None = None) -> MigrationServer:
         if current is None:
             return None
         subject, outcome = current
-        if outcome.code is None:
+        migrated = outcome.migrated()
+        if migrated is None:
             return []
         only = params.context.only
         documents = subject.documents()
@@ -449,18 +450,18 @@ def build_server(worker: Worker | None = None) -> MigrationServer:
         one_by_one = sum(finding.applied for finding, _ in found) <= actions.MOST_QUICK_FIXES
         for finding, shown in found:
             if finding.applied and one_by_one:
-                code: str | None = outcome.code
+                code: str | None = migrated
                 if len(applied) > 1:  # this fix alone: the others declined
                     others = tuple(other for other in applied if other is not finding)
-                    code = (await ls.worker.run(ls.job(subject, others))).code
+                    code = (await ls.worker.run(ls.job(subject, others))).migrated()
                 if code is not None and code != subject.text:
                     result.append(actions.quick_fix(finding, shown, subject.edits(code)))
             if finding.code not in NOTES_BY_CODE:
                 silence = actions.suppress(finding, shown, uri, documents[uri], ls.comment(subject))
                 if silence is not None:
                     result.append(silence)
-        if _wanted(actions.FIX_ALL, only) and outcome.code != subject.text:
-            result.append(actions.fix_all(subject.edits(outcome.code), outcome.unsafe_fixes))
+        if _wanted(actions.FIX_ALL, only) and migrated != subject.text:
+            result.append(actions.fix_all(subject.edits(migrated), outcome.unsafe_fixes))
         if not ls.checks.is_current(key, subject):
             return None  # the text changed meanwhile: these edits are for an older one
         return result

@@ -34,7 +34,7 @@ from multiprocessing.process import BaseProcess
 from typing import TYPE_CHECKING
 
 from tf24migrate.model.findings import FileResult, Finding, Status
-from tf24migrate.server.heap import give_back, keep_big_blocks_apart
+from tf24migrate.server.heap import forget_last_texts, give_back, keep_big_blocks_apart
 
 if TYPE_CHECKING:
     from tf24migrate.server.settings import EditorSettings
@@ -77,6 +77,13 @@ class Outcome:
     # The migrated text is the job's own: the worker says so rather than send a copy back, and
     # `Worker` puts the job's text in `code` (a big document is then held once by the server).
     unchanged: bool = False
+    # The server's: a migrated text that is not the job's own, as UTF-8 (`code` then None), half
+    # or a quarter of a text held as `str` beyond Latin-1; `migrated()` decodes it when asked.
+    encoded: bytes | None = None
+
+    def migrated(self) -> str | None:
+        """The migrated text (None: not migrated)."""
+        return self.code if self.encoded is None else self.encoded.decode("utf-8", "surrogatepass")
 
 
 class _State:
@@ -134,19 +141,24 @@ def _on_disk(path: str, text: str):
 
 
 def _migrate(job: Job, group) -> FileResult:
+    """Migrate the job's text, through the result cache when it is the file's on disk. The text
+    migrated is the job's own object in both cases, without its bytes (`SourceFile.raw`): an
+    editor's text is never written, and a second copy of a big document costs 2-4 bytes a
+    character beyond Latin-1."""
     from tf24migrate.run.files import SourceFile, digest
     from tf24migrate.run.migrate_file import migrate_loaded
 
     on_disk = _on_disk(job.path, job.text)
-    cache = _cache(group) if on_disk is not None else None
-    if cache is not None:
-        cached = cache.load(job.path, digest(on_disk.raw))
+    key = digest(on_disk.raw) if on_disk is not None else None
+    del on_disk
+    cache = _cache(group) if key is not None else None
+    if cache is not None and key is not None:
+        cached = cache.load(job.path, key)
         if cached is not None:
             return cached
-    source = on_disk or SourceFile(job.text, "utf-8", job.text.encode("utf-8", "surrogatepass"))
-    result = migrate_loaded(job.path, source, group.settings)
-    if cache is not None:
-        cache.store(job.path, digest(on_disk.raw), result)
+    result = migrate_loaded(job.path, SourceFile(job.text, "utf-8", None), group.settings)
+    if cache is not None and key is not None:
+        cache.store(job.path, key, result)
     return result
 
 
@@ -224,6 +236,33 @@ def _end_with_the_server() -> None:
     threading.Thread(target=watch, name="tf24migrate-server-watch", daemon=True).start()
 
 
+def _send_job(connection: Connection, job: Job) -> None:
+    """Send `job`, its text as UTF-8 in a message of its own: pickled, a text beyond Latin-1 kept
+    its UTF-8 form (CPython caches it in the string) as long as the server held the document."""
+    connection.send(dataclasses.replace(job, text=""))
+    connection.send_bytes(job.text.encode("utf-8", "surrogatepass"))
+
+
+def _received_job(connection: Connection) -> Job:
+    job: Job = connection.recv()
+    return dataclasses.replace(job, text=connection.recv_bytes().decode("utf-8", "surrogatepass"))
+
+
+def _parts(outcome: Outcome) -> tuple[Outcome, bytes | None]:
+    """`outcome` as the worker sends it: without its migrated text, and that text as UTF-8 in a
+    message of its own (None: no text), which the server keeps as it came (`Outcome.encoded`)."""
+    if outcome.code is None:
+        return outcome, None
+    return dataclasses.replace(outcome, code=None, encoded=b""), outcome.code.encode("utf-8", "surrogatepass")
+
+
+def _received_outcome(connection: Connection) -> Outcome:
+    outcome: Outcome = connection.recv()
+    if outcome.encoded is None:
+        return outcome
+    return dataclasses.replace(outcome, encoded=connection.recv_bytes())
+
+
 def _serve(connection) -> None:
     """The worker process: warm up, then answer each job sent, until the server closes the
     connection; `_STARTED` is sent as each job is taken."""
@@ -239,22 +278,28 @@ def _serve(connection) -> None:
         )
     while True:
         try:
-            job = connection.recv()
+            job = _received_job(connection)
             connection.send(_STARTED)
         except (EOFError, OSError):
             return
+        big = len(job.text) > BIG_TEXT
         try:
             answer = run_job(job)
         except Exception as error:  # a bug must cost one document its findings, not the worker
             answer = Outcome(
                 failure=f"internal error ({type(error).__name__}: {error}); please report it with the file"
             )
+        del job  # its text, before the migrated one is encoded
+        answer, data = _parts(answer)  # the migrated text dropped once encoded
         try:
             connection.send(answer)
+            if data is not None:
+                connection.send_bytes(data)
         except (EOFError, OSError):
             return
-        if len(job.text) > BIG_TEXT:
-            del job, answer
+        del answer, data
+        if big:
+            forget_last_texts()
             give_back()
 
 
@@ -321,7 +366,7 @@ class Worker:
                 break
             connection = self._connection if self._alive() and self._connection is not None else self._start()
             try:
-                connection.send(job)
+                _send_job(connection, job)
                 if not self._taken(connection):
                     self.stop()
                     failure = (
@@ -329,7 +374,7 @@ class Worker:
                     )
                     continue
                 if connection.poll(job.settings.timeout):
-                    outcome: Outcome = connection.recv()
+                    outcome = _received_outcome(connection)
                     return dataclasses.replace(outcome, code=job.text) if outcome.unchanged else outcome
                 failure = (
                     f"not checked: migrating this file took longer than {job.settings.timeout:g} s "
