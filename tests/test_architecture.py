@@ -34,6 +34,7 @@ LAYERS = (
 # The imports against the flow, each with its reason: the one command, `tf24migrate`, also starts
 # the two packages above `cli`, each imported only when its subcommand is given.
 ALLOWED = {
+    ("cli", "server"): "`tf24migrate server` handles SIGTERM from its first code (`server.sigterm`)",
     ("cli.command", "server"): "`tf24migrate server` starts the language server",
     ("cli.command", "verify"): "`tf24migrate verify` hands its arguments to its own command",
 }

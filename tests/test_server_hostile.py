@@ -150,6 +150,41 @@ def test_sigterm_while_the_server_loads_ends_it_as_exit_does(project: Path, tmp_
     assert_one_line_log(server.close()[1])
 
 
+def test_sigterm_handled_from_the_first_of_the_servers_code(project: Path, tmp_path: Path):
+    """The server handles SIGTERM from the moment its package's code first runs (`tf24migrate.cli`,
+    imported first), not once the command's options are parsed 30-80 ms later: a SIGTERM as soon
+    as `tf24migrate.cli` is imported (Python's `-X importtime` says so on stderr) ends it with
+    exit's code 1, where it was killed by the signal (-15). Only while Python itself starts is
+    SIGTERM the default's (the server fuzzer accepts that when nothing is left behind)."""
+    import subprocess
+    import sys
+
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    process = subprocess.Popen(
+        [sys.executable, "-X", "importtime", "-m", "tf24migrate", "server"],
+        cwd=project,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "TMPDIR": str(temporary)},
+    )
+    assert process.stderr is not None
+    try:
+        for line in process.stderr:  # each module's line once it is imported, nested ones first
+            if line.split(b"|")[-1].strip() == b"tf24migrate.cli":
+                process.send_signal(signal.SIGTERM)
+                break
+        else:
+            pytest.fail("no tf24migrate.cli among the modules imported")
+        process.stderr.read()  # (a SIGTERM lost: the input stays open, and this waits 30 s)
+        assert process.wait(30) == 1
+    finally:
+        process.kill()
+        process.wait()
+    assert list(temporary.iterdir()) == []
+
+
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
 def test_special_files_and_clock_overflows(project: Path):
     os.mkfifo(project / "pipe.py")

@@ -14,7 +14,8 @@ Judged, per session (the outcomes of `test_torture.py`, for a server):
   SIGTERM; a worker left running 10 s after its server was killed (an orphan);
 - traceback: "Traceback" on stderr, a line there that is not one log entry ("tf24migrate server:
   ..."), an exit code other than the one LSP gives (0 after `shutdown`, else 1), death
-  by a signal nobody sent; "internal error" or "please report" in a diagnostic or a message;
+  by a signal nobody sent, death by SIGTERM (-15) once the server's code ran (a worker started,
+  a temporary file, output on stderr: before, while Python starts, it is POSIX's default); "internal error" or "please report" in a diagnostic or a message;
 - write outside: a file of the project or beside it changed, created or removed, or a temporary
   folder left behind;
 - misleading message: "took longer than" for a text of less than 64 KB under the default time
@@ -201,6 +202,8 @@ class Session:
         self.timeout_set = False
         self.big = self.rng.random() < 0.08  # opens a 5 MB document first, its memory measured
         self.grown = 0  # bytes the server and its worker grew by (a big session)
+        # a server SIGTERM ended by its default (exit -15): the processes it had started then
+        self.killed_starting: list[int] | None = None
 
     def report(self, kind: str, detail: str) -> None:
         self.judge.report(kind, detail, self.seed)
@@ -533,7 +536,9 @@ class Session:
             except subprocess.TimeoutExpired:
                 self.report("hang", "no end after SIGTERM")
                 return
-            if code != (0 if self.shut_down else 1):
+            if code == -signal.SIGTERM:  # judged once its output is read (`_judge_output`)
+                self.killed_starting = workers
+            elif code != (0 if self.shut_down else 1):
                 self.report("traceback", f"exit code {code} after SIGTERM (shutdown {self.shut_down})")
         else:
             self.server.process.kill()
@@ -592,6 +597,8 @@ class Session:
             self.report("write outside", f"the project changed: {changed[:3]}")
         if after[1] != before[1]:
             self.report("write outside", "the folder beside the project changed")
+        if self.killed_starting is not None:
+            self._judge_killed_starting(stderr)
         if not self.signalled or self.server.process.returncode != -signal.SIGKILL:
             left = os.listdir(self.temporary)
             if left:
@@ -602,6 +609,18 @@ class Session:
             self.judge.peak_bytes = max(self.judge.peak_bytes, self.memory.peak)
             if grown > MEMORY_FACTOR * self.sent:
                 self.report("memory", f"{grown >> 20} MB above the warm start for {self.sent >> 10} KB sent")
+
+    def _judge_killed_starting(self, stderr: str) -> None:
+        """A SIGTERM that ended the server by its default (exit -15): POSIX's, and right while
+        Python starts, before any of the server's code runs (it cannot handle a signal before);
+        from the first of its code, the server handles SIGTERM (`server.sigterm`). So a death by
+        SIGTERM is a defect once anything shows the server's code ran: a worker started, a file
+        in its temporary folder, a line on stderr."""
+        left = [f"worker {pid}" for pid in self.killed_starting or []]
+        left += [f"{name} in the temporary folder" for name in os.listdir(self.temporary)]
+        left += ["output on stderr"] if stderr else []
+        if left:
+            self.report("traceback", f"exit code -15 after SIGTERM, leaving {', '.join(left[:3])}")
 
     def _judge_message(self, message: dict) -> None:
         method = message.get("method")
