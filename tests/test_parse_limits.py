@@ -1,6 +1,7 @@
-"""Sources LibCST must never see: what Python's parser rejects, and nesting deep enough to crash
-LibCST's native parser (a segmentation fault killed the whole run) or its recursive passes. Each
-fails its own file with a message; the other files are migrated."""
+"""Sources LibCST must never see: what Python's parser rejects, nesting deep enough to crash
+LibCST's native parser (a segmentation fault killed the whole run) or its recursive passes, and a
+statement holding a trigger too long for LibCST's memory (`syntax.MAX_STATEMENT`). Each fails its
+own file with a message; the other files are migrated."""
 
 from __future__ import annotations
 
@@ -59,6 +60,38 @@ def test_nesting_within_the_limit_is_migrated(tmp_path):
     result = run("--write", "train.py", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "train.py").read_text() == source.replace("experimental_run_v2", "run")
+
+
+# A call due a fix, 300,037 characters long (100,000 arguments): LibCST took 600 MB and 7 s for it
+# (its line 4 more, indented in a function).
+HUGE_CALL = "strategy.experimental_run_v2(step, " + "0, " * 100_000 + ")\n"
+
+
+def test_a_statement_too_long_for_libcst_fails_its_file_and_the_run_goes_on(tmp_path):
+    source = (
+        "import tensorflow as tf\n\n\ndef train():\n    " + HUGE_CALL + "    " + OLD.splitlines()[1] + "\n"
+    )
+    (tmp_path / "a_huge.py").write_text(source)
+    (tmp_path / "b_train.py").write_text(OLD)
+    result = run("--write", "-j", "1", ".", cwd=tmp_path)
+    assert result.returncode == 2, result.stderr
+    assert (
+        "./a_huge.py:5:1: TF24005 error cannot parse: the statement at line 5 is 300,041 characters "
+        "long, over the limit of 262,144 given to LibCST at once"
+    ) in result.stdout
+    assert "split the statement into smaller ones, or exclude the file (--extend-exclude)" in result.stdout
+    assert "1 failed" in result.stderr and "Traceback" not in result.stderr
+    assert (tmp_path / "a_huge.py").read_text() == source
+    assert (tmp_path / "b_train.py").read_text() == OLD.replace("experimental_run_v2", "run")
+
+
+def test_a_long_statement_without_a_trigger_is_not_given_to_libcst(tmp_path):
+    """The limit is on what LibCST is given: a long statement no rule reads is left out of it."""
+    source = "import tensorflow as tf\ntable = [" + "0, " * 100_000 + "]\n" + OLD.splitlines()[1] + "\n"
+    result = migrate_source(source)
+    assert result.code == source.replace("experimental_run_v2", "run")
+    with pytest.raises(SourceSyntaxError, match="the statement at line 2 is 300,037 characters long"):
+        migrate_source("import tensorflow as tf\n" + HUGE_CALL)
 
 
 @pytest.mark.skipif(sys.version_info >= (3, 12), reason="PEP 695 syntax parses from Python 3.12")

@@ -47,7 +47,14 @@ from tf24migrate.engine.pruning import StatementPlan
 from tf24migrate.engine.public_api import imports_public_tensorflow
 from tf24migrate.engine.sparse import Sparse
 from tf24migrate.engine.suppressions import is_suppressed, line_suppressions, with_unknown_suppressions
-from tf24migrate.engine.syntax import TOO_DEEP, chains_too_long_are_syntax_errors, parse, python_syntax_error
+from tf24migrate.engine.syntax import (
+    MAX_STATEMENT,
+    TOO_DEEP,
+    chains_too_long_are_syntax_errors,
+    parse,
+    python_syntax_error,
+    statement_too_large,
+)
 from tf24migrate.engine.text_reports import TextReports
 from tf24migrate.engine.tf1_code import tf1_evidence, tf1_note, with_tf1_support
 from tf24migrate.engine.transformer import run_pass
@@ -274,6 +281,9 @@ class _Parsed:
             raise python_syntax_error(source, path)
         if plan.deep is not None:
             raise SourceSyntaxError(TOO_DEEP, (path, plan.deep, 1, None))
+        line, size = plan.largest_interesting(source)
+        if size > MAX_STATEMENT:  # LibCST's memory: about 1,900 times it
+            raise SourceSyntaxError(statement_too_large(line, size), (path, line, 1, None))
         sparse = plan.sparse(source)
         module: cst.Module | None = None
         if sparse is not None:

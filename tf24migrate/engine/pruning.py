@@ -457,6 +457,28 @@ class StatementPlan:
         pieces.append(source[copied:])
         return Sparse("".join(pieces), source, originals, ranges, sizes)
 
+    def largest_interesting(self, source: str) -> tuple[int, int]:
+        """The interesting statement LibCST is given the most of at once, as (its first line, the
+        characters of its own lines: its decorators and header for a compound statement, up to
+        its first child's line), or (0, 0) when none is interesting. Every other statement of the
+        text LibCST parses is left out (a marker line) or has no trigger."""
+        starts = line_starts(source)
+        count = len(self._start)
+
+        def offset(line: int) -> int:  # where line `line` (1-based) starts; past the end: the end
+            return starts[line - 1] if line <= len(starts) else len(source)
+
+        first_line, largest = 0, 0
+        for index in itertools.compress(range(count), self._interesting):
+            first = self._start[index]
+            last = self._end[index]
+            if self._descendants[index] and index + 1 < count:
+                last = max(first, self._start[index + 1] - 1)
+            size = offset(last + 1) - offset(first)
+            if size > largest:
+                first_line, largest = first, size
+        return first_line, largest
+
     def _indent_if_own_lines(self, index: int, source: str, starts: Sequence[int]) -> str | None:
         """The indentation of the statement at `index` if it may be left out (it has its lines to
         itself, and it is neither a top-level import nor the module docstring), else None."""

@@ -20,6 +20,24 @@ TOO_DEEP = (
     f"cannot parse: nesting too deep (more than {NESTING_LIMIT} levels): split the expression into "
     "smaller ones to migrate this file"
 )
+# The characters of one statement holding a trigger that LibCST is given at most (its own lines:
+# `pruning.StatementPlan.largest_interesting`): LibCST takes about 1,900 times a statement's size to
+# parse it (a 3 MB call of a million arguments, 5.8 GB), so at most about 500 MB for this one. The
+# largest such statement of the public corpora (the Model Garden 2.2-2.4, TF Agents, TFP, Keras
+# 2.15, TensorFlow 2.15's sources) is 14,631 characters (a docstring in Keras): 18 times less.
+MAX_STATEMENT = 256 * 1024
+
+
+def statement_too_large(line: int, size: int) -> str:
+    """What the user is told of a statement over `MAX_STATEMENT` (as `TOO_DEEP`: the file fails)."""
+    return (
+        f"cannot parse: the statement at line {line} is {size:,} characters long, over the limit of "
+        f"{MAX_STATEMENT:,} given to LibCST at once (it takes about 2,000 times a statement's size in "
+        "memory): split the statement into smaller ones, or exclude the file (--extend-exclude), "
+        "to migrate the rest"
+    )
+
+
 TOO_LONG_TO_MIGRATE = (
     "skipped: an expression chains too many parts for LibCST (such as hundreds of adjacent string "
     "literals or `+` terms); the file was left unchanged: split that expression to migrate it"
