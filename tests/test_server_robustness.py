@@ -229,3 +229,36 @@ async def test_the_command_cache_is_shared_for_saved_texts_only(client: Language
     assert check.returncode == 1
     assert set(results.iterdir()) == {*before, entry}
     close(client, uri)
+
+
+async def test_a_result_the_server_caches_is_written_as_the_command_would(
+    client: LanguageClient, project: Path
+):
+    """A file in Latin-1 (its cookie says so), open in the editor as it is on disk: the server
+    migrates the editor's text, but the result it caches for the command is the file's, with its
+    encoding (an editor's text not on disk is UTF-8); `--write` then writes it back in Latin-1."""
+    settings(client, {"targetVersion": "2.4"})  # the command's default: its fix applies
+    (project / "other.py").write_text("x = 1\n")
+    command = SERVER[:-1]
+    subprocess.run([*command, "--check", "other.py"], env=ENVIRONMENT, cwd=project, capture_output=True)
+    results = project / ".tf24migrate_cache" / "results"
+    before = set(results.iterdir())
+    latin = project / "latin.py"
+    latin.write_bytes(b"# -*- coding: latin-1 -*-\n" + HEAD + b"name = 'caf\xe9'\n" + CALL + b"\n")
+    uri = open_document(client, latin, latin.read_text(encoding="latin-1"))
+    await diagnostics_of(client, uri)
+    (entry,) = set(results.iterdir()) - before  # the server's, for the command's runs to read
+    assert b'"encoding": "iso-8859-1"' in entry.read_bytes()
+    write = subprocess.run(
+        [*command, "--write", str(latin)], env=ENVIRONMENT, cwd=project, capture_output=True, text=True
+    )
+    assert write.returncode == 0, write.stdout + write.stderr
+    assert latin.read_bytes() == (
+        b"# -*- coding: latin-1 -*-\n"
+        + HEAD
+        + b"name = 'caf\xe9'\n"
+        + CALL.replace(b"experimental_run_v2", b"run")
+        + b"\n"
+    )
+    close(client, uri)
+    settings(client, {})

@@ -141,23 +141,28 @@ def _on_disk(path: str, text: str):
 
 
 def _migrate(job: Job, group) -> FileResult:
-    """Migrate the job's text, through the result cache when it is the file's on disk. The text
-    migrated is the job's own object in both cases, without its bytes (`SourceFile.raw`): an
-    editor's text is never written, and a second copy of a big document costs 2-4 bytes a
-    character beyond Latin-1."""
+    """Migrate the job's text, through the result cache when it is the file's on disk (the result
+    stored is then the file's: its encoding, its bytes' digest). The text migrated is the job's
+    own object, not the copy decoded from the disk, and without its bytes (`SourceFile.raw`
+    None: the worker never writes): a second copy of a big document costs 2-4 bytes a character
+    beyond Latin-1."""
     from tf24migrate.run.files import SourceFile, digest
     from tf24migrate.run.migrate_file import migrate_loaded
 
     on_disk = _on_disk(job.path, job.text)
-    key = digest(on_disk.raw) if on_disk is not None else None
-    del on_disk
-    cache = _cache(group) if key is not None else None
-    if cache is not None and key is not None:
+    if on_disk is None:
+        return migrate_loaded(job.path, SourceFile(job.text, "utf-8", None), group.settings)
+    encoding, key = on_disk.encoding, digest(on_disk.raw or b"")
+    del on_disk  # its bytes and its text: the job's text is the same
+    cache = _cache(group)
+    if cache is not None:
         cached = cache.load(job.path, key)
         if cached is not None:
             return cached
-    result = migrate_loaded(job.path, SourceFile(job.text, "utf-8", None), group.settings)
-    if cache is not None and key is not None:
+    result = migrate_loaded(job.path, SourceFile(job.text, encoding, None), group.settings)
+    if result.changed:
+        result = dataclasses.replace(result, digest=key)
+    if cache is not None:
         cache.store(job.path, key, result)
     return result
 
