@@ -23,6 +23,7 @@ from tf24migrate.model.tricks import VARIABLE
 from tf24migrate.rules.needles import (
     IMPORTS_PUBLIC_TENSORFLOW,
     KeywordOfModuleCall,
+    MethodCallLines,
     ModuleAttribute,
     Pattern,
     PublicImports,
@@ -265,6 +266,15 @@ def test_each_rule_pattern_finds_what_its_regular_expression_finds(needle):
                 if source.count("\n", 0, a) not in lines:
                     receiver = source[a:b].split(".")[0].strip()
                     assert re.search(rf"\bimport\b[^\n]*\b{receiver}\b", source), source[a:b]
+        elif isinstance(needle, MethodCallLines):  # the methods, and where their receivers are told
+            lines = {source.count("\n", 0, a) for a, _ in everywhere}
+            methods = "|".join(needle.methods)
+            for a, b in found:
+                if source.count("\n", 0, a) not in lines:
+                    told = source[a:b].strip()
+                    receiver = re.split(r"[\s:=]", told, maxsplit=1)[0]
+                    called = rf"(?<![\w.]){re.escape(receiver)}\s*\.\s*(?:{methods})\b"
+                    assert told.startswith("class ") or re.search(called, source), told
         else:  # it narrows its regular expression's matches (`KeywordOfModuleCall`), or each
             # alternative of an `any_of` is matched alone: found on some of the same lines
             assert {source.count("\n", 0, a) for a, _ in found} <= {

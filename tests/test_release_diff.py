@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import pytest
 from tf24migrate.transforms.core.removed_api import REPORTED_ELSEWHERE, RemovedApi
-from tf24migrate.transforms.core.renames import FIXED_ELSEWHERE
+from tf24migrate.transforms.core.renames import FIXED_ELSEWHERE, POSITIONAL_PARAMETERS
 
 from tf24migrate import migrate_source
-from tf24migrate.dev import releases
+from tf24migrate.dev import release_probe, releases
 from tf24migrate.model import release_diff as _release_diff
+from tf24migrate.rules.needles import MethodCallLines
 
 
 def probe(
@@ -26,6 +27,17 @@ def probe(
     }
 
 
+ADD_WEIGHT_23 = [
+    ["name", "POSITIONAL_OR_KEYWORD", True],
+    ["partitioner", "POSITIONAL_OR_KEYWORD", True],
+    ["use_resource", "POSITIONAL_OR_KEYWORD", True],
+]
+ADD_WEIGHT_24 = [
+    ["name", "POSITIONAL_OR_KEYWORD", True],
+    ["use_resource", "POSITIONAL_OR_KEYWORD", True],
+    ["kwargs", "VAR_KEYWORD", False],
+]
+METRIC_ADD_WEIGHT = [["name", "POSITIONAL_OR_KEYWORD", False], ["shape", "POSITIONAL_OR_KEYWORD", True]]
 OLD = probe(
     "2.3.0",
     modules={
@@ -50,11 +62,19 @@ OLD = probe(
                 ["return_sequences", "POSITIONAL_OR_KEYWORD", True],
             ]
         },
-        "tensorflow.keras.layers.Dense": {"parameters": [["units", "POSITIONAL_OR_KEYWORD", False]]},
         "tensorflow.raw_ops.MaxPool": {
             "parameters": [["input", "POSITIONAL_OR_KEYWORD", False], ["name", "POSITIONAL_OR_KEYWORD", True]]
         },
         "tensorflow.keras.utils.gone_util": {"parameters": []},
+        "tensorflow.keras.layers.Layer": {
+            "parameters": [],
+            "methods": {"add_weight": ADD_WEIGHT_23, "call": []},
+        },
+        "tensorflow.keras.layers.Dense": {
+            "parameters": [["units", "POSITIONAL_OR_KEYWORD", False]],
+            "methods": {"add_weight": ADD_WEIGHT_23},
+        },
+        "tensorflow.keras.metrics.Metric": {"parameters": [], "methods": {"add_weight": METRIC_ADD_WEIGHT}},
     },
     imports={
         "tensorflow.python.keras.engine.training_utils": {
@@ -86,10 +106,15 @@ NEW = probe(
                 ["kwargs", "VAR_KEYWORD", False],
             ]
         },
-        "tensorflow.keras.layers.Dense": {"parameters": [["units", "POSITIONAL_OR_KEYWORD", False]]},
+        "tensorflow.keras.layers.Dense": {
+            "parameters": [["units", "POSITIONAL_OR_KEYWORD", False]],
+            "methods": {"add_weight": ADD_WEIGHT_24},
+        },
         "tensorflow.raw_ops.MaxPool": {
             "parameters": [["name", "POSITIONAL_OR_KEYWORD", True], ["input", "POSITIONAL_OR_KEYWORD", False]]
         },
+        "tensorflow.keras.layers.Layer": {"parameters": [], "methods": {"add_weight": ADD_WEIGHT_24}},
+        "tensorflow.keras.metrics.Metric": {"parameters": [], "methods": {"add_weight": METRIC_ADD_WEIGHT}},
     },
 )
 LATER = probe("2.15.1", modules={"tensorflow.python.keras.engine.training_eager_v1": []}, defines={})
@@ -137,6 +162,62 @@ def test_parameters_report_shifted_positionals_and_ignore_keyword_only_raw_ops()
     assert lstm.new_takes_kwargs is True
 
 
+def test_methods_group_the_classes_whose_method_changed_alike():
+    table = releases.methods(OLD, NEW)
+    assert list(table) == [("tensorflow.keras.layers.Dense", "tensorflow.keras.layers.Layer")]
+    ((method, changed),) = next(iter(table.values()))
+    assert method == "add_weight"
+    assert changed.old_positional == ("name", "partitioner", "use_resource")
+    assert changed.keywords_gone == ("partitioner",)
+    assert changed.new_takes_kwargs is True  # `Metric.add_weight`, the same in both, and `call`, gone: none
+
+
+def test_the_probe_lists_the_methods_a_class_defines_or_inherits_from_tensorflow():
+    """`release_probe._methods`, run here on classes that say they are TensorFlow's."""
+
+    class Mixin:  # not TensorFlow's: an absl `TestCase`'s `fail`
+        def fail(self, msg):
+            return msg
+
+    class Base:
+        __module__ = "tensorflow.python.keras.engine.base_layer"
+
+        def add_weight(self, name, partitioner=None, **kwargs):
+            return name
+
+        @staticmethod
+        def static(x, y=1):
+            return x
+
+        @classmethod
+        def build_from(cls, config):
+            return config
+
+        @property
+        def weights(self):
+            return []
+
+        def _private(self):
+            return None
+
+    class Dense(Mixin, Base):
+        __module__ = "tensorflow.python.keras.layers.core"
+
+        def call(self, inputs, /, training=None):
+            return inputs
+
+    assert release_probe._methods(Dense) == {
+        "add_weight": [
+            ["name", "POSITIONAL_OR_KEYWORD", False],
+            ["partitioner", "POSITIONAL_OR_KEYWORD", True],
+            ["kwargs", "VAR_KEYWORD", False],
+        ],
+        "build_from": [["config", "POSITIONAL_OR_KEYWORD", False]],
+        "call": [["inputs", "POSITIONAL_ONLY", False], ["training", "POSITIONAL_OR_KEYWORD", True]],
+        "static": [["x", "POSITIONAL_OR_KEYWORD", False], ["y", "POSITIONAL_OR_KEYWORD", True]],
+    }
+
+
 def test_the_table_source_is_the_data():
     namespace: dict = {}
     exec(releases.table_source(OLD, NEW, LATER), namespace)
@@ -148,6 +229,9 @@ def test_the_table_source_is_the_data():
         ("losses_utils",),
     )
     assert namespace["PARAMETERS"]["tensorflow.keras.layers.LSTM"][2] == ("implementation",)
+    ((((method, row),), classes),) = namespace["METHODS"]
+    assert method == "add_weight" and row[2] == ("partitioner",)
+    assert classes == ("tensorflow.keras.layers.Dense", "tensorflow.keras.layers.Layer")
 
 
 def test_the_committed_table_holds_the_breaks_users_met():
@@ -166,6 +250,20 @@ def test_the_committed_table_holds_the_breaks_users_met():
     ):
         assert name in removed, name
     assert _release_diff.PARAMETERS["tensorflow.keras.layers.LSTM"][2] == ("implementation",)
+    add_weight = {
+        classes: row
+        for changed, classes in _release_diff.METHODS
+        for method, row in changed
+        if method == "add_weight"
+    }
+    ((classes, row),) = add_weight.items()
+    assert row[2] == ("partitioner",)
+    assert {
+        "tensorflow.keras.layers.Layer",
+        "tensorflow.keras.Model",
+        "tensorflow.keras.layers.Dense",
+    } <= set(classes)
+    assert "tensorflow.keras.metrics.Metric" not in classes  # its own `add_weight`, unchanged
 
 
 @pytest.mark.parametrize(("callable_name", "code"), sorted(FIXED_ELSEWHERE.items()))
@@ -209,3 +307,24 @@ def test_the_needle_finds_imports_and_the_uses_of_what_they_bind_and_nothing_els
 def test_the_needle_reads_no_file_that_imports_no_internals():
     (needle,) = RemovedApi.triggers
     assert not needle.search("import tensorflow as tf\nx = tf.keras.layers.Dense(3)\nsmart_cond = 1\n")
+
+
+def test_the_method_needle_finds_the_lines_that_tell_a_receiver():
+    """TF24509's needle of methods: the calls and definitions of a changed method, the class
+    headers where one is called on `self` or `super()`, and the bindings of a named receiver."""
+    (needle,) = [n for n in POSITIONAL_PARAMETERS.triggers if isinstance(n, MethodCallLines)]
+    text = (
+        "import tensorflow as tf\n"
+        "class Base(tf.keras.layers.Layer):\n"  # a header: `self.add_weight(` below
+        "    pass\n"
+        "class Scale(Base):\n"
+        "    def build(self, input_shape):\n"
+        "        self.w = self.add_weight('w', (1,))\n"
+        "layer = tf.keras.layers.Dense(3)\n"  # binds the receiver below
+        "other = 1\n"
+        "layer.add_weight('v', (2,))\n"
+        "layer_add_weight = 2\n"  # not the word
+    )
+    lines = sorted({text.count("\n", 0, match.start()) + 1 for match in needle.finditer(text)})
+    assert lines == [2, 4, 6, 7, 9]
+    assert not needle.search("import tensorflow as tf\nclass A(tf.keras.layers.Layer):\n    pass\n")

@@ -18,7 +18,8 @@ Standard library only, Python 3.8 and later: it runs in the runtimes of `scripts
 - `public`: every name of the public API reached from `import tensorflow as tf` through its API
   modules (`tf.keras.layers.LSTM`: `tensorflow.keras.layers.LSTM`), with where the object is
   defined and, for a callable, its parameters as `inspect.signature` gives them (a class: its
-  `__init__` without `self`).
+  `__init__` without `self`); for a class, also `methods`: each public method it defines or
+  inherits (from any class but `object`) with its parameters, `self` left out.
 """
 
 import ast
@@ -30,6 +31,8 @@ import warnings
 
 _SKIPPED_FOLDERS = {"__pycache__", "include", "xla_aot_runtime_src"}
 # Public modules to walk: the generated API modules and the estimator's, never `tensorflow.python`.
+# The packages whose classes' methods are TensorFlow's API.
+_METHOD_OWNERS = ("tensorflow", "keras")
 _API_PREFIXES = ("tensorflow._api.", "tensorflow.keras", "tensorflow_estimator.python.estimator.api")
 
 
@@ -171,8 +174,38 @@ def _parameters(obj):
     return [[p.name, p.kind.name, p.default is not inspect.Parameter.empty] for p in parameters]
 
 
+def _methods(cls):
+    """`{method: parameters}` of the public methods a class defines or inherits from a class of
+    TensorFlow (or of its estimator, or Keras), `self` (or `cls`) left out: not those of `object`,
+    nor of other packages (`absltest.TestCase.fail` changes with the absl-py a runtime got)."""
+    found = {}
+    for name in sorted(dir(cls)):
+        if name.startswith("_"):
+            continue
+        owner = next((base for base in inspect.getmro(cls) if name in vars(base)), None)
+        if owner is None or not getattr(owner, "__module__", "").startswith(_METHOD_OWNERS):
+            continue
+        raw = vars(owner)[name]
+        if isinstance(raw, staticmethod):
+            function, bound = raw.__func__, False
+        elif isinstance(raw, classmethod):
+            function, bound = raw.__func__, True
+        elif inspect.isfunction(raw):
+            function, bound = raw, True
+        else:  # a property, a nested class, an attribute, a builtin slot
+            continue
+        try:
+            parameters = list(inspect.signature(function).parameters.values())
+        except (TypeError, ValueError):
+            continue
+        if bound and parameters and parameters[0].kind.name in ("POSITIONAL_ONLY", "POSITIONAL_OR_KEYWORD"):
+            parameters = parameters[1:]
+        found[name] = [[p.name, p.kind.name, p.default is not inspect.Parameter.empty] for p in parameters]
+    return found
+
+
 def public(tf):
-    """`{public name: {"defined": module.qualname, "parameters": ...}}` of the API."""
+    """`{public name: {"defined": module.qualname, "parameters": ..., "methods": ...}}` of the API."""
     found = {}
     walked = set()
 
@@ -203,6 +236,8 @@ def public(tf):
                 entry["defined"] = defined_in + "." + defined_as
             if callable(value):
                 entry["parameters"] = _parameters(value)
+            if inspect.isclass(value):
+                entry["methods"] = _methods(value)
             found[qualified] = entry
 
     walk(tf, "tensorflow")

@@ -11,7 +11,10 @@ table the rules TF24508 `removed-api` and TF24509 `changed-parameters` read:
   now defines the name, what an imported name imported), the public spelling of that object in TF 2.4.0, and whether the new home
   still exists in TF 2.15.1;
 - `PARAMETERS`: every public callable whose positional parameters (as `inspect.signature` gives
-  them) differ between the two releases, or that no longer takes a keyword by name.
+  them) differ between the two releases, or that no longer takes a keyword by name;
+- `METHODS`: the same of the methods the public classes define or inherit (`self` left out),
+  with the public classes whose instances have them so changed, each list of classes once
+  (`Layer.add_weight` lost `partitioner`: `tf.keras.layers.Layer`, `tf.keras.layers.Dense`, ...).
 
 The data are facts of the wheels only; which of them another rule already reports is the rules'
 business (`transforms/core/removed_api.py`, `transforms/core/renames.py`).
@@ -184,29 +187,54 @@ class Parameters:
     new_takes_kwargs: bool  # whether the new release takes `**kwargs` (a keyword may still pass)
 
 
+def _changed(before: list | None, after: list | None, keyword_only: bool = False) -> Parameters | None:
+    """How the parameters `before` became `after` (as `release_probe` lists them), or None when a
+    call of the old release binds the same in the new one; `keyword_only` for a callable whose
+    order is no API."""
+    if before is None or after is None:
+        return None
+    old_positional = tuple(p[0] for p in before if p[1] in _POSITIONAL)
+    new_positional = tuple(p[0] for p in after if p[1] in _POSITIONAL)
+    keywords_gone = tuple(
+        sorted({p[0] for p in before if p[1] in _BY_NAME} - {p[0] for p in after if p[1] in _BY_NAME})
+    )
+    if keyword_only:
+        old_positional = new_positional = ()
+    if old_positional[: len(new_positional)] == new_positional[: len(old_positional)] and not keywords_gone:
+        return None
+    takes_kwargs = any(p[1] == "VAR_KEYWORD" for p in after)
+    return Parameters(old_positional, new_positional, keywords_gone, takes_kwargs)
+
+
 def parameters(old: dict, new: dict) -> dict[str, Parameters]:
     """The public callables whose positional parameters or keywords changed."""
     table = {}
     for name, entry in sorted(old["public"].items()):
-        after = new["public"].get(name) or {}
-        before_params, after_params = entry.get("parameters"), after.get("parameters")
-        if before_params is None or after_params is None:
-            continue
-        old_positional = tuple(p[0] for p in before_params if p[1] in _POSITIONAL)
-        new_positional = tuple(p[0] for p in after_params if p[1] in _POSITIONAL)
-        old_named = {p[0] for p in before_params if p[1] in _BY_NAME}
-        new_named = {p[0] for p in after_params if p[1] in _BY_NAME}
-        keywords_gone = tuple(sorted(old_named - new_named))
-        if name.startswith(_KEYWORD_ONLY_APIS):
-            old_positional = new_positional = ()
-        if (
-            old_positional[: len(new_positional)] == new_positional[: len(old_positional)]
-            and not keywords_gone
-        ):
-            continue
-        takes_kwargs = any(p[1] == "VAR_KEYWORD" for p in after_params)
-        table[name] = Parameters(old_positional, new_positional, keywords_gone, takes_kwargs)
+        changed = _changed(
+            entry.get("parameters"),
+            (new["public"].get(name) or {}).get("parameters"),
+            keyword_only=name.startswith(_KEYWORD_ONLY_APIS),
+        )
+        if changed is not None:
+            table[name] = changed
     return table
+
+
+def methods(old: dict, new: dict) -> dict[tuple[str, ...], tuple[tuple[str, Parameters], ...]]:
+    """`{public classes: the methods their instances have changed alike, with the change}`, of
+    the methods the public classes of both releases define or inherit: a class list written once
+    for all the methods of the same classes (`CrossDeviceOps`'s `reduce`, `batch_reduce`, ...)."""
+    changes: dict[tuple[str, Parameters], list[str]] = {}
+    for name, entry in sorted(old["public"].items()):
+        after = (new["public"].get(name) or {}).get("methods") or {}
+        for method, before in sorted((entry.get("methods") or {}).items()):
+            changed = _changed(before, after.get(method))
+            if changed is not None:
+                changes.setdefault((method, changed), []).append(name)
+    table: dict[tuple[str, ...], list[tuple[str, Parameters]]] = {}
+    for change, classes in sorted(changes.items(), key=lambda item: item[0][0]):
+        table.setdefault(tuple(classes), []).append(change)
+    return {classes: tuple(changed) for classes, changed in table.items()}
 
 
 def table_source(old: dict, new: dict, later: dict | None) -> str:
@@ -229,17 +257,41 @@ def table_source(old: dict, new: dict, later: dict | None) -> str:
     lines += [
         "}",
         "",
-        "# public callable -> (positional parameters in OLD, in NEW, keywords NEW no longer takes by",
-        "# name, whether NEW takes **kwargs)",
-        "PARAMETERS: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], bool]] = {",
+        "# (positional parameters in OLD, in NEW, keywords NEW no longer takes by name, whether NEW",
+        "# takes **kwargs)",
+        "Signature = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], bool]",
+        "",
+        "# public callable -> how its parameters changed",
+        "PARAMETERS: dict[str, Signature] = {",
     ]
     for name, changed in parameters(old, new).items():
-        lines.append(
-            f"    {name!r}: ({changed.old_positional!r}, {changed.new_positional!r}, "
-            f"{changed.keywords_gone!r}, {changed.new_takes_kwargs!r}),"
-        )
-    lines += ["}", ""]
+        lines.append(f"    {name!r}: {_row(changed)},")
+    lines += [
+        "}",
+        "",
+        "# ((method, how its parameters changed), ...), the public classes whose instances have them",
+        "METHODS: tuple[tuple[tuple[tuple[str, Signature], ...], tuple[str, ...]], ...] = (",
+    ]
+    for classes, alike in methods(old, new).items():
+        lines += [
+            "    (",
+            "        (",
+            *(f"            ({method!r}, {_row(change)})," for method, change in alike),
+            "        ),",
+            "        (",
+            *(f"            {name!r}," for name in classes),
+            "        ),",
+            "    ),",
+        ]
+    lines += [")", ""]
     return "\n".join(lines)
+
+
+def _row(changed: Parameters) -> str:
+    return (
+        f"({changed.old_positional!r}, {changed.new_positional!r}, "
+        f"{changed.keywords_gone!r}, {changed.new_takes_kwargs!r})"
+    )
 
 
 def probe_later() -> dict:

@@ -5,8 +5,8 @@
 - `RenameMethod`: an attribute by name on any receiver (`s.experimental_run_v2` -> `s.run`).
 - `RenameKeyword`: a keyword argument in calls of named methods or functions.
 - `ReportUse`: TensorFlow symbols with no mechanical replacement; every use is reported.
-- `ShiftedPositionals`: callables whose positional parameters changed; the arguments from the first
-  change on are passed by keyword.
+- `ShiftedPositionals`: callables and methods whose positional parameters changed; the arguments
+  from the first change on are passed by keyword.
 """
 
 from __future__ import annotations
@@ -20,10 +20,13 @@ from tf24migrate.rules.calls import code_for, keyword_arg
 from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.edits import AddStatementAfter, Edit, MoveBinding, RenameBinding, TrackUses
 from tf24migrate.rules.names import dotted_name_of_module, normalize, tf_spelling
-from tf24migrate.rules.needles import attribute, keyword
+from tf24migrate.rules.needles import MethodCallLines, attribute, keyword
+from tf24migrate.rules.receivers import tensorflow_class_of
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
+
+    from tf24migrate.rules.needles import Needle
 
     # A callable's parameters in the old and the new release (see `ShiftedPositionals`).
     Signatures = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], bool]
@@ -249,33 +252,71 @@ class ShiftedPositionals(DataRule):
     name to its positional parameters in the old release and in the new one, the keywords the new
     one no longer takes by name, and whether it takes `**kwargs` (where such a keyword still
     passes), as the released wheels give them (`tf24migrate/model/release_diff.py`). The fix passes
-    those arguments by the old release's keywords, which mean the same in both releases."""
+    those arguments by the old release's keywords, which mean the same in both releases.
 
-    follows = ()  # the call is the whole match
+    `methods` maps `(qualified class, method)` to the same of the method: a call `x.method(...)`
+    is checked where the file shows `x` to be an instance of that class (`rules.receivers`:
+    `self` or `super()` in a class derived from it, a name bound to a construction of it)."""
 
-    def __init__(self, *, signatures: Mapping[str, Signatures], **kwargs) -> None:
+    follows = ()  # the call is the whole match (a method's receiver: `MethodCallLines`)
+
+    def __init__(
+        self,
+        *,
+        signatures: Mapping[str, Signatures],
+        methods: Mapping[tuple[str, str], Signatures] | None = None,
+        **kwargs,
+    ) -> None:
+        self.methods = dict(methods or {})
+        method_names = tuple(sorted({method for _, method in self.methods}))
         # `LSTM(`: a call, not the classes' names in Keras's own sources and docstrings
-        kwargs.setdefault("triggers", tuple(sorted({f"{name.rsplit('.', 1)[1]}(" for name in signatures})))
+        triggers: list[Needle] = [*sorted({f"{name.rsplit('.', 1)[1]}(" for name in signatures})]
+        if method_names:
+            triggers.append(MethodCallLines(*method_names))
+        kwargs.setdefault("triggers", tuple(triggers))
         kwargs.setdefault("requires", IMPORTS_TENSORFLOW)
         super().__init__(**kwargs)
         self.signatures = signatures
+        self.method_names = frozenset(method_names)
 
     def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         qualified = ctx.qualified_name(original.func) or ""
         signatures = self.signatures.get(qualified)
-        if signatures is None:
+        if signatures is not None:
+            return self._check(ctx, original, updated, qualified.rsplit(".", 1)[1], signatures, "")
+        func = original.func
+        if not isinstance(func, cst.Attribute) or func.attr.value not in self.method_names:
             return updated
+        found = tensorflow_class_of(ctx, original)
+        signatures = self.methods.get((found[0], func.attr.value)) if found is not None else None
+        if found is None or signatures is None:
+            return updated
+        name = f"{found[0].rsplit('.', 1)[1]}.{func.attr.value}"
+        return self._check(ctx, original, updated, name, signatures, found[1])
+
+    def _check(
+        self,
+        ctx: RuleContext,
+        original: cst.Call,
+        updated: cst.Call,
+        name: str,
+        signatures: Signatures,
+        evidence: str,
+    ) -> cst.BaseExpression:
+        """The findings of a call of `name`, whose parameters changed as `signatures` says;
+        `evidence`: why the call is one of `name` (a method's receiver), or ""."""
         old, new, gone, takes_kwargs = signatures
-        name = qualified.rsplit(".", 1)[1]
+        why = f"\n{evidence[:1].upper()}{evidence[1:]}." if evidence else ""
         if not takes_kwargs:
             for arg in original.args:
                 if arg.keyword is not None and arg.keyword.value in gone:
                     ctx.report(
                         arg,
-                        f"`{name}` takes no `{arg.keyword.value}` from TF 2.4: remove it, or see the release notes.",
+                        f"`{name}` takes no `{arg.keyword.value}` from TF 2.4: remove it, or see the release notes.{why}",
+                        evidence=evidence or None,
                     )
         first = next(
-            (index for index, name in enumerate(old) if index >= len(new) or new[index] != name), None
+            (index for index, param in enumerate(old) if index >= len(new) or new[index] != param), None
         )
         if first is None:
             return updated
@@ -285,9 +326,12 @@ class ShiftedPositionals(DataRule):
             change = f"`{name}` gained `{new[first]}` after `{old[first - 1]}` in TF 2.4"
         positional = [arg for arg in original.args if arg.keyword is None and not arg.star]
         if any(arg.star == "*" for arg in original.args):
+            if evidence:  # a method's: an override passing its own `*args` on, most often
+                return updated
             ctx.report(
                 original,
-                f"{change}: pass the arguments after `{old[first - 1]}` by keyword instead of through `*args`.",
+                f"{change}: pass the arguments after `{old[first - 1]}` by keyword instead of through `*args`.{why}",
+                evidence=evidence or None,
             )
             return updated
         if len(positional) <= first:
@@ -297,18 +341,25 @@ class ShiftedPositionals(DataRule):
         ):
             return updated  # a parameter passed twice by TF 2.3's order: the call is not TF 2.3 code
         if len(positional) > len(old):
-            ctx.report(original, f"`{name}` takes at most {len(old)} positional arguments in TF 2.3.")
+            ctx.report(
+                original,
+                f"`{name}` takes at most {len(old)} positional arguments in TF 2.3.{why}",
+                evidence=evidence or None,
+            )
             return updated
         names = old[first : len(positional)]
-        message = f"{change}: pass the later arguments by keyword ({', '.join(names)})."
+        message = f"{change}: pass the later arguments by keyword ({', '.join(names)}).{why}"
         refused = [keyword for keyword in names if keyword in gone and not takes_kwargs]
         if refused:
             ctx.report(
                 original,
-                f"{message}\nTF 2.4 takes no `{refused[0]}` at all: remove it, or see the release notes.",
+                f"{change}: pass the later arguments by keyword ({', '.join(names)}).\n"
+                f"TF 2.4 takes no `{refused[0]}` at all: remove it, or see the release notes.{why}",
+                evidence=evidence or None,
             )
             return updated
         args = list(updated.args)
         for index in range(first, len(positional)):
             args[index] = keyword_arg(old[index], args[index].value, like=args[index])
-        return ctx.report(original, message, replacement=updated.with_changes(args=args)) or updated
+        replacement = updated.with_changes(args=args)
+        return ctx.report(original, message, replacement=replacement, evidence=evidence or None) or updated

@@ -230,6 +230,38 @@ class RemovedReference(_MadeOf):
             ).finditer(text)
 
 
+class MethodCallLines(_MadeOf):
+    """The lines a rule resolving the receiver of a call of one of `methods` must see
+    (`rules.receivers`): each `method` as a word (its calls, and its definitions in the file's
+    classes); where one is called on `self` or `super()`, the header of every class; where one is
+    called on a name, the lines that may bind that name (`x = ...`). The names of a few methods
+    bring in few files; what a receiver is bound to is read only in those."""
+
+    __slots__ = ("methods",)
+    _LINE = r"(?:\A|(?<=[\n\r]))[ \t]*"  # `LINE_START`, then the indentation
+    _CLASS = re.compile(rf"{_LINE}class[ \t]+\w+")
+
+    def __init__(self, *methods: str) -> None:
+        super().__init__(rf"\b{_one_of(methods)}\b", *methods)
+        self.methods = methods
+        self._arguments = methods
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        receivers: set[str] = set()
+        for match in super().finditer(text):
+            yield match
+            before = text[max(0, match.start() - 80) : match.start()]
+            called = re.search(r"(?:(?<![\w.])(\w+)|\))[ \t]*\.[ \t]*\Z", before)
+            if called is not None:
+                receivers.add(called.group(1) or ")")
+        if receivers & {"self", ")"}:
+            yield from self._CLASS.finditer(text)
+        names = sorted(receivers - {"self", ")"})
+        if names:
+            bound = rf"{self._LINE}{_one_of(tuple(names))}[ \t]*(?::[^\n\r=]*)?=(?!=)"
+            yield from re.finditer(bound, text)
+
+
 def _reaches(path: str, removed: Mapping[str, object]) -> bool:
     """Whether the dotted `path` is, or is inside, a module or name of `removed`."""
     parts = path.split(".")

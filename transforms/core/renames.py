@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tf24migrate.model.findings import Fix, Severity
-from tf24migrate.model.release_diff import PARAMETERS
+from tf24migrate.model.release_diff import METHODS, PARAMETERS
 from tf24migrate.rules.kinds import ShiftedPositionals
 
 # Callables whose change another rule fixes with more knowledge of it (a config object, a
@@ -16,6 +16,18 @@ FIXED_ELSEWHERE = {
     "tensorflow.data.experimental.service.WorkerServer": "TF24402",
 }
 
+# Methods whose change another rule fixes: the cross-replica reductions' `experimental_hints`,
+# renamed `options` in its place (a positional argument binds the same), is TF24103's keyword.
+METHODS_FIXED_ELSEWHERE = {
+    "all_reduce": "TF24103",
+    "batch_reduce": "TF24103",
+    "batch_reduce_implementation": "TF24103",
+    "batch_reduce_to": "TF24103",
+    "reduce": "TF24103",
+    "reduce_implementation": "TF24103",
+    "reduce_to": "TF24103",
+}
+
 POSITIONAL_PARAMETERS = ShiftedPositionals(
     code="TF24509",
     name="positional-parameters",
@@ -24,6 +36,13 @@ POSITIONAL_PARAMETERS = ShiftedPositionals(
     fix=Fix.SAFE,
     severity=Severity.ERROR,
     signatures={name: row for name, row in PARAMETERS.items() if name not in FIXED_ELSEWHERE},
+    methods={
+        (cls, method): row
+        for changed, classes in METHODS
+        for method, row in changed
+        if method not in METHODS_FIXED_ELSEWHERE
+        for cls in classes
+    },
     doc="""
     A public callable whose positional parameters changed in TF 2.4: pass the later arguments by keyword.
 
@@ -37,12 +56,26 @@ POSITIONAL_PARAMETERS = ShiftedPositionals(
     keyword TF 2.4 no longer takes at all (`batch_size` of `tf.compat.v1`'s `TPUEmbedding`). The
     callables other rules fix (`plot_model`, `TPUEmbedding`, the tf.data service servers) are theirs.
 
+    Methods too: `Layer.add_weight` lost `partitioner` in TF 2.4, so `self.add_weight(name,
+    shape, dtype, initializer, regularizer, trainable, constraint, None, None, sync)` gives
+    `use_resource` the `None` and `synchronization` nothing. A call `x.m(...)` is checked where
+    the file shows what `x` is: `self` (or `super()`) in a method of a class whose bases resolve,
+    through the file's imports and its own classes, to one public TF class holding `m`, unless
+    the class or a class of the file in between defines `m` itself; or a name bound once in the
+    same scope to a construction of such a class (`layer = tf.keras.layers.Dense(3)`). A base
+    that cannot be resolved (imported from another package, computed), a class of the file
+    named like TF's, or a receiver bound twice: nothing. A method's call passing `*args` is not
+    reported (an override passing its own arguments on). The cross-replica reductions'
+    `experimental_hints`, renamed `options` in the same position, are TF24103's.
+
     Before: `tf.keras.layers.LSTM(64, "tanh", "sigmoid", True, "glorot_uniform", "orthogonal", "zeros", True, None, None, None, None, None, None, None, 0.0, 0.0, 2, True)`
     After:  `tf.keras.layers.LSTM(64, "tanh", "sigmoid", True, "glorot_uniform", "orthogonal", "zeros", True, None, None, None, None, None, None, None, 0.0, 0.0, implementation=2, return_sequences=True)`
 
     Versions: the keywords written exist since TF 2.0; the signatures are those of the
     tensorflow-cpu 2.3.0 and 2.4.0 wheels (`inspect.signature`, read by
-    `tf24migrate/dev/release_probe.py`), in tf24migrate/model/release_diff.py.
+    `tf24migrate/dev/release_probe.py`), in tf24migrate/model/release_diff.py. `add_weight` of TF
+    2.4 to 2.15 takes `partitioner=` through `**kwargs` and ignores it (`kwargs.pop('partitioner',
+    None)` in tensorflow/python/keras/engine/base_layer.py of the 2.4.0 wheel, and in Keras 2.15's).
     """,
 )
 
