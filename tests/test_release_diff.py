@@ -310,21 +310,26 @@ def test_the_needle_reads_no_file_that_imports_no_internals():
 
 
 def test_the_method_needle_finds_the_lines_that_tell_a_receiver():
-    """TF24509's needle of methods: the calls and definitions of a changed method, the class
-    headers where one is called on `self` or `super()`, and the bindings of a named receiver."""
+    """TF24509's needle of methods: the calls of a changed method with enough positional
+    arguments to shift, its definitions, the class headers where one is called on `self` or
+    `super()`, and the bindings of a named receiver; nothing where no call can shift."""
     (needle,) = [n for n in POSITIONAL_PARAMETERS.triggers if isinstance(n, MethodCallLines)]
+    assert needle.positional == 8  # `add_weight`: the 8th, `partitioner`, is gone
     text = (
         "import tensorflow as tf\n"
         "class Base(tf.keras.layers.Layer):\n"  # a header: `self.add_weight(` below
-        "    pass\n"
+        "    def add_weight(self, *args):\n"  # a definition
+        "        return super().add_weight(*args)\n"  # passes `*args`: no shift seen
         "class Scale(Base):\n"
         "    def build(self, input_shape):\n"
-        "        self.w = self.add_weight('w', (1,))\n"
+        "        self.w = self.add_weight('w', (1,), None, 'ones', None, True, None, None)\n"
+        "        self.v = self.add_weight('v', (1,), trainable=(a, b, c, d, e, f, g, h))\n"
         "layer = tf.keras.layers.Dense(3)\n"  # binds the receiver below
         "other = 1\n"
-        "layer.add_weight('v', (2,))\n"
+        "layer.add_weight(\n    'v', (2,), 'a,b,c,d,e,f',  # g, h,\n    None, None, None, None, None)\n"
         "layer_add_weight = 2\n"  # not the word
     )
     lines = sorted({text.count("\n", 0, match.start()) + 1 for match in needle.finditer(text)})
-    assert lines == [2, 4, 6, 7, 9]
-    assert not needle.search("import tensorflow as tf\nclass A(tf.keras.layers.Layer):\n    pass\n")
+    assert lines == [2, 3, 5, 7, 9, 11]
+    short = "import tensorflow as tf\nclass A(tf.keras.layers.Layer):\n    def build(self, s):\n"
+    assert not needle.search(short + "        self.add_weight('w', (1,), dtype=None)\n")

@@ -15,7 +15,7 @@ from tf24migrate.rules.needles import (
 )
 
 # The digest of the sources this table was generated from: see `catalogue.generated`.
-SOURCES_DIGEST = "262e5ae87333970ecde447e1afe81509"
+SOURCES_DIGEST = "f3d04999c0d73d3fc05dcfafcc00d1fd"
 
 
 class Row(NamedTuple):
@@ -82,7 +82,7 @@ ROWS = (
     Row("TF24506", "xla-experimental-compile", True, (PublicImports(), "experimental", Pattern(r"(?:\.|(?:\A|(?<=[\n\r]))|\bimport\b[^\n\r]*?[ \t,(])[ \t]*compile\b", "compile")), (Pattern(r"\bxla\b", "xla"),)),
     Row("TF24507", "hidden-module-import-as", True, (), (Pattern(r"\bimport[ \t]+tensorflow\.(?:python|core|compiler)\.[\w.]+[ \t]+as\b", "import tensorflow.python.", "import tensorflow.core.", "import tensorflow.compiler."),)),
     Row("TF24508", "removed-api", True, ("tensorflow",), (RemovedReference("tensorflow.compiler", "tensorflow.examples", "tensorflow.lite", "tensorflow.python", "tensorflow.tools"),), True),
-    Row("TF24509", "positional-parameters", True, (PublicImports(),), ("GRU(", "GRUCell(", "LSTM(", "LSTMCell(", "PeepholeLSTMCell(", "TPUEmbedding(", MethodCallLines("add_weight"))),
+    Row("TF24509", "positional-parameters", True, (PublicImports(),), ("GRU(", "GRUCell(", "LSTM(", "LSTMCell(", "PeepholeLSTMCell(", "TPUEmbedding(", MethodCallLines("8", "add_weight"))),
     Row("TF24601", "trt-nodes-denylist", True, (), (Pattern(r"(?<![\w.])nodes_blacklist[ \t]*(?:=(?!=)|#|\\?\r?(?m:$))", "nodes_blacklist"),)),
     Row("TF24602", "amp-env-lists", True, (), ("TF_AUTO_MIXED_PRECISION_GRAPH_REWRITE_",)),
     Row("TF24603", "tpu-embedding-batch-size", True, (PublicImports(),), ("TPUEmbedding",)),

@@ -245,6 +245,21 @@ class RenameKeyword(DataRule):
         return updated.with_changes(args=args)
 
 
+def _first_change(old: tuple[str, ...], new: tuple[str, ...]) -> int | None:
+    """The index of the first positional parameter of `old` that `new` does not have there."""
+    return next((index for index, name in enumerate(old) if index >= len(new) or new[index] != name), None)
+
+
+def _shifting(signatures: Signatures) -> int:
+    """How many positional arguments a call needs for a finding: one beyond the first change;
+    none when a keyword is refused (it is reported wherever it is passed)."""
+    old, new, gone, takes_kwargs = signatures
+    first = _first_change(old, new)
+    if (gone and not takes_kwargs) or first is None:
+        return 0
+    return first + 1
+
+
 class ShiftedPositionals(DataRule):
     """Callables whose positional parameters changed: a positional argument from the first change
     on binds to another parameter in the new release; a keyword the new release no longer takes
@@ -272,7 +287,7 @@ class ShiftedPositionals(DataRule):
         # `LSTM(`: a call, not the classes' names in Keras's own sources and docstrings
         triggers: list[Needle] = [*sorted({f"{name.rsplit('.', 1)[1]}(" for name in signatures})]
         if method_names:
-            triggers.append(MethodCallLines(*method_names))
+            triggers.append(MethodCallLines(min(map(_shifting, self.methods.values())), *method_names))
         kwargs.setdefault("triggers", tuple(triggers))
         kwargs.setdefault("requires", IMPORTS_TENSORFLOW)
         super().__init__(**kwargs)
@@ -315,9 +330,7 @@ class ShiftedPositionals(DataRule):
                         f"`{name}` takes no `{arg.keyword.value}` from TF 2.4: remove it, or see the release notes.{why}",
                         evidence=evidence or None,
                     )
-        first = next(
-            (index for index, param in enumerate(old) if index >= len(new) or new[index] != param), None
-        )
+        first = _first_change(old, new)
         if first is None:
             return updated
         if old[first] not in new:

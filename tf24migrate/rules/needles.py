@@ -232,34 +232,88 @@ class RemovedReference(_MadeOf):
 
 class MethodCallLines(_MadeOf):
     """The lines a rule resolving the receiver of a call of one of `methods` must see
-    (`rules.receivers`): each `method` as a word (its calls, and its definitions in the file's
-    classes); where one is called on `self` or `super()`, the header of every class; where one is
-    called on a name, the lines that may bind that name (`x = ...`). The names of a few methods
-    bring in few files; what a receiver is bound to is read only in those."""
+    (`rules.receivers`), in a text holding a call of one with at least `positional` positional
+    arguments (fewer cannot shift: the text is passed over): those calls, each `method` as a word
+    elsewhere (its definitions in the file's classes); where one is called on `self` or
+    `super()`, the header of every class; where one is called on a name, the lines that may bind
+    that name (`x = ...`). The names of a few methods bring in few files; what a receiver is bound
+    to is read only in those."""
 
-    __slots__ = ("methods",)
+    __slots__ = ("methods", "positional")
     _LINE = r"(?:\A|(?<=[\n\r]))[ \t]*"  # `LINE_START`, then the indentation
     _CLASS = re.compile(rf"{_LINE}class[ \t]+\w+")
+    _RECEIVER = re.compile(r"(?:(?<![\w.])(\w+)|\))[ \t]*\.[ \t]*\Z")
+    _OPENS = re.compile(r"[ \t]*\(")
 
-    def __init__(self, *methods: str) -> None:
+    def __init__(self, positional: str | int, *methods: str) -> None:
         super().__init__(rf"\b{_one_of(methods)}\b", *methods)
-        self.methods = methods
-        self._arguments = methods
+        self.methods, self.positional = methods, int(positional)
+        self._arguments = (str(positional), *methods)
 
     def finditer(self, text: str) -> Iterator[re.Match[str]]:
         receivers: set[str] = set()
+        others: list[re.Match[str]] = []
         for match in super().finditer(text):
-            yield match
-            before = text[max(0, match.start() - 80) : match.start()]
-            called = re.search(r"(?:(?<![\w.])(\w+)|\))[ \t]*\.[ \t]*\Z", before)
-            if called is not None:
+            opens = self._OPENS.match(text, match.end())
+            called = self._RECEIVER.search(text, max(0, match.start() - 80), match.start())
+            if opens is None or called is None:
+                others.append(match)  # `def method(`, `method = ...`
+            elif _positional_arguments(text, opens.end()) >= self.positional:
                 receivers.add(called.group(1) or ")")
+                yield match
+        if not receivers:
+            return
+        yield from others
         if receivers & {"self", ")"}:
             yield from self._CLASS.finditer(text)
         names = sorted(receivers - {"self", ")"})
         if names:
             bound = rf"{self._LINE}{_one_of(tuple(names))}[ \t]*(?::[^\n\r=]*)?=(?!=)"
             yield from re.finditer(bound, text)
+
+
+_STRING = re.compile(r"""('{3}|"{3}|'|")(?:\\.|(?!\1).)*?\1""", re.DOTALL)
+
+
+def _positional_arguments(text: str, at: int, limit: int = 4000) -> int:
+    """How many positional arguments the call whose arguments start at `at` passes before its
+    first keyword, `*` or `**` argument (read over strings, comments and brackets), as far as
+    `limit` characters: an estimate for a needle, never more than the call has."""
+    depth, count, started = 0, 0, False
+    end = min(len(text), at + limit)
+    position = at
+    while position < end:
+        char = text[position]
+        if char in "'\"":
+            string = _STRING.match(text, position)
+            position = string.end() if string else end
+            started = True
+            continue
+        if char == "#":
+            newline = text.find("\n", position)
+            position = end if newline < 0 else newline
+            continue
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            if depth == 0:
+                return count + started
+            depth -= 1
+        elif depth == 0 and char == ",":
+            count, started = count + 1, False
+        elif (
+            depth == 0
+            and char == "="
+            and text[position + 1 : position + 2] != "="
+            and (text[position - 1 : position] not in ("=", "!", "<", ">"))
+        ):
+            return count  # the argument being read is a keyword
+        elif depth == 0 and char == "*" and not started:
+            return count
+        elif not char.isspace():
+            started = True
+        position += 1
+    return count
 
 
 def _reaches(path: str, removed: Mapping[str, object]) -> bool:
