@@ -6,7 +6,12 @@ from __future__ import annotations
 
 import pytest
 from tf24migrate.transforms.core.removed_api import REPORTED_ELSEWHERE, RemovedApi
-from tf24migrate.transforms.core.renames import FIXED_ELSEWHERE, POSITIONAL_PARAMETERS
+from tf24migrate.transforms.core.renames import (
+    FIXED_ELSEWHERE,
+    METHODS_RENAMED_IN_PLACE,
+    POSITIONAL_PARAMETERS,
+)
+from tf24migrate.transforms.distribute.renames import EXPERIMENTAL_HINTS_KEYWORD
 
 from tf24migrate import migrate_source
 from tf24migrate.dev import release_probe, releases
@@ -275,6 +280,27 @@ def test_the_callables_left_to_other_rules_are_theirs(callable_name, code):
     result = migrate_source(f"import tensorflow as tf\nx = {call}\n", select="all")
     codes = {finding.code for finding in result.findings}
     assert code in codes and "TF24509" not in codes, (call, codes)
+
+
+@pytest.mark.parametrize("method", sorted(METHODS_RENAMED_IN_PLACE))
+def test_the_methods_renamed_in_place_are_left_alone(method):
+    """TF24509 leaves these methods alone: their parameter was renamed in its place, so a
+    positional argument binds the same; TF24103 fixes the keyword in the calls users write."""
+    rows = [
+        (row, classes)
+        for changed, classes in _release_diff.METHODS
+        for name, row in changed
+        if name == method
+    ]
+    assert rows, method
+    (old, new, gone, _), classes = rows[0]
+    assert [a for a, b in zip(old, new, strict=False) if a != b] == list(gone)  # renamed in place
+    receiver = f"import tensorflow as tf\nobj = {classes[0].replace('tensorflow', 'tf', 1)}()\n"
+    positional = f"obj.{method}({', '.join(f'a{i}' for i in range(len(old)))})\n"
+    assert "TF24509" not in {f.code for f in migrate_source(receiver + positional, select="all").findings}
+    by_keyword = f"obj.{method}(a0, a1, {gone[0]}=hints)\n"
+    codes = [f.code for f in migrate_source(receiver + by_keyword, select="all").findings]
+    assert codes == (["TF24103"] if method in EXPERIMENTAL_HINTS_KEYWORD.callees else []), codes
 
 
 @pytest.mark.parametrize(("name", "code"), sorted(REPORTED_ELSEWHERE.items()))

@@ -16,17 +16,21 @@ FIXED_ELSEWHERE = {
     "tensorflow.data.experimental.service.WorkerServer": "TF24402",
 }
 
-# Methods whose change another rule fixes: the cross-replica reductions' `experimental_hints`,
-# renamed `options` in its place (a positional argument binds the same), is TF24103's keyword.
-METHODS_FIXED_ELSEWHERE = {
-    "all_reduce": "TF24103",
-    "batch_reduce": "TF24103",
-    "batch_reduce_implementation": "TF24103",
-    "batch_reduce_to": "TF24103",
-    "reduce": "TF24103",
-    "reduce_implementation": "TF24103",
-    "reduce_to": "TF24103",
-}
+# Methods whose parameter was renamed in its place: the cross-replica reductions'
+# `experimental_hints`, `options` in TF 2.4. A positional argument binds the same; the keyword is
+# TF24103's in the calls users write (`reduce_to`, `all_reduce`, ...), and `CrossDeviceOps`'s
+# `*_implementation` methods are overridden by subclasses, not called.
+METHODS_RENAMED_IN_PLACE = frozenset(
+    {
+        "all_reduce",
+        "batch_reduce",
+        "batch_reduce_implementation",
+        "batch_reduce_to",
+        "reduce",
+        "reduce_implementation",
+        "reduce_to",
+    }
+)
 
 POSITIONAL_PARAMETERS = ShiftedPositionals(
     code="TF24509",
@@ -40,11 +44,11 @@ POSITIONAL_PARAMETERS = ShiftedPositionals(
         (cls, method): row
         for changed, classes in METHODS
         for method, row in changed
-        if method not in METHODS_FIXED_ELSEWHERE
+        if method not in METHODS_RENAMED_IN_PLACE
         for cls in classes
     },
     doc="""
-    A public callable whose positional parameters changed in TF 2.4: pass the later arguments by keyword.
+    A public callable or method whose positional parameters changed in TF 2.4: pass the later arguments by keyword.
 
     The table is the difference of the signatures of every public callable of the two releases
     (`python -m tf24migrate.dev releases`). In TF 2.4 `implementation` of `tf.keras.layers.LSTM`,
@@ -66,7 +70,8 @@ POSITIONAL_PARAMETERS = ShiftedPositionals(
     that cannot be resolved (imported from another package, computed), a class of the file
     named like TF's, or a receiver bound twice: nothing. A method's call passing `*args` is not
     reported (an override passing its own arguments on). The cross-replica reductions'
-    `experimental_hints`, renamed `options` in the same position, are TF24103's.
+    `experimental_hints`, renamed `options` in the same position, bind the same by position:
+    left alone (TF24103 renames the keyword).
 
     Before: `tf.keras.layers.LSTM(64, "tanh", "sigmoid", True, "glorot_uniform", "orthogonal", "zeros", True, None, None, None, None, None, None, None, 0.0, 0.0, 2, True)`
     After:  `tf.keras.layers.LSTM(64, "tanh", "sigmoid", True, "glorot_uniform", "orthogonal", "zeros", True, None, None, None, None, None, None, None, 0.0, 0.0, implementation=2, return_sequences=True)`
