@@ -48,15 +48,43 @@ def test_a_guarded_import_is_a_note_and_nothing_else_in_shims_is_said(tmp_path):
 
 def test_code_behind_a_flag_naming_a_release_is_not_reported(tmp_path):
     """NeurST's `if compat.IS_PREV_TF_2_4_0:` guards TF 2.3's internals: it never runs on TF 2.4."""
-    program = tmp_path / "trainer.py"
-    program.write_text(
+    lines = _finding_lines(
+        tmp_path / "trainer.py",
         "import tensorflow as tf\n"
         "from project import compat\n"
         "if compat.IS_PREV_TF_2_4_0:\n"
         "    from tensorflow.python.training.experimental.loss_scale import get_loss_scale_weights\n"
         "if compat.is_tf2:\n"
-        "    from tensorflow.python.keras.utils.tf_utils import smart_cond\n"
+        "    from tensorflow.python.keras.utils.tf_utils import smart_cond\n",
     )
+    assert lines == [6]  # `is_tf2` runs on TF 2.4
+
+
+def test_code_behind_a_test_that_an_internal_module_imported_is_not_reported(tmp_path):
+    """The Model Garden 2.4.0 tests `keras_tensor is not None` (TF 2.4's module, bound to None
+    where the import fails) to tell the release, as a version check does; `tf is not None` tests
+    TensorFlow itself, whose code runs on TF 2.4 too."""
+    lines = _finding_lines(
+        tmp_path / "keras_utils.py",
+        "try:\n"
+        "    from tensorflow.python.keras.engine import keras_tensor\n"
+        "except ImportError:\n"
+        "    keras_tensor = None\n"
+        "try:\n"
+        "    import tensorflow as tf\n"
+        "except ImportError:\n"
+        "    tf = None\n"
+        "if keras_tensor is None:\n"
+        "    from tensorflow.python.keras.engine import training_arrays\n"
+        "if tf is not None:\n"
+        "    from tensorflow.python.keras.utils.tf_utils import smart_cond\n",
+    )
+    assert lines == [12]
+
+
+def _finding_lines(program, text: str) -> list[int]:
+    """The lines of the findings of the command's check of `program`, written with `text`."""
+    program.write_text(text)
     done = run("--output-format", "json", program)
     assert done.returncode in (0, 1), done.stderr
-    assert [f["line"] for f in json.loads(done.stdout)["findings"]] == [6]  # `is_tf2` runs on TF 2.4
+    return [f["line"] for f in json.loads(done.stdout)["findings"]]

@@ -1,5 +1,5 @@
 """TensorFlow's own sources told apart by where they live (`catalogue.own_sources`): a file is
-checked by TF24508, also one that imports only TensorFlow's internals, unless it is in a
+checked by TF24508 (and TF24212), also one that imports only TensorFlow's internals, unless it is in a
 `tensorflow` package (or TensorFlow's `python` package unpacked alone), through the real command."""
 
 from __future__ import annotations
@@ -58,3 +58,14 @@ def test_tensorflows_own_files_stay_quiet_also_importing_the_public_api(tmp_path
     (folder / "mixed.py").write_text("import tensorflow as tf\n" + INTERNALS_ONLY)
     (tmp_path / "user.py").write_text("import tensorflow as tf\n" + INTERNALS_ONLY)
     assert _codes(tmp_path) == [("user.py", "TF24508")]
+
+
+def test_a_rule_reporting_an_internal_name_tells_tensorflows_own_files_by_path(tmp_path):
+    """`ReportUse` with an internal symbol (TF24212's `tensorflow.python.keras.backend.get_graph`):
+    quiet in TensorFlow's own package, reported in a user's file that imports only internals."""
+    get_graph = (
+        "from tensorflow.python.keras import backend\nwith backend.get_graph().as_default():\n    pass\n"
+    )
+    (_package(tmp_path, "tensorflow", "python", "keras") / "engine.py").write_text(get_graph)
+    (tmp_path / "train.py").write_text(get_graph)
+    assert _codes(tmp_path) == [("train.py", "TF24212")]

@@ -20,9 +20,8 @@ from tf24migrate.catalogue.settings import Settings
 from tf24migrate.engine import import_edits
 from tf24migrate.engine.linked import Linked
 from tf24migrate.engine.positions import StatementMap, node_spans
-from tf24migrate.engine.public_api import imports_public_tensorflow
 from tf24migrate.engine.scopes import ScopeTracker
-from tf24migrate.engine.shims import guard_of
+from tf24migrate.engine.shims import guard_of, optional_internals
 from tf24migrate.engine.suppressions import is_suppressed
 from tf24migrate.model.exhaustive import assert_never
 from tf24migrate.model.findings import Fix, Span
@@ -116,10 +115,6 @@ class FileContext(RuleContext):
     # ----------------------------------------------------------------- the file
 
     @functools.cached_property
-    def imports_public_tensorflow(self) -> bool:
-        return imports_public_tensorflow(self.source)  # computed on first use: few rules ask
-
-    @functools.cached_property
     def line_length(self) -> int:
         return max([79, *(len(line) for line in self._source_lines)])
 
@@ -135,7 +130,14 @@ class FileContext(RuleContext):
     def guard(self) -> str | None:
         if not self.cursor.shims or self.cursor.leaving is None:
             return None
-        return guard_of([*self.cursor.ancestors, self.cursor.leaving], self._original_text)
+        return guard_of(
+            [*self.cursor.ancestors, self.cursor.leaving], self._original_text, self.optional_internals
+        )
+
+    @functools.cached_property
+    def optional_internals(self) -> frozenset[str]:
+        """The names of internal modules the file imports where it can fall back (`shims`)."""
+        return optional_internals(self.source)
 
     def _original_text(self, node: cst.CSTNode) -> str:
         """The original source text of the block that starts at `node`'s first line: that line and

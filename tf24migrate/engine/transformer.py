@@ -97,7 +97,7 @@ class MigrationTransformer(cst.CSTTransformer):
         visit = ScopeTracker.VISIT.get(kind)
         if visit is not None:
             visit(self._scopes, node)
-        if kind in _SHIM_CANDIDATES and is_shim(node):
+        if kind in _SHIM_CANDIDATES and is_shim(node, self.ctx.optional_internals):
             self._cursor.shims.add(node)
         self._cursor.ancestors.append(node)
         return True

@@ -65,8 +65,8 @@ class Rule:
     # Whether the rule matches TensorFlow's internal modules (`tensorflow.python...`): the prefilter
     # leaves it out in TensorFlow's own sources, told by their path (`catalogue.own_sources`), and
     # keeps it in any other file, also one that imports only internals, so its `requires` must not
-    # ask for an import of the public API.
-    reads_internals: ClassVar[bool] = False
+    # ask for an import of the public API. A `DataRule` kind may set it per row (`ReportUse`).
+    reads_internals: bool = False
     # TensorFlow versions ("X.Y"), checked in the released wheels; the docstring says where. A fix
     # is applied only when the target is at least `new_since` (`tf24migrate.model.target`); an old
     # spelling that stops working (`old_removed`) within the supported versions is an error.

@@ -39,13 +39,6 @@ class RuleContext(Protocol):
         """The line length of the file's own code: its longest line, and at least 79."""
 
     @property
-    def imports_public_tensorflow(self) -> bool:
-        """Whether the file imports TensorFlow's public API, not only its internals
-        (`tensorflow.python`...): a file importing only internals is TensorFlow's own code, for the
-        rules that ask; those that read internals (`Rule.reads_internals`) are told TensorFlow's
-        own sources by where they live instead (`catalogue.own_sources`)."""
-
-    @property
     def ancestors(self) -> list[cst.CSTNode]:
         """The original nodes around the node being left, innermost (its parent) first."""
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from tf24migrate.rules.base import IMPORTS_TENSORFLOW, DataRule
+from tf24migrate.rules.base import IMPORTS_TENSORFLOW, MENTIONS_TENSORFLOW, DataRule
 from tf24migrate.rules.calls import code_for, keyword_arg
 from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.edits import AddStatementAfter, Edit, MoveBinding, RenameBinding, TrackUses
@@ -136,28 +136,23 @@ def _import_key(alias: cst.ImportAlias) -> tuple[str | None, str | None]:
 
 class ReportUse(DataRule):
     """TensorFlow symbols whose every use is reported: attribute chains, imported names and the
-    `from ... import` lines themselves. `symbols` maps each qualified name to its message. An
-    internal symbol (`tensorflow.python...`) is reported only in a file that also imports the public
-    API: a file that imports only internals is TensorFlow's own implementation, whose internals
-    change with it."""
+    `from ... import` lines themselves. `symbols` maps each qualified name to its message. A rule
+    with internal symbols (`tensorflow.python...`) reads internals (`Rule.reads_internals`): it is
+    quiet in TensorFlow's own sources, told by where they live (`catalogue.own_sources`), and
+    checks every other file, also one that imports only internals; so it requires only a mention
+    of `tensorflow` unless told otherwise."""
 
     def __init__(self, *, symbols: dict[str, str], **kwargs) -> None:
+        internal = any(name.startswith("tensorflow.python.") for name in symbols)
         kwargs.setdefault("triggers", tuple(sorted({name.rsplit(".", 1)[1] for name in symbols})))
-        kwargs.setdefault("requires", IMPORTS_TENSORFLOW)
+        kwargs.setdefault("requires", MENTIONS_TENSORFLOW if internal else IMPORTS_TENSORFLOW)
         kwargs.setdefault("fix", None)
         super().__init__(**kwargs)
         self.symbols = symbols
+        self.reads_internals = internal
 
     def _message(self, ctx: RuleContext, qualified: str | None) -> str | None:
-        message = self.symbols.get(qualified or "")
-        if (
-            message is not None
-            and qualified is not None
-            and qualified.startswith("tensorflow.python.")
-            and not ctx.imports_public_tensorflow
-        ):
-            return None
-        return message
+        return self.symbols.get(qualified or "")
 
     def leave_Attribute(
         self, ctx: RuleContext, original: cst.Attribute, updated: cst.Attribute
