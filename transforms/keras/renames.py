@@ -149,7 +149,9 @@ KERAS_GET_GRAPH = ReportUse(
     internal function that the public TF 2 `tf.keras.backend` does not export. A note, not a
     warning: a functional model built inside the block still works on TF 2.4 (executed on 2.4.0), only
     the way it is built changed.
-    Not rewritten: removing the `with` block re-indents its body, which is left to you.
+    Not rewritten: removing the `with` block re-indents its body, which is left to you. The internal
+    `tensorflow.python.keras.backend.get_graph` is reported in any file but TensorFlow's own
+    sources (a file in a `tensorflow` package), also one that imports only internals.
 
     Reported: `from tensorflow.keras import backend as K, layers` then `with K.get_graph().as_default(): outputs = layers.Dense(10)(inputs)`
     Write instead: `outputs = layers.Dense(10)(inputs)`
