@@ -22,7 +22,9 @@ class ShouldCastVariables(Rule):
     executed on 2.4.0). The fix writes that comparison, which means the same on every release. Only
     where the receiver is visibly a policy (a `Policy(...)`, `global_policy()` or
     `get_layer_policy(...)` call, a name bound to one in the same scope, or a layer's
-    `.dtype_policy`), and only for a name or an attribute: another receiver is reported.
+    `.dtype_policy` or Keras's private `._dtype_policy`, which code copied from Keras reads: a
+    policy of either kind, without `should_cast_variables` on 2.4), and only for a name or an
+    attribute: another receiver is reported. Not where the attribute is written, not read.
 
     Before: `from tensorflow.keras import mixed_precision` then `policy = mixed_precision.experimental.Policy("mixed_float16")` then `cast = policy.should_cast_variables`
     After:  `from tensorflow.keras import mixed_precision` then `policy = mixed_precision.experimental.Policy("mixed_float16")` then `cast = (policy.variable_dtype != policy.compute_dtype)`
@@ -50,7 +52,9 @@ class ShouldCastVariables(Rule):
     ) -> cst.BaseExpression:
         if original.attr.value != "should_cast_variables":
             return updated
-        evidence = policy_evidence(ctx, original.value)
+        if ctx.ancestors and isinstance(ctx.ancestors[0], (cst.AssignTarget, cst.AugAssign)):
+            return updated  # written, not read: no comparison can stand there
+        evidence = policy_evidence(ctx, original.value) or _private_policy_evidence(original.value)
         if evidence is None:
             return updated
         receiver = code_for(original.value)
@@ -71,6 +75,15 @@ class ShouldCastVariables(Rule):
             rpar=[cst.RightParen()],
         )
         return ctx.report(original, message, replacement=comparison, evidence=evidence) or updated
+
+
+def _private_policy_evidence(receiver: cst.BaseExpression) -> str | None:
+    """Why `receiver` is a policy when it is a layer's private `._dtype_policy` (Keras's own
+    attribute, which code copied from Keras's layers reads; TF24309 leaves it out, as the policy it
+    holds may keep `loss_scale` on 2.4, but neither kind of policy keeps `should_cast_variables`)."""
+    if isinstance(receiver, cst.Attribute) and receiver.attr.value == "_dtype_policy":
+        return f"`{code_for(receiver)}` is a layer's policy"
+    return None
 
 
 RULES = (ShouldCastVariables(),)
