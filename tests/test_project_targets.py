@@ -165,3 +165,21 @@ def test_the_library_reads_each_file_s_project(tmp_path):
     assert all(r.changed for r in migrate_paths([str(tmp_path)], target_version="2.4"))
     (sub,) = migrate_paths([str(tmp_path / "sub")])  # a subproject named: its own
     assert not sub.changed
+
+
+def test_a_setup_py_reading_its_requirements_from_a_dict_keeps_the_pinned_target(tmp_path):
+    # TensorFlowTTS's setup.py as released for TF 2.3: `install_requires` is a list of a dict,
+    # read by its key; the pin must hold, or `--write` applies rewrites that break TF 2.3.0.
+    setup = textwrap.dedent(
+        """\
+        from setuptools import setup
+        requirements = {"install": ["tensorflow-gpu==2.3.0", "librosa>=0.7.0"], "test": ["pytest"]}
+        install_requires = requirements["install"]
+        setup(name="tts", install_requires=install_requires, tests_require=requirements["test"])
+        """
+    )
+    tree(tmp_path, {"setup.py": setup, "train.py": SOURCE})
+    result = run("--write", ".", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "train.py").read_text() == SOURCE
+    assert "target TensorFlow 2.3 (from setup.py: tensorflow-gpu==2.3.0)" in summary(result.stderr)

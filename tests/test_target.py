@@ -571,3 +571,21 @@ def test_the_target_is_read_from_dockerfiles_too(tmp_path, dockerfile, lowest):
     target = project_target(str(tmp_path / "train.py"))
     assert target.version == lowest
     assert target.source.rsplit(": ", 1)[0].endswith("Dockerfile")  # `from .../Dockerfile: tensorflow==...`
+
+
+def test_setup_py_lists_read_by_key_from_a_dict(tmp_path):
+    write(
+        tmp_path,
+        {
+            "setup.py": """\
+            from setuptools import setup
+            BASE = ["numpy"]
+            REQUIREMENTS = {"install": BASE + ["tensorflow>=2.2,<2.4"], 3: ["tensorflow==1.15"]}
+            OTHER = {"install": ["tensorflow==2.0"]}
+            setup(name="demo", install_requires=REQUIREMENTS["install"] + OTHER["missing"])
+            """,
+        },
+    )
+    target = project_target(str(tmp_path))
+    assert (target.version, target.newest) == ((2, 2), (2, 3))
+    assert target.source.endswith("setup.py: tensorflow>=2.2,<2.4")

@@ -7,7 +7,8 @@ upwards, holding `pyproject.toml`, `setup.cfg`, `setup.py`, a `requirements*.txt
 - `pyproject.toml`: `[project] dependencies` and `optional-dependencies`;
 - `setup.cfg`: `[options] install_requires` and `[options.extras_require]`;
 - `setup.py`, read with `ast` and never executed: `install_requires=` and `extras_require=` of
-  the `setup(...)` call, given as literals or as module-level names bound once to literals;
+  the `setup(...)` call, given as literals or as module-level names bound once to literals, a
+  list among them read by its key from a module-level dict of lists (`REQUIREMENTS["install"]`);
 - `requirements*.txt`, following `-r` / `--requirement` includes;
 - `environment.yml` / `environment.yaml` (a line reader, not YAML): conda entries such as
   `tensorflow=2.3` (conda's `=` means that release series) and the pip entries under `- pip:`;
@@ -220,21 +221,24 @@ def _setup_py(path: str, read_extra: Callable[[str], bool]) -> Iterator[str]:
         return
     # Module-level lists of strings, each assignment evaluated in turn (`REQUIRED = REQUIRED +
     # [...]` reads the binding before it), and the last node bound to each name.
+    # Module-level dicts of such lists are kept by key, for `install_requires=REQUIREMENTS["install"]`.
     lists: dict[str, list[str]] = {}
+    keyed: dict[str, dict[str, list[str]]] = {}
     nodes: dict[str, ast.expr] = {}
     assert isinstance(tree, ast.Module)
     for statement in tree.body:
         if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
             target = statement.targets[0]
             if isinstance(target, ast.Name):
-                lists[target.id] = _literal_strings(statement.value, lists)
+                lists[target.id] = _literal_strings(statement.value, lists, keyed)
+                keyed[target.id] = _keyed_lists(statement.value, lists, keyed)
                 nodes[target.id] = statement.value
     for node in ast.walk(tree):
         if not (isinstance(node, ast.Call) and _callee(node.func) == "setup"):
             continue
         for keyword in node.keywords:
             if keyword.arg == "install_requires":
-                yield from _literal_strings(keyword.value, lists)
+                yield from _literal_strings(keyword.value, lists, keyed)
             elif keyword.arg == "extras_require":
                 value = (
                     nodes.get(keyword.value.id, keyword.value)
@@ -245,16 +249,33 @@ def _setup_py(path: str, read_extra: Callable[[str], bool]) -> Iterator[str]:
                     for key, group in zip(value.keys, value.values, strict=True):
                         named_for = key.value if isinstance(key, ast.Constant) else None
                         if not isinstance(named_for, str) or read_extra(named_for):
-                            yield from _literal_strings(group, lists)
+                            yield from _literal_strings(group, lists, keyed)
 
 
 def _callee(func: ast.expr) -> str | None:
     return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
 
 
-def _literal_strings(node: ast.expr, lists: dict[str, list[str]]) -> list[str]:
-    """The strings of a list expression: a literal, a name bound to one before (`lists`), or a
-    chain of them joined by `+` (walked without recursion, however long)."""
+def _keyed_lists(
+    node: ast.expr, lists: dict[str, list[str]], keyed: dict[str, dict[str, list[str]]]
+) -> dict[str, list[str]]:
+    """The lists of strings of a dict literal by their string keys (`{"install": [...], ...}`),
+    each value read as `_literal_strings` reads it; {} for anything else."""
+    if not isinstance(node, ast.Dict):
+        return {}
+    return {
+        key.value: _literal_strings(value, lists, keyed)
+        for key, value in zip(node.keys, node.values, strict=True)
+        if isinstance(key, ast.Constant) and isinstance(key.value, str)
+    }
+
+
+def _literal_strings(
+    node: ast.expr, lists: dict[str, list[str]], keyed: dict[str, dict[str, list[str]]]
+) -> list[str]:
+    """The strings of a list expression: a literal, a name bound to one before (`lists`), a list
+    of a dict bound before read by a string key (`keyed`: `REQUIREMENTS["install"]`), or a chain
+    of them joined by `+` (walked without recursion, however long)."""
     terms = []
     while isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):  # `BASE + [...] + [...]`
         terms.append(node.right)
@@ -264,6 +285,11 @@ def _literal_strings(node: ast.expr, lists: dict[str, list[str]]) -> list[str]:
     for term in reversed(terms):
         if isinstance(term, ast.Name):
             strings += lists.get(term.id, [])
+            continue
+        if isinstance(term, ast.Subscript) and isinstance(term.value, ast.Name):
+            key = term.slice
+            if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                strings += keyed.get(term.value.id, {}).get(key.value, [])
             continue
         try:
             value = ast.literal_eval(term)
