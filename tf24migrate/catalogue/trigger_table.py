@@ -15,7 +15,7 @@ from tf24migrate.rules.needles import (
 )
 
 # The digest of the sources this table was generated from: see `catalogue.generated`.
-SOURCES_DIGEST = "f93f2d200780f3739b45b4168f0e9938"
+SOURCES_DIGEST = "640a01a7668b88d155c859b277e61d30"
 
 
 class Row(NamedTuple):
@@ -77,7 +77,7 @@ ROWS = (
     Row("TF24501", "hidden-internal-modules", True, (PublicImports(),), (ModuleAttribute("tensorflow", "python", "core", "compiler"),)),
     Row("TF24502", "complex-max-min", True, (PublicImports(), Pattern(r"raw_ops(?:[ \t]*\.[ \t]*M(?:ax|in)\b|[ \t]+(?:as|import)\b)|reduce_m(?:ax|in)", "raw_ops", "reduce_max", "reduce_min"), Pattern(r"raw_ops(?:[ \t]*\.[ \t]*M(?:ax|in)\b|[ \t]+(?:as|import)\b)|complex(?:64|128)|(?:\.|(?:\A|(?<=[\n\r]))|\bimport\b[^\n\r]*?[ \t,(])[ \t]*complex|csingle|cdouble|\d\.?[jJ]\b", "raw_ops", "complex", "csingle", "cdouble", "0j", "0J", "1j", "1J", "2j", "2J", "3j", "3J", "4j", "4J", "5j", "5J", "6j", "6J", "7j", "7J", "8j", "8J", "9j", "9J", ".j", ".J")), (Pattern(r"raw_ops(?:[ \t]*\.[ \t]*M(?:ax|in)\b|[ \t]+(?:as|import)\b)", "raw_ops"), "reduce_max", "reduce_min", "complex")),
     Row("TF24503", "tensor-float-32", False, ("tensorflow",), ("__main__",)),
-    Row("TF24504", "xla-devices", True, (PublicImports(),), ("XLA_CPU", "XLA_GPU")),
+    Row("TF24504", "xla-devices", True, (PublicImports(),), ("XLA_CPU", "XLA_GPU", Pattern(r"\blist_logical_devices\b", "list_logical_devices"), Pattern(r"\blist_physical_devices\b", "list_physical_devices"))),
     Row("TF24505", "quantize-and-dequantize", True, (PublicImports(),), ("quantize_and_dequantize",)),
     Row("TF24506", "xla-experimental-compile", True, (PublicImports(), "experimental", Pattern(r"(?:\.|(?:\A|(?<=[\n\r]))|\bimport\b[^\n\r]*?[ \t,(])[ \t]*compile\b", "compile")), (Pattern(r"\bxla\b", "xla"),)),
     Row("TF24507", "hidden-module-import-as", True, (), (Pattern(r"\bimport[ \t]+tensorflow\.(?:python|core|compiler)\.[\w.]+[ \t]+as\b", "import tensorflow.python.", "import tensorflow.core.", "import tensorflow.compiler."),)),

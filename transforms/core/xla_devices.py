@@ -9,16 +9,17 @@ import libcst as cst
 from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.context import RuleContext
+from tf24migrate.rules.needles import word
 
 from .._text import assigned_value, literal_value
 
-_DEVICE_FUNCTIONS = {
-    "tensorflow.device",
+_LISTINGS = {
     "tensorflow.config.list_logical_devices",
     "tensorflow.config.list_physical_devices",
     "tensorflow.config.experimental.list_logical_devices",
     "tensorflow.config.experimental.list_physical_devices",
 }
+_DEVICE_FUNCTIONS = {"tensorflow.device", *_LISTINGS}
 
 
 _XLA_DEVICE = re.compile(r"XLA_(CPU|GPU)")
@@ -50,7 +51,19 @@ class XlaDevices(Rule):
     Reported: `with tf.device("/device:XLA_GPU:0"): y = model(x)`
     Write instead: `y = tf.function(model, experimental_compile=True)(x)`
 
-    Versions: XLA devices are not registered by default from TF 2.4 (TF 2.4's release notes).
+    A listing of every device (`list_logical_devices()`, no device type) indexed at a fixed position
+    other than the first, directly, is reported too: on TF 2.3 such a listing holds `XLA_CPU:0` right
+    after `CPU:0` (on a machine with one CPU: `CPU:0`, `XLA_CPU:0`), and an `XLA_GPU` for each GPU;
+    from TF 2.4 it has no XLA device, so position 1 holds another device or none (`IndexError` on a
+    machine with one CPU). Position 0, the CPU, positions counted from the end, slices and a listing
+    indexed through a name are not reported.
+
+    Reported: `with tf.device(tf.config.list_logical_devices()[1].name): ...`
+    Write instead: `with tf.device(tf.config.list_logical_devices("GPU")[0].name): ...`
+
+    Versions: XLA devices are not registered by default from TF 2.4 (TF 2.4's release notes); on a
+    machine with one CPU, `list_logical_devices()` is `CPU:0`, `XLA_CPU:0` on TF 2.3.0 and `CPU:0` on
+    TF 2.4.0 (run on both).
     """
 
     code = "TF24504"
@@ -58,8 +71,34 @@ class XlaDevices(Rule):
     changed_in = "2.4"
     fix = None
     severity = Severity.WARNING
-    triggers = ("XLA_CPU", "XLA_GPU")
+    triggers = ("XLA_CPU", "XLA_GPU", word("list_logical_devices"), word("list_physical_devices"))
     requires = IMPORTS_TENSORFLOW
+    # the names bound to a device string; a listing is reported only where it is indexed
+    follows = ("XLA_CPU", "XLA_GPU")
+
+    def leave_Subscript(
+        self, ctx: RuleContext, original: cst.Subscript, updated: cst.Subscript
+    ) -> cst.BaseExpression:
+        listing = original.value
+        if not (
+            isinstance(listing, cst.Call)
+            and not listing.args
+            and len(original.slice) == 1
+            and isinstance(original.slice[0].slice, cst.Index)
+            and ctx.qualified_name(listing.func) in _LISTINGS
+        ):
+            return updated
+        index = original.slice[0].slice.value
+        if isinstance(index, cst.Integer) and index.evaluated_value >= 1:
+            ctx.report(
+                original,
+                f"TF 2.4 lists no `XLA_CPU` / `XLA_GPU` device by default: position {index.value} of "
+                "this listing is another device, or none.\nOn TF 2.3 a listing of every device "
+                "holds `XLA_CPU:0` right after `CPU:0`, and an `XLA_GPU` for each GPU; ask for the device "
+                "type you mean instead (`list_logical_devices('GPU')[0]`), or set the environment variable "
+                "`TF_XLA_FLAGS=--tf_xla_enable_xla_devices` before TensorFlow starts.",
+            )
+        return updated
 
     def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         if ctx.qualified_name(original.func) not in _DEVICE_FUNCTIONS:
