@@ -15,7 +15,7 @@ from tf24migrate.rules.needles import (
 )
 
 # The digest of the sources this table was generated from: see `catalogue.generated`.
-SOURCES_DIGEST = "640a01a7668b88d155c859b277e61d30"
+SOURCES_DIGEST = "06104d4e43bedbae0de6733f968bf02e"
 
 
 class Row(NamedTuple):
@@ -63,7 +63,7 @@ ROWS = (
     Row("TF24304", "get-layer-policy", True, (PublicImports(),), ("get_layer_policy",)),
     Row("TF24305", "loss-scale-optimizer", True, (PublicImports(),), ("LossScaleOptimizer", "DynamicLossScale", "FixedLossScale")),
     Row("TF24306", "loss-scale-classes", True, (PublicImports(),), (Pattern(r"\b(?:LossScale|FixedLossScale|DynamicLossScale)\b", "LossScale", "FixedLossScale", "DynamicLossScale"), "LossScaleOptimizer")),
-    Row("TF24307", "loss-scale-call", True, (any_of("loss_scale(", Pattern(r"\bloss_scale\.[_a-z]", "loss_scale.")), "LossScaleOptimizer", PublicImports()), ("loss_scale(", Pattern(r"\bloss_scale\.[_a-z]", "loss_scale."), "LossScaleOptimizer")),
+    Row("TF24307", "loss-scale-call", True, (any_of("loss_scale(", Pattern(r"\bloss_scale\.[_a-z]", "loss_scale.")), any_of("LossScaleOptimizer", Pattern(r"\bloss_scale\._(current_loss_scale|num_good_steps|loss_scale_value)\b", "loss_scale._")), PublicImports()), ("loss_scale(", Pattern(r"\bloss_scale\.[_a-z]", "loss_scale."), "LossScaleOptimizer", Pattern(r"(?:\.|(?:\A|(?<=[\n\r])))[ \t]*loss_scale\b", "loss_scale"))),
     Row("TF24308", "graph-rewrite", True, (PublicImports(),), ("enable_mixed_precision_graph_rewrite",)),
     Row("TF24309", "policy-loss-scale", True, (Pattern(r"(?:\.|(?:\A|(?<=[\n\r])))[ \t]*loss_scale\b", "loss_scale"), "tensorflow", any_of(PublicImports(), Pattern(r"(?:\.|(?:\A|(?<=[\n\r])))[ \t]*dtype_policy\b", "dtype_policy")), any_of("Policy", "global_policy", "get_layer_policy", Pattern(r"(?:\.|(?:\A|(?<=[\n\r])))[ \t]*dtype_policy\b", "dtype_policy"))), (Pattern(r"(?:\.|(?:\A|(?<=[\n\r])))[ \t]*loss_scale\b", "loss_scale"), "Policy", "global_policy", "dtype_policy", "get_layer_policy")),
     Row("TF24310", "should-cast-variables", True, ("should_cast_variables", "tensorflow", any_of(PublicImports(), Pattern(r"(?:\.|(?:\A|(?<=[\n\r])))[ \t]*dtype_policy\b", "dtype_policy"))), ("should_cast_variables", "Policy", "global_policy", "dtype_policy", "get_layer_policy")),

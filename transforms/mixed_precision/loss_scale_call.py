@@ -11,7 +11,7 @@ from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import code_for
 from tf24migrate.rules.context import RuleContext
-from tf24migrate.rules.needles import Pattern, any_of
+from tf24migrate.rules.needles import Pattern, any_of, attribute
 
 from .._text import assigned_value
 from ._common import (
@@ -22,6 +22,10 @@ from ._common import (
 # `opt.loss_scale.update(...)`, `opt.loss_scale._current_loss_scale`: see `_LOSS_SCALE_ATTRIBUTES`
 _ATTRIBUTE_READ = Pattern(r"\bloss_scale\.[_a-z]", "loss_scale.")
 _LOSS_SCALE_OPTIMIZERS = (f"{EXPERIMENTAL}.LossScaleOptimizer", f"{STABLE}.LossScaleOptimizer")
+# The private attributes of TF 2.3's `LossScale` classes, read through some object's `loss_scale`
+_PRIVATE_READ = Pattern(
+    r"\bloss_scale\._(current_loss_scale|num_good_steps|loss_scale_value)\b", "loss_scale._"
+)
 
 
 def loss_scale_optimizer_evidence(ctx: RuleContext, receiver: cst.BaseExpression) -> str | None:
@@ -81,6 +85,15 @@ class LossScaleCall(Rule):
     lacks. Not reported: code that runs only when `opt.loss_scale` is callable (`if
     callable(opt.loss_scale): scale = opt.loss_scale()`), which TF 2.4 never runs.
 
+    A private attribute of TF 2.3's `LossScale` (`_current_loss_scale`, `_num_good_steps`,
+    `_loss_scale_value`) read through any object's `loss_scale` is reported too, whatever the
+    object: from TF 2.4 a `LossScaleOptimizer`'s `loss_scale` is a tensor, and the stable `Policy`
+    has no `loss_scale`; only the experimental `Policy`, gone in TF 2.9, keeps a `LossScale` there,
+    so the read fails once the code that makes the policy (maybe in another file) is migrated. Not
+    reported there: the `except` clause of a `try` whose body reads the same `loss_scale` another
+    way (`try: float(opt.loss_scale) except TypeError: opt.loss_scale._current_loss_scale`), the
+    fallback that only TF 2.3 runs.
+
     Reported: `opt = tf.keras.mixed_precision.experimental.LossScaleOptimizer(sgd, "dynamic")` then `scale = opt.loss_scale()`
     Write instead: `scale = opt.loss_scale`
 
@@ -93,9 +106,15 @@ class LossScaleCall(Rule):
     old_removed = "2.4"  # calling the tensor raises
     fix = None
     severity = Severity.ERROR
-    triggers = ("loss_scale(", _ATTRIBUTE_READ, "LossScaleOptimizer")
+    # and any `.loss_scale`: a `try` body that reads it is not left out of the tree (`_is_fallback`)
+    triggers = ("loss_scale(", _ATTRIBUTE_READ, "LossScaleOptimizer", attribute("loss_scale"))
+    follows = ("loss_scale(", _ATTRIBUTE_READ, "LossScaleOptimizer")
     # every receiver it reports is shown to be a `LossScaleOptimizer` (not `get_loss_scale(...)`)
-    requires = (any_of("loss_scale(", _ATTRIBUTE_READ), "LossScaleOptimizer", *IMPORTS_TENSORFLOW)
+    requires = (
+        any_of("loss_scale(", _ATTRIBUTE_READ),
+        any_of("LossScaleOptimizer", _PRIVATE_READ),
+        *IMPORTS_TENSORFLOW,
+    )
 
     def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         func = original.func
@@ -123,6 +142,12 @@ class LossScaleCall(Rule):
             and scale.attr.value == "loss_scale"
         ):
             shown = code_for(scale)
+            if (
+                original.attr.value.startswith("_")
+                and loss_scale_optimizer_evidence(ctx, scale.value) is None
+            ):
+                _report_private_read(ctx, original, scale)
+                return updated
             _report_of_optimizer(
                 ctx,
                 original,
@@ -148,6 +173,36 @@ def _report_of_optimizer(
     evidence = loss_scale_optimizer_evidence(ctx, scale.value)
     if evidence is not None:
         ctx.report(node, message(evidence), evidence=evidence)
+
+
+def _report_private_read(ctx: RuleContext, node: cst.Attribute, scale: cst.Attribute) -> None:
+    """Report `node`, a private attribute of TF 2.3's `LossScale` read on `scale` (`x.loss_scale`),
+    whatever `x` is; not in code that runs only when `scale` is callable, nor in the `except`
+    clause of a `try` whose body reads `scale` too (`_is_fallback`)."""
+    if _runs_only_if_callable(ctx, scale, node) or _is_fallback(ctx, scale):
+        return
+    shown = code_for(scale)
+    ctx.report(
+        node,
+        f"`{code_for(node)}` reads TF 2.3's `LossScale`: from TF 2.4 `{shown}` is a tensor on a "
+        "`LossScaleOptimizer`, and the stable `Policy` has no `loss_scale`.\nRead the current scale "
+        "as the `loss_scale` of the `LossScaleOptimizer` (a tensor; `model.optimizer.loss_scale` after "
+        "`compile` under 'mixed_float16'); only the experimental `Policy`, gone in TF 2.9, keeps a "
+        "`LossScale`, and this read fails once the code that makes it is migrated.",
+    )
+
+
+def _is_fallback(ctx: RuleContext, scale: cst.Attribute) -> bool:
+    """Whether the node being left is in an `except` clause of a `try` whose body reads `scale`."""
+    text = code_for(scale)
+    child: cst.CSTNode | None = None
+    for ancestor in ctx.ancestors:
+        if isinstance(ancestor, cst.Try) and isinstance(child, cst.ExceptHandler):
+            lines, span = ctx.node_lines(ancestor)
+            handler_line = ctx.node_lines(child)[1].line
+            return text in "\n".join(lines[: handler_line - span.line])
+        child = ancestor
+    return False
 
 
 # What a TF 2.3 `LossScale` has and a tensor has not (tensorflow/python/training/experimental/
