@@ -317,7 +317,7 @@ def test_diff_shows_cell_source_not_json(project):
 
 def test_write_changes_only_the_source_lines(project):
     result = run("--write", ".", cwd=project)
-    assert "./colab.ipynb:cell 3:3:7: TF24104 warning [fixed]" in result.stdout
+    assert "./colab.ipynb:cell 3:3:7: TF24104 info [fixed]" in result.stdout
     assert "./r_kernel.ipynb:1:1: TF24002 info notebook skipped" in result.stdout
     for name in FIXTURES:
         assert (project / f"{name}.ipynb").read_bytes() == (DATA / f"{name}.expected.ipynb").read_bytes()

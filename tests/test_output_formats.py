@@ -49,7 +49,7 @@ def test_github_annotations_one_per_finding(project):
     assert result.stdout.splitlines() == [
         "::error file=./native.cc,line=1,col=9,endLine=1,endColumn=29,title=TF24701::c-api-string-functions: "
         "`TF_StringEncodedSize` was removed from the TensorFlow C API in 2.4: use the `TF_TString_*` functions.",
-        "::warning file=./quantize.py,line=2,col=5,endLine=2,endColumn=58,title=TF24505::quantize-and-dequantize: "
+        "::notice file=./quantize.py,line=2,col=5,endLine=2,endColumn=58,title=TF24505::quantize-and-dequantize: "
         "[unsafe fix: --unsafe-fixes] `tf.quantization.quantize_and_dequantize` is deprecated from TF 2.4.",
         "::error file=./train.py,line=4,col=1,endLine=4,endColumn=29,title=TF24101::experimental-run-v2: "
         "[fixable] `experimental_run_v2` was removed in TF 2.4: call `run` (same arguments).",
@@ -122,7 +122,7 @@ def test_sarif_is_valid_and_complete(project):
     assert [(r["ruleId"], r["level"]) for r in results] == [
         ("TF24005", "error"),  # broken.py: the syntax error, a finding of its own
         ("TF24701", "error"),
-        ("TF24505", "warning"),
+        ("TF24505", "note"),  # the old function keeps working: a note
         ("TF24101", "error"),
         ("TF24202", "error"),
     ]

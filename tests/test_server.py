@@ -123,7 +123,8 @@ async def test_open_publishes_each_finding(client: LanguageClient, project: Path
     assert run.message.startswith("experimental-run-v2: [fixable] `experimental_run_v2` was removed")
     page = Path(run.code_description.href.removeprefix("file://"))
     assert page.read_text(encoding="utf-8").startswith("TF24101 experimental-run-v2\n")
-    assert by_code["TF24104"].severity == types.DiagnosticSeverity.Warning
+    # The old name still works on every release, with the same behaviour: nothing is due, a note.
+    assert by_code["TF24104"].severity == types.DiagnosticSeverity.Information
     assert by_code["TF24109"].message.startswith("hints-parameter-override: `reduce_implementation`")
     forget(client, uri)
     client.text_document_did_close(types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(uri)))

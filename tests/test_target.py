@@ -354,6 +354,70 @@ def test_the_command_measures_severity_against_the_project_s_range(
     assert result.returncode == exit_code
 
 
+STILL_WORKS = textwrap.dedent(
+    """\
+    import tensorflow as tf
+
+    strategy = tf.distribute.experimental.MultiWorkerMirroredStrategy()
+    dataset = strategy.experimental_distribute_datasets_from_function(dataset_fn)
+    tf.keras.mixed_precision.experimental.set_policy("mixed_float16")
+    model.compile(loss="mse", experimental_steps_per_execution=8)
+    """
+)
+
+
+@pytest.mark.parametrize(
+    ("requirement", "expected"),
+    [
+        # The target (2.3) withholds every fix; the open range allows 2.9 and 2.16.
+        (
+            "tensorflow>=2.3.0",
+            [
+                "m.py:3:12: TF24107 info `tf.distribute.experimental.MultiWorkerMirroredStrategy`",
+                "m.py:4:11: TF24102 info `experimental_distribute_datasets_from_function`",
+                "m.py:5:1: TF24302 warning `tf.keras.mixed_precision.experimental.set_policy` is "
+                "`tf.keras.mixed_precision.set_global_policy` from TF 2.4 (stops working in TensorFlow 2.9, "
+                "which the requirement allows; not fixed: needs TensorFlow 2.4, the target is 2.3).",
+                "m.py:6:27: TF24201 warning `compile(experimental_steps_per_execution=)` is "
+                "`steps_per_execution=` from TF 2.4 (stops working in TensorFlow 2.16, which the "
+                "requirement allows; not fixed: needs TensorFlow 2.4, the target is 2.3).",
+            ],
+        ),
+        # Fixed: the later break is still named; the tag says it is fixed.
+        (
+            "tensorflow>=2.4",
+            [
+                "m.py:3:12: TF24107 info [fixable] `tf.distribute.experimental.MultiWorkerMirroredStrategy`",
+                "m.py:4:11: TF24102 info [fixable] `experimental_distribute_datasets_from_function`",
+                "m.py:5:1: TF24302 warning [fixable] `tf.keras.mixed_precision.experimental.set_policy` is "
+                "`tf.keras.mixed_precision.set_global_policy` from TF 2.4 (stops working in TensorFlow 2.9).",
+                "m.py:6:27: TF24201 warning [fixable] `compile(experimental_steps_per_execution=)` is "
+                "`steps_per_execution=` from TF 2.4 (stops working in TensorFlow 2.16).",
+            ],
+        ),
+        # An upper bound at 2.9 or later makes that break due; Keras 3 (2.16) stays beyond it.
+        (
+            "tensorflow>=2.4,<2.10",
+            [
+                "m.py:3:12: TF24107 info [fixable]",
+                "m.py:4:11: TF24102 info [fixable]",
+                "m.py:5:1: TF24302 error [fixable] `tf.keras.mixed_precision.experimental.set_policy` is "
+                "`tf.keras.mixed_precision.set_global_policy` from TF 2.4 (stops working in TensorFlow 2.9).",
+                "m.py:6:27: TF24201 warning [fixable] `compile(experimental_steps_per_execution=)` is "
+                "`steps_per_execution=` from TF 2.4 (stops working in TensorFlow 2.16).",
+            ],
+        ),
+    ],
+)
+def test_nothing_due_is_a_note_and_a_later_break_is_named_fixed_or_not(tmp_path, requirement, expected):
+    write(tmp_path, {"requirements.txt": requirement + "\n", "m.py": STILL_WORKS})
+    lines = [
+        line for line in run("--check", "m.py", cwd=tmp_path).stdout.splitlines() if line.startswith("m.py:")
+    ]
+    for line, start in zip(lines, expected, strict=True):  # a whole first line ends with its full stop
+        assert line == start if start.endswith(".") else line.startswith(start), line
+
+
 def test_json_carries_the_target_and_each_findings_versions(project):
     document = json.loads(run("--output-format", "json", "train.py", cwd=project).stdout)
     assert document["target"] == {
@@ -464,8 +528,15 @@ def test_the_first_line_says_when_the_spelling_breaks_and_why_it_was_not_fixed()
         first_line(Target((2, 3), newest=(2, 8)))
         == f"{head} (not fixed: needs TensorFlow 2.4, the target is 2.3)."
     )
-    # Fixed: nothing to add.
-    assert first_line(Target((2, 4))) == f"{head}."
+    # Fixed, and still a warning because of that later break: the release is named all the same
+    # (the finding's tag, `[fixable]` or `[fixed]`, says the rest).
+    fixed = f"{head} (stops working in TensorFlow 2.9)."
+    assert first_line(Target((2, 4))) == fixed
+    assert first_line(DEFAULT_TARGET) == fixed
+    assert first_line(Target((2, 4), newest=(2, 9))) == fixed  # an error, fixed
+    # A break on TF 2.4 itself is what the message says: nothing to add once fixed.
+    run_v2 = _only_finding("import tensorflow as tf\ns.experimental_run_v2(f)\n", "TF24101", Target((2, 4)))
+    assert run_v2.message == "`experimental_run_v2` was removed in TF 2.4: call `run` (same arguments)."
     # A report-only finding whose spelling breaks in a later release the range allows names it.
     loss_scale = (
         "from tensorflow.keras import mixed_precision\n"
@@ -486,8 +557,12 @@ def test_every_rule_records_its_versions_and_where_they_were_read(rule):
         parse_version(version, rule.code)
     if rule.fix is not None:
         assert rule.new_since, f"{rule.code} has a fix but no version for its new spelling"
-    # An old spelling that stops working is an error for the default target (2.4, no upper bound).
+    # A rule's own severity is what it is for a target with an upper bound at or after the release
+    # that breaks the old spelling: an error; one whose old spelling keeps working and behaves the
+    # same everywhere is a note (nothing is due); only a change of behaviour picks its own.
     assert (rule.severity is Severity.ERROR) == (rule.old_removed is not None)
+    if rule.old_removed is None and rule.changed_in is None:
+        assert rule.severity is Severity.INFO, f"{rule.code}: nothing is due, a note"
     paragraph = rule.doc[rule.doc.index("Versions: ") :].replace("\n", " ")
     for version in versions:
         assert f" {version}" in paragraph

@@ -210,10 +210,11 @@ def severity_for(versions: Versions, target: Target, *, severity: Severity, fixa
     (`fixable`), measured against the migration: an old spelling that stops working on TF 2.4,
     on the target, or on a later release the project names as its newest is an error
     (`Target.breaks_due`); one that stops working in a later release that an open range allows,
-    or after the newest release the project allows, is a warning; a rule whose old spelling keeps
-    working keeps its own severity. A fix that the target withholds (its new spelling is newer)
-    while the old spelling works across the whole supported range is a note: there is nothing to
-    do."""
+    or after the newest release the project allows, is a warning; an old spelling that keeps
+    working everywhere, with no change of behaviour either (`changed_in`), is a note, fixable or
+    not: nothing is due. A fix that the target withholds (its new spelling is newer) while the old
+    spelling works across the whole supported range is a note too. A rule reporting a change of
+    behaviour keeps its own severity."""
     from tf24migrate.model.findings import Severity
 
     removed = versions.old_removed
@@ -223,7 +224,7 @@ def severity_for(versions: Versions, target: Target, *, severity: Severity, fixa
     if fixable and not target.allows(versions.new_since) and not later:
         return Severity.INFO
     if removed is None:
-        return severity
+        return Severity.INFO if versions.changed_in is None else severity
     return Severity.WARNING
 
 
@@ -231,19 +232,25 @@ def first_line_versions(
     versions: Versions, target: Target, *, too_new: bool, fixed: bool, fixable: bool
 ) -> str | None:
     """What a finding's first line adds, in parentheses, about the versions: the release after
-    TF 2.4 in which the old spelling breaks, where that makes the finding an error or a warning
-    and it is left in place (`fixed` false), and why the fix was not applied (`too_new`: its new
-    spelling is newer than the target; `fixable`: there was a fix). None: nothing to add.
+    TF 2.4 in which the old spelling breaks, whenever that break is what makes the finding an error
+    or a warning (`severity_for`), fixed or not (a fixed one is tagged so: the release alone), and
+    why the fix was not applied (`too_new`: its new spelling is newer than the target; `fixable`:
+    there was a fix). None: nothing to add.
 
     `stops working in TensorFlow 2.9, which the requirement allows; not fixed: needs TensorFlow
-    2.4, the target is 2.3`."""
+    2.4, the target is 2.3`; `stops working in TensorFlow 2.9` (fixed)."""
     parts = []
     removed = versions.old_removed
-    # A break on TF 2.4 itself is what the finding's own words say; a later one is named.
-    if removed is not None and not fixed and parse_version(removed, "rule data") > DEFAULT_VERSION:
-        if target.allows_later(removed):
+    # A break on TF 2.4 itself is what the finding's own words say; a later one is named, unless
+    # it lies beyond the supported range and the fix is withheld (a note: nothing is due).
+    if (
+        removed is not None
+        and parse_version(removed, "rule data") > DEFAULT_VERSION
+        and (target.breaks_due(removed) or target.allows_later(removed) or not (fixable and too_new))
+    ):
+        if target.allows_later(removed) and not fixed:
             parts.append(f"stops working in TensorFlow {removed}, which the requirement allows")
-        elif target.breaks_due(removed):
+        else:
             parts.append(f"stops working in TensorFlow {removed}")
     if too_new:
         needs = f"needs TensorFlow {versions.new_since}, the target is {format_version(target.version)}"

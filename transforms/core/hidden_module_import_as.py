@@ -37,14 +37,15 @@ class HiddenModuleImportAs(Rule):
     Versions: the `from` form imports the internal module on every TF 2 release (TF 2.0 put
     `tensorflow.python` in the package, and it is there in the tensorflow-cpu 2.3.0 and 2.4.0 wheels;
     executed on both); the internal modules are no longer attributes of `tf` from TF 2.4 (TF 2.4's release
-    notes).
+    notes), so the old spelling stops working in TF 2.4 on Python 3.6 (executed on 3.6.15).
     """
 
     code = "TF24507"
     name = "hidden-module-import-as"
     new_since = "2.0"
+    old_removed = "2.4"  # on Python 3.6, which TF 2.4 supports
     fix = Fix.SAFE
-    severity = Severity.WARNING
+    severity = Severity.ERROR
     triggers = (
         Pattern(
             r"\bimport[ \t]+tensorflow\.(?:python|core|compiler)\.[\w.]+[ \t]+as\b",

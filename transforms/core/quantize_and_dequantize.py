@@ -58,7 +58,7 @@ class QuantizeAndDequantize(Rule):
     name = "quantize-and-dequantize"
     new_since = "2.4"
     fix = Fix.UNSAFE
-    severity = Severity.WARNING
+    severity = Severity.INFO
     triggers = ("quantize_and_dequantize",)
     requires = IMPORTS_TENSORFLOW
 

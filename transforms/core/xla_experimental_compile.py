@@ -32,7 +32,7 @@ class XlaExperimentalCompile(Rule):
     name = "xla-experimental-compile"
     new_since = "2.1"
     fix = None
-    severity = Severity.WARNING
+    severity = Severity.INFO
     # the name is only reachable through an import that spells `xla`, and the file spells the rest
     triggers = (word("xla"),)
     # `compile` as the module's attribute or imported from it, not `experimental_compile=True`

@@ -82,7 +82,7 @@ class MultiWorkerMirroredStrategy(Rule):
     name = "multi-worker-mirrored-strategy"
     new_since = "2.4"
     fix = Fix.SAFE
-    severity = Severity.WARNING
+    severity = Severity.INFO
     triggers = ("MultiWorkerMirroredStrategy",)
     requires = IMPORTS_TENSORFLOW
 

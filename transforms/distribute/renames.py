@@ -40,7 +40,7 @@ DISTRIBUTE_DATASETS_FROM_FUNCTION = RenameMethod(
     new_since="2.4",
     old="experimental_distribute_datasets_from_function",
     new="distribute_datasets_from_function",
-    severity=Severity.WARNING,
+    severity=Severity.INFO,
     message="`experimental_distribute_datasets_from_function` is deprecated since TF 2.4: "
     "call `distribute_datasets_from_function` (same arguments).",
     doc="""
@@ -93,7 +93,7 @@ COLLECTIVE_HINTS = RenameSymbol(
     new_since="2.4",
     old=f"{EXPERIMENTAL}.CollectiveHints",
     new=f"{EXPERIMENTAL}.CommunicationOptions",
-    severity=Severity.WARNING,
+    severity=Severity.INFO,
     doc="""
     `tf.distribute.experimental.CollectiveHints` was renamed `CommunicationOptions` in TF 2.4.
 

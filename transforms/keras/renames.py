@@ -13,12 +13,12 @@ STEPS_PER_EXECUTION = RenameKeyword(
     code="TF24201",
     name="steps-per-execution",
     new_since="2.4",
+    old_removed="2.16",
     callees=("compile",),
     old="experimental_steps_per_execution",
     new="steps_per_execution",
-    severity=Severity.WARNING,
-    message="`compile(experimental_steps_per_execution=)` is `steps_per_execution=` from TF 2.4 "
-    "(Keras 3 rejects the old keyword).",
+    severity=Severity.ERROR,
+    message="`compile(experimental_steps_per_execution=)` is `steps_per_execution=` from TF 2.4.",
     doc="""
     `Model.compile(experimental_steps_per_execution=N)` is `steps_per_execution=N` from TF 2.4.
 
@@ -30,7 +30,9 @@ STEPS_PER_EXECUTION = RenameKeyword(
 
     Versions: `steps_per_execution=` exists since TF 2.4 (`Model.compile` in
     tensorflow/python/keras/engine/training.py of the tensorflow-cpu 2.4.0 wheel); the old keyword is still
-    accepted, with a warning, in keras 2.9.0 (keras/engine/training.py).
+    accepted, with a warning, in keras 2.9.0 (keras/engine/training.py) and keras 2.15.0
+    (keras/src/engine/training.py); keras 3.0.0, the `tf.keras` of TF 2.16 and later, has no such
+    keyword and no `**kwargs` (`Trainer.compile` in keras/src/trainers/trainer.py): a `TypeError`.
     """,
 )
 

@@ -80,8 +80,8 @@ def stable_loss_scale_arguments(
             return f"the `DynamicLossScale(...)` call cannot be read: {problem}"
         if "multiplier" in bound and _number(bound["multiplier"].value) != 2:
             return (
-                "the stable `LossScaleOptimizer` always multiplies by 2, and this `DynamicLossScale` "
-                "has another (or an unknown) `multiplier`: there is no equivalent, keep a multiplier of 2"
+                "the stable optimizer always multiplies by 2, this `DynamicLossScale` by "
+                "another (or an unknown) `multiplier`: no equivalent, use a multiplier of 2"
             )
         result: list[tuple[str, cst.BaseExpression]] = []
         for old, new, default in (
@@ -201,7 +201,7 @@ class LossScaleOptimizer(_ExperimentalCallee):
                 )
                 ctx.report(
                     original,
-                    f"{by_hand}; {{evidence}}: write `{code_for(stable)}`.\nNot rewritten: the optimizer "
+                    f"{message}; {{evidence}}: write `{code_for(stable)}`.\nNot rewritten: the optimizer "
                     f"copies `{named.value}` from TF 2.4 (in the experimental optimizer too), so its later "
                     f"uses (`{named.value}.update(...)`, `{named.value}()`) no longer see the optimizer's "
                     f"scale: read the optimizer's `loss_scale` instead, and drop `{named.value}`.",

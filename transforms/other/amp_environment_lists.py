@@ -46,7 +46,7 @@ class AmpEnvironmentLists(Rule):
     name = "amp-env-lists"
     new_since = "2.4"
     fix = Fix.UNSAFE
-    severity = Severity.WARNING
+    severity = Severity.INFO
     triggers = (_PREFIX,)
 
     def leave_SimpleString(
