@@ -77,8 +77,8 @@ GRAPH_REWRITE = RenameSymbol(
     new=f"{_V1_MIXED_PRECISION}.enable_mixed_precision_graph_rewrite",
     severity=Severity.ERROR,
     fix=Fix.SAFE,
-    message="`tf.train.experimental.enable_mixed_precision_graph_rewrite` is deprecated in TF 2.4 and "
-    "gone from TF 2.6: call the `tf.compat.v1.mixed_precision` one.\nThe same rewrite is "
+    message="`tf.train.experimental.enable_mixed_precision_graph_rewrite` is deprecated in TF 2.4: call the "
+    "`tf.compat.v1.mixed_precision` one.\nThe same rewrite is "
     "`tf.compat.v1.mixed_precision.enable_mixed_precision_graph_rewrite`; consider the Keras policy API instead "
     "(`tf.keras.mixed_precision.set_global_policy('mixed_float16')`).",
     doc="""
