@@ -63,6 +63,12 @@ def run(*args, cwd=None):
         (">=2.3,!=2.3.*", (2, 4), None),
         ("==2.2.3", (2, 2), (2, 2)),
         (">=2.16", (2, 16), None),
+        # a pre-release of X.Y is X.Y's API: pinned exactly, or as a floor
+        ("==2.3.0rc0", (2, 3), (2, 3)),
+        ("==2.0.0a0", (2, 0), (2, 0)),
+        ("===2.3.0rc2", (2, 3), (2, 3)),
+        (">=2.2.0rc1", (2, 2), None),
+        ("~=2.3.0rc0", (2, 3), (2, 3)),
     ],
 )
 def test_the_lowest_known_release_a_specifier_allows(specifier, lowest, newest):
@@ -269,6 +275,14 @@ def test_the_project_requirement_sets_the_target_and_the_summary_says_so(project
     assert (
         "Not fixed: the new spelling needs TensorFlow 2.4, and the target is TensorFlow 2.3" in result.stderr
     )
+
+
+@pytest.mark.parametrize("pin", ["tensorflow==2.3.0rc0", "tensorflow-gpu==2.3.0rc2"])
+def test_an_exact_pin_of_a_pre_release_targets_its_release(tmp_path, pin):
+    project = write(tmp_path, {"requirements.txt": pin + "\n", "train.py": OLD})
+    result = run("--diff", "train.py", cwd=project)
+    assert f"; target TensorFlow 2.3 (from requirements.txt: {pin}) in " in result.stderr
+    assert "+strategy.distribute_datasets_from_function" not in result.stdout
 
 
 def test_the_flag_overrides_the_key_which_overrides_the_project(project):

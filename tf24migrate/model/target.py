@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from tf24migrate.model.errors import TF24MigrateError
 
 if TYPE_CHECKING:
+    from packaging.specifiers import SpecifierSet
     from packaging.version import Version as PackageVersion
 
     from tf24migrate.model.findings import Severity
@@ -186,6 +187,8 @@ def lowest_and_newest(specifiers: list[str]) -> tuple[Version, Version | None] |
             allowed = [release for release in releases if specifier.contains(release, prereleases=False)]
             last = releases[-1]
             if not allowed:
+                allowed = _pinned_prerelease(specifier)
+            if not allowed:
                 future = [PackageVersion(release) for release in _FUTURE]
                 allowed, last = [release for release in future if specifier.contains(release)], future[-1]
         except (InvalidSpecifier, ValueError):  # also a version of thousands of digits
@@ -198,6 +201,20 @@ def lowest_and_newest(specifiers: list[str]) -> tuple[Version, Version | None] |
         return None
     top = None if any(version is None for version in newest) else max(v for v in newest if v is not None)
     return min(lowest), top
+
+
+def _pinned_prerelease(specifier: SpecifierSet) -> list[PackageVersion]:
+    """The release an exact pin of a pre-release names (`==2.3.0rc0`, `==2.0.0a0`), which the
+    final releases do not match: a pre-release of X.Y is X.Y's API. Empty for anything else."""
+    from packaging.version import Version as PackageVersion
+
+    pinned = []
+    for item in specifier:
+        if item.operator in ("==", "===") and "*" not in item.version:
+            release = PackageVersion(item.version)
+            if release.is_prerelease and specifier.contains(release, prereleases=True):
+                pinned.append(release)
+    return pinned
 
 
 def _minor(release: PackageVersion) -> Version:
