@@ -183,3 +183,38 @@ def test_a_setup_py_reading_its_requirements_from_a_dict_keeps_the_pinned_target
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "train.py").read_text() == SOURCE
     assert "target TensorFlow 2.3 (from setup.py: tensorflow-gpu==2.3.0)" in summary(result.stderr)
+
+
+def test_a_module_named_setup_py_that_calls_no_setup_makes_no_project(tmp_path):
+    # NVIDIA DeepLearningExamples' `utils/setup.py` defines `set_flags()` and never calls
+    # `setup()`: `utils` is part of the root's project, pinned to TF 2.3, and `--write` must not
+    # apply the TF 2.4-only spellings there. A `setup.py` that calls `setup(...)` is a project.
+    plain = textwrap.dedent(
+        """\
+        import os
+
+        def setup(params):  # a function of that name is not setuptools'
+            os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
+        """
+    )
+    packaged = (
+        "import setuptools\n\nsetuptools.setup(\n    name='pkg', install_requires=['tensorflow>=2.4']\n)\n"
+    )
+    tree(
+        tmp_path,
+        {
+            "requirements.txt": "tensorflow==2.3.0\n",
+            "utils/setup.py": plain,
+            "utils/helpers.py": SOURCE,
+            "pkg/setup.py": packaged,
+            "pkg/train.py": SOURCE,
+        },
+    )
+    result = run("--write", ".", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "utils" / "helpers.py").read_text() == SOURCE
+    assert (tmp_path / "pkg" / "train.py").read_text() != SOURCE
+    line = summary(result.stderr)
+    assert "; 2 projects: " in line
+    assert "pkg with target TensorFlow 2.4 (from pkg/setup.py: tensorflow>=2.4)" in line
+    assert ". with target TensorFlow 2.3 (from requirements.txt: tensorflow==2.3.0)" in line

@@ -1,8 +1,8 @@
 """The TensorFlow requirement a project declares, read from its metadata without running it.
 
 `project_target(path)` finds the project a path belongs to (the nearest folder, from the path
-upwards, holding `pyproject.toml`, `setup.cfg`, `setup.py`, a `requirements*.txt`, an
-`environment.yml` or a Dockerfile) and reads every TensorFlow requirement there:
+upwards, holding `pyproject.toml`, `setup.cfg`, a `setup.py` that calls `setup(...)`, a
+`requirements*.txt`, an `environment.yml` or a Dockerfile) and reads every TensorFlow requirement there:
 
 - `pyproject.toml`: `[project] dependencies` and `optional-dependencies`;
 - `setup.cfg`: `[options] install_requires` and `[options.extras_require]`;
@@ -42,6 +42,8 @@ from tf24migrate.run.files import read_regular_file
 
 _MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", "environment.yml", "environment.yaml")
 _REQUIREMENTS = re.compile(r"^requirements.*\.txt$")
+# A call of `setup(`, `setuptools.setup(` on a line that does not define a function of that name.
+_SETUP_CALL = re.compile(r"(?m)^(?![ \t]*def[ \t])[^#\n]*\bsetup[ \t]*\(")
 _DOCKERFILE = re.compile(r"^(?:Dockerfile(?:\..*)?|.*\.[Dd]ockerfile)$")
 # The patterns of a Dockerfile, and of TensorFlow's own requirement, are strings, which `re`
 # compiles when one is first used: most runs use none (compiling them took 0.8 ms of each run).
@@ -136,7 +138,7 @@ def project_folder(path: str, known: dict[str, str | None] | None = None) -> str
         except OSError:
             names = []
         parent = os.path.dirname(folder)
-        if any(name in _MARKERS or _REQUIREMENTS.match(name) or _DOCKERFILE.match(name) for name in names):
+        if any(_is_metadata(folder, name) for name in names):
             known[folder] = folder
         elif parent == folder or ".git" in names:
             known[folder] = None
@@ -145,6 +147,19 @@ def project_folder(path: str, known: dict[str, str | None] | None = None) -> str
     for folder_seen in visited:
         known[folder_seen] = known[folder]
     return known[folder]
+
+
+def _is_metadata(folder: str, name: str) -> bool:
+    """Whether the file `name` in `folder` is project metadata. A `setup.py` is only if it calls
+    `setup(...)` (setuptools', distutils'): a plain module of that name (NVIDIA's
+    `utils/setup.py`, defining `set_flags()`) makes no project of its folder."""
+    if name == "setup.py":
+        try:
+            text = _read(os.path.join(folder, name))
+        except (OSError, ValueError):
+            return False
+        return _SETUP_CALL.search(text) is not None
+    return name in _MARKERS or bool(_REQUIREMENTS.match(name) or _DOCKERFILE.match(name))
 
 
 class Projects:
