@@ -3,7 +3,9 @@
 A `try` whose handlers catch ImportError, ModuleNotFoundError or AttributeError, and an `if` whose
 test calls `hasattr`/`getattr` or looks at TensorFlow's version (`tf.__version__`,
 `tf.version.VERSION`, a project constant such as `TF_VERSION`, a flag naming a release such as
-`IS_PREV_TF_2_4_0`), as ruff's NumPy 2 rule does; or tests whether an internal module of
+`IS_PREV_TF_2_4_0`, a name the file binds from the version, `version_names`; a name saying
+version compared with a version-like string), as ruff's NumPy 2 rule does; the fallback of
+`getattr(x, "new", None) or x.old`; or an `if` that tests whether an internal module of
 TensorFlow imported (`keras_tensor is not None`, after `try: from tensorflow.python.keras.engine
 import keras_tensor` and `except ImportError: keras_tensor = None`): internal modules come and go
 with the releases, so that test tells the release as a version does (`optional_internals`).
@@ -31,6 +33,9 @@ TENSORFLOW_NAME = re.compile(r"_*(tf|tensorflow)\d*$", re.IGNORECASE)
 VERSION_CONSTANT = re.compile(r"_*(tf|tensorflow)\d*_?version", re.IGNORECASE)
 # A project's own flag naming a TensorFlow release, major and minor: `IS_PREV_TF_2_4_0`,
 # `TF_2_4_OR_LATER`, `compat.IS_PREV_TF_2_4_0` (NeurST's). Not `is_tf2`: TF 2 code must be checked.
+# A name that says version (`cur_tf_ver`, `VERSION`), compared with a version-like string ("2.0.0").
+VERSION_WORD = re.compile(r"(?:^|_)ver(?:sion)?(?:_|$)", re.IGNORECASE)
+VERSION_STRING = re.compile(r"\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc)\d+)?$")
 VERSION_FLAG = re.compile(r"(?:^|_)(?:tf|tensorflow)_?\d+_\d+(?:_\d+)*(?:_|$)", re.IGNORECASE)
 
 
@@ -47,7 +52,7 @@ def _exception_names(handler: cst.ExceptHandler) -> set[str]:
     return names
 
 
-def _mentions_version_check(node: cst.CSTNode) -> bool:
+def _mentions_version_check(node: cst.CSTNode, versions: frozenset[str] = frozenset()) -> bool:
     stack = [node]
     while stack:
         current = stack.pop()
@@ -56,10 +61,14 @@ def _mentions_version_check(node: cst.CSTNode) -> bool:
             if parts and parts[-1] in ("hasattr", "getattr"):
                 return True
         if isinstance(current, cst.Name) and (
-            VERSION_CONSTANT.match(current.value) or VERSION_FLAG.search(current.value)
+            VERSION_CONSTANT.match(current.value)
+            or VERSION_FLAG.search(current.value)
+            or current.value in versions
         ):
             return True
-        if isinstance(current, cst.Attribute) and VERSION_FLAG.search(current.attr.value):
+        if isinstance(current, cst.Attribute) and (
+            VERSION_FLAG.search(current.attr.value) or current.attr.value in versions
+        ):
             return True
         if (
             isinstance(current, cst.Attribute)
@@ -67,8 +76,22 @@ def _mentions_version_check(node: cst.CSTNode) -> bool:
             and any(TENSORFLOW_NAME.match(part) for part in dotted_parts(current.value) or ())
         ):
             return True
+        if isinstance(current, cst.Comparison) and _compares_a_version_name(current):
+            return True
         stack.extend(current.children)
     return False
+
+
+def _compares_a_version_name(comparison: cst.Comparison) -> bool:
+    """`cur_tf_ver == "2.0.0"`, `self.version < "2.2"`: a name that says version (a word `ver`
+    or `version`) compared with a version-like string. Any other string (`mode == "2.0.0"`) is
+    not TensorFlow's version."""
+    sides = [comparison.left, *(target.comparator for target in comparison.comparisons)]
+    named = any(VERSION_WORD.search(parts[-1]) for side in sides if (parts := dotted_parts(side)))
+    return named and any(
+        isinstance(side, cst.SimpleString) and VERSION_STRING.match(str(side.evaluated_value))
+        for side in sides
+    )
 
 
 def _falls_back(handler_text: str) -> bool:
@@ -84,7 +107,10 @@ def _falls_back(handler_text: str) -> bool:
 
 
 def guard_of(
-    nodes: list[cst.CSTNode], text_of: Callable[[cst.CSTNode], str], optional: frozenset[str] = frozenset()
+    nodes: list[cst.CSTNode],
+    text_of: Callable[[cst.CSTNode], str],
+    optional: frozenset[str] = frozenset(),
+    versions: frozenset[str] = frozenset(),
 ) -> str | None:
     """How the node ending `nodes` (it and the nodes around it, outermost first) is guarded: "version" behind an
     `if` testing hasattr or TensorFlow's version; "fallback" in the body of a `try` one of whose
@@ -92,13 +118,18 @@ def guard_of(
     pass (a guarded import with a fallback); "shim" elsewhere in a shim (a handler of such a `try`,
     its `else` or `finally`); None outside shims, and in the body of a `try` whose handlers only
     raise again (nothing falls back: the code fails as unguarded code does). `text_of` gives a
-    node's original text; `optional`: the file's `optional_internals`."""
+    node's original text; `optional`: the file's `optional_internals`; `versions`: its
+    `version_names`. The fallback of `getattr(x, "new", None) or x.old` is "version" too."""
     found = None
     for parent, child in itertools.pairwise(nodes):
-        if not is_shim(parent, optional):
+        if not is_shim(parent, optional, versions):
             continue
         if isinstance(parent, cst.If):
             return "version"
+        if isinstance(parent, cst.BooleanOperation):
+            if child is parent.right:
+                return "version"
+            continue
         assert isinstance(parent, cst.Try)
         if child is not parent.body:
             found = "shim"
@@ -111,14 +142,33 @@ def guard_of(
     return found
 
 
-def is_shim(node: cst.CSTNode, optional: frozenset[str] = frozenset()) -> bool:
-    """A `try` catching ImportError/AttributeError, or an `if` testing hasattr or a version, or
-    whether one of the `optional` names (`optional_internals`) was imported."""
+def is_shim(
+    node: cst.CSTNode, optional: frozenset[str] = frozenset(), versions: frozenset[str] = frozenset()
+) -> bool:
+    """A `try` catching ImportError/AttributeError, or an `if` testing hasattr or a version (also
+    through one of the file's `versions`, `version_names`), or whether one of the `optional`
+    names (`optional_internals`) was imported; or `getattr(x, "new", None) or x.old`, whose right
+    operand alone is left alone: it runs only where `x` lacks the new name."""
     if isinstance(node, cst.Try):
         return any(_exception_names(h) & SHIM_EXCEPTIONS for h in node.handlers)
     if isinstance(node, cst.If):
-        return _mentions_version_check(node.test) or (bool(optional) and _tests_import(node.test, optional))
+        return _mentions_version_check(node.test, versions) or (
+            bool(optional) and _tests_import(node.test, optional)
+        )
+    if isinstance(node, cst.BooleanOperation):
+        return isinstance(node.operator, cst.Or) and _is_getattr_with_default(node.left)
     return False
+
+
+def _is_getattr_with_default(node: cst.BaseExpression) -> bool:
+    """`getattr(x, "name", default)`: None (or another default) where `x` lacks the name."""
+    return (
+        isinstance(node, cst.Call)
+        and isinstance(node.func, cst.Name)
+        and node.func.value == "getattr"
+        and len(node.args) == 3
+        and isinstance(node.args[1].value, cst.SimpleString)
+    )
 
 
 def _tests_import(test: cst.BaseExpression, optional: frozenset[str]) -> bool:
@@ -173,3 +223,71 @@ def optional_internals(source: str) -> frozenset[str]:
 def _catches_import_error(handler_type: ast.expr | None) -> bool:
     types = handler_type.elts if isinstance(handler_type, ast.Tuple) else [handler_type]
     return any(isinstance(t, ast.Name) and t.id in ("ImportError", "ModuleNotFoundError") for t in types)
+
+
+def version_names(source: str) -> frozenset[str]:
+    """The names, and attribute names (`self.cur_tf_ver`), the file binds to a value read from
+    TensorFlow's version: `TF_VER = tuple(map(int, tf.__version__.split(".")[:2]))`, `IS_TF20 =
+    tf.__version__ == "2.0.0"`, `self.cur_tf_ver = check_tf_version()` where the file's
+    `check_tf_version` returns `tf.__version__`; also from such a name (`MAJOR = TF_VER[0]`). An
+    `if` testing one of them tests the version (`is_shim`). A container display (`{"version":
+    tf.__version__, ...}`) is not a version, nor what the file binds to it."""
+    if "__version__" not in source:
+        return frozenset()
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError):
+        return frozenset()
+    functions: set[str] = set()
+    found: set[str] = set()
+    nodes = list(ast.walk(tree))
+    changed = True
+    while changed:  # a name bound from another, a function returning one: until nothing is added
+        changed = False
+        for node in nodes:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name not in functions:
+                returns = [n.value for n in ast.walk(node) if isinstance(n, ast.Return) and n.value]
+                if any(_reads_version(value, found, functions) for value in returns):
+                    functions.add(node.name)
+                    changed = True
+            elif isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+                if not _reads_version(node.value, found, functions):
+                    continue
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for target in targets:
+                    name = target.id if isinstance(target, ast.Name) else getattr(target, "attr", None)
+                    if isinstance(name, str) and name not in found:
+                        found.add(name)
+                        changed = True
+    return frozenset(found)
+
+
+def _reads_version(value: ast.expr, names: set[str], functions: set[str]) -> bool:
+    """Whether `value` is computed from TensorFlow's version: it reads `tf.__version__`
+    (`tensorflow.__version__`, `tf.version.VERSION`), one of `names`, or calls one of
+    `functions`; not a container display holding it among other things."""
+    if isinstance(value, (ast.Dict, ast.List, ast.Set, ast.Tuple)):
+        return False
+    for node in ast.walk(value):
+        if isinstance(node, ast.Attribute):
+            if node.attr in VERSION_ATTRIBUTES and _roots_in_tensorflow(node.value):
+                return True
+            if node.attr in names and isinstance(node.value, ast.Name) and node.value.id == "self":
+                return True
+        if isinstance(node, ast.Name) and node.id in names:
+            return True
+        if isinstance(node, ast.Call) and last_name(node.func) in functions:
+            return True
+    return False
+
+
+def last_name(node: ast.AST) -> str | None:
+    """The name an `ast` expression ends with: `x` of `x`, `attr` of `a.b.attr`; else None."""
+    return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
+
+
+def _roots_in_tensorflow(node: ast.expr) -> bool:
+    """`tf`, `tensorflow`, `tf.version`: an expression naming TensorFlow or one of its modules."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name) and TENSORFLOW_NAME.match(node.id) is not None

@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 
 from tf24migrate.engine.public_api import imports_public_tensorflow
-from tf24migrate.engine.shims import SHIM_EXCEPTIONS, VERSION_CONSTANT, VERSION_WORDS
+from tf24migrate.engine.shims import SHIM_EXCEPTIONS, VERSION_CONSTANT, VERSION_WORDS, last_name
 from tf24migrate.model.findings import Finding
 from tf24migrate.model.notes import TF1_FILE, note_finding
 from tf24migrate.model.target import TF1_TARGET, Target
@@ -197,13 +197,7 @@ def _is_shim(node: ast.AST) -> bool:
         for part in ast.walk(node.test):
             if isinstance(part, ast.Call) and getattr(part.func, "id", None) in ("hasattr", "getattr"):
                 return True
-            name = (
-                part.id
-                if isinstance(part, ast.Name)
-                else part.attr
-                if isinstance(part, ast.Attribute)
-                else None
-            )
+            name = last_name(part)
             if name is not None and (name in VERSION_WORDS or VERSION_CONSTANT.match(name)):
                 return True
     return False

@@ -32,7 +32,7 @@ _COMPOUND_TYPES = frozenset(
     {cst.FunctionDef, cst.ClassDef, cst.If, cst.For, cst.While, cst.With, cst.Try, cst.TryStar, cst.Match}
 )
 _STATEMENT_TYPES = _COMPOUND_TYPES | {cst.SimpleStatementLine, cst.SimpleStatementSuite}
-_SHIM_CANDIDATES = frozenset({cst.Try, cst.If})
+_SHIM_CANDIDATES = frozenset({cst.Try, cst.If, cst.BooleanOperation})
 
 
 def _concrete_subclasses(*bases: type) -> set[type]:
@@ -87,6 +87,7 @@ class MigrationTransformer(cst.CSTTransformer):
         self._cursor = ctx.cursor
         self._handlers, self.inert = _dispatch(tuple(rules))
         self._pruned: set[cst.CSTNode] = set()
+        self._fallbacks: set[cst.CSTNode] = set()  # the fallbacks of shims, shims once visited
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         kind = type(node)
@@ -97,7 +98,13 @@ class MigrationTransformer(cst.CSTTransformer):
         visit = ScopeTracker.VISIT.get(kind)
         if visit is not None:
             visit(self._scopes, node)
-        if kind in _SHIM_CANDIDATES and is_shim(node, self.ctx.optional_internals):
+        if kind in _SHIM_CANDIDATES and is_shim(node, self.ctx.optional_internals, self.ctx.version_names):
+            if kind is cst.BooleanOperation:  # `getattr(x, "new", None) or x.old`: only `x.old`
+                self._fallbacks.add(cast(cst.BooleanOperation, node).right)
+            else:
+                self._cursor.shims.add(node)
+        if self._fallbacks and node in self._fallbacks:
+            self._fallbacks.discard(node)
             self._cursor.shims.add(node)
         self._cursor.ancestors.append(node)
         return True

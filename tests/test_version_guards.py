@@ -1,0 +1,106 @@
+"""Code behind a version check the file computes itself is not reported (issue 45, goal 1), as
+found in unseen repositories, each run unchanged on the real TF 2.4.0: a name or attribute bound
+from `tf.__version__` (directly, through a function of the file, or through another such name)
+and tested in an `if`; and the fallback of `getattr(x, "new", None) or x.old`. Negative cases: a
+comparison with a version-like string of something that is not TensorFlow's version, a container
+holding the version among other things, and the operand of the fallback that does run on TF 2.4.
+One run of the real command over all the files."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+from command_line import run
+
+HEAD = 'import tensorflow as tf\ns = tf.distribute.MirroredStrategy(["/cpu:0"])\n'
+OLD = "s.experimental_run_v2(lambda: tf.constant(1.0))"
+NEW = "s.run(lambda: tf.constant(1.0))"
+
+# file name: (source after HEAD, the lines TF24101 must report)
+CASES = {
+    # `self.cur_tf_ver` holds `tf.__version__`, returned by a helper of the file
+    "attribute_from_a_helper.py": (
+        f"""\
+        def check_tf_version():
+            return tf.__version__
+
+        class T:
+            def __init__(self):
+                self.cur_tf_ver = check_tf_version()
+
+            def step(self):
+                if self.cur_tf_ver == "2.0.0":
+                    return {OLD}
+                return {NEW}
+        """,
+        [],
+    ),
+    "module_flag.py": (
+        f"""\
+        IS_TF20 = tf.__version__ == "2.0.0"
+        if IS_TF20:
+            r = {OLD}
+        else:
+            r = {NEW}
+        """,
+        [],
+    ),
+    "parsed_tuple.py": (
+        f"""\
+        TF_VER = tuple(int(x) for x in tf.__version__.split(".")[:2])
+        MAJOR_MINOR = TF_VER[:2]
+        if TF_VER < (2, 2):
+            r = {OLD}
+        if MAJOR_MINOR < (2, 2):
+            r = {OLD}
+        """,
+        [],
+    ),
+    "getattr_fallback.py": (
+        """\
+        run = getattr(s, "run", None) or s.experimental_run_v2
+        r = run(lambda: tf.constant(1.0))
+        old = getattr(s, "experimental_run_v2", None) or s.experimental_run_v2
+        again = getattr(s.experimental_run_v2, "__wrapped__", None) or s.run
+        """,
+        # a fallback is not checked, the operand that runs on TF 2.4 is
+        [6],
+    ),
+    # not bound in the file, but the name says version and the string is a version
+    "a_name_saying_version.py": (
+        f"""\
+        import argparse
+        args = argparse.ArgumentParser().parse_args()
+        if args.tf_ver == "2.0.0":
+            r = {OLD}
+        if args.model_ver == "resnet":
+            r = {OLD}
+        """,
+        [8],
+    ),
+    "unrelated_string.py": (
+        f"""\
+        import os
+        MODE = os.environ.get("MODEL_VERSION", "2.0.0")
+        if MODE == "2.0.0":
+            r = {OLD}
+        CONFIG = {{"version": tf.__version__, "eager": True}}
+        if CONFIG["eager"]:
+            r = {OLD}
+        """,
+        [6, 9],
+    ),
+}
+
+
+def test_code_behind_a_version_the_file_computes_is_not_reported(tmp_path):
+    for name, (source, _) in CASES.items():
+        (tmp_path / name).write_text(HEAD + textwrap.dedent(source))
+    done = run("--output-format", "json", ".", cwd=tmp_path)
+    assert done.returncode in (0, 1), done.stderr
+    found: dict[str, list[int]] = {name: [] for name in CASES}
+    for finding in json.loads(done.stdout)["findings"]:
+        assert finding["code"] == "TF24101", finding
+        found[finding["path"].removeprefix("./")].append(finding["line"])
+    assert found == {name: lines for name, (_, lines) in CASES.items()}
