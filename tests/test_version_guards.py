@@ -3,8 +3,9 @@ found in unseen repositories, each run unchanged on the real TF 2.4.0: a name or
 from `tf.__version__` (directly, through a function of the file, or through another such name)
 and tested in an `if`; and the fallback of `getattr(x, "new", None) or x.old`. Negative cases: a
 comparison with a version-like string of something that is not TensorFlow's version, a container
-holding the version among other things, and the operand of the fallback that does run on TF 2.4.
-One run of the real command over all the files."""
+holding the version among other things, the operand of the fallback that does run on TF 2.4,
+and the branch of a direct test of the version that TF 2.4.0 takes. One run of the real command
+over all the files."""
 
 from __future__ import annotations
 
@@ -78,6 +79,25 @@ CASES = {
             r = {OLD}
         """,
         [8],
+    ),
+    # the branch TF 2.4 takes is checked, the other not
+    "live_branch.py": (
+        f"""\
+        from packaging import version
+        if tf.__version__.startswith("2.0") or tf.__version__.startswith("2.1"):
+            r = {NEW}
+        else:
+            r = {OLD}
+        if version.parse(tf.__version__) >= version.parse("2.2"):
+            r = {OLD}
+        else:
+            r = {OLD}
+        if tf.__version__ < "2.2":
+            r = {OLD}
+        if not tf.__version__ == "2.4.0":
+            r = {OLD}
+        """,
+        [7, 9],
     ),
     "unrelated_string.py": (
         f"""\

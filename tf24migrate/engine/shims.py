@@ -9,6 +9,8 @@ version compared with a version-like string), as ruff's NumPy 2 rule does; the f
 TensorFlow imported (`keras_tensor is not None`, after `try: from tensorflow.python.keras.engine
 import keras_tensor` and `except ImportError: keras_tensor = None`): internal modules come and go
 with the releases, so that test tells the release as a version does (`optional_internals`).
+Where an `if` compares TensorFlow's version itself with a string, the branch TF 2.4.0 takes is
+checked as any code and only the other is left alone (`taken_on_tf24`).
 """
 
 from __future__ import annotations
@@ -291,3 +293,82 @@ def _roots_in_tensorflow(node: ast.expr) -> bool:
     while isinstance(node, ast.Attribute):
         node = node.value
     return isinstance(node, ast.Name) and TENSORFLOW_NAME.match(node.id) is not None
+
+
+# The release the migration's code runs on: the branch of a version check it takes is checked.
+RUNNING_RELEASE = "2.4.0"
+_PARSERS = {"parse", "Version", "LooseVersion", "StrictVersion", "parse_version"}
+_COMPARE: dict[type[cst.BaseCompOp], Callable[[object, object], bool]] = {
+    cst.Equal: lambda a, b: a == b,
+    cst.NotEqual: lambda a, b: a != b,
+    cst.LessThan: lambda a, b: a < b,  # type: ignore[operator]
+    cst.LessThanEqual: lambda a, b: a <= b,  # type: ignore[operator]
+    cst.GreaterThan: lambda a, b: a > b,  # type: ignore[operator]
+    cst.GreaterThanEqual: lambda a, b: a >= b,  # type: ignore[operator]
+}
+
+
+def taken_on_tf24(test: cst.BaseExpression) -> bool | None:
+    """Whether an `if` testing TensorFlow's version directly takes its body on TF 2.4.0 (True),
+    its `else` (False), or None where the test is not read so: `tf.__version__` (or
+    `tf.version.VERSION`) compared with a string, as Python compares strings; `.startswith(...)`;
+    both sides through `version.parse`/`LooseVersion`, compared as versions; `not`, `and`, `or`
+    of these. A name bound from the version is not followed (None: both branches are left)."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        inner = taken_on_tf24(test.expression)
+        return None if inner is None else not inner
+    if isinstance(test, cst.BooleanOperation):
+        left, right = taken_on_tf24(test.left), taken_on_tf24(test.right)
+        if isinstance(test.operator, cst.And):
+            return False if False in (left, right) else None if None in (left, right) else True
+        return True if True in (left, right) else None if None in (left, right) else False
+    if (
+        isinstance(test, cst.Call)
+        and isinstance(test.func, cst.Attribute)
+        and test.func.attr.value == "startswith"
+    ):
+        prefix = _string(test.args[0].value) if len(test.args) == 1 else None
+        if prefix is not None and _is_tensorflow_version(test.func.value):
+            return RUNNING_RELEASE.startswith(prefix)
+        return None
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+        target = test.comparisons[0]
+        compare = _COMPARE.get(type(target.operator))
+        value, other = _version_value(test.left), _version_value(target.comparator)
+        if compare is None or value is None or other is None or type(value) is not type(other):
+            return None
+        return bool(compare(value, other))
+    return None
+
+
+def _string(node: cst.BaseExpression) -> str | None:
+    value = node.evaluated_value if isinstance(node, cst.SimpleString) else None
+    return value if isinstance(value, str) else None
+
+
+def _is_tensorflow_version(node: cst.BaseExpression) -> bool:
+    parts = dotted_parts(node) or [""]
+    return parts[-1] in VERSION_ATTRIBUTES and TENSORFLOW_NAME.match(parts[0]) is not None
+
+
+def _version_value(node: cst.BaseExpression) -> object:
+    """TensorFlow 2.4.0's version, or a string literal, as a string; either through a version
+    parser, as a `packaging` version; None for anything else."""
+    if _is_tensorflow_version(node):
+        return RUNNING_RELEASE
+    if isinstance(node, cst.SimpleString):
+        return _string(node)
+    if (
+        isinstance(node, cst.Call)
+        and len(node.args) == 1
+        and (dotted_parts(node.func) or [""])[-1] in _PARSERS
+    ):
+        text = _version_value(node.args[0].value)
+        if isinstance(text, str):
+            from packaging.version import InvalidVersion, Version
+
+            try:
+                return Version(text)
+            except InvalidVersion:
+                return None
+    return None

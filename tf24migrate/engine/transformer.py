@@ -20,7 +20,7 @@ from tf24migrate.engine.ast_bindings import Bindings
 from tf24migrate.engine.context import FileContext
 from tf24migrate.engine.pruning import StatementPlan
 from tf24migrate.engine.scopes import ScopeTracker
-from tf24migrate.engine.shims import is_shim
+from tf24migrate.engine.shims import is_shim, taken_on_tf24
 from tf24migrate.engine.walk import walk
 from tf24migrate.model.errors import RuleError
 from tf24migrate.rules.base import Rule
@@ -101,6 +101,11 @@ class MigrationTransformer(cst.CSTTransformer):
         if kind in _SHIM_CANDIDATES and is_shim(node, self.ctx.optional_internals, self.ctx.version_names):
             if kind is cst.BooleanOperation:  # `getattr(x, "new", None) or x.old`: only `x.old`
                 self._fallbacks.add(cast(cst.BooleanOperation, node).right)
+            elif kind is cst.If and (taken := taken_on_tf24(cast(cst.If, node).test)) is not None:
+                # the branch TF 2.4 takes is checked, the other left alone
+                dead = cast(cst.If, node).orelse if taken else cast(cst.If, node).body
+                if dead is not None:
+                    self._fallbacks.add(dead)
             else:
                 self._cursor.shims.add(node)
         if self._fallbacks and node in self._fallbacks:

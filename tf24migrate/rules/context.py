@@ -46,8 +46,10 @@ class RuleContext(Protocol):
     def guard(self) -> str | None:
         """How the node being left is guarded (`engine.shims.guard_of`): "fallback" in the body
         of a `try` whose handler catches ImportError or AttributeError and falls back to
-        something, "version" behind an `if` testing hasattr or TensorFlow's version, "shim"
-        elsewhere in such code, None outside it. Only a rule that `runs_in_shims` sees the node
+        something, "version" behind an `if` testing hasattr or TensorFlow's version (where the
+        test reads TensorFlow's version directly, only in the branch TF 2.4.0 does not take) and
+        in the fallback of `getattr(x, "new", None) or x.old`, "shim" elsewhere in such code,
+        None outside it. Only a rule that `runs_in_shims` sees the node
         of a shim at all."""
 
     def node_lines(self, node: cst.CSTNode) -> tuple[list[str], Span]:
