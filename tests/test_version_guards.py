@@ -37,15 +37,24 @@ CASES = {
         """,
         [],
     ),
+    # a module-level name bound once to a test of the version, or to the version: the branch
+    # TF 2.4 takes is checked
     "module_flag.py": (
         f"""\
         IS_TF20 = tf.__version__ == "2.0.0"
+        TF_VERSION = tf.__version__
         if IS_TF20:
             r = {OLD}
         else:
             r = {NEW}
+        if not IS_TF20:
+            r = {OLD}
+        if TF_VERSION.startswith("2.0"):
+            r = {OLD}
+        else:
+            r = {OLD}
         """,
-        [],
+        [10, 14],
     ),
     "parsed_tuple.py": (
         f"""\

@@ -21,7 +21,7 @@ from tf24migrate.engine import import_edits
 from tf24migrate.engine.linked import Linked
 from tf24migrate.engine.positions import StatementMap, node_spans
 from tf24migrate.engine.scopes import ScopeTracker
-from tf24migrate.engine.shims import guard_of, optional_internals, version_names
+from tf24migrate.engine.shims import guard_of, optional_internals, version_bindings, version_names
 from tf24migrate.engine.suppressions import is_suppressed
 from tf24migrate.model.exhaustive import assert_never
 from tf24migrate.model.findings import Fix, Span
@@ -146,6 +146,11 @@ class FileContext(RuleContext):
     def version_names(self) -> frozenset[str]:
         """The names the file binds to a value read from TensorFlow's version (`shims`)."""
         return version_names(self.source)
+
+    @functools.cached_property
+    def version_bindings(self) -> dict[str, cst.BaseExpression]:
+        """The module-level names the file binds once from TensorFlow's version (`shims`)."""
+        return version_bindings(self.source)
 
     def _original_text(self, node: cst.CSTNode) -> str:
         """The original source text of the block that starts at `node`'s first line: that line and

@@ -308,17 +308,57 @@ _COMPARE: dict[type[cst.BaseCompOp], Callable[[object, object], bool]] = {
 }
 
 
-def taken_on_tf24(test: cst.BaseExpression) -> bool | None:
+def version_bindings(source: str) -> dict[str, cst.BaseExpression]:
+    """The module-level names the file binds once, to an expression reading TensorFlow's version:
+    `IS_TF20 = tf.__version__ == "2.0.0"`, `TF_VERSION = tf.__version__`; each to its expression,
+    for `taken_on_tf24` to read a test of the name as a test of the expression."""
+    if "__version__" not in source and "VERSION" not in source:
+        return {}
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError):
+        return {}
+    stores: dict[str, int] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            stores[node.id] = stores.get(node.id, 0) + 1
+    bound: dict[str, cst.BaseExpression] = {}
+    for statement in tree.body:
+        if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1):
+            continue
+        target = statement.targets[0]
+        text = ast.get_source_segment(source, statement.value)
+        if (
+            isinstance(target, ast.Name)
+            and stores.get(target.id) == 1
+            and text
+            and _reads_version(statement.value, set(), set())
+        ):
+            try:
+                bound[target.id] = cst.parse_expression(text)
+            except cst.ParserSyntaxError:
+                continue
+    return bound
+
+
+def taken_on_tf24(
+    test: cst.BaseExpression, bound: dict[str, cst.BaseExpression] | None = None
+) -> bool | None:
     """Whether an `if` testing TensorFlow's version directly takes its body on TF 2.4.0 (True),
     its `else` (False), or None where the test is not read so: `tf.__version__` (or
     `tf.version.VERSION`) compared with a string, as Python compares strings; `.startswith(...)`;
     both sides through `version.parse`/`LooseVersion`, compared as versions; `not`, `and`, `or`
-    of these. A name bound from the version is not followed (None: both branches are left)."""
+    of these; a module-level name `bound` once to such a test or to the version
+    (`version_bindings`). Other names bound from the version are not followed (None: both
+    branches are left)."""
+    bound = bound or {}
+    if isinstance(test, cst.Name) and test.value in bound:
+        return taken_on_tf24(bound[test.value], {k: v for k, v in bound.items() if k != test.value})
     if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        inner = taken_on_tf24(test.expression)
+        inner = taken_on_tf24(test.expression, bound)
         return None if inner is None else not inner
     if isinstance(test, cst.BooleanOperation):
-        left, right = taken_on_tf24(test.left), taken_on_tf24(test.right)
+        left, right = taken_on_tf24(test.left, bound), taken_on_tf24(test.right, bound)
         if isinstance(test.operator, cst.And):
             return False if False in (left, right) else None if None in (left, right) else True
         return True if True in (left, right) else None if None in (left, right) else False
@@ -328,13 +368,13 @@ def taken_on_tf24(test: cst.BaseExpression) -> bool | None:
         and test.func.attr.value == "startswith"
     ):
         prefix = _string(test.args[0].value) if len(test.args) == 1 else None
-        if prefix is not None and _is_tensorflow_version(test.func.value):
+        if prefix is not None and _version_value(test.func.value, bound) == RUNNING_RELEASE:
             return RUNNING_RELEASE.startswith(prefix)
         return None
     if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
         target = test.comparisons[0]
         compare = _COMPARE.get(type(target.operator))
-        value, other = _version_value(test.left), _version_value(target.comparator)
+        value, other = _version_value(test.left, bound), _version_value(target.comparator, bound)
         if compare is None or value is None or other is None or type(value) is not type(other):
             return None
         return bool(compare(value, other))
@@ -346,15 +386,17 @@ def _string(node: cst.BaseExpression) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def _is_tensorflow_version(node: cst.BaseExpression) -> bool:
-    parts = dotted_parts(node) or [""]
+def _is_tensorflow_version(node: cst.BaseExpression | None) -> bool:
+    parts = (dotted_parts(node) if node is not None else None) or [""]
     return parts[-1] in VERSION_ATTRIBUTES and TENSORFLOW_NAME.match(parts[0]) is not None
 
 
-def _version_value(node: cst.BaseExpression) -> object:
-    """TensorFlow 2.4.0's version, or a string literal, as a string; either through a version
-    parser, as a `packaging` version; None for anything else."""
-    if _is_tensorflow_version(node):
+def _version_value(node: cst.BaseExpression, bound: dict[str, cst.BaseExpression]) -> object:
+    """TensorFlow 2.4.0's version (also through a name `bound` to it), or a string literal, as
+    a string; either through a version parser, as a `packaging` version; None for anything else."""
+    if _is_tensorflow_version(node) or (
+        isinstance(node, cst.Name) and _is_tensorflow_version(bound.get(node.value))
+    ):
         return RUNNING_RELEASE
     if isinstance(node, cst.SimpleString):
         return _string(node)
@@ -363,7 +405,7 @@ def _version_value(node: cst.BaseExpression) -> object:
         and len(node.args) == 1
         and (dotted_parts(node.func) or [""])[-1] in _PARSERS
     ):
-        text = _version_value(node.args[0].value)
+        text = _version_value(node.args[0].value, bound)
         if isinstance(text, str):
             from packaging.version import InvalidVersion, Version
 

@@ -101,7 +101,10 @@ class MigrationTransformer(cst.CSTTransformer):
         if kind in _SHIM_CANDIDATES and is_shim(node, self.ctx.optional_internals, self.ctx.version_names):
             if kind is cst.BooleanOperation:  # `getattr(x, "new", None) or x.old`: only `x.old`
                 self._fallbacks.add(cast(cst.BooleanOperation, node).right)
-            elif kind is cst.If and (taken := taken_on_tf24(cast(cst.If, node).test)) is not None:
+            elif (
+                kind is cst.If
+                and (taken := taken_on_tf24(cast(cst.If, node).test, self.ctx.version_bindings)) is not None
+            ):
                 # the branch TF 2.4 takes is checked, the other left alone
                 dead = cast(cst.If, node).orelse if taken else cast(cst.If, node).body
                 if dead is not None:
