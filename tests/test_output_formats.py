@@ -27,6 +27,8 @@ TRAIN = textwrap.dedent(
     """
 )
 QUANTIZE = "import tensorflow as tf\ny = tf.quantization.quantize_and_dequantize(x, -1.0, 1.0)\n"
+# A warning: the old spelling works on TF 2.4 and stops working in TF 2.9, which the default allows.
+SET_POLICY = 'import tensorflow as tf\ntf.keras.mixed_precision.experimental.set_policy("mixed_float16")\n'
 
 
 def run(*args, cwd):
@@ -39,6 +41,7 @@ def run(*args, cwd):
 def project(tmp_path):
     (tmp_path / "train.py").write_text(TRAIN)
     (tmp_path / "quantize.py").write_text(QUANTIZE)
+    (tmp_path / "policy.py").write_text(SET_POLICY)
     (tmp_path / "native.cc").write_text("int n = TF_StringEncodedSize(4);  // count\n")
     return tmp_path
 
@@ -49,6 +52,9 @@ def test_github_annotations_one_per_finding(project):
     assert result.stdout.splitlines() == [
         "::error file=./native.cc,line=1,col=9,endLine=1,endColumn=29,title=TF24701::c-api-string-functions: "
         "`TF_StringEncodedSize` was removed from the TensorFlow C API in 2.4: use the `TF_TString_*` functions.",
+        "::warning file=./policy.py,line=2,col=1,endLine=2,endColumn=49,title=TF24302::set-policy: [fixable] "
+        "`tf.keras.mixed_precision.experimental.set_policy` is `tf.keras.mixed_precision.set_global_policy` "
+        "from TF 2.4 (stops working in TensorFlow 2.9).",
         "::notice file=./quantize.py,line=2,col=5,endLine=2,endColumn=58,title=TF24505::quantize-and-dequantize: "
         "[unsafe fix: --unsafe-fixes] `tf.quantization.quantize_and_dequantize` is deprecated from TF 2.4.",
         "::error file=./train.py,line=4,col=1,endLine=4,endColumn=29,title=TF24101::experimental-run-v2: "
@@ -56,7 +62,7 @@ def test_github_annotations_one_per_finding(project):
         "::error file=./train.py,line=5,col=12,endLine=5,endColumn=42,title=TF24202::removed-keras-utils: "
         "`tf.keras.utils.multi_gpu_model` was removed in TF 2.4: use a `MirroredStrategy` scope.",
     ]
-    assert "3 files scanned" in result.stderr
+    assert "4 files scanned" in result.stderr
     assert (project / "train.py").read_text() == TRAIN
 
 
@@ -122,13 +128,14 @@ def test_sarif_is_valid_and_complete(project):
     assert [(r["ruleId"], r["level"]) for r in results] == [
         ("TF24005", "error"),  # broken.py: the syntax error, a finding of its own
         ("TF24701", "error"),
+        ("TF24302", "warning"),  # works on TF 2.4, stops working in 2.9: a warning
         ("TF24505", "note"),  # the old function keeps working: a note
         ("TF24101", "error"),
         ("TF24202", "error"),
     ]
     for item in results:
         assert driver["rules"][item["ruleIndex"]]["id"] == item["ruleId"]
-    syntax_error, native, quantize, run_v2, removed = results
+    syntax_error, native, policy, quantize, run_v2, removed = results
     assert syntax_error["locations"][0]["physicalLocation"]["region"]["startLine"] == 1
     location = run_v2["locations"][0]["physicalLocation"]
     assert location["artifactLocation"]["uri"] == "train.py"
@@ -136,6 +143,8 @@ def test_sarif_is_valid_and_complete(project):
     assert native["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "native.cc"
     # Only applied fixes carry a SARIF fix, and applying it gives the migrated line.
     assert "fixes" not in quantize and "fixes" not in removed and "fixes" not in native
+    (fix,) = policy["fixes"]
+    assert _apply(SET_POLICY, fix) == SET_POLICY.replace("experimental.set_policy", "set_global_policy")
     (fix,) = run_v2["fixes"]
     assert _apply(TRAIN, fix) == TRAIN.replace("experimental_run_v2", "run")
     (invocation,) = sarif_run["invocations"]
@@ -154,7 +163,7 @@ def test_sarif_fixes_with_unsafe_fixes_and_write(project):
     (sarif_run,) = log["runs"]
     assert [d["id"] for d in sarif_run["tool"]["driver"]["rules"]] == [r.code for r in all_rules()]
     fixed = {r["ruleId"]: r for r in sarif_run["results"] if "fixes" in r}
-    assert set(fixed) == {"TF24101", "TF24503", "TF24505"}
+    assert set(fixed) == {"TF24101", "TF24302", "TF24503", "TF24505"}
     assert _apply(QUANTIZE, fixed["TF24505"]["fixes"][0]) == (project / "quantize.py").read_text()
     assert _apply(program, fixed["TF24503"]["fixes"][0]) == (project / "program.py").read_text() != program
     assert sarif_run["invocations"][0]["executionSuccessful"] is True
