@@ -115,6 +115,13 @@ def _chunks(source: str, size: int, *, numbered: bool) -> Iterator[tuple[int, as
     _last_chunks = (size, source, chunks)
 
 
+def forget_chunks() -> None:
+    """Let go of the last long source parsed in chunks (the language server's worker, after a big
+    job: it would hold the job's text until the next long one came)."""
+    global _last_chunks
+    _last_chunks = None
+
+
 def _statement_start(source: str, offset: int, reach: int) -> int:
     """The first line from `offset` on that can start a top-level statement and does not follow
     a decorator's line (the first starting a definition, if one does within `reach` characters),

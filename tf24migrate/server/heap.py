@@ -50,7 +50,7 @@ def forget_last_texts() -> None:
     text.line_starts("")
     imports_public_tensorflow("")
     could_fire("", [])
-    text._last_chunks = None  # (no function of `rules.text` forgets it)
+    text.forget_chunks()
 
 
 def _glibc() -> ctypes.CDLL | None:
