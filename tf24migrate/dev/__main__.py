@@ -134,10 +134,12 @@ def new_rule(
         list[str] | None,
         typer.Option(help="A function or method taking the keyword (rename-keyword; repeat)."),
     ] = None,
-    severity: Annotated[str, typer.Option(help="error, warning or info.")] = "warning",
     new_since: Annotated[str, typer.Option(help="The first release with the new spelling.")] = "2.4",
     old_removed: Annotated[
-        str | None, typer.Option(help="The first release where the old spelling fails.")
+        str | None,
+        typer.Option(
+            help="The first release where the old spelling fails (the rule is then an error, else a note)."
+        ),
     ] = None,
     root: RootOption = ROOT,
 ) -> None:
@@ -149,11 +151,7 @@ def new_rule(
 
     try:
         root = use_checkout(root)
-        if severity not in ("error", "warning", "info"):
-            raise ScaffoldError(f"--severity is error, warning or info, not {severity!r}")
-        rule = NewRule(
-            code, name, family, kind, old, new, tuple(callee or ()), severity, new_since, old_removed
-        )
+        rule = NewRule(code, name, family, kind, old, new, tuple(callee or ()), new_since, old_removed)
         check(rule, {r.code: r.name for r in all_rules()})
         written = write_rule(root, rule)
     except ScaffoldError as error:

@@ -38,9 +38,15 @@ class NewRule:
     old: str
     new: str | None
     callees: tuple[str, ...] = ()
-    severity: str = "warning"
     new_since: str = "2.4"
     old_removed: str | None = None
+
+    @property
+    def severity(self) -> str:
+        """What the versions make it: an old spelling that fails is an error; one that keeps
+        working, with nothing due, a note (a rule reporting a change of behaviour sets its
+        `changed_in` and picks its own severity by hand)."""
+        return "error" if self.old_removed else "info"
 
     @property
     def constant(self) -> str:
