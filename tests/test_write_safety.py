@@ -37,6 +37,71 @@ def test_an_edit_landing_while_the_new_text_is_written_is_not_overwritten(tmp_pa
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(TEMPORARY_PREFIX)]
 
 
+def _editor_save(path, data: bytes) -> None:
+    path.with_suffix(".swp").write_bytes(data)
+    os.replace(path.with_suffix(".swp"), path)  # as editors save: a new file renamed over the old
+
+
+@pytest.mark.skipif(files._renameat2() is None, reason="no renameat2: a plain rename, its window open")
+@pytest.mark.parametrize(
+    "save", [_editor_save, lambda path, data: path.write_bytes(data)], ids=["renamed", "in-place"]
+)
+def test_a_save_between_the_last_check_and_the_rename_is_not_overwritten(tmp_path, monkeypatch, save):
+    """The window the torture suite's concurrent editor found (1 file of 600, now and then): the
+    file checked, then saved by the editor, then replaced by the migration of what was read."""
+    path = tmp_path / "train.py"
+    path.write_bytes(OLD)
+    edit = b"# the user's edit\n" + OLD
+    check_unchanged = files._check_unchanged
+
+    def the_user_saves_right_after_the_check(*args):
+        check_unchanged(*args)
+        save(path, edit)
+
+    monkeypatch.setattr(files, "_check_unchanged", the_user_saves_right_after_the_check)
+    with pytest.raises(ChangedOnDisk):
+        write_source(str(path), NEW.decode(), "utf-8", expected_digest=digest(OLD))
+    assert path.read_bytes() == edit
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["train.py"]
+
+
+def test_a_save_landing_while_the_users_file_is_swapped_back_stays(tmp_path, monkeypatch):
+    """Two saves inside the window: the newest is what stays."""
+    if files._renameat2() is None:
+        pytest.skip("no renameat2: a plain rename, its window open")
+    path = tmp_path / "train.py"
+    path.write_bytes(OLD)
+    first, second = b"# first save\n" + OLD, b"# second save\n" + OLD
+    check_unchanged, exchange = files._check_unchanged, files._exchange
+    swaps = []
+
+    def the_user_saves_right_after_the_check(*args):
+        check_unchanged(*args)
+        _editor_save(path, first)
+
+    def exchange_with_a_save_before_the_second(folder, one, other):
+        swaps.append(one)
+        if len(swaps) == 2:
+            _editor_save(path, second)
+        return exchange(folder, one, other)
+
+    monkeypatch.setattr(files, "_check_unchanged", the_user_saves_right_after_the_check)
+    monkeypatch.setattr(files, "_exchange", exchange_with_a_save_before_the_second)
+    with pytest.raises(ChangedOnDisk):
+        write_source(str(path), NEW.decode(), "utf-8", expected_digest=digest(OLD))
+    assert path.read_bytes() == second
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["train.py"]
+    assert len(swaps) == 3
+
+
+def test_an_unchanged_file_is_replaced_with_nothing_left_beside_it(tmp_path):
+    path = tmp_path / "train.py"
+    path.write_bytes(OLD)
+    write_source(str(path), NEW.decode(), "utf-8", expected_digest=digest(OLD))
+    assert path.read_bytes() == NEW
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["train.py"]
+
+
 def test_writers_in_one_folder_take_turns(tmp_path, monkeypatch):
     """Two writers of one file, each with the digest it read: one wins, the other is refused; the
     second never replaces the first one's text (its check and rename wait for the lock)."""

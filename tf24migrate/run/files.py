@@ -16,7 +16,9 @@ file is made there, where none could be removed).
 
 A file whose bytes changed since they were read is not overwritten (`ChangedOnDisk`): it is
 checked again (size, modification time, inode, digest) after the new text is on disk, right before
-the rename. Writers in one folder take turns (an exclusive lock on the folder, waited for at most
+the rename; and where the system can swap two names at once (Linux), the rename is that swap, after
+which the file swapped out must still be the one checked: an editor's save between the check and
+the rename is swapped back. Writers in one folder take turns (an exclusive lock on the folder, waited for at most
 `run.folder_lock`), so two runs over one tree never interleave their check and
 rename. A temporary file is named after its own device and inode with a keyed digest, so a
 temporary file a killed run left behind is removed by the next write in its folder and a user's
@@ -27,7 +29,9 @@ until the file is either old or new.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import errno
+import functools
 import io
 import os
 import signal
@@ -35,7 +39,7 @@ import stat
 import sys
 import threading
 import tokenize
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from hashlib import blake2b
 
@@ -264,7 +268,9 @@ def write_source(
                         _copy_metadata(path, current, handle.fileno(), before)
                     if expected_digest is not None:
                         _check_unchanged(path, folder, name, expected_digest, before)
-                    os.replace(temporary, name, src_dir_fd=folder, dst_dir_fd=folder)
+                        _replace_checked(path, folder, temporary, name, before)
+                    else:
+                        os.replace(temporary, name, src_dir_fd=folder, dst_dir_fd=folder)
                 except BaseException:
                     with contextlib.suppress(FileNotFoundError):
                         os.unlink(temporary, dir_fd=folder)
@@ -363,6 +369,60 @@ def _check_unchanged(path: str, folder: int, name: str, expected_digest: str, be
         )
         if changed or digest(handle.read()) != expected_digest:
             raise ChangedOnDisk(f"{path} changed on disk after it was read; it was not overwritten")
+
+
+def _replace_checked(path: str, folder: int, temporary: str, name: str, before: os.stat_result) -> None:
+    """Put `temporary` in place of `name`, which was just checked to be the file read (`before`),
+    never over a file saved since. Where the system can swap two names at once (`_exchange`), the
+    two are swapped and the file swapped out is compared with `before`: its inode, and its size and
+    modification time, which nothing can change any more through a name of the folder. A file saved
+    in between is swapped back (and should another save land while it is, the newest stays), and
+    `ChangedOnDisk` is raised. Elsewhere, a plain rename: the window is then the microseconds
+    since the check."""
+    ours = os.stat(temporary, dir_fd=folder, follow_symlinks=False).st_ino
+    if not _exchange(folder, temporary, name):
+        os.replace(temporary, name, src_dir_fd=folder, dst_dir_fd=folder)
+        return
+    old = os.stat(temporary, dir_fd=folder, follow_symlinks=False)
+    if _identity(old) == _identity(before):
+        os.unlink(temporary, dir_fd=folder)
+        return
+    _exchange(folder, temporary, name)  # the user's file back in place
+    if os.stat(temporary, dir_fd=folder, follow_symlinks=False).st_ino != ours:
+        _exchange(folder, temporary, name)  # saved again meanwhile: the newest save stays
+    os.unlink(temporary, dir_fd=folder)
+    raise ChangedOnDisk(f"{path} changed on disk after it was read; it was not overwritten")
+
+
+def _identity(status: os.stat_result) -> tuple[int, int, int, int]:
+    return status.st_ino, status.st_dev, status.st_size, status.st_mtime_ns
+
+
+_RENAME_EXCHANGE = 2  # linux/fs.h
+
+
+def _exchange(folder: int, first: str, second: str) -> bool:
+    """Swap the names `first` and `second` of `folder` in one step (Linux's `renameat2` with
+    `RENAME_EXCHANGE`); False where the system, its C library or the file system cannot."""
+    call = _renameat2()
+    if call is None:
+        return False
+    if call(folder, os.fsencode(first), folder, os.fsencode(second), _RENAME_EXCHANGE) == 0:
+        return True
+    number = ctypes.get_errno()
+    if number in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP):
+        return False
+    raise OSError(number, os.strerror(number), second)
+
+
+@functools.cache
+def _renameat2() -> Callable[..., int] | None:
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        return ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError):  # a C library older than glibc 2.28, or none to load
+        return None
 
 
 def _copy_metadata(path: str, current: int, temporary: int, status: os.stat_result) -> None:
