@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import textwrap
+import warnings
 
 from command_line import run
 
@@ -133,3 +134,23 @@ def test_code_behind_a_version_the_file_computes_is_not_reported(tmp_path):
         assert finding["code"] == "TF24101", finding
         found[finding["path"].removeprefix("./")].append(finding["line"])
     assert found == {name: lines for name, (_, lines) in CASES.items()}
+
+
+def test_a_version_check_is_read_silently_in_a_file_python_warns_about():
+    """The file's own version checks are read with `ast` as the statement plan reads the file:
+    silently. An invalid escape (`"\\d"`) is a SyntaxWarning printed on stderr from Python 3.12,
+    and, with warnings as errors, the parse failed and the check went unread."""
+    from tf24migrate import migrate_source
+
+    source = HEAD + textwrap.dedent(
+        f"""\
+        PATTERN = "\\d+"
+        IS_TF20 = tf.__version__ == "2.0.0"
+        if IS_TF20:
+            r = {OLD}
+        """
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = migrate_source(source)
+    assert [finding.code for finding in result.findings] == []

@@ -24,6 +24,7 @@ from collections.abc import Callable
 import libcst as cst
 
 from tf24migrate.rules.names import dotted_parts
+from tf24migrate.rules.text import parse_python, parse_with_python
 
 SHIM_EXCEPTIONS = {"ImportError", "ModuleNotFoundError", "AttributeError"}
 VERSION_WORDS = {"__version__", "VERSION", "LooseVersion", "parse_version", "Version"}  # TF 1 evidence
@@ -100,9 +101,10 @@ def _falls_back(handler_text: str) -> bool:
     """Whether an `except` clause (its original text, which the plan may have left out of the
     tree LibCST parsed) does more than raise again or pass: binds a fallback, warns and goes on."""
     try:
-        tree = ast.parse("try:\n    pass\n" + textwrap.dedent(handler_text))
-    except SyntaxError:
+        tree = parse_python("try:\n    pass\n" + textwrap.dedent(handler_text))
+    except (SyntaxError, ValueError, RecursionError):
         return True  # unknown: a guard, as the `try` says
+    assert isinstance(tree, ast.Module)
     handlers = tree.body[0].handlers if isinstance(tree.body[0], ast.Try) else []
     body = handlers[0].body if handlers else []
     return not all(isinstance(statement, (ast.Raise, ast.Pass)) for statement in body)
@@ -197,8 +199,8 @@ def optional_internals(source: str) -> frozenset[str]:
     ):
         return frozenset()
     try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
+        tree = parse_with_python(source)
+    except (SyntaxError, ValueError, RecursionError):
         return frozenset()
     found: set[str] = set()
     for node in ast.walk(tree):
@@ -237,7 +239,7 @@ def version_names(source: str) -> frozenset[str]:
     if "__version__" not in source:
         return frozenset()
     try:
-        tree = ast.parse(source)
+        tree = parse_with_python(source)
     except (SyntaxError, ValueError, RecursionError):
         return frozenset()
     functions: set[str] = set()
@@ -315,7 +317,7 @@ def version_bindings(source: str) -> dict[str, cst.BaseExpression]:
     if "__version__" not in source and "VERSION" not in source:
         return {}
     try:
-        tree = ast.parse(source)
+        tree = parse_with_python(source)
     except (SyntaxError, ValueError, RecursionError):
         return {}
     stores: dict[str, int] = {}

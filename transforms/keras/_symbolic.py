@@ -46,6 +46,7 @@ from tf24migrate.rules.calls import abbreviated
 from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.names import dotted_parts
 from tf24migrate.rules.needles import LINE_START, Pattern, any_of, word
+from tf24migrate.rules.text import parse_with_python
 
 from .._text import assigned_value
 
@@ -148,8 +149,8 @@ def _tf2_guarded(source: str) -> dict[str, frozenset[str]]:
     if not _TF2_TEST.search(source):
         return {}
     try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
+        tree = parse_with_python(source)
+    except (SyntaxError, ValueError, RecursionError):
         return {}
     lines = source.splitlines()
     guarded: dict[str, set[str]] = {}
