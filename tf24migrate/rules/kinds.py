@@ -17,7 +17,7 @@ import libcst as cst
 
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, MENTIONS_TENSORFLOW, DataRule
 from tf24migrate.rules.calls import code_for, keyword_arg
-from tf24migrate.rules.context import RuleContext
+from tf24migrate.rules.context import EVIDENCE, RuleContext
 from tf24migrate.rules.edits import AddStatementAfter, Edit, MoveBinding, RenameBinding, TrackUses
 from tf24migrate.rules.names import dotted_name_of_module, normalize, tf_spelling
 from tf24migrate.rules.needles import MethodCallLines, attribute, keyword
@@ -26,10 +26,8 @@ from tf24migrate.rules.receivers import tensorflow_class_of
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
+    from tf24migrate.model.release_diff import Signature
     from tf24migrate.rules.needles import Needle
-
-    # A callable's parameters in the old and the new release (see `ShiftedPositionals`).
-    Signatures = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], bool]
 
 
 def callee_name(call: cst.Call) -> str | None:
@@ -245,7 +243,7 @@ def _first_change(old: tuple[str, ...], new: tuple[str, ...]) -> int | None:
     return next((index for index, name in enumerate(old) if index >= len(new) or new[index] != name), None)
 
 
-def _shifting(signatures: Signatures) -> int:
+def _shifting(signatures: Signature) -> int:
     """How many positional arguments a call needs for a finding: one beyond the first change;
     none when a keyword is refused (it is reported wherever it is passed)."""
     old, new, gone, takes_kwargs = signatures
@@ -273,8 +271,8 @@ class ShiftedPositionals(DataRule):
     def __init__(
         self,
         *,
-        signatures: Mapping[str, Signatures],
-        methods: Mapping[tuple[str, str], Signatures] | None = None,
+        signatures: Mapping[str, Signature],
+        methods: Mapping[tuple[str, str], Signature] | None = None,
         **kwargs,
     ) -> None:
         self.methods = dict(methods or {})
@@ -293,7 +291,7 @@ class ShiftedPositionals(DataRule):
         qualified = ctx.qualified_name(original.func) or ""
         signatures = self.signatures.get(qualified)
         if signatures is not None:
-            return self._check(ctx, original, updated, qualified.rsplit(".", 1)[1], signatures, "")
+            return self._check(ctx, original, updated, qualified.rsplit(".", 1)[1], signatures, None)
         func = original.func
         if not isinstance(func, cst.Attribute) or func.attr.value not in self.method_names:
             return updated
@@ -310,20 +308,21 @@ class ShiftedPositionals(DataRule):
         original: cst.Call,
         updated: cst.Call,
         name: str,
-        signatures: Signatures,
-        evidence: str,
+        signatures: Signature,
+        evidence: str | None,
     ) -> cst.BaseExpression:
         """The findings of a call of `name`, whose parameters changed as `signatures` says;
-        `evidence`: why the call is one of `name` (a method's receiver), or ""."""
+        `evidence`: why the call is one of `name` (a method's receiver), said last; None for a
+        callable."""
         old, new, gone, takes_kwargs = signatures
-        why = f"\n{evidence[:1].upper()}{evidence[1:]}." if evidence else ""
+        why = f"\n{EVIDENCE}." if evidence is not None else ""
         if not takes_kwargs:
             for arg in original.args:
                 if arg.keyword is not None and arg.keyword.value in gone:
                     ctx.report(
                         arg,
                         f"`{name}` takes no `{arg.keyword.value}` from TF 2.4: remove it, or see the release notes.{why}",
-                        evidence=evidence or None,
+                        evidence=evidence,
                     )
         first = _first_change(old, new)
         if first is None:
@@ -334,12 +333,12 @@ class ShiftedPositionals(DataRule):
             change = f"`{name}` gained `{new[first]}` after `{old[first - 1]}` in TF 2.4"
         positional = [arg for arg in original.args if arg.keyword is None and not arg.star]
         if any(arg.star == "*" for arg in original.args):
-            if evidence:  # a method's: an override passing its own `*args` on, most often
+            if evidence is not None:  # a method's: an override passing its own `*args` on, most often
                 return updated
             ctx.report(
                 original,
                 f"{change}: pass the arguments after `{old[first - 1]}` by keyword instead of through `*args`.{why}",
-                evidence=evidence or None,
+                evidence=evidence,
             )
             return updated
         if len(positional) <= first:
@@ -352,22 +351,21 @@ class ShiftedPositionals(DataRule):
             ctx.report(
                 original,
                 f"`{name}` takes at most {len(old)} positional arguments in TF 2.3.{why}",
-                evidence=evidence or None,
+                evidence=evidence,
             )
             return updated
         names = old[first : len(positional)]
-        message = f"{change}: pass the later arguments by keyword ({', '.join(names)}).{why}"
+        message = f"{change}: pass the later arguments by keyword ({', '.join(names)})."
         refused = [keyword for keyword in names if keyword in gone and not takes_kwargs]
         if refused:
             ctx.report(
                 original,
-                f"{change}: pass the later arguments by keyword ({', '.join(names)}).\n"
-                f"TF 2.4 takes no `{refused[0]}` at all: remove it, or see the release notes.{why}",
-                evidence=evidence or None,
+                f"{message}\nTF 2.4 takes no `{refused[0]}` at all: remove it, or see the release notes.{why}",
+                evidence=evidence,
             )
             return updated
         args = list(updated.args)
         for index in range(first, len(positional)):
             args[index] = keyword_arg(old[index], args[index].value, like=args[index])
         replacement = updated.with_changes(args=args)
-        return ctx.report(original, message, replacement=replacement, evidence=evidence or None) or updated
+        return ctx.report(original, message + why, replacement=replacement, evidence=evidence) or updated

@@ -35,7 +35,7 @@ class _Unresolved(Exception):
 def tensorflow_class_of(ctx: RuleContext, call: cst.Call) -> tuple[str, str] | None:
     """`(qualified TensorFlow class, evidence)` of the receiver of `call`, a `receiver.m(...)`,
     or None when the file does not show it to be an instance of one public class (see the module
-    docstring)."""
+    docstring). The evidence starts with the code it names, so it can stand as a sentence."""
     func = call.func
     if not isinstance(func, cst.Attribute):
         return None
