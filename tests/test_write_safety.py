@@ -20,55 +20,51 @@ OLD = b"import tensorflow as tf\nstrategy.experimental_run_v2(step_fn)\n"
 NEW = b"import tensorflow as tf\nstrategy.run(step_fn)\n"
 
 
-def test_an_edit_landing_while_the_new_text_is_written_is_not_overwritten(tmp_path, monkeypatch):
-    path = tmp_path / "train.py"
-    path.write_bytes(OLD)
-    edit = b"# the user's edit\n" + OLD
-    copy_metadata = files._copy_metadata
-
-    def the_user_saves_meanwhile(*args):
-        copy_metadata(*args)
-        path.write_bytes(edit)  # after the first check, before the rename
-
-    monkeypatch.setattr(files, "_copy_metadata", the_user_saves_meanwhile)
-    with pytest.raises(ChangedOnDisk):
-        write_source(str(path), NEW.decode(), "utf-8", expected_digest=digest(OLD))
-    assert path.read_bytes() == edit
-    assert not [p for p in tmp_path.iterdir() if p.name.startswith(TEMPORARY_PREFIX)]
-
-
 def _editor_save(path, data: bytes) -> None:
     path.with_suffix(".swp").write_bytes(data)
     os.replace(path.with_suffix(".swp"), path)  # as editors save: a new file renamed over the old
 
 
-@pytest.mark.skipif(files._renameat2() is None, reason="no renameat2: a plain rename, its window open")
-@pytest.mark.parametrize(
-    "save", [_editor_save, lambda path, data: path.write_bytes(data)], ids=["renamed", "in-place"]
+def _in_place_save(path, data: bytes) -> None:
+    path.write_bytes(data)
+
+
+_SWAPS = pytest.mark.skipif(
+    files._renameat2() is None, reason="no renameat2: a plain rename, its window open"
 )
-def test_a_save_between_the_last_check_and_the_rename_is_not_overwritten(tmp_path, monkeypatch, save):
-    """The window the torture suite's concurrent editor found (1 file of 600, now and then): the
-    file checked, then saved by the editor, then replaced by the migration of what was read."""
+
+
+@pytest.mark.parametrize(
+    ("after", "save"),
+    [
+        pytest.param("_copy_metadata", _in_place_save, id="before-the-last-check"),
+        pytest.param("_check_unchanged", _editor_save, id="after-the-last-check-renamed", marks=_SWAPS),
+        pytest.param("_check_unchanged", _in_place_save, id="after-the-last-check-in-place", marks=_SWAPS),
+    ],
+)
+def test_a_save_while_the_new_text_is_written_is_not_overwritten(tmp_path, monkeypatch, after, save):
+    """The user's editor saves while the run writes: once the new text is on disk, before the last
+    check (which sees it); or between that check and the rename, the window the torture suite's
+    concurrent editor found (1 file of 600, now and then), which the rename, a swap, sees."""
     path = tmp_path / "train.py"
     path.write_bytes(OLD)
     edit = b"# the user's edit\n" + OLD
-    check_unchanged = files._check_unchanged
+    step = getattr(files, after)
 
-    def the_user_saves_right_after_the_check(*args):
-        check_unchanged(*args)
+    def the_user_saves_meanwhile(*args):
+        step(*args)
         save(path, edit)
 
-    monkeypatch.setattr(files, "_check_unchanged", the_user_saves_right_after_the_check)
+    monkeypatch.setattr(files, after, the_user_saves_meanwhile)
     with pytest.raises(ChangedOnDisk):
         write_source(str(path), NEW.decode(), "utf-8", expected_digest=digest(OLD))
     assert path.read_bytes() == edit
     assert sorted(p.name for p in tmp_path.iterdir()) == ["train.py"]
 
 
+@_SWAPS
 def test_a_save_landing_while_the_users_file_is_swapped_back_stays(tmp_path, monkeypatch):
     """Two saves inside the window: the newest is what stays."""
-    if files._renameat2() is None:
-        pytest.skip("no renameat2: a plain rename, its window open")
     path = tmp_path / "train.py"
     path.write_bytes(OLD)
     first, second = b"# first save\n" + OLD, b"# second save\n" + OLD

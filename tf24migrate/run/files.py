@@ -360,14 +360,7 @@ def _check_unchanged(path: str, folder: int, name: str, expected_digest: str, be
     time, device or inode changed since `before`."""
     fd = _open_in(path, folder, name)
     with os.fdopen(fd, "rb") as handle:
-        now = os.fstat(fd)
-        changed = (now.st_size, now.st_mtime_ns, now.st_ino, now.st_dev) != (
-            before.st_size,
-            before.st_mtime_ns,
-            before.st_ino,
-            before.st_dev,
-        )
-        if changed or digest(handle.read()) != expected_digest:
+        if _identity(os.fstat(fd)) != _identity(before) or digest(handle.read()) != expected_digest:
             raise ChangedOnDisk(f"{path} changed on disk after it was read; it was not overwritten")
 
 
@@ -395,6 +388,7 @@ def _replace_checked(path: str, folder: int, temporary: str, name: str, before: 
 
 
 def _identity(status: os.stat_result) -> tuple[int, int, int, int]:
+    """What tells a file from the one read: its inode and device, its size and modification time."""
     return status.st_ino, status.st_dev, status.st_size, status.st_mtime_ns
 
 
