@@ -370,6 +370,36 @@ def test_the_target_of_a_loop_whose_header_holds_a_followed_trigger_is_followed(
     assert _found_alike_without_the_plan(LOOP_SOURCE, "TF24210", monkeypatch) == [("TF24210", 5)]
 
 
+PARAMETERS_SOURCE = textwrap.dedent(
+    """\
+    import tensorflow as tf
+
+
+    class HalvedSGD(tf.keras.optimizers.SGD):
+        def _aggregate_gradients(self, pairs):
+            kept = list(pairs)
+            return [gradient / 2.0 for gradient, _ in kept]
+
+        def _resource_apply_dense(self, grad, var, apply_state=None):
+            return var.assign_sub(grad * self.learning_rate)
+
+
+    pairs = [(tf.constant(1.0), tf.Variable(1.0))]
+    print(len(pairs))
+    """
+)
+
+
+def test_the_parameters_of_a_function_whose_header_holds_a_followed_trigger_are_followed(monkeypatch):
+    """What `_aggregate_gradients` returns is computed from its parameter `pairs` (6-7), without a
+    trigger on those lines: TF24219 must see them. The parameters are the function's own: the
+    module's `pairs` (14-15) is another name, and the other method's parameters are not followed."""
+    (rule,) = select_rules("TF24219")
+    plan = StatementPlan.build(PARAMETERS_SOURCE, rule.triggers, rule.follows)
+    assert [entry.start for entry in plan.entries if entry.interesting] == [4, 5, 6, 7]
+    assert _found_alike_without_the_plan(PARAMETERS_SOURCE, "TF24219", monkeypatch) == [("TF24219", 5)]
+
+
 def test_a_site_in_a_function_is_seen_where_a_call_of_the_function_is(monkeypatch):
     """`isinstance` (5) is a trigger of TF24210, seen wherever it is; what `looped(out)` (11) gives
     its parameter is followed from `model.outputs` (10)."""

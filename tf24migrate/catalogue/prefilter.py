@@ -312,31 +312,55 @@ def matches(text: str, needles: Iterable[Needle]) -> Iterator[re.Match[str]]:
 
 
 def trigger_lines(
-    source: str, triggers: Iterable[Needle], *, words: bool = False, starts: Sequence[int] | None = None
+    source: str,
+    triggers: Iterable[Needle],
+    *,
+    words: bool = False,
+    starts: Sequence[int] | None = None,
+    lines: tuple[int, int] | None = None,
 ) -> set[int]:
     """1-based numbers of the lines on which any of `triggers` occurs (literals as whole words if
-    `words`). `starts`: `line_starts(source)`, when the caller has it."""
+    `words`). `starts`: `line_starts(source)`, when the caller has it. `lines`: the first and last
+    line to search; default: all."""
     if starts is None:
         starts = line_starts(source)
     triggers = list(triggers)
     literals = [t for t in triggers if isinstance(t, str)]
-    lines = _lines_matching(pattern_of(literals, words=words), source, starts, words) if literals else set()
+    span = (0, len(source)) if lines is None else _span_of(lines, starts, len(source))
+    found = (
+        _lines_matching(pattern_of(literals, words=words), source, starts, words, span) if literals else set()
+    )
     if not words:  # names are literals
         for needle in triggers:
             if not isinstance(needle, str):
-                lines.update(bisect.bisect_right(starts, match.start()) for match in needle.finditer(source))
-    return lines
+                found.update(
+                    bisect.bisect_right(starts, match.start())
+                    for match in needle.finditer(source)
+                    if span[0] <= match.start() < span[1]
+                )
+    return found
+
+
+def _span_of(lines: tuple[int, int], starts: Sequence[int], size: int) -> tuple[int, int]:
+    """Where lines `first` to `last` (1-based) are in a source of `size` characters."""
+    first, last = lines
+    return starts[first - 1], starts[last] if last < len(starts) else size
 
 
 def _lines_matching(
-    regex: re.Pattern[str], source: str, starts: Sequence[int], words: bool = False
+    regex: re.Pattern[str],
+    source: str,
+    starts: Sequence[int],
+    words: bool = False,
+    span: tuple[int, int] | None = None,
 ) -> set[int]:
     """The lines where `regex` (which matches within a line) matches, with `words` only where the
-    match starts a word: once found on a line, the search goes on from the next line (a common
-    name is used many times a line)."""
+    match starts a word, within `span` of `source` (default: all of it): once found on a line,
+    the search goes on from the next line (a common name is used many times a line)."""
     lines: set[int] = set()
-    position, count = 0, len(starts)
-    while (match := regex.search(source, position)) is not None:
+    position, end = span or (0, len(source))
+    count = len(starts)
+    while (match := regex.search(source, position, end)) is not None:
         at = match.start()
         if words and at and (source[at - 1].isalnum() or source[at - 1] == "_"):  # as `\b` reads
             position = at + 1

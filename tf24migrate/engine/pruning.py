@@ -24,6 +24,7 @@ import re
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import libcst as cst
 
@@ -65,6 +66,16 @@ _BODIES = {
 _BINDS_BY_PARTS = frozenset(
     kind for name in ("If", "For", "While", "With", "Try", "TryStar") for kind in _KINDS[name]
 )
+
+
+class _Header(NamedTuple):
+    """A compound statement's header that binds names in its body: a `for` loop's target, a
+    function's parameters."""
+
+    names: tuple[str, ...]
+    first: int  # the header's first line (a function's decorators left out)
+    last: int
+    scope: tuple[int, int] | None  # where the names are the header's (a function's lines); None: anywhere
 
 
 # The ast classes of the statements planned, by index (the plan keeps a byte per statement).
@@ -128,8 +139,8 @@ class StatementPlan:
         # how many entries it and the siblings after it that it also stands for are, descendants too.
         self._markers: dict[int, str] = {}
         self._covers: dict[int, int] = {}
-        # A `for` loop's: the names its target binds, and the last line of its header (few: a dict).
-        self._loops: dict[int, tuple[tuple[str, ...], int]] = {}
+        # The compound statements whose headers bind names in their bodies (few: a dict).
+        self._headers: dict[int, _Header] = {}
         # The compound statements (few: most statements of a long source are simple), in order.
         self._compounds = array("i")
         # The columns are filled up to `_count` and grown by doubling while the statements are added:
@@ -210,7 +221,9 @@ class StatementPlan:
         as `from ... import multi_gpu_model as par`, `device = "/device:XLA_GPU:0"` or
         `x = tf.keras.Input(...)`, or by the target of a `for` loop whose header holds one
         (`for out in model.outputs:`), makes the lines that use it interesting too (and so on), so
-        rules that follow a value through a name see both ends.
+        rules that follow a value through a name see both ends; so do the parameters of a function
+        whose header holds one, in the function's lines (what `def _aggregate_gradients(self,
+        grads_and_vars):` returns is computed from them).
 
         `deep` is set, and no statement is listed after it, when a statement nests too deep."""
         capacity = source.count("\n") + 1  # about as many statements as lines: grown if more
@@ -237,42 +250,54 @@ class StatementPlan:
 
     def _follow(self, source: str, sources: set[int], starts: Sequence[int]) -> set[int]:
         """Follow the names bound on the lines `sources`, for `_MAX_FOLLOW_ROUNDS` rounds: those a
-        simple statement spanning one of them binds, or the target of a `for` loop whose header
-        holds one (`for out in model.outputs:`: `out`, not what its body binds), then those a
-        statement using such a name binds, and so on. Returns the lines using the names followed."""
+        simple statement spanning one of them binds, or those a header holding one binds in its
+        body (`_headers`: `for out in model.outputs:`'s `out`, not what the body binds; `def
+        _aggregate_gradients(self, grads_and_vars):`'s parameters, in the function's own lines),
+        then those a statement using such a name binds, and so on. Returns the lines using the
+        names followed."""
         if not sources:
             return set()
-        ends = self._loop_header_ends()
+        first, last = self._header_lines()
         ordered = sorted(sources)
         using: set[int] = set()
         followed: set[str] = set()
         harvested: set[int] = set()  # statements whose bindings were followed already
         for _ in range(_MAX_FOLLOW_ROUNDS):
             names: set[str] = set()
-            spanning = map(_spans_any, self._start, ends, itertools.repeat(ordered))
-            for index in itertools.compress(range(len(ends)), spanning):
+            found: set[int] = set()
+            spanning = map(_spans_any, first, last, itertools.repeat(ordered))
+            for index in itertools.compress(range(len(last)), spanning):
                 if index in harvested:
                     continue
                 harvested.add(index)
-                loop = self._loops.get(index)
-                names.update(loop[0] if loop is not None else [name for name, _, _ in self._binds_at(index)])
+                header = self._headers.get(index)
+                if header is None:
+                    names.update(name for name, _, _ in self._binds_at(index))
+                elif header.scope is None:
+                    names.update(header.names)
+                else:
+                    found |= trigger_lines(
+                        source, header.names, words=True, starts=starts, lines=header.scope
+                    )
             names -= followed
-            if not names:
-                break
             followed |= names
-            found = trigger_lines(source, names, words=True, starts=starts)
+            if names:
+                found |= trigger_lines(source, names, words=True, starts=starts)
+            if found <= using:
+                break
             using |= found
             ordered = sorted({*ordered, *found})
         return using
 
-    def _loop_header_ends(self) -> array[int]:
-        """The last line of each simple statement, of a `for` loop's header, and 0 for the other
-        compound statements, whose bindings are their statements' (`_follow`)."""
-        ends = array("i", self._end)
+    def _header_lines(self) -> tuple[array[int], array[int]]:
+        """The first and last lines of each statement whose bindings `_follow` takes: a simple
+        statement's, the header of one of `_headers`, none of the other compound statements' (0 to
+        0: their bindings are their statements')."""
+        first, last = array("i", self._start), array("i", self._end)
         for index in self._compounds:
-            loop = self._loops.get(index)
-            ends[index] = 0 if loop is None else loop[1]
-        return ends
+            header = self._headers.get(index)
+            first[index], last[index] = (0, 0) if header is None else (header.first, header.last)
+        return first, last
 
     def mark(self, lines: Iterable[int]) -> None:
         """Mark interesting the statements that span any of `lines`."""
@@ -313,7 +338,12 @@ class StatementPlan:
             self._compounds.append(index)
             if kind is ast.For or kind is ast.AsyncFor:  # its target and the end of its header
                 targets = tuple(name for name, _, _ in bindings(statement.target))  # type: ignore[attr-defined]
-                self._loops[index] = (targets, header_end)
+                self._headers[index] = _Header(targets, start, header_end, None)
+            elif kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
+                parameters = tuple(_parameters(statement.args))  # type: ignore[attr-defined]
+                if parameters:
+                    first = lines_before + statement.lineno
+                    self._headers[index] = _Header(parameters, first, header_end, (first, self._end[index]))
             # what it binds when made of its parts: its header's, then its statements', in order
             found = _header_binds(statement) if binds is None else None
             for body, in_handler, name in _blocks(statement, fields):
@@ -583,6 +613,19 @@ def _blocks(
                 yield clause.body, field == "handlers", getattr(clause, "name", None)
         else:
             yield getattr(statement, field), False, None
+
+
+def _parameters(arguments: ast.arguments) -> Iterator[str]:
+    """The names a function's parameters bind in its body."""
+    for parameter in (
+        *arguments.posonlyargs,
+        *arguments.args,
+        arguments.vararg,
+        *arguments.kwonlyargs,
+        arguments.kwarg,
+    ):
+        if parameter is not None:
+            yield parameter.arg
 
 
 def _header_binds(statement: ast.stmt) -> list[tuple[str, str | None, bool]]:
