@@ -38,6 +38,21 @@ CASES = {
         """,
         [],
     ),
+    # through `tf.version.VERSION`, the file's only reading of the version, to a name that does
+    # not say version
+    "attribute_from_version_module.py": (
+        f"""\
+        class T:
+            def __init__(self):
+                self.legacy = tf.version.VERSION.startswith("2.0")
+
+            def step(self):
+                if self.legacy:
+                    return {OLD}
+                return {NEW}
+        """,
+        [],
+    ),
     # a module-level name bound once to a test of the version, or to the version: the branch
     # TF 2.4 takes is checked
     "module_flag.py": (

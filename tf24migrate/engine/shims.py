@@ -236,7 +236,7 @@ def version_names(source: str) -> frozenset[str]:
     `check_tf_version` returns `tf.__version__`; also from such a name (`MAJOR = TF_VER[0]`). An
     `if` testing one of them tests the version (`is_shim`). A container display (`{"version":
     tf.__version__, ...}`) is not a version, nor what the file binds to it."""
-    if "__version__" not in source:
+    if "__version__" not in source and "VERSION" not in source:
         return frozenset()
     try:
         tree = parse_with_python(source)
