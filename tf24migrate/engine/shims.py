@@ -23,7 +23,7 @@ from collections.abc import Callable
 
 import libcst as cst
 
-from tf24migrate.rules.names import dotted_parts
+from tf24migrate.rules.names import dotted_parts, last_name
 from tf24migrate.rules.text import parse_python, parse_with_python
 
 SHIM_EXCEPTIONS = {"ImportError", "ModuleNotFoundError", "AttributeError"}
@@ -283,11 +283,6 @@ def _reads_version(value: ast.expr, names: set[str], functions: set[str]) -> boo
         if isinstance(node, ast.Call) and last_name(node.func) in functions:
             return True
     return False
-
-
-def last_name(node: ast.AST) -> str | None:
-    """The name an `ast` expression ends with: `x` of `x`, `attr` of `a.b.attr`; else None."""
-    return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
 
 
 def _roots_in_tensorflow(node: ast.expr) -> bool:

@@ -22,11 +22,11 @@ import re
 from dataclasses import dataclass
 
 from tf24migrate.engine.public_api import imports_public_tensorflow
-from tf24migrate.engine.shims import SHIM_EXCEPTIONS, VERSION_CONSTANT, VERSION_WORDS, last_name
+from tf24migrate.engine.shims import SHIM_EXCEPTIONS, VERSION_CONSTANT, VERSION_WORDS
 from tf24migrate.model.findings import Finding
 from tf24migrate.model.notes import TF1_FILE, note_finding
 from tf24migrate.model.target import TF1_TARGET, Target
-from tf24migrate.rules.names import normalize
+from tf24migrate.rules.names import last_name, normalize
 from tf24migrate.rules.needles import Pattern, attribute, word
 from tf24migrate.rules.text import first_line, in_code, line_starts, python_chunks
 

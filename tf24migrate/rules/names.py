@@ -8,6 +8,7 @@ names; every other binding (assignment, parameter, loop target, `def`, `class`, 
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -197,3 +198,8 @@ def tf_spelling(qualified_name: str) -> str:
         if qualified_name.startswith("tensorflow")
         else qualified_name
     )
+
+
+def last_name(node: ast.AST) -> str | None:
+    """The name an `ast` expression ends with: `x` of `x`, `attr` of `a.b.attr`; else None."""
+    return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None

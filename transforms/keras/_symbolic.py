@@ -25,10 +25,13 @@ the lines holding `EVIDENCE_TRIGGERS` to the lines using them, `Rule.follows`):
   (`tf.nest`, `tensorflow.python.util.nest`) of such a value (`nest.flatten(outputs)[0]`).
 
 Nothing is symbolic where Keras builds graph tensors instead (`builds_graph_tensors`): in a `with`
-that makes a graph the default (`tf.compat.v1.Session(...)`, `graph.as_default()`), and after an
-`if` of the same function that raises when TF 2 behaviour is on (`if tf2.enabled(): raise ...`).
-There Keras's values are graph tensors on TF 2.4 too (executed on 2.4.0), which keep `.op`, `.graph`
-and `:0` names.
+that makes a graph the default (`tf.compat.v1.Session(...)`, `graph.as_default()`), after an
+`if` of the same function that raises when TF 2 behaviour is on (`if tf2.enabled(): raise ...`),
+and once eager execution is off (`eager_disabled`): after `tf.compat.v1.disable_eager_execution()`
+or `disable_v2_behavior()` in the same function, and everywhere but the module's statements before
+it when the module calls it (at its top level or in its `if __name__ == "__main__":` block). There
+Keras's values are graph tensors on TF 2.4 too (executed on 2.4.0), which keep `.op`, `.graph` and
+`:0` names.
 """
 
 from __future__ import annotations
@@ -44,7 +47,7 @@ import libcst as cst
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW
 from tf24migrate.rules.calls import abbreviated
 from tf24migrate.rules.context import RuleContext
-from tf24migrate.rules.names import dotted_parts
+from tf24migrate.rules.names import dotted_parts, last_name
 from tf24migrate.rules.needles import LINE_START, Pattern, any_of, word
 from tf24migrate.rules.text import parse_with_python
 
@@ -190,17 +193,90 @@ def _blocks(function: ast.AST) -> Iterator[list[ast.stmt]]:
             )
 
 
+_DISABLES_EAGER = frozenset({"disable_eager_execution", "disable_v2_behavior"})
+_ENABLES_EAGER = re.compile(r"\benable_(?:eager_execution|v2_behavior)\b")
+
+
+@dataclass(frozen=True)
+class EagerOff:
+    """Where eager execution is off, the file's calls to `disable_eager_execution()` and
+    `disable_v2_behavior()` say: from the line after the module's first such call (None: none),
+    in its functions, and in the lines `after` a call in a function's block."""
+
+    module: int | None
+    after: tuple[tuple[int, int], ...]
+
+    def covers(self, line: int, in_function: bool) -> bool:
+        if self.module is not None and (in_function or line > self.module):
+            return True
+        return any(first <= line <= last for first, last in self.after)
+
+
+@functools.lru_cache(maxsize=4)
+def eager_disabled(source: str) -> EagerOff | None:
+    """Where the file turns eager execution off (`EagerOff`), read with `ast` from the whole source
+    as `_tf2_guarded` is; None where it never does, or also turns it back on (`enable_eager_execution`,
+    `enable_v2_behavior`: which wins is then a matter of order at run time)."""
+    if not any(name in source for name in _DISABLES_EAGER) or _ENABLES_EAGER.search(source):
+        return None
+    try:
+        tree = parse_with_python(source)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    module = next(
+        (s.end_lineno or s.lineno for s in (*tree.body, *_main_block(tree)) if _disables_eager(s)), None
+    )
+    after = [
+        ((statement.end_lineno or statement.lineno) + 1, block[-1].end_lineno or block[-1].lineno)
+        for function in ast.walk(tree)
+        if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef))
+        for block in _blocks(function)
+        for statement in block
+        if _disables_eager(statement)
+    ]
+    return EagerOff(module, tuple(after)) if module is not None or after else None
+
+
+def _main_block(tree: ast.Module) -> list[ast.stmt]:
+    """The statements of the module's `if __name__ == "__main__":` blocks."""
+    return [
+        statement
+        for node in tree.body
+        if isinstance(node, ast.If)
+        and "__main__" in ast.unparse(node.test)
+        and "__name__" in ast.unparse(node.test)
+        for statement in node.body
+    ]
+
+
+def _disables_eager(statement: ast.stmt) -> bool:
+    """Whether `statement` is a call of `disable_eager_execution()` or `disable_v2_behavior()`
+    (`tf.compat.v1.X()`, or `X()` imported)."""
+    return (
+        isinstance(statement, ast.Expr)
+        and isinstance(statement.value, ast.Call)
+        and not statement.value.args
+        and last_name(statement.value.func) in _DISABLES_EAGER
+    )
+
+
 def builds_graph_tensors(ctx: RuleContext) -> bool:
     """Whether Keras builds graph tensors, not `KerasTensor`s, where the node being left is: in a
-    `with` that makes a graph the default, or after an `if` of its function that raises under TF 2
-    behaviour (see the module docstring). A statement is matched with those `_tf2_guarded` finds by
-    its function's name and its first line."""
-    statement: cst.CSTNode | None = None
+    `with` that makes a graph the default, after an `if` of its function that raises under TF 2
+    behaviour, or where eager execution is off (see the module docstring). A statement is matched
+    with those `_tf2_guarded` finds by its function's name and its first line."""
+    statement = next(
+        (n for n in ctx.ancestors if isinstance(n, (cst.SimpleStatementLine, cst.BaseCompoundStatement))),
+        None,
+    )
+    off = eager_disabled(ctx.source)
+    if off is not None and statement is not None:
+        in_function = any(isinstance(n, (cst.FunctionDef, cst.Lambda)) for n in ctx.ancestors)
+        if off.covers(ctx.node_lines(statement)[1].line, in_function):
+            return True
     for node in ctx.ancestors:
         if isinstance(node, cst.With) and any(_makes_graph_default(ctx, item.item) for item in node.items):
             return True
-        if statement is None and isinstance(node, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
-            statement = node
         if isinstance(node, cst.FunctionDef):
             guarded = _tf2_guarded(ctx.source).get(node.name.value)
             return (

@@ -40,8 +40,10 @@ class SymbolicGraphAttributes(Rule):
     `.input(s)` / `.output(s)`, a name iterating over them, or a name bound to `tf.keras.Input(...)`
     (or computed from one). Graph tensors of TF 1 code and of `tf.function`s keep these attributes,
     and so do Keras's own values where a graph is the default (`with tf.compat.v1.Session(graph=
-    tf.Graph()):`, `with graph.as_default():`) or after `if tf2.enabled(): raise ...` in the same
-    function: Keras builds graph tensors there on TF 2.4 too (executed on 2.4.0), not reported.
+    tf.Graph()):`, `with graph.as_default():`), after `if tf2.enabled(): raise ...` in the same
+    function, or once eager execution is off (`tf.compat.v1.disable_eager_execution()` before it
+    in the function, or anywhere in the module's own code): Keras builds graph tensors there on
+    TF 2.4 too (executed on 2.4.0), not reported.
 
     Reported: `output_names = [out.op.name for out in model.outputs]`
     Write instead: `output_names = model.output_names`
