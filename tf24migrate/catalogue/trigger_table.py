@@ -15,7 +15,7 @@ from tf24migrate.rules.needles import (
 )
 
 # The digest of the sources this table was generated from: see `catalogue.generated`.
-SOURCES_DIGEST = "649131745dcd3179ee86fe116de7decd"
+SOURCES_DIGEST = "2a7befad1dd7e94ff40fcd8be61a20c4"
 
 
 class Row(NamedTuple):
@@ -57,6 +57,7 @@ ROWS = (
     Row("TF24222", "op-layer-class-name", True, (PublicImports(), any_of("TensorFlowOpLayer", "node_def")), ("TensorFlowOpLayer", "node_def", "get_config")),
     Row("TF24223", "layers-one-by-one", True, (PublicImports(), Pattern(r"\.layers\b", ".layers"), Pattern(r"\bModel[ \t]*\(", "Model")), (Pattern(r"\.layers\b", ".layers"), Pattern(r"\bModel[ \t]*\(", "Model"))),
     Row("TF24224", "input-shape-enforced", True, (PublicImports(), "Input", "Model"), (Pattern(r"\b(?:ones|zeros|empty|full|fill|normal|uniform)[ \t]*\(", "ones", "zeros", "empty", "full", "fill", "normal", "uniform"), "Model", "Input")),
+    Row("TF24225", "tensorboard-graph-mode", True, (PublicImports(), "TensorBoard", any_of("disable_eager_execution", "disable_v2_behavior", "as_default", "Session")), (Pattern(r"\bcallbacks\b", "callbacks"), "TensorBoard")),
     Row("TF24301", "mixed-precision-policy", True, (PublicImports(), "experimental"), (Pattern(r"\bmixed_precision\b", "mixed_precision"),)),
     Row("TF24302", "set-policy", True, (PublicImports(),), ("set_policy",)),
     Row("TF24303", "global-policy", True, (PublicImports(),), ("global_policy",)),
