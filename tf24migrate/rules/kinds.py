@@ -264,7 +264,10 @@ class ShiftedPositionals(DataRule):
 
     `methods` maps `(qualified class, method)` to the same of the method: a call `x.method(...)`
     is checked where the file shows `x` to be an instance of that class (`rules.receivers`:
-    `self` or `super()` in a class derived from it, a name bound to a construction of it)."""
+    `self` or `super()` in a class derived from it, a name bound to a construction of it).
+    `ignored` names the parameters the new release takes through `**kwargs` and drops, each with
+    what happens to it: a value given to one (not `None`) is still passed, and the message says
+    it no longer does anything."""
 
     follows = ()  # the call is the whole match (a method's receiver: `MethodCallLines`)
 
@@ -273,9 +276,11 @@ class ShiftedPositionals(DataRule):
         *,
         signatures: Mapping[str, Signature],
         methods: Mapping[tuple[str, str], Signature] | None = None,
+        ignored: Mapping[str, str] | None = None,
         **kwargs,
     ) -> None:
         self.methods = dict(methods or {})
+        self.ignored = dict(ignored or {})
         method_names = tuple(sorted({method for _, method in self.methods}))
         # `LSTM(`: a call, not the classes' names in Keras's own sources and docstrings
         triggers: list[Needle] = [*sorted({f"{name.rsplit('.', 1)[1]}(" for name in signatures})]
@@ -364,8 +369,19 @@ class ShiftedPositionals(DataRule):
                 evidence=evidence,
             )
             return updated
+        ignored = [  # a value for a parameter TF 2.4 takes through `**kwargs` and drops
+            old[index]
+            for index in range(first, len(positional))
+            if old[index] in gone and old[index] in self.ignored and not _is_none(positional[index].value)
+        ]
+        if ignored:
+            message += f"\nTF 2.4 ignores `{ignored[0]}`: {self.ignored[ignored[0]]}."
         args = list(updated.args)
         for index in range(first, len(positional)):
             args[index] = keyword_arg(old[index], args[index].value, like=args[index])
         replacement = updated.with_changes(args=args)
         return ctx.report(original, message + why, replacement=replacement, evidence=evidence) or updated
+
+
+def _is_none(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Name) and node.value == "None"

@@ -40,6 +40,10 @@ POSITIONAL_PARAMETERS = ShiftedPositionals(
     fix=Fix.SAFE,
     severity=Severity.ERROR,
     signatures={name: row for name, row in PARAMETERS.items() if name not in FIXED_ELSEWHERE},
+    ignored={
+        "partitioner": "`add_weight` takes it through `**kwargs` and drops it, so the variable is not "
+        "partitioned; TF 2.4 partitions variables with `ParameterServerStrategy(variable_partitioner=...)`"
+    },
     methods={
         (cls, method): row
         for changed, classes in METHODS
@@ -62,7 +66,8 @@ POSITIONAL_PARAMETERS = ShiftedPositionals(
 
     Methods too: `Layer.add_weight` lost `partitioner` in TF 2.4, so `self.add_weight(name,
     shape, dtype, initializer, regularizer, trainable, constraint, None, None, sync)` gives
-    `use_resource` the `None` and `synchronization` nothing. A call `x.m(...)` is checked where
+    `use_resource` the `None` and `synchronization` nothing. A `partitioner` other than `None`
+    still becomes `partitioner=`, and the message says TF 2.4 drops it. A call `x.m(...)` is checked where
     the file shows what `x` is: `self` (or `super()`) in a method of a class whose bases resolve,
     through the file's imports and its own classes, to one public TF class holding `m`, unless
     the class or a class of the file in between defines `m` itself; or a name bound once in the
