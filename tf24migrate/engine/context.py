@@ -9,6 +9,7 @@ moved, a statement to put after the current one) at once, the import edits after
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from collections.abc import Callable, Iterable
@@ -25,7 +26,7 @@ from tf24migrate.engine.shims import guard_of, optional_internals, version_bindi
 from tf24migrate.engine.suppressions import is_suppressed
 from tf24migrate.model.exhaustive import assert_never
 from tf24migrate.model.findings import Fix, Span
-from tf24migrate.model.target import first_line_versions, too_new_note
+from tf24migrate.model.target import Versions, first_line_versions, too_new_note
 from tf24migrate.rules.base import Rule
 from tf24migrate.rules.calls import code_for
 from tf24migrate.rules.context import EVIDENCE, Replacement, RuleContext
@@ -57,6 +58,7 @@ class Report:
     statement: cst.CSTNode | None = None  # the top-level statement holding `node`, if known
     evidence: str | None = None
     note: bool = False  # a note whatever the rule's severity (`RuleContext.report`)
+    versions: Versions | None = None  # the finding's, when not the rule's (`RuleContext.report`)
 
 
 @dataclass
@@ -279,9 +281,11 @@ class FileContext(RuleContext):
         edits: Iterable[Edit] = (),
         evidence: str | None = None,
         note: bool = False,
+        new_spelling: bool = True,
     ) -> Replacement | None:
         rule = self.cursor.rule
         assert rule is not None, "report() outside a rule handler"
+        assert new_spelling or replacement is None, "a fix writes a new spelling"
         if self.cursor.shims and not rule.runs_in_shims:
             return None
         declined = False
@@ -297,28 +301,39 @@ class FileContext(RuleContext):
             fix = rule.fix or Fix.SAFE
         if replacement is None:
             fix = None
-        too_new = not self._target.allows(rule.new_since)  # the new spelling fails on the target
+        versions = rule.versions if new_spelling else dataclasses.replace(rule.versions, new_since=None)
+        too_new = not self._target.allows(versions.new_since)  # the new spelling fails on the target
         applied = (
             (fix is Fix.SAFE or (fix is Fix.UNSAFE and self._unsafe_fixes)) and not declined and not too_new
         )
         # The first line says when the old spelling breaks and why the fix was not applied.
-        versions = (
+        when = (
             None
             if note
             else first_line_versions(
-                rule.versions, self._target, too_new=too_new, fixed=applied, fixable=fix is not None
+                versions, self._target, too_new=too_new, fixed=applied, fixable=fix is not None
             )
         )
-        if versions is not None:
+        if when is not None:
             head, _, details = message.partition("\n")
-            message = f"{head.rstrip('.')} ({versions}).\n{details}"
+            message = f"{head.rstrip('.')} ({when}).\n{details}"
         if too_new and not note:  # the details say what to do
-            message = f"{message}\n{too_new_note(rule.versions, self._target, fixable=fix is not None)}"
+            message = f"{message}\n{too_new_note(versions, self._target, fixable=fix is not None)}"
         elif fix is Fix.UNSAFE and not self._unsafe_fixes and isinstance(replacement, cst.CSTNode):
             rewrite = _ONE_LINE.sub(" ", code_for(replacement).strip())  # a finding is one line
             message = f"{message}\nUnsafe fix (apply with --unsafe-fixes): `{rewrite}`"
         self.reports.append(
-            Report(rule, node, message, fix, applied, self.cursor.top_statement(), evidence, note)
+            Report(
+                rule,
+                node,
+                message,
+                fix,
+                applied,
+                self.cursor.top_statement(),
+                evidence,
+                note,
+                None if new_spelling else versions,
+            )
         )
         if not applied:
             return None

@@ -252,6 +252,7 @@ def _run_tree(source: str, active: Sequence[Rule], path: str | None, settings: S
                 path=path,
                 evidence=r.evidence,
                 note=r.note,
+                versions=r.versions,
             )
             for r in reports
         ),

@@ -117,16 +117,19 @@ class Rule:
         path: str | None = None,
         evidence: str | None = None,
         note: bool = False,
+        versions: Versions | None = None,
     ) -> Finding:
         """A finding of this rule at `span`: the one place findings of rules are made, so each
         carries the rule's code, name, versions and its severity for `target`. The first line of
         `message` is what and where (ruff's short message); the lines after it (the why), then
         the rule's versions (when it has any), are the finding's `details`. A `note` is a note
-        whatever the rule's severity (`RuleContext.report`)."""
+        whatever the rule's severity (`RuleContext.report`). `versions`: the finding's own, when
+        they are not the rule's (`RuleContext.report`'s `new_spelling`)."""
+        versions = self.versions if versions is None else versions
         message, _, why = message.partition("\n")
         details = [part.strip() for part in why.split("\n") if part.strip()]
-        if self.new_since or self.old_removed or self.changed_in:  # a deprecation's too
-            details.append(f"TensorFlow versions: {versions_line(self.versions)}")
+        if versions.new_since or versions.old_removed or versions.changed_in:  # a deprecation's too
+            details.append(f"TensorFlow versions: {versions_line(versions)}")
         return Finding(
             code=self.code,
             name=self.name,
@@ -137,13 +140,13 @@ class Rule:
             message=message,
             severity=Severity.INFO
             if note
-            else severity_for(self.versions, target, severity=self.severity, fixable=self.fix is not None),
+            else severity_for(versions, target, severity=self.severity, fixable=self.fix is not None),
             fix=fix,
             applied=applied,
             path=path,
-            new_since=self.new_since,
-            old_removed=self.old_removed,
-            changed_in=self.changed_in,
+            new_since=versions.new_since,
+            old_removed=versions.old_removed,
+            changed_in=versions.changed_in,
             evidence=evidence,
             details=" ".join(details) or None,
         )

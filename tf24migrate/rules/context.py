@@ -94,6 +94,7 @@ class RuleContext(Protocol):
         edits: Iterable[Edit] = (),
         evidence: str | None = None,
         note: bool = False,
+        new_spelling: bool = True,
     ) -> Replacement | None:
         """Report a finding at `node`. With a `replacement`, the finding is fixable (`fix`, default
         the rule's own kind); returns `replacement` when the fix is applied, else None. `edits`
@@ -101,7 +102,8 @@ class RuleContext(Protocol):
         rule believes the code is affected: the finding carries it (`Finding.evidence`), and
         `message` quotes it where it says `{evidence}`. With `note`, the finding is a note
         whatever the rule's severity (the code already copes: a guarded import's fallback), and
-        has no fix."""
+        has no fix. Without `new_spelling`, nothing replaces what the finding names (a name gone
+        for good, of a rule whose other findings have a new spelling): its versions say so."""
 
     def blocked_reason(self, key: object) -> str | None:
         """Why the fix keyed by `key` (an original node, or a rule's own key) must not be applied

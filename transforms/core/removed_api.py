@@ -97,10 +97,12 @@ def _report(
 ) -> Fixed | None:
     """Report the removed `gone` at `node` as the code around it asks: a note without a fix in the
     body of a `try` that falls back when the import fails, nothing in other shims (behind a
-    version check, in the fallback itself), else `message` with `replacement`."""
+    version check, in the fallback itself), else `message` with `replacement` (where TF 2.4 has it
+    nowhere, its versions say there is no new spelling)."""
     guard = ctx.guard
     if guard is None:
-        return ctx.report(node, message, replacement=replacement)
+        home, public, _, _ = REMOVED[gone]
+        return ctx.report(node, message, replacement=replacement, new_spelling=bool(home or public))
     if guard == "fallback":
         ctx.report(node, _note(gone), note=True)
     return None
