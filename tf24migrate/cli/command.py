@@ -26,17 +26,14 @@ from tf24migrate import __version__
 from tf24migrate.cli import rule_listing
 from tf24migrate.cli.exit_codes import EXIT_ERROR, EXIT_OK
 from tf24migrate.cli.invocation import Mode, OutputFormat, Run
+from tf24migrate.cli.options import FIXES_PANEL as _FIXES
+from tf24migrate.cli.options import ExtendSelect, Ignore, Select, TargetVersion, UnsafeFixes
 from tf24migrate.cli.usage import UsageErrorsInOneLine, fail
 from tf24migrate.cli.usage import split_values as _split
 from tf24migrate.model.tricks import switched_off
 
-_SELECTION, _FIXES, _FILES, _OUTPUT, _CACHE = "Rule selection", "Fixes", "File selection", "Output", "Cache"
+_FILES, _OUTPUT, _CACHE = "File selection", "Output", "Cache"
 _ADOPTION = "Gradual adoption"
-
-
-def _rules(help: str):
-    """A repeatable option naming rules (codes, names, prefixes), of the selection panel."""
-    return typer.Option(help=help, metavar="RULES", rich_help_panel=_SELECTION)
 
 
 def _globs(help: str):
@@ -199,30 +196,11 @@ def main_command(
             rich_help_panel=_ADOPTION,
         ),
     ] = False,
-    select: Annotated[
-        list[str] | None,
-        _rules("Rules to run: codes, names, prefixes or 'all' (repeat, or comma-separate)."),
-    ] = None,
-    extend_select: Annotated[list[str] | None, _rules("Rules to run on top of the selection.")] = None,
-    ignore: Annotated[list[str] | None, _rules("Rules (and notes) to leave out.")] = None,
-    target_version: Annotated[
-        str | None,
-        typer.Option(
-            help="Oldest TensorFlow the code must run on (default: the project's requirements, else "
-            "2.4); fixes needing a newer one are only reported.",
-            metavar="X.Y",
-            rich_help_panel=_FIXES,
-        ),
-    ] = None,
-    unsafe_fixes: Annotated[
-        bool | None,
-        typer.Option(
-            "--unsafe-fixes/--no-unsafe-fixes",
-            help="Also apply fixes that may change behaviour.",
-            show_default=False,
-            rich_help_panel=_FIXES,
-        ),
-    ] = None,
+    select: Select = None,
+    extend_select: ExtendSelect = None,
+    ignore: Ignore = None,
+    target_version: TargetVersion = None,
+    unsafe_fixes: UnsafeFixes = None,
     exit_zero: Annotated[
         bool,
         typer.Option(

@@ -20,9 +20,10 @@ from typing import Annotated
 import typer
 
 from tf24migrate.cli.exit_codes import EXIT_DUE, EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK
+from tf24migrate.cli.options import ExtendSelect, Ignore, Select, TargetVersion, UnsafeFixes
 from tf24migrate.cli.usage import UsageErrorsInOneLine, fail, split_values
 
-_SELECTION, _RUNS = "Migration (as the command's)", "Runs"
+_RUNS = "Runs"
 
 
 class Format(str, Enum):
@@ -36,31 +37,11 @@ def verify_command(
         str,
         typer.Argument(help="The project's folder (default: the current folder); only read.", metavar="PATH"),
     ] = ".",
-    select: Annotated[
-        list[str] | None, typer.Option(help="Rules to run (as the command's).", rich_help_panel=_SELECTION)
-    ] = None,
-    extend_select: Annotated[
-        list[str] | None,
-        typer.Option(help="Rules to run on top of the selection.", rich_help_panel=_SELECTION),
-    ] = None,
-    ignore: Annotated[
-        list[str] | None, typer.Option(help="Rules to leave out.", rich_help_panel=_SELECTION)
-    ] = None,
-    target_version: Annotated[
-        str | None,
-        typer.Option(
-            help="Oldest TensorFlow the code must run on.", metavar="X.Y", rich_help_panel=_SELECTION
-        ),
-    ] = None,
-    unsafe_fixes: Annotated[
-        bool | None,
-        typer.Option(
-            "--unsafe-fixes/--no-unsafe-fixes",
-            help="Also apply fixes that may change behaviour.",
-            show_default=False,
-            rich_help_panel=_SELECTION,
-        ),
-    ] = None,
+    select: Select = None,
+    extend_select: ExtendSelect = None,
+    ignore: Ignore = None,
+    target_version: TargetVersion = None,
+    unsafe_fixes: UnsafeFixes = None,
     before_python: Annotated[
         str | None,
         typer.Option(
