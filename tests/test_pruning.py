@@ -383,6 +383,14 @@ PARAMETERS_SOURCE = textwrap.dedent(
         def _resource_apply_dense(self, grad, var, apply_state=None):
             return var.assign_sub(grad * self.learning_rate)
 
+        @tf.function
+        def _aggregate_gradients(
+            self,
+            pairs,
+        ):
+            kept = list(pairs)
+            return [gradient / 4.0 for gradient, _ in kept]
+
 
     pairs = [(tf.constant(1.0), tf.Variable(1.0))]
     print(len(pairs))
@@ -392,12 +400,14 @@ PARAMETERS_SOURCE = textwrap.dedent(
 
 def test_the_parameters_of_a_function_whose_header_holds_a_followed_trigger_are_followed(monkeypatch):
     """What `_aggregate_gradients` returns is computed from its parameter `pairs` (6-7), without a
-    trigger on those lines: TF24219 must see them. The parameters are the function's own: the
-    module's `pairs` (14-15) is another name, and the other method's parameters are not followed."""
+    trigger on those lines: TF24219 must see them, also where the function is decorated and its
+    parameters span lines (12-18). The parameters are the function's own: the module's `pairs`
+    (21-22) is another name, and the other method's parameters are not followed."""
     (rule,) = select_rules("TF24219")
     plan = StatementPlan.build(PARAMETERS_SOURCE, rule.triggers, rule.follows)
-    assert [entry.start for entry in plan.entries if entry.interesting] == [4, 5, 6, 7]
-    assert _found_alike_without_the_plan(PARAMETERS_SOURCE, "TF24219", monkeypatch) == [("TF24219", 5)]
+    assert [entry.start for entry in plan.entries if entry.interesting] == [4, 5, 6, 7, 12, 17, 18]
+    found = _found_alike_without_the_plan(PARAMETERS_SOURCE, "TF24219", monkeypatch)
+    assert found == [("TF24219", 5), ("TF24219", 13)]
 
 
 def test_a_site_in_a_function_is_seen_where_a_call_of_the_function_is(monkeypatch):

@@ -24,7 +24,6 @@ import re
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
 
 import libcst as cst
 
@@ -66,16 +65,6 @@ _BODIES = {
 _BINDS_BY_PARTS = frozenset(
     kind for name in ("If", "For", "While", "With", "Try", "TryStar") for kind in _KINDS[name]
 )
-
-
-class _Header(NamedTuple):
-    """A compound statement's header that binds names in its body: a `for` loop's target, a
-    function's parameters."""
-
-    names: tuple[str, ...]
-    first: int  # the header's first line (a function's decorators left out)
-    last: int
-    scope: tuple[int, int] | None  # where the names are the header's (a function's lines); None: anywhere
 
 
 # The ast classes of the statements planned, by index (the plan keeps a byte per statement).
@@ -139,8 +128,10 @@ class StatementPlan:
         # how many entries it and the siblings after it that it also stands for are, descendants too.
         self._markers: dict[int, str] = {}
         self._covers: dict[int, int] = {}
-        # The compound statements whose headers bind names in their bodies (few: a dict).
-        self._headers: dict[int, _Header] = {}
+        # A `for` loop's: the names its target binds, and the last line of its header (few: a dict).
+        self._loops: dict[int, tuple[tuple[str, ...], int]] = {}
+        # A decorated function's `def` line (its parameters are followed from there, `_follow`).
+        self._def_lines: dict[int, int] = {}
         # The compound statements (few: most statements of a long source are simple), in order.
         self._compounds = array("i")
         # The columns are filled up to `_count` and grown by doubling while the statements are added:
@@ -250,11 +241,11 @@ class StatementPlan:
 
     def _follow(self, source: str, sources: set[int], starts: Sequence[int]) -> set[int]:
         """Follow the names bound on the lines `sources`, for `_MAX_FOLLOW_ROUNDS` rounds: those a
-        simple statement spanning one of them binds, or those a header holding one binds in its
-        body (`_headers`: `for out in model.outputs:`'s `out`, not what the body binds; `def
-        _aggregate_gradients(self, grads_and_vars):`'s parameters, in the function's own lines),
-        then those a statement using such a name binds, and so on. Returns the lines using the
-        names followed."""
+        simple statement spanning one of them binds, the target of a `for` loop whose header holds
+        one (`for out in model.outputs:`: `out`, not what its body binds), a function's parameters
+        where its header holds one (`def _aggregate_gradients(self, grads_and_vars):`: in the
+        function's own lines), then those a statement using such a name binds, and so on. Returns
+        the lines using the names followed."""
         if not sources:
             return set()
         first, last = self._header_lines()
@@ -270,15 +261,22 @@ class StatementPlan:
                 if index in harvested:
                     continue
                 harvested.add(index)
-                header = self._headers.get(index)
-                if header is None:
-                    names.update(name for name, _, _ in self._binds_at(index))
-                elif header.scope is None:
-                    names.update(header.names)
-                else:
-                    found |= trigger_lines(
-                        source, header.names, words=True, starts=starts, lines=header.scope
+                loop = self._loops.get(index)
+                if loop is not None:
+                    names.update(loop[0])
+                elif _CLASSES[self._class[index]] in _FUNCTIONS:
+                    parameters = _parameters(
+                        source[
+                            starts[first[index] - 1] + self._column[index] : starts[last[index]]
+                            if last[index] < len(starts)
+                            else len(source)
+                        ]
                     )
+                    scope = (first[index], self._end[index])
+                    if parameters:
+                        found |= trigger_lines(source, parameters, words=True, starts=starts, lines=scope)
+                else:
+                    names.update(name for name, _, _ in self._binds_at(index))
             names -= followed
             followed |= names
             if names:
@@ -291,12 +289,20 @@ class StatementPlan:
 
     def _header_lines(self) -> tuple[array[int], array[int]]:
         """The first and last lines of each statement whose bindings `_follow` takes: a simple
-        statement's, the header of one of `_headers`, none of the other compound statements' (0 to
-        0: their bindings are their statements')."""
+        statement's, a `for` loop's header, a function's (from its `def`, to the line before its
+        first statement); none of the other compound statements' (0 to 0: their bindings are
+        their statements')."""
         first, last = array("i", self._start), array("i", self._end)
+        count = len(self._start)
         for index in self._compounds:
-            header = self._headers.get(index)
-            first[index], last[index] = (0, 0) if header is None else (header.first, header.last)
+            loop = self._loops.get(index)
+            if loop is not None:
+                last[index] = loop[1]
+            elif _CLASSES[self._class[index]] in _FUNCTIONS and index + 1 < count:
+                first[index] = self._def_lines.get(index, self._start[index])
+                last[index] = max(first[index], self._start[index + 1] - 1)
+            else:
+                first[index] = last[index] = 0
         return first, last
 
     def mark(self, lines: Iterable[int]) -> None:
@@ -338,12 +344,9 @@ class StatementPlan:
             self._compounds.append(index)
             if kind is ast.For or kind is ast.AsyncFor:  # its target and the end of its header
                 targets = tuple(name for name, _, _ in bindings(statement.target))  # type: ignore[attr-defined]
-                self._headers[index] = _Header(targets, start, header_end, None)
-            elif kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
-                parameters = tuple(_parameters(statement.args))  # type: ignore[attr-defined]
-                if parameters:
-                    first = lines_before + statement.lineno
-                    self._headers[index] = _Header(parameters, first, header_end, (first, self._end[index]))
+                self._loops[index] = (targets, header_end)
+            elif flags & _DECORATED and kind is not ast.ClassDef:
+                self._def_lines[index] = lines_before + statement.lineno
             # what it binds when made of its parts: its header's, then its statements', in order
             found = _header_binds(statement) if binds is None else None
             for body, in_handler, name in _blocks(statement, fields):
@@ -568,6 +571,7 @@ def _shape(kind: type[ast.stmt]) -> ast.stmt:
 # Statements that bind no name, unless an expression of theirs holds `:=`.
 _BINDS_NOTHING = frozenset({ast.Expr, ast.Return, ast.Raise, ast.Assert, ast.Pass, ast.Break, ast.Continue})
 _DEFINITIONS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _ASSIGNMENTS = frozenset({ast.Assign, ast.AnnAssign, ast.AugAssign})
 _PLAIN_TARGETS = frozenset({ast.Name, ast.Attribute, ast.Subscript})  # `x`, `a.x`, `a[x]`: x is not bound
 
@@ -615,17 +619,25 @@ def _blocks(
             yield getattr(statement, field), False, None
 
 
-def _parameters(arguments: ast.arguments) -> Iterator[str]:
-    """The names a function's parameters bind in its body."""
-    for parameter in (
-        *arguments.posonlyargs,
-        *arguments.args,
-        arguments.vararg,
-        *arguments.kwonlyargs,
-        arguments.kwarg,
-    ):
-        if parameter is not None:
-            yield parameter.arg
+def _parameters(header: str) -> list[str]:
+    """The names of the parameters of the function whose header (from `def`, or `async def`, to
+    the line before its first statement) is `header`; none when it cannot be read alone."""
+    for text in (header, header + "\n    pass\n"):
+        try:
+            function = ast.parse(text).body[0]
+        except (SyntaxError, ValueError, RecursionError, IndexError):
+            continue
+        if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            arguments = function.args
+            every = (
+                *arguments.posonlyargs,
+                *arguments.args,
+                arguments.vararg,
+                *arguments.kwonlyargs,
+                arguments.kwarg,
+            )
+            return [parameter.arg for parameter in every if parameter is not None]
+    return []
 
 
 def _header_binds(statement: ast.stmt) -> list[tuple[str, str | None, bool]]:
