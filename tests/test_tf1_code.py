@@ -56,6 +56,27 @@ def test_evidence_nested_in_classes_functions_and_blocks_is_found():
     assert evidence == _everywhere(NESTED)
 
 
+VERSION_FLAG = """\
+import tensorflow as tf
+
+IS_TF1 = tf.__version__.startswith("1.")
+
+
+def session_or_strategy():
+    if IS_TF1:  # the TF 1 branch: TF 1 names here are no sign of TF 1 code
+        return tf.Session(config=tf.ConfigProto())
+    return tf.distribute.MirroredStrategy()
+"""
+
+
+def test_tf1_names_behind_a_flag_bound_to_the_version_are_no_evidence():
+    assert tf1_evidence(VERSION_FLAG) is None
+    assert (
+        tf1_evidence(VERSION_FLAG.replace("IS_TF1 = tf.__version__.startswith", "IS_TF1 = str.startswith"))
+        is not None
+    )
+
+
 def test_a_walk_of_the_lines_that_matter_finds_what_a_walk_of_every_line_finds():
     sources = [p.read_text(encoding="utf-8") for p in sorted(FIXTURES.rglob("*.py"))]
     sources = [s for s in sources if "tensorflow" in s]

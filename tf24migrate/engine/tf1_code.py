@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 
 from tf24migrate.engine.public_api import imports_public_tensorflow
-from tf24migrate.engine.shims import SHIM_EXCEPTIONS, VERSION_CONSTANT, VERSION_WORDS
+from tf24migrate.engine.shims import SHIM_EXCEPTIONS, VERSION_CONSTANT, VERSION_WORDS, version_names
 from tf24migrate.model.findings import Finding
 from tf24migrate.model.notes import TF1_FILE, note_finding
 from tf24migrate.model.target import TF1_TARGET, Target
@@ -97,7 +97,8 @@ def tf1_evidence(source: str) -> TF1Evidence | None:
         return None
     starts = line_starts(source)
     found = [*_USE.finditer(source), *_IMPORT.finditer(source)]
-    finder = _Finder(sorted({bisect.bisect_right(starts, match.start()) for match in found}))
+    lines = sorted({bisect.bisect_right(starts, match.start()) for match in found})
+    finder = _Finder(lines, version_names(source) if lines else frozenset())
     try:
         for tree in python_chunks(source):
             finder.visit(tree)
@@ -111,8 +112,9 @@ def _is_contrib(module: str) -> bool:
 
 
 class _Finder:
-    def __init__(self, lines: list[int]) -> None:
+    def __init__(self, lines: list[int], versions: frozenset[str] = frozenset()) -> None:
         self.lines = lines  # the lines holding a use of a TF 1-only name or `import`, in order
+        self.versions = versions  # the names the file binds to TensorFlow's version (`version_names`)
         self.tensorflow_names: set[str] = set()  # local names bound to the `tensorflow` module
         self.found: list[TF1Evidence] = []
         self.contrib = False
@@ -135,7 +137,7 @@ class _Finder:
 
     def _visit(self, nodes) -> None:
         for node in nodes:
-            if (isinstance(node, ast.stmt) and not self._holds_a_line(node)) or _is_shim(node):
+            if (isinstance(node, ast.stmt) and not self._holds_a_line(node)) or _is_shim(node, self.versions):
                 continue
             if isinstance(node, ast.Import):
                 self._import(node)
@@ -182,9 +184,11 @@ class _Finder:
             self._note(node, f"{base.id}.{node.attr}")
 
 
-def _is_shim(node: ast.AST) -> bool:
-    """A `try` catching ImportError/AttributeError, or an `if` testing hasattr or a version: code
-    that runs on TF 1 and TF 2 alike (as `shims.is_shim` decides for rules)."""
+def _is_shim(node: ast.AST, versions: frozenset[str] = frozenset()) -> bool:
+    """A `try` catching ImportError/AttributeError, or an `if` testing hasattr or a version (a name
+    saying so, or one of `versions`, the names the file binds to TensorFlow's version: `IS_TF1 =
+    tf.__version__.startswith("1.")`): code that runs on TF 1 and TF 2 alike (as `shims.is_shim`
+    decides for rules)."""
     if isinstance(node, ast.Try):
         for handler in node.handlers:
             types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
@@ -198,7 +202,9 @@ def _is_shim(node: ast.AST) -> bool:
             if isinstance(part, ast.Call) and getattr(part.func, "id", None) in ("hasattr", "getattr"):
                 return True
             name = last_name(part)
-            if name is not None and (name in VERSION_WORDS or VERSION_CONSTANT.match(name)):
+            if name is not None and (
+                name in VERSION_WORDS or name in versions or VERSION_CONSTANT.match(name)
+            ):
                 return True
     return False
 
