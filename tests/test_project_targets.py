@@ -191,6 +191,7 @@ def test_a_module_named_setup_py_that_calls_no_setup_makes_no_project(tmp_path):
     # apply the TF 2.4-only spellings there. A `setup.py` that calls `setup(...)` is a project.
     plain = textwrap.dedent(
         """\
+        \"\"\"Flags for the examples: call setup(params) before training.\"\"\"
         import os
 
         def setup(params):  # a function of that name is not setuptools'

@@ -158,7 +158,7 @@ def _is_metadata(folder: str, name: str) -> bool:
             text = _read(os.path.join(folder, name))
         except (OSError, ValueError):
             return False
-        return _SETUP_CALL.search(text) is not None
+        return _calls_setup(text)
     return name in _MARKERS or bool(_REQUIREMENTS.match(name) or _DOCKERFILE.match(name))
 
 
@@ -227,12 +227,34 @@ def _setup_cfg(path: str, read_extra: Callable[[str], bool]) -> Iterator[str]:
         yield from (line.strip() for line in value.splitlines() if line.strip())
 
 
-def _setup_py(path: str, read_extra: Callable[[str], bool]) -> Iterator[str]:
-    from tf24migrate.rules.text import parse_python  # only for a project with a setup.py
+def _setup_tree(text: str) -> ast.Module | None:
+    """The `ast` of a `setup.py`'s text, None when Python cannot read it."""
+    from tf24migrate.rules.text import parse_python  # only for a folder with a setup.py
 
     try:
-        tree = parse_python(_read(path))
+        tree = parse_python(text)
     except (SyntaxError, ValueError, RecursionError):
+        return None
+    return tree if isinstance(tree, ast.Module) else None
+
+
+def _setup_calls(tree: ast.Module) -> Iterator[ast.Call]:
+    """The calls of `setup(...)` (`setuptools.setup`, `setup` imported) in a `setup.py`."""
+    return (node for node in ast.walk(tree) if isinstance(node, ast.Call) and _callee(node.func) == "setup")
+
+
+def _calls_setup(text: str) -> bool:
+    """Whether a `setup.py`'s code calls `setup(...)` (a comment or a docstring saying so does not),
+    read by a pattern first (most text has no `setup(`), then by Python."""
+    if _SETUP_CALL.search(text) is None:
+        return False
+    tree = _setup_tree(text)
+    return tree is None or next(_setup_calls(tree), None) is not None
+
+
+def _setup_py(path: str, read_extra: Callable[[str], bool]) -> Iterator[str]:
+    tree = _setup_tree(_read(path))
+    if tree is None:
         return
     # Module-level lists of strings, each assignment evaluated in turn (`REQUIRED = REQUIRED +
     # [...]` reads the binding before it), and the last node bound to each name.
@@ -240,7 +262,6 @@ def _setup_py(path: str, read_extra: Callable[[str], bool]) -> Iterator[str]:
     lists: dict[str, list[str]] = {}
     keyed: dict[str, dict[str, list[str]]] = {}
     nodes: dict[str, ast.expr] = {}
-    assert isinstance(tree, ast.Module)
     for statement in tree.body:
         if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
             target = statement.targets[0]
@@ -248,9 +269,7 @@ def _setup_py(path: str, read_extra: Callable[[str], bool]) -> Iterator[str]:
                 lists[target.id] = _literal_strings(statement.value, lists, keyed)
                 keyed[target.id] = _keyed_lists(statement.value, lists, keyed)
                 nodes[target.id] = statement.value
-    for node in ast.walk(tree):
-        if not (isinstance(node, ast.Call) and _callee(node.func) == "setup"):
-            continue
+    for node in _setup_calls(tree):
         for keyword in node.keywords:
             if keyword.arg == "install_requires":
                 yield from _literal_strings(keyword.value, lists, keyed)
