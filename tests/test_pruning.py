@@ -16,6 +16,7 @@ from tf24migrate.catalogue.prefilter import trigger_lines
 from tf24migrate.catalogue.selection import select_rules
 from tf24migrate.catalogue.settings import Settings
 from tf24migrate.dev.fixtures import all_cases
+from tf24migrate.engine import pruning
 from tf24migrate.engine.ast_bindings import bindings
 from tf24migrate.engine.positions import StatementMap
 from tf24migrate.engine.pruning import StatementPlan
@@ -42,10 +43,14 @@ def _found_alike_without_the_plan(source: str, select: str, monkeypatch) -> list
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_same_result_with_and_without_the_plan_and_the_statement_map(case, monkeypatch):
     """Every fixture: what the rules find and fix is the same with the plan, without it (the
-    engine's switch), and without the statement map too (the whole module generated). A rule
-    whose triggers miss a line it must see fails here, rather than losing findings."""
+    engine's switch), and without the statement map too (the whole module generated), and with
+    every statement the plan may leave out left out. A rule whose triggers miss a line it must
+    see fails here, rather than losing findings."""
     source = case.input.read_text(encoding="utf-8")
     pruned = migrate_source(source, **case.options())
+    # every statement without a trigger left out, however short: no line a rule reads is kept by luck
+    monkeypatch.setattr(pruning, "_WORTH_SKIPPING", 0)
+    assert migrate_source(source, **case.options()) == pruned
     _without_the_plan(monkeypatch)
     whole = migrate_source(source, **case.options())
     assert (whole.code, whole.findings) == (pruned.code, pruned.findings)
