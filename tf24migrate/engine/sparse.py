@@ -59,10 +59,17 @@ class Sparse:
         return text
 
     def restore(self, text: str) -> str:
-        """`text` (generated from the parsed `text`) with the left-out statements put back."""
+        """`text` (generated from the parsed `text`) with the left-out statements put back.
 
-        def original(match: re.Match[str]) -> str:
+        Grown a piece at a time (CPython extends a string no one else holds in place) rather than
+        joined: `re.sub` holds every piece and the whole at once, 25 MB at the worker's peak for a
+        5 MB module beyond the Basic Multilingual Plane (a 20 MB text at 4 bytes a character), this
+        way 20 MB."""
+        restored, at = "", 0
+        for match in self._MARKER_LINE.finditer(text):
             start, end = self._originals[match.group(1)]
-            return self._source[start:end]
-
-        return self._MARKER_LINE.sub(original, text)
+            restored += text[at : match.start()]
+            restored += self._source[start:end]
+            at = match.end()
+        restored += text[at:]
+        return restored
