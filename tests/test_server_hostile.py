@@ -271,16 +271,12 @@ def test_the_edits_of_a_big_document_do_not_hold_its_lines_twice_over():
     lines = Lines(old)
     tracemalloc.start()
     try:
-        edits = lines.edits_to(new)
+        edits = lines.edits_to(new.encode())
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
     assert len(edits) == old.count("experimental_run_v2")
-    text = old
-    for edit in reversed(edits):  # applied from the last: each one's offsets still hold
-        start, end = lines.offset(edit.range.start), lines.offset(edit.range.end)
-        text = text[:start] + edit.new_text + text[end:]
-    assert text == new
+    assert _applied(lines, edits) == new
     assert peak < 5 * len(old), peak / len(old)
 
 
@@ -412,17 +408,22 @@ def test_a_fix_in_a_long_line_is_an_edit_of_what_changed(monkeypatch):
 
     old = "import tensorflow as tf\r\nx = '" + "a" * 200_000 + "'; s.experimental_run_v2(f)\r\ny = 1\r\n"
     lines = Lines(old)
-    (edit,) = lines.edits_to(old.replace("experimental_run_v2", "run"))
+    (edit,) = lines.edits_to(old.replace("experimental_run_v2", "run").encode())
     assert edit.new_text == "run"
     assert (edit.range.start.line, edit.range.start.character) == (1, 200_010)
     assert (edit.range.end.line, edit.range.end.character) == (1, 200_029)
     monkeypatch.setattr(documents, "LONG_EDIT", 0)  # every edit cut to what changed
     rng = random.Random(46)
     for _ in range(2000):
-        old, new = ("".join(rng.choices("ab\n\r😀", k=rng.randrange(20))) for _ in range(2))
+        old, new = ("".join(rng.choices("ab\n\rλ😀\u2028\x0c", k=rng.randrange(20))) for _ in range(2))
         lines = Lines(old)
-        text = old
-        for edit in reversed(lines.edits_to(new)):
-            start, end = lines.offset(edit.range.start), lines.offset(edit.range.end)
-            text = text[:start] + edit.new_text + text[end:]
-        assert text == new, (old, new)
+        assert _applied(lines, lines.edits_to(new.encode())) == new, (old, new)
+
+
+def _applied(lines, edits) -> str:
+    """The text of `lines` with `edits` applied, from the last (each one's offsets still hold)."""
+    data = lines.data
+    for edit in reversed(edits):
+        start, end = lines.offset(edit.range.start), lines.offset(edit.range.end)
+        data = data[:start] + edit.new_text.encode() + data[end:]
+    return data.decode()

@@ -18,8 +18,7 @@ from itertools import chain, islice
 from lsprotocol import types
 
 from tf24migrate.model.findings import Finding, Fix
-from tf24migrate.rules.text import line_starts
-from tf24migrate.server.documents import Lines
+from tf24migrate.server.documents import Lines, decode, encode, line_starts
 
 FIX_ALL = "source.fixAll.tf24migrate"
 # A quick fix costs a migration of its own: over a range with more fixes than this (a whole file
@@ -56,15 +55,15 @@ def suppress(
 ) -> types.CodeAction | None:
     """Silence `finding` with a suppression comment on its first line (its last, when the first
     ends inside a string or with a line continuation); None when neither line can hold one."""
-    inside = _lines_inside_strings(lines.text) if comment == "#" else frozenset()
+    inside = _lines_inside_strings(lines.data) if comment == "#" else frozenset()
     for number in dict.fromkeys((finding.line, finding.end_line)):
         end = lines.line_end(number)
-        text = lines.text[lines.starts[number - 1] : end]
+        text = lines.line(number - 1)
         if number in inside or text.rstrip().endswith("\\"):
             continue
         existing = _SUPPRESSION_CODES.search(text)
         if existing is not None:  # `ignore[TF24101]` becomes `ignore[TF24101,TF24104]`
-            at = lines.starts[number - 1] + existing.end(1)
+            at = lines.starts[number - 1] + len(encode(text[: existing.end(1)]))
             new_text = f",{finding.code}" if existing.group(1).strip() else finding.code
         else:
             at, new_text = end, f"  {comment} tf24migrate: ignore[{finding.code}]"
@@ -82,16 +81,16 @@ def suppress(
     return None
 
 
-def _lines_inside_strings(text: str) -> frozenset[int]:
-    """The lines (1-based) whose end lies inside a string: a comment there would be in the string.
-    Kept for the last texts: a code action over a range asks it once per finding, and tokenizing a
-    5 MB module 236 times held the server for minutes. Kept by the text's length and hash, not the
-    text: the text before a change stayed alive with it (10 MB more while a 5 MB document beyond
-    Latin-1 was checked again)."""
-    key = (len(text), hash(text))
+def _lines_inside_strings(data: bytes) -> frozenset[int]:
+    """The lines (1-based) whose end lies inside a string of `data` (a text as UTF-8): a comment
+    there would be in the string. Kept for the last texts: a code action over a range asks it once
+    per finding, and tokenizing a 5 MB module 236 times held the server for minutes. Kept by the
+    text's length and hash, not the text: the text before a change stayed alive with it (10 MB
+    more while a 5 MB document beyond Latin-1 was checked again)."""
+    key = (len(data), hash(data))
     found = _INSIDE.pop(key, None)
     if found is None:
-        found = _inside_strings(text)
+        found = _inside_strings(data)
     _INSIDE[key] = found  # the newest last
     while len(_INSIDE) > _KEPT:
         del _INSIDE[next(iter(_INSIDE))]
@@ -102,11 +101,11 @@ _KEPT = 4
 _INSIDE: dict[tuple[int, int], frozenset[int]] = {}
 
 
-def _inside_strings(text: str) -> frozenset[int]:
+def _inside_strings(data: bytes) -> frozenset[int]:
     inside: set[int] = set()
     starts: list[int] = []
     try:
-        for token in tokenize.generate_tokens(_lines(text).__next__):
+        for token in tokenize.generate_tokens(_lines(data).__next__):
             name = tokenize.tok_name[token.type]
             if name == "FSTRING_START":  # Python 3.12 tokenizes f-strings in parts
                 starts.append(token.start[0])
@@ -119,9 +118,10 @@ def _inside_strings(text: str) -> frozenset[int]:
     return frozenset(inside)
 
 
-def _lines(text: str) -> Iterator[str]:
-    """The lines of `text` one at a time, each with its line end, as Python splits them: an
-    `io.StringIO` holds 4 bytes a character (20 MB more for a 5 MB module)."""
-    starts = line_starts(text)
-    ends = chain(islice(starts, 1, None), [len(text)])
-    return (text[start:end] for start, end in zip(starts, ends, strict=True) if start < end)
+def _lines(data: bytes) -> Iterator[str]:
+    """The lines of `data` one at a time, each with its line end, as Python splits them, each
+    decoded on its own: the whole text as `str` holds 4 bytes a character beyond the Basic
+    Multilingual Plane (an `io.StringIO` does in any case: 20 MB more for a 5 MB module)."""
+    starts = line_starts(data)
+    ends = chain(islice(starts, 1, None), [len(data)])
+    return (decode(data[start:end]) for start, end in zip(starts, ends, strict=True) if start < end)

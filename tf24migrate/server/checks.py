@@ -14,7 +14,7 @@ from lsprotocol import types
 
 from tf24migrate.model.findings import Finding
 from tf24migrate.server.actions import Edits
-from tf24migrate.server.documents import Lines, Units
+from tf24migrate.server.documents import Lines, Units, decode, encode
 from tf24migrate.server.notebooks import Cell, changed_cells, notebook_text
 from tf24migrate.server.worker import Job, Outcome, Worker
 
@@ -22,11 +22,12 @@ from tf24migrate.server.worker import Job, Outcome, Worker
 @dataclass(frozen=True)
 class Subject:
     """One thing checked as the command would check one file: a text document, or a notebook
-    (its `cells`), with the text migrated and where its findings are shown."""
+    (its `cells`), with the text migrated (as UTF-8, `documents.encode`) and where its findings
+    are shown."""
 
     key: str  # the text document's uri, or the notebook's
     path: str  # the path its settings are read for, whose suffix says its kind
-    text: str
+    data: bytes
     units: Units
     cells: Sequence[Cell] | None = None  # a notebook's
     version: int | None = None  # a text document's, as the client numbers it
@@ -34,7 +35,7 @@ class Subject:
     def documents(self) -> dict[str, Lines]:
         """The text of each document shown: the text document, or each cell."""
         if self.cells is None:
-            return {self.key: Lines(self.text, self.units)}
+            return {self.key: Lines(self.data, self.units)}
         return {cell.uri: Lines(cell.text, self.units) for cell in self.cells}
 
     def where(self, finding: Finding) -> str:
@@ -43,18 +44,18 @@ class Subject:
             return self.key
         return self.cells[min(max((finding.cell or 1) - 1, 0), len(self.cells) - 1)].uri
 
-    def edits(self, code: str) -> Edits:
-        """The edits that turn the documents' texts into the migrated `code`."""
+    def edits(self, code: bytes) -> Edits:
+        """The edits that turn the documents' texts into the migrated `code` (UTF-8)."""
         if self.cells is None:
-            return {self.key: Lines(self.text, self.units).edits_to(code)}
+            return {self.key: Lines(self.data, self.units).edits_to(code)}
         return {
-            uri: Lines(old, self.units).edits_to(new)
-            for uri, (old, new) in changed_cells(self.cells, code).items()
+            uri: Lines(old, self.units).edits_to(encode(new))
+            for uri, (old, new) in changed_cells(self.cells, decode(code)).items()
         }
 
 
 def notebook_subject(key: str, path: str, cells: Sequence[Cell], units: Units) -> Subject:
-    return Subject(key, path, notebook_text(cells), units, cells=tuple(cells))
+    return Subject(key, path, encode(notebook_text(cells)), units, cells=tuple(cells))
 
 
 class Checks:

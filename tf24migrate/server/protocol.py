@@ -37,7 +37,7 @@ from tf24migrate.model.notes import NOTES_BY_CODE
 from tf24migrate.server import actions, sigterm
 from tf24migrate.server.checks import Checks, Subject, notebook_subject, overlaps
 from tf24migrate.server.diagnostics import diagnostic, failure_diagnostic
-from tf24migrate.server.documents import apply_change
+from tf24migrate.server.documents import apply_change, decode, encode
 from tf24migrate.server.notebooks import NOTEBOOK_SYNC, Cell
 from tf24migrate.server.settings import WATCHED_GLOBS, EditorSettings, is_config_file, read_settings
 from tf24migrate.server.wire import INVALID_REQUEST, SERVER_NOT_INITIALIZED, Reader, handed_over, log_one_line
@@ -133,7 +133,8 @@ class MigrationServer(LanguageServer):
             notebook_document_sync=NOTEBOOK_SYNC,
             protocol_cls=_Protocol,
         )
-        self.texts: dict[str, str] = {}  # uri: text, of the documents and notebook cells open
+        # uri: text as UTF-8 (`documents.encode`), of the documents and notebook cells open
+        self.texts: dict[str, bytes] = {}
         self.languages: dict[str, str] = {}
         self.versions: dict[str, int] = {}
         self.notebooks: set[str] = set()
@@ -167,7 +168,7 @@ class MigrationServer(LanguageServer):
                     cell.document,
                     cell.kind,
                     self.languages.get(cell.document, "python"),
-                    self.texts.get(cell.document, ""),
+                    decode(self.texts.get(cell.document, b"")),
                 )
                 for cell in notebook.cells
             ]
@@ -177,7 +178,7 @@ class MigrationServer(LanguageServer):
         return Subject(key, self.path_of(key), self.texts[key], self.units, version=self.versions.get(key))
 
     def job(self, subject: Subject, declined=None) -> Job:
-        return Job(subject.path, subject.text, self.settings, self.generation, declined, self.pages)
+        return Job(subject.path, "", self.settings, self.generation, declined, self.pages, subject.data)
 
     def publish(self, subject: Subject, outcome: Outcome) -> None:
         documents = subject.documents()
@@ -347,7 +348,7 @@ def build_server(worker: Worker | None = None) -> MigrationServer:
         document = params.text_document
         if not ls.handles(document.uri, document.language_id):
             return
-        ls.texts[document.uri] = document.text
+        ls.texts[document.uri] = encode(document.text)
         ls.languages[document.uri] = document.language_id
         ls.versions[document.uri] = document.version
         ls.checks.changed(document.uri)
@@ -381,7 +382,7 @@ def build_server(worker: Worker | None = None) -> MigrationServer:
     @server.feature(types.NOTEBOOK_DOCUMENT_DID_OPEN)
     def notebook_did_open(ls: MigrationServer, params: types.DidOpenNotebookDocumentParams) -> None:
         for cell in params.cell_text_documents:
-            ls.texts[cell.uri] = cell.text
+            ls.texts[cell.uri] = encode(cell.text)
             ls.languages[cell.uri] = cell.language_id
         ls.notebooks.add(params.notebook_document.uri)
         ls.checks.changed(params.notebook_document.uri)
@@ -391,7 +392,7 @@ def build_server(worker: Worker | None = None) -> MigrationServer:
         cells = params.change.cells
         structure = cells and cells.structure
         for cell in (structure and structure.did_open) or []:
-            ls.texts[cell.uri] = cell.text
+            ls.texts[cell.uri] = encode(cell.text)
             ls.languages[cell.uri] = cell.language_id
         closed = [cell.uri for cell in (structure and structure.did_close) or []]
         for uri in closed:
@@ -401,7 +402,7 @@ def build_server(worker: Worker | None = None) -> MigrationServer:
         for content in (cells and cells.text_content) or []:
             for change in content.changes:
                 ls.texts[content.document.uri] = apply_change(
-                    ls.texts.get(content.document.uri, ""), change, ls.units
+                    ls.texts.get(content.document.uri, b""), change, ls.units
                 )
         ls.checks.changed(params.notebook_document.uri)
 
@@ -433,7 +434,7 @@ def build_server(worker: Worker | None = None) -> MigrationServer:
         if current is None:
             return None
         subject, outcome = current
-        migrated = outcome.migrated()
+        migrated = outcome.migrated_data()
         if migrated is None:
             return []
         only = params.context.only
@@ -450,17 +451,17 @@ def build_server(worker: Worker | None = None) -> MigrationServer:
         one_by_one = sum(finding.applied for finding, _ in found) <= actions.MOST_QUICK_FIXES
         for finding, shown in found:
             if finding.applied and one_by_one:
-                code: str | None = migrated
+                code: bytes | None = migrated
                 if len(applied) > 1:  # this fix alone: the others declined
                     others = tuple(other for other in applied if other is not finding)
-                    code = (await ls.worker.run(ls.job(subject, others))).migrated()
-                if code is not None and code != subject.text:
+                    code = (await ls.worker.run(ls.job(subject, others))).migrated_data()
+                if code is not None and code != subject.data:
                     result.append(actions.quick_fix(finding, shown, subject.edits(code)))
             if finding.code not in NOTES_BY_CODE:
                 silence = actions.suppress(finding, shown, uri, documents[uri], ls.comment(subject))
                 if silence is not None:
                     result.append(silence)
-        if _wanted(actions.FIX_ALL, only) and migrated != subject.text:
+        if _wanted(actions.FIX_ALL, only) and migrated != subject.data:
             result.append(actions.fix_all(subject.edits(migrated), outcome.unsafe_fixes))
         if not ls.checks.is_current(key, subject):
             return None  # the text changed meanwhile: these edits are for an older one

@@ -62,6 +62,9 @@ class Job:
     generation: int
     declined: tuple[Finding, ...] | None = None
     pages: str | None = None  # the folder where each rule's page is written, for the links
+    # The server's: the text as UTF-8, as it holds it (`text` then ""), sent as it is; the worker
+    # gets it back as `text`.
+    data: bytes | None = None
 
 
 @dataclass(frozen=True)
@@ -75,15 +78,22 @@ class Outcome:
     unsafe_fixes: bool = False
     failure_code: str | None = None  # the note a failure is (a syntax error's), if any
     # The migrated text is the job's own: the worker says so rather than send a copy back, and
-    # `Worker` puts the job's text in `code` (a big document is then held once by the server).
+    # `Worker` puts the job's text in (its `data`, else `code`): a big document is then held once
+    # by the server.
     unchanged: bool = False
-    # The server's: a migrated text that is not the job's own, as UTF-8 (`code` then None), half
-    # or a quarter of a text held as `str` beyond Latin-1; `migrated()` decodes it when asked.
+    # The server's: the migrated text as UTF-8 (`code` then None), as the server holds its
+    # documents (`documents.encode`); `migrated()` decodes it when asked.
     encoded: bytes | None = None
 
     def migrated(self) -> str | None:
         """The migrated text (None: not migrated)."""
         return self.code if self.encoded is None else self.encoded.decode("utf-8", "surrogatepass")
+
+    def migrated_data(self) -> bytes | None:
+        """The migrated text as UTF-8 (None: not migrated), as the server compares and edits it."""
+        if self.encoded is not None or self.code is None:
+            return self.encoded
+        return self.code.encode("utf-8", "surrogatepass")
 
 
 class _State:
@@ -244,8 +254,9 @@ def _end_with_the_server() -> None:
 def _send_job(connection: Connection, job: Job) -> None:
     """Send `job`, its text as UTF-8 in a message of its own: pickled, a text beyond Latin-1 kept
     its UTF-8 form (CPython caches it in the string) as long as the server held the document."""
-    connection.send(dataclasses.replace(job, text=""))
-    connection.send_bytes(job.text.encode("utf-8", "surrogatepass"))
+    data = job.data if job.data is not None else job.text.encode("utf-8", "surrogatepass")
+    connection.send(dataclasses.replace(job, text="", data=None))
+    connection.send_bytes(data)
 
 
 def _received_job(connection: Connection) -> Job:
@@ -295,6 +306,8 @@ def _serve(connection) -> None:
                 failure=f"internal error ({type(error).__name__}: {error}); please report it with the file"
             )
         del job  # its text, before the migrated one is encoded
+        if big:  # the engine's stages keep the last text too (20 MB for a 5 MB module with an emoji)
+            forget_last_texts()
         answer, data = _parts(answer)  # the migrated text dropped once encoded
         try:
             connection.send(answer)
@@ -304,7 +317,6 @@ def _serve(connection) -> None:
             return
         del answer, data
         if big:
-            forget_last_texts()
             give_back()
 
 
@@ -380,7 +392,11 @@ class Worker:
                     continue
                 if connection.poll(job.settings.timeout):
                     outcome = _received_outcome(connection)
-                    return dataclasses.replace(outcome, code=job.text) if outcome.unchanged else outcome
+                    if not outcome.unchanged:
+                        return outcome
+                    if job.data is not None:  # the server's own bytes, not a copy
+                        return dataclasses.replace(outcome, encoded=job.data)
+                    return dataclasses.replace(outcome, code=job.text)
                 failure = (
                     f"not checked: migrating this file took longer than {job.settings.timeout:g} s "
                     "(the `timeout` setting); run `tf24migrate --diff` on it to see its findings"
