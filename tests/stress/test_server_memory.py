@@ -10,7 +10,16 @@ the texts went to and from the worker as UTF-8 (pickled, a string keeps its UTF-
 server kept the migrated text as UTF-8, the worker stopped making the text's bytes, dropped the
 last job's text when done and lower-cased smaller pieces (`suppressions._marked`), and the server
 dropped a stale result's texts and the text before a change: 8.4x (5.8x for a Latin-1 module;
-an emoji's, 30x before, 14x, of which 8x is the text itself in the two processes)."""
+an emoji's, 30x before, 14.5x, of which 8x is the text itself in the two processes).
+
+Then the server held its documents as UTF-8 (`server.documents`), the worker let go of the
+pruning plan and restored the left-out statements in place before the code was made, and forgot
+the engine's last text before encoding the migrated one: 7.4x, 5.2x, and 10.5-11x for a module
+with an emoji (53-55 MB for 5 MB). The rest of that is the worker's: the job's text and the
+migrated text, both `str` at 4 bytes a character while the engine makes the one from the other
+(40 MB, 8x), with the document's UTF-8 in the server (1x); under 10x it needs an engine that
+makes the migrated text without holding it as `str` beside the source. Its bound is
+`FACTOR_BEYOND_THE_PLANE` until then."""
 
 from __future__ import annotations
 
@@ -26,9 +35,12 @@ from processes import PeakMemory, wait_for_children
 from tf24migrate.server.wire import MAX_MESSAGE
 
 FACTOR = 10
+FACTOR_BEYOND_THE_PLANE = 12  # 10.5-11x measured; 14.5x before
 
 
-@pytest.mark.parametrize("character", ["", "λ"], ids=["latin-1", "beyond-latin-1"])
+@pytest.mark.parametrize(
+    "character", ["", "λ", "😀"], ids=["latin-1", "beyond-latin-1", "beyond-the-basic-multilingual-plane"]
+)
 def test_a_big_module_costs_the_server_at_most_ten_times_its_size(tmp_path: Path, character: str):
     project = tmp_path / "project"
     (project / ".git").mkdir(parents=True)
@@ -43,7 +55,7 @@ def test_a_big_module_costs_the_server_at_most_ten_times_its_size(tmp_path: Path
         memory.start()
         # full: the biggest document the server reads (a longer message is refused unread)
         text = big_module(MAX_MESSAGE * 9 // 10 if FULL else 5 << 20)
-        if character:  # the whole text is then held at 2 bytes a character
+        if character:  # the whole text is then held as `str` at 2 bytes a character (an emoji's: 4)
             text = text.replace("\n", f"\n# {character}\n", 1)
         sent = len(text.encode("utf-8"))
         uri = (project / "big.py").as_uri()
@@ -72,4 +84,5 @@ def test_a_big_module_costs_the_server_at_most_ten_times_its_size(tmp_path: Path
         grown = memory.stop()
     finally:
         server.close(30)
-    assert grown <= FACTOR * sent, f"{grown >> 20} MB for {sent >> 20} MB sent"
+    factor = FACTOR_BEYOND_THE_PLANE if character > "\uffff" else FACTOR
+    assert grown <= factor * sent, f"{grown / sent:.1f}x: {grown >> 20} MB for {sent >> 20} MB sent"
