@@ -50,6 +50,9 @@ from processes import PeakMemory, alive, children
 ANSWER = 90.0  # seconds a request may wait for its answer (a check of a big text first)
 END = 30.0  # seconds the server may take to end
 MEMORY_FACTOR = 10
+# A big document with an emoji: every character at 4 bytes in both texts the worker holds
+# (`test_server_memory.FACTOR_BEYOND_THE_PLANE`, which says why); its peak is shown on its own.
+MEMORY_FACTOR_BEYOND_THE_PLANE = 12
 BIG = 5 * 1024 * 1024  # bytes of the big document some sessions open
 KINDS = ("hang", "traceback", "internal error", "write outside", "misleading message", "memory")
 
@@ -167,6 +170,8 @@ class Judge:
         self.findings: dict[str, int] = {}
         self.peak_ratio = 0.0  # the highest (peak - baseline) / bytes sent of a big session
         self.peak_bytes = 0
+        self.peak_ratio_beyond = 0.0  # the same, of the big sessions whose document has an emoji
+        self.big_sessions = [0, 0]  # without an emoji, with one
 
     def report(self, kind: str, detail: str, seed: int) -> None:
         signature = f"{kind}: {detail.splitlines()[0][:160] if detail else ''}"
@@ -258,6 +263,7 @@ class Session:
         environment.pop("TF24MIGRATE_CACHE_DIR", None)
         self.server = RawServer(self.project, env=environment)
         self.memory: PeakMemory | None = None  # a big session's, once the worker is warm
+        self.beyond_the_plane = False  # whether its big document has an emoji
         try:
             self._session()
             self._end()
@@ -327,7 +333,9 @@ class Session:
 
     def _big_document(self) -> None:
         """Once the worker is warm (the memory measured then), a 5 MB module (a call due a fix
-        every 500 functions), with time to be checked whole."""
+        every 500 functions), with time to be checked whole; in a third of the sessions with one
+        character beyond the Basic Multilingual Plane (an emoji, in a comment), so that Python
+        holds every character of it at 4 bytes (`test_server_memory.py`)."""
         pid = self.server.process.pid
         for _ in range(100):
             if children(pid):
@@ -340,8 +348,11 @@ class Session:
         self.timeout_set = True
         uri = (self.project / "big.py").as_uri()
         text = big_module(BIG)
+        if self.rng.random() < 1 / 3:
+            text = text.replace("\n", "\n# 😀\n", 1)
+            self.beyond_the_plane = True
         self.open[uri] = text
-        self.sent += len(text)
+        self.sent += len(text.encode("utf-8"))
         self._notify(
             "textDocument/didOpen",
             {"textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": text}},
@@ -604,10 +615,15 @@ class Session:
             if left:
                 self.report("write outside", f"left in the temporary folder: {left[:2]}")
         if self.memory is not None and self.sent:
-            grown = self.grown
-            self.judge.peak_ratio = max(self.judge.peak_ratio, grown / self.sent)
-            self.judge.peak_bytes = max(self.judge.peak_bytes, self.memory.peak)
-            if grown > MEMORY_FACTOR * self.sent:
+            grown, judge = self.grown, self.judge
+            judge.big_sessions[self.beyond_the_plane] += 1
+            if self.beyond_the_plane:
+                judge.peak_ratio_beyond = max(judge.peak_ratio_beyond, grown / self.sent)
+            else:
+                judge.peak_ratio = max(judge.peak_ratio, grown / self.sent)
+            judge.peak_bytes = max(judge.peak_bytes, self.memory.peak)
+            factor = MEMORY_FACTOR_BEYOND_THE_PLANE if self.beyond_the_plane else MEMORY_FACTOR
+            if grown > factor * self.sent:
                 self.report("memory", f"{grown >> 20} MB above the warm start for {self.sent >> 10} KB sent")
 
     def _judge_killed_starting(self, stderr: str) -> None:
@@ -678,7 +694,9 @@ def fuzz(minutes: float, log: Path, seed: int | None, sessions: int | None) -> t
     summary = (
         f"sessions {judge.sessions}, messages {judge.messages}, findings {judge.findings or 'none'}, "
         f"distinct {len(judge.seen)}, {time.monotonic() - started:.0f} s wall; big documents: peak "
-        f"{judge.peak_bytes >> 20} MB (server and worker), growth {judge.peak_ratio:.1f}x the bytes sent"
+        f"{judge.peak_bytes >> 20} MB (server and worker), growth {judge.peak_ratio:.1f}x the bytes sent "
+        f"({judge.big_sessions[0]} sessions), with an emoji {judge.peak_ratio_beyond:.1f}x "
+        f"({judge.big_sessions[1]} sessions)"
     )
     with open(log, "a") as handle:
         handle.write(summary + "\n")
