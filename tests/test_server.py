@@ -367,3 +367,21 @@ async def test_per_file_ignores_leave_out_what_the_command_leaves_out(client: La
     for name, codes in expected.items():
         uri = open_document(client, folder / name, SOURCE)
         assert sorted(d.code for d in await diagnostics_of(client, uri)) == codes, name
+
+
+async def test_a_big_document_beyond_the_plane_keeps_its_characters(client: LanguageClient, project: Path):
+    """A document over a million characters holding emoji is migrated with stand-ins for them
+    (`server.narrowing`): positions, messages and the fixes' text are the document's own, and a
+    name beyond the plane (which the stand-ins cannot spell) is migrated from the text itself."""
+    filler = "# 😀 padding " + "a" * 60 + "\n"
+    call = 's.experimental_run_v2(lambda: "😀")  # 😀\n'
+    for name, head in (("wide.py", 'x = "😀"; '), ("wide_name.py", '𝑥 = "😀"; ')):
+        text = "import tensorflow as tf\n" + filler * 15000 + head + call
+        uri = open_document(client, project / name, text)
+        (found,) = await diagnostics_of(client, uri)
+        assert found.range == span(15001, 10 if name == "wide.py" else 11, 31 if name == "wide.py" else 32)
+        actions = await actions_at(client, uri, found.range)
+        fix = actions["tf24migrate: fix TF24101 (experimental-run-v2)"]
+        assert applied(text, fix.edit.changes[uri]) == text.replace("experimental_run_v2", "run")
+        assert not any("\ue000" <= character <= "\uf8ff" for character in found.message)
+        forget(client, uri)

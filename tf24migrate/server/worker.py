@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING
 
 from tf24migrate.model.findings import FileResult, Finding, Status
 from tf24migrate.server.heap import forget_last_texts, give_back, keep_big_blocks_apart
+from tf24migrate.server.narrowing import Narrowed, narrow
 
 if TYPE_CHECKING:
     from tf24migrate.server.settings import EditorSettings
@@ -150,16 +151,16 @@ def _on_disk(path: str, text: str):
     return source if source.text == text else None
 
 
-def _migrate(job: Job, group) -> FileResult:
+def _migrate(job: Job, group, disk: bool = True) -> FileResult:
     """Migrate the job's text, through the result cache when it is the file's on disk (the result
-    stored is then the file's: its encoding, its bytes' digest). The text migrated is the job's
+    stored is then the file's: its encoding, its bytes' digest; not looked at without `disk`). The text migrated is the job's
     own object, not the copy decoded from the disk, and without its bytes (`SourceFile.raw`
     None: the worker never writes): a second copy of a big document costs 2-4 bytes a character
     beyond Latin-1."""
     from tf24migrate.run.files import SourceFile, digest
     from tf24migrate.run.migrate_file import migrate_loaded
 
-    on_disk = _on_disk(job.path, job.text)
+    on_disk = _on_disk(job.path, job.text) if disk else None
     if on_disk is None:
         return migrate_loaded(job.path, SourceFile(job.text, "utf-8", None), group.settings)
     encoding, key = on_disk.encoding, digest(on_disk.raw or b"")
@@ -177,8 +178,9 @@ def _migrate(job: Job, group) -> FileResult:
     return result
 
 
-def run_job(job: Job) -> Outcome:
-    """Migrate `job`'s text (in the worker process); every failure is an `Outcome.failure`."""
+def run_job(job: Job, disk: bool = True) -> Outcome:
+    """Migrate `job`'s text (in the worker process); every failure is an `Outcome.failure`.
+    Without `disk`, the text is not the file's (`narrowing`): the file is not read."""
     from tf24migrate.model.errors import UnknownRuleError
     from tf24migrate.model.target import TargetVersionError
     from tf24migrate.run.config import ConfigError
@@ -193,7 +195,7 @@ def run_job(job: Job) -> Outcome:
         source = FileResult(path=job.path, status=Status.UNCHANGED, source=job.text)
         declined = migrate_declining(source, group.settings, job.declined)
         return Outcome(declined.findings, declined.code, unsafe_fixes=group.settings.unsafe_fixes)
-    result = _migrate(job, group)
+    result = _migrate(job, group, disk)
     if job.pages is not None:
         _write_pages(job.pages, result.findings)
     if result.status is Status.FAILED:  # shown as one diagnostic of its own, not as a finding too
@@ -209,6 +211,17 @@ def run_job(job: Job) -> Outcome:
     if result.code is None or result.status is Status.UNCHANGED:
         return Outcome(result.findings, unchanged=True, unsafe_fixes=group.settings.unsafe_fixes)
     return Outcome(result.findings, result.code, unsafe_fixes=group.settings.unsafe_fixes)
+
+
+def _run_narrowed(job: Job, narrowed: Narrowed) -> Outcome:
+    """Migrate the stand-in text `job` holds (`narrowing`), and answer for the text itself: the
+    characters put back in what the findings quote (and in the migrated text as it is encoded,
+    `_parts`). A failure (a character beyond the plane in a name makes the stand-in text
+    unreadable) is migrated again from the text itself."""
+    answer = run_job(job, disk=False)
+    if answer.failure is not None:
+        return run_job(dataclasses.replace(job, text=narrowed.widen(job.text)))
+    return dataclasses.replace(answer, findings=narrowed.widen_findings(answer.findings))
 
 
 def _write_pages(folder: str, findings: Sequence[Finding]) -> None:
@@ -259,17 +272,27 @@ def _send_job(connection: Connection, job: Job) -> None:
     connection.send_bytes(data)
 
 
-def _received_job(connection: Connection) -> Job:
+def _received_job(connection: Connection) -> tuple[Job, Narrowed | None]:
+    """The job sent, and for a big text beyond the plane, its stand-in text (`narrowing`), which
+    the job then holds instead of the text."""
     job: Job = connection.recv()
-    return dataclasses.replace(job, text=connection.recv_bytes().decode("utf-8", "surrogatepass"))
+    text = connection.recv_bytes().decode("utf-8", "surrogatepass")
+    found = narrow(text) if len(text) > BIG_TEXT else None
+    if found is None:
+        return dataclasses.replace(job, text=text), None
+    del text  # the text itself, at 4 bytes a character
+    return dataclasses.replace(job, text=found[0]), found[1]
 
 
-def _parts(outcome: Outcome) -> tuple[Outcome, bytes | None]:
+def _parts(outcome: Outcome, narrowed: Narrowed | None = None) -> tuple[Outcome, bytes | bytearray | None]:
     """`outcome` as the worker sends it: without its migrated text, and that text as UTF-8 in a
-    message of its own (None: no text), which the server keeps as it came (`Outcome.encoded`)."""
+    message of its own (None: no text), which the server keeps as it came (`Outcome.encoded`);
+    widened as it is encoded when the job's text was `narrowed`."""
     if outcome.code is None:
         return outcome, None
-    return dataclasses.replace(outcome, code=None, encoded=b""), outcome.code.encode("utf-8", "surrogatepass")
+    code = outcome.code
+    outcome = dataclasses.replace(outcome, code=None, encoded=b"")
+    return outcome, code.encode("utf-8", "surrogatepass") if narrowed is None else narrowed.encode(code)
 
 
 def _received_outcome(connection: Connection) -> Outcome:
@@ -294,13 +317,13 @@ def _serve(connection) -> None:
         )
     while True:
         try:
-            job = _received_job(connection)
+            job, narrowed = _received_job(connection)
             connection.send(_STARTED)
         except (EOFError, OSError):
             return
         big = len(job.text) > BIG_TEXT
         try:
-            answer = run_job(job)
+            answer = run_job(job) if narrowed is None else _run_narrowed(job, narrowed)
         except Exception as error:  # a bug must cost one document its findings, not the worker
             answer = Outcome(
                 failure=f"internal error ({type(error).__name__}: {error}); please report it with the file"
@@ -308,7 +331,8 @@ def _serve(connection) -> None:
         del job  # its text, before the migrated one is encoded
         if big:  # the engine's stages keep the last text too (20 MB for a 5 MB module with an emoji)
             forget_last_texts()
-        answer, data = _parts(answer)  # the migrated text dropped once encoded
+        answer, data = _parts(answer, narrowed)  # the migrated text dropped once encoded
+        del narrowed
         try:
             connection.send(answer)
             if data is not None:
