@@ -49,10 +49,7 @@ from processes import PeakMemory, alive, children
 
 ANSWER = 90.0  # seconds a request may wait for its answer (a check of a big text first)
 END = 30.0  # seconds the server may take to end
-MEMORY_FACTOR = 10
-# A big document with an emoji: every character at 4 bytes in both texts the worker holds
-# (`test_server_memory.FACTOR_BEYOND_THE_PLANE`, which says why); its peak is shown on its own.
-MEMORY_FACTOR_BEYOND_THE_PLANE = 12
+MEMORY_FACTOR = 10  # a big document with an emoji too (its peak shown on its own)
 BIG = 5 * 1024 * 1024  # bytes of the big document some sessions open
 KINDS = ("hang", "traceback", "internal error", "write outside", "misleading message", "memory")
 
@@ -622,8 +619,7 @@ class Session:
             else:
                 judge.peak_ratio = max(judge.peak_ratio, grown / self.sent)
             judge.peak_bytes = max(judge.peak_bytes, self.memory.peak)
-            factor = MEMORY_FACTOR_BEYOND_THE_PLANE if self.beyond_the_plane else MEMORY_FACTOR
-            if grown > factor * self.sent:
+            if grown > MEMORY_FACTOR * self.sent:
                 self.report("memory", f"{grown >> 20} MB above the warm start for {self.sent >> 10} KB sent")
 
     def _judge_killed_starting(self, stderr: str) -> None:
