@@ -1,9 +1,16 @@
+import signal
 import sys
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+# A suite started in the background by a shell without job control (`nohup ... &`) inherits SIGINT
+# ignored, and so would every command a test starts (Python keeps an ignored SIGINT ignored): the
+# tests that press Ctrl-C on a command would see it run to its end. Ctrl-C as from a terminal.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(autouse=True)
