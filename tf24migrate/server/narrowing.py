@@ -11,6 +11,7 @@ fail to parse, and the worker then migrates the text itself (`worker._migrate_na
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections.abc import Iterable
 
@@ -56,7 +57,7 @@ class Narrowed:
             for finding in findings
         )
 
-    @property
+    @functools.cached_property
     def _pattern(self) -> re.Pattern[str]:
         return re.compile("[" + "".join(self.back) + "]")
 
