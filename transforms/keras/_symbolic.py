@@ -37,7 +37,6 @@ Keras's values are graph tensors on TF 2.4 too (executed on 2.4.0), which keep `
 from __future__ import annotations
 
 import ast
-import functools
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -49,7 +48,7 @@ from tf24migrate.rules.calls import abbreviated
 from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.names import dotted_parts, last_name
 from tf24migrate.rules.needles import LINE_START, Pattern, any_of, word
-from tf24migrate.rules.text import parse_with_python
+from tf24migrate.rules.text import of_the_last_text, parse_with_python
 
 from .._text import assigned_value
 
@@ -142,7 +141,7 @@ def _makes_graph_default(ctx: RuleContext, item: cst.BaseExpression) -> bool:
     return bool(_GRAPH_NAME.search(parts[-1]))
 
 
-@functools.lru_cache(maxsize=4)
+@of_the_last_text
 def _tf2_guarded(source: str) -> dict[str, frozenset[str]]:
     """Function name -> the source lines of its statements that run only when TF 2 behaviour is
     off: those after an `if` of the function that raises when it is on (`if tf2.enabled(): raise
@@ -212,7 +211,7 @@ class EagerOff:
         return any(first <= line <= last for first, last in self.after)
 
 
-@functools.lru_cache(maxsize=4)
+@of_the_last_text
 def eager_disabled(source: str) -> EagerOff | None:
     """Where the file turns eager execution off (`EagerOff`), read with `ast` from the whole source
     as `_tf2_guarded` is; None where it never does, or also turns it back on (`enable_eager_execution`,
