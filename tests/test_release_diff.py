@@ -16,7 +16,8 @@ from tf24migrate.transforms.distribute.renames import EXPERIMENTAL_HINTS_KEYWORD
 from tf24migrate import migrate_source
 from tf24migrate.dev import release_probe, releases
 from tf24migrate.model import release_diff as _release_diff
-from tf24migrate.rules.needles import MethodCallLines
+from tf24migrate.model import symbolic_dispatch
+from tf24migrate.rules.needles import MethodCallLines, NotDispatchedCall
 
 
 def probe(
@@ -271,6 +272,45 @@ def test_the_committed_table_holds_the_breaks_users_met():
     assert "tensorflow.keras.metrics.Metric" not in classes  # its own `add_weight`, unchanged
 
 
+def test_the_dispatch_table_source_is_the_data():
+    symbolic = {
+        "version": "2.4.0",
+        "functions": [
+            [["tensorflow.signal.rfft", "tensorflow.python.ops.signal.fft_ops.rfft"], [["input_tensor", 0]]],
+            [["tensorflow.vectorized_map"], [["elems", 1], ["fallback_to_while_loop", -1]]],
+        ],
+        "shared": ["shape", "sum"],
+    }
+    namespace: dict = {}
+    exec(releases.dispatch_source(symbolic), namespace)
+    assert namespace["NOT_DISPATCHED"] == (
+        (("tensorflow.signal.rfft", "tensorflow.python.ops.signal.fft_ops.rfft"), (("input_tensor", 0),)),
+        (("tensorflow.vectorized_map",), (("elems", 1), ("fallback_to_while_loop", -1))),
+    )
+    assert namespace["SHARED_NAMES"] == frozenset({"shape", "sum"})
+
+
+def test_the_committed_dispatch_table_holds_the_functions_users_met():
+    """The functions real reports applied to Keras inputs (`tests/integration/reports/`: r77, r110,
+    r113, r114, and the untuned samples' probing), with the parameter they gave; none that
+    dispatches."""
+    table = {
+        name: dict(parameters) for names, parameters in symbolic_dispatch.NOT_DISPATCHED for name in names
+    }
+    for name, parameter in (
+        ("tensorflow.reverse_sequence", "input"),
+        ("tensorflow.compat.v1.image.resize_bilinear", "images"),
+        ("tensorflow.python.ops.sparse_ops.sparse_tensor_dense_mat_mul", "b"),
+        ("tensorflow.python.ops.gen_cudnn_rnn_ops.cudnn_rnn", "input"),
+        ("tensorflow.signal.rfft", "input_tensor"),
+        ("tensorflow.math.bincount", "arr"),
+        ("tensorflow.io.decode_jpeg", "contents"),
+    ):
+        assert parameter in table.get(name, {}), name
+    for name in ("tensorflow.nn.relu", "tensorflow.reshape", "tensorflow.einsum", "tensorflow.concat"):
+        assert name not in table, name
+
+
 @pytest.mark.parametrize(("callable_name", "code"), sorted(FIXED_ELSEWHERE.items()))
 def test_the_callables_left_to_other_rules_are_theirs(callable_name, code):
     """TF24509 leaves these callables to `code`: that rule reports a shifted call of each."""
@@ -359,3 +399,13 @@ def test_the_method_needle_finds_the_lines_that_tell_a_receiver():
     assert lines == [2, 3, 5, 7, 9, 11]
     short = "import tensorflow as tf\nclass A(tf.keras.layers.Layer):\n    def build(self, s):\n"
     assert not needle.search(short + "        self.add_weight('w', (1,), dtype=None)\n")
+
+
+def test_the_dispatch_needle_finds_calls_of_what_does_not_dispatch_and_no_namesake():
+    needle = NotDispatchedCall()
+    assert needle.search("y = tf.signal.rfft(x)\n")
+    assert needle.search("from tensorflow.python.ops.gen_cudnn_rnn_ops import cudnn_rnn as rnn\n")
+    assert needle.search("h = gen_array_ops.shape (x)\n")  # `shape` by its module: others have it
+    assert needle.search("c = tf.constant(x)\n")
+    assert not needle.search("n = tf.shape(x)\nshape = x.shape\n")  # `tf.shape` dispatches
+    assert not needle.search("rfft = 1\ntotal = sum(values)\nmean = np.mean(x)\n")

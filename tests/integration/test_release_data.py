@@ -1,5 +1,6 @@
-"""`tf24migrate/model/release_diff.py` is what the real wheels say: regenerated from the TF 2.3.0 and
-2.4.0 runtimes (and this environment's TF 2.15.1), it is the committed file byte for byte. When
+"""`tf24migrate/model/release_diff.py` and `symbolic_dispatch.py` are what the real wheels say:
+regenerated from the TF 2.3.0 and 2.4.0 runtimes (and this environment's TF 2.15.1), the first is
+the committed file byte for byte, and the second's rows probed again are the committed rows. When
 this fails, run `python -m tf24migrate.dev releases` and read the diff."""
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import pytest
 from releases import interpreter
 
 from tf24migrate.dev import releases
+from tf24migrate.model import symbolic_dispatch
 
 pytestmark = pytest.mark.tensorflow
 COMMITTED = Path(__file__).resolve().parents[2] / "tf24migrate" / "model" / "release_diff.py"
@@ -20,3 +22,16 @@ def test_the_release_table_is_current():
     old, new = (releases.probe(interpreter(release)) for release in (releases.OLD, releases.NEW))
     later = releases.probe_later()
     assert releases.table_source(old, new, later) == COMMITTED.read_text(encoding="utf-8")
+
+
+def test_the_symbolic_dispatch_table_is_what_the_wheel_does():
+    """Every 20th function of `symbolic_dispatch.py`, and functions that dispatch, probed again
+    in the TF 2.4.0 runtime: the same rows, and none for those that dispatch. (The whole probe
+    takes minutes: `python -m tf24migrate.dev releases`.)"""
+    rows = {names: parameters for names, parameters in symbolic_dispatch.NOT_DISPATCHED[::20]}
+    dispatching = ("tensorflow.nn.relu", "tensorflow.reshape", "tensorflow.einsum", "tensorflow.image.resize")
+    only = [names[0] for names in rows] + list(dispatching)
+    probed = releases.probe(interpreter(releases.NEW), releases.SYMBOLIC_PROBE, *only)
+    assert probed["version"] == releases.NEW
+    again = {tuple(names): tuple(map(tuple, parameters)) for names, parameters in probed["functions"]}
+    assert again == rows

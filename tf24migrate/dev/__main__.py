@@ -100,21 +100,30 @@ def regen(
 def releases(root: RootOption = ROOT) -> None:
     """Diff the real TF 2.3.0 and 2.4.0 (the runtimes of `scripts/runtimes.py`; TF 2.15.1 of this
     environment for whether new homes last) and write `tf24migrate/model/release_diff.py`, the data of
-    TF24508 and TF24509; then run `regen`."""
+    TF24508 and TF24509; probe which TF 2.4.0 functions do not dispatch on Keras symbolic values and
+    write `tf24migrate/model/symbolic_dispatch.py`, the data of TF24214 (some minutes); then run
+    `regen`."""
     from tf24migrate.dev import releases as data
 
     root = use_checkout(root)
     try:
-        text = data.table_source(*data.probe_releases())
+        texts = {
+            "release_diff.py": data.table_source(*data.probe_releases()),
+            "symbolic_dispatch.py": data.dispatch_source(data.probe_symbolic()),
+        }
     except data.ReleaseError as error:
         typer.echo(f"tf24migrate.dev: error: {error}", err=True)
         raise typer.Exit(2) from None
-    path = root / "tf24migrate" / "model" / "release_diff.py"
-    if path.exists() and path.read_text(encoding="utf-8") == text:
+    written = []
+    for name, text in texts.items():
+        path = root / "tf24migrate" / "model" / name
+        if not path.exists() or path.read_text(encoding="utf-8") != text:
+            path.write_text(text, encoding="utf-8")
+            written.append(path)
+    if not written:
         typer.echo("the release data are current")
         return
-    path.write_text(text, encoding="utf-8")
-    _report(root, [path], "wrote")
+    _report(root, written, "wrote")
 
 
 @app.command("new-rule")

@@ -204,9 +204,9 @@ def _methods(cls):
     return found
 
 
-def public(tf):
-    """`{public name: {"defined": module.qualname, "parameters": ..., "methods": ...}}` of the API."""
-    found = {}
+def api_values(tf):
+    """`(qualified name, value)` of every name of the public API that is not a module, reached
+    from `tf` through its API modules (`tensorflow.keras.layers.LSTM`)."""
     walked = set()
 
     def walk(module, prefix):
@@ -227,24 +227,31 @@ def public(tf):
                     and id(value) not in walked
                     and not (qualified == "tensorflow.compat.v2" or nested_compat)
                 ):
-                    walk(value, qualified)
+                    yield from walk(value, qualified)
                 continue
-            entry = {}
-            defined_in = getattr(value, "__module__", None)
-            defined_as = getattr(value, "__qualname__", None)
-            if isinstance(defined_in, str) and isinstance(defined_as, str):
-                entry["defined"] = defined_in + "." + defined_as
-            if callable(value):
-                entry["parameters"] = _parameters(value)
-            if inspect.isclass(value):
-                entry["methods"] = _methods(value)
-            found[qualified] = entry
+            yield qualified, value
 
-    walk(tf, "tensorflow")
+    yield from walk(tf, "tensorflow")
     for alias in ("keras", "estimator"):  # reached through a lazy loader or a `setattr`
         value = getattr(tf, alias, None)
         if value is not None and id(value) not in walked:
-            walk(value, "tensorflow." + alias)
+            yield from walk(value, "tensorflow." + alias)
+
+
+def public(tf):
+    """`{public name: {"defined": module.qualname, "parameters": ..., "methods": ...}}` of the API."""
+    found = {}
+    for qualified, value in api_values(tf):
+        entry = {}
+        defined_in = getattr(value, "__module__", None)
+        defined_as = getattr(value, "__qualname__", None)
+        if isinstance(defined_in, str) and isinstance(defined_as, str):
+            entry["defined"] = defined_in + "." + defined_as
+        if callable(value):
+            entry["parameters"] = _parameters(value)
+        if inspect.isclass(value):
+            entry["methods"] = _methods(value)
+        found[qualified] = entry
     return found
 
 

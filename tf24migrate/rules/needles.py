@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 
 
 class Pattern:
@@ -228,6 +228,69 @@ class RemovedReference(_MadeOf):
             yield from _uses(
                 tuple((receiver, tuple(sorted(bound[receiver]))) for receiver in sorted(bound))
             ).finditer(text)
+
+
+class NotDispatchedCall(_MadeOf):
+    """A call (`rfft(`, `gen_array_ops.shape (`) or an import renaming (`cudnn_rnn as`) of a TF
+    function that does not dispatch on Keras symbolic values (`model.symbolic_dispatch`), by its
+    last name, or, where other functions have that name (`shape`, `sum`), by its module's last name
+    with it (`gen_array_ops.shape`, `tf.constant`). Hundreds of names: one regular expression, their
+    trie, searched once over a text (a search of each name would cost a scan each)."""
+
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        super().__init__(r"(?!)", "(", "as")  # each match holds one; the expression is `regex`'s
+        self._arguments = ()
+
+    @property
+    def regex(self) -> re.Pattern[str]:
+        if self._regex is None:
+            self._regex = re.compile(rf"\b{_trie(_not_dispatched_spellings())}(?:[ \t]*\(|[ \t]+as\b)")
+        return self._regex
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        return self.regex.finditer(text)
+
+
+def _not_dispatched_spellings() -> list[str]:
+    """How a call of a function of `symbolic_dispatch.NOT_DISPATCHED` is spelled (see
+    `NotDispatchedCall`)."""
+    from tf24migrate.model.symbolic_dispatch import NOT_DISPATCHED, SHARED_NAMES
+
+    spelled = set()
+    for names, _ in NOT_DISPATCHED:
+        for name in names:
+            module, last = name.rsplit(".", 1)
+            if last not in SHARED_NAMES:
+                spelled.add(last)
+            elif module == "tensorflow":
+                spelled.update((f"tf.{last}", name))
+            else:
+                spelled.add(f"{module.rsplit('.', 1)[1]}.{last}")
+    return sorted(spelled)
+
+
+def _trie(words: Iterable[str]) -> str:
+    """A regular expression matching any of `words`, as a trie (`r(?:fft|oll)`): Python's `re`
+    tries the alternatives of a plain `a|b|...` one by one at each position."""
+    root: dict = {}
+    for word in words:
+        node = root
+        for character in word:
+            node = node.setdefault(character, {})
+        node[""] = {}
+
+    def expression(node: dict) -> str:
+        branches = [
+            re.escape(character) + expression(child) for character, child in sorted(node.items()) if character
+        ]
+        if not branches:
+            return ""
+        joined = branches[0] if len(branches) == 1 else f"(?:{'|'.join(branches)})"
+        return f"(?:{joined})?" if "" in node else joined
+
+    return expression(root)
 
 
 class MethodCallLines(_MadeOf):

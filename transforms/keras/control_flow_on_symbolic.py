@@ -1,62 +1,172 @@
-"""TF24214 `control-flow-on-symbolic`: `tf.cond`, `tf.while_loop` and `tf.map_fn` (and
-`tf.reverse_sequence` and the file's `tf.custom_gradient` functions, which do not dispatch) cannot
-take Keras symbolic inputs from TF 2.4."""
+"""TF24214 `control-flow-on-symbolic`: `tf.cond`, `tf.while_loop` and `tf.map_fn`, the TF
+functions that do not dispatch (found from the released wheel: `tf24migrate/model/symbolic_dispatch.py`)
+and the file's `tf.custom_gradient` and `tf.recompute_grad` functions cannot take Keras symbolic
+inputs from TF 2.4."""
 
 from __future__ import annotations
 
 import libcst as cst
 
 from tf24migrate.model.findings import Severity
+from tf24migrate.model.symbolic_dispatch import NOT_DISPATCHED
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import abbreviated
 from tf24migrate.rules.context import RuleContext
-from tf24migrate.rules.needles import word
+from tf24migrate.rules.needles import NotDispatchedCall, word
 
 from .._text import assigned_value
 from ._symbolic import EVIDENCE_TRIGGERS, EVIDENCE_WORDS, symbolic_names
 
 _CONTROL_FLOW = {"tensorflow.cond", "tensorflow.while_loop", "tensorflow.map_fn"}
-# TF functions that are not control flow but do not dispatch on `KerasTensor`s either: TF 2.4.0
-# raises TypeError ("Cannot convert a symbolic Keras input/output to a numpy array"), TF 2.3.0 made
-# an op layer (both run: tests/integration/reports/r77_reverse_sequence_on_input.py).
-_NOT_DISPATCHED = {"tensorflow.reverse_sequence"}
-# A function made by `tf.custom_gradient` does not dispatch either: TF 2.4.0 raises the same
-# TypeError, TF 2.3.0 made an op layer (tests/integration/reports/r76_custom_gradient_on_input.py).
-_CUSTOM_GRADIENT = {"tensorflow.custom_gradient", "tensorflow.python.ops.custom_gradient.custom_gradient"}
+# TF functions that are not control flow but do not dispatch on `KerasTensor`s either, with the
+# parameters that cannot take one: TF 2.4.0 raises TypeError ("Cannot convert a symbolic Keras
+# input/output to a numpy array"), TF 2.3.0 made an op layer (both run:
+# tests/integration/reports/r77_reverse_sequence_on_input.py, r110, r113, r114).
+_NOT_DISPATCHED = {name: parameters for names, parameters in NOT_DISPATCHED for name in names}
+# A function made by `tf.custom_gradient` or `tf.recompute_grad` does not dispatch either: TF 2.4.0
+# raises the same TypeError, TF 2.3.0 made an op layer (tests/integration/reports/
+# r76_custom_gradient_on_input.py, r115_recompute_grad_on_input.py).
+_MAKERS = {
+    "tensorflow.custom_gradient": "tf.custom_gradient",
+    "tensorflow.python.ops.custom_gradient.custom_gradient": "tf.custom_gradient",
+    "tensorflow.recompute_grad": "tf.recompute_grad",
+    "tensorflow.python.ops.custom_gradient.recompute_grad": "tf.recompute_grad",
+}
 
 
-def _custom_gradient_function(ctx: RuleContext, func: cst.BaseExpression) -> str | None:
-    """The code naming `func` when it is a function made by `tf.custom_gradient`: a function of
-    the file decorated with it, a name bound to `tf.custom_gradient(f)` in the same scope, or
-    that call itself; else None."""
+# `a & b` of boolean tensors is `tf.math.logical_and` through `Tensor.__and__`, which does not
+# dispatch: TF 2.4.0 raises the same TypeError on a boolean `KerasTensor`, where `|`, `^`, `~` and
+# an integer `&` dispatch (run on TF 2.3.0 and 2.4.0: rule_programs/TF24214-boolean-and.py).
+_BOOLEAN_FUNCTIONS = {
+    f"tensorflow.{module}{name}"
+    for module in ("", "math.")
+    for name in (
+        "equal",
+        "not_equal",
+        "greater",
+        "greater_equal",
+        "less",
+        "less_equal",
+        "logical_and",
+        "logical_or",
+        "logical_not",
+        "logical_xor",
+        "is_nan",
+        "is_inf",
+        "is_finite",
+    )
+} | {"tensorflow.sequence_mask"}
+_CASTS = {"tensorflow.cast", "tensorflow.dtypes.cast"}
+_INPUTS = {"tensorflow.keras.Input", "tensorflow.keras.layers.Input", "keras.Input", "keras.layers.Input"}
+_BOOL = {"tensorflow.bool", "tensorflow.dtypes.bool"}
+
+
+def _is_bool_dtype(ctx: RuleContext, node: cst.BaseExpression) -> bool:
+    """Whether `node` spells the boolean dtype: `tf.bool` or `"bool"`."""
+    if isinstance(node, cst.SimpleString):
+        return node.value[1:-1] == "bool"
+    return ctx.qualified_name(node) in _BOOL
+
+
+def _boolean(ctx: RuleContext, node: cst.BaseExpression, depth: int = 2) -> bool:
+    """Whether `node` is a boolean tensor, as the code shows: a comparison, a logical function,
+    a cast to `tf.bool`, an `Input` of `dtype=tf.bool`, or a name bound to one (`depth` names
+    deep)."""
+    if isinstance(node, cst.Comparison):
+        return True
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.BitInvert):
+        return _boolean(ctx, node.expression, depth)
+    if isinstance(node, cst.BinaryOperation) and isinstance(
+        node.operator, (cst.BitAnd, cst.BitOr, cst.BitXor)
+    ):
+        return _boolean(ctx, node.left, depth) or _boolean(ctx, node.right, depth)
+    if isinstance(node, cst.Call):
+        called = ctx.qualified_name(node.func)
+        if called in _BOOLEAN_FUNCTIONS:
+            return True
+        # `tf.cast(x, dtype)`, `tf.keras.Input(shape, batch_size, name, dtype)`
+        at = {**dict.fromkeys(_CASTS, 1), **dict.fromkeys(_INPUTS, 3)}.get(called or "")
+        if at is None:
+            return False
+        positional = [arg for arg in node.args if arg.keyword is None and not arg.star]
+        named = [arg for arg in node.args if arg.keyword is not None and arg.keyword.value == "dtype"]
+        return any(_is_bool_dtype(ctx, arg.value) for arg in (*positional[at : at + 1], *named))
+    if isinstance(node, cst.Name) and depth:
+        value = assigned_value(ctx, node)
+        return value is not None and _boolean(ctx, value, depth - 1)
+    return False
+
+
+def _maker(ctx: RuleContext, node: cst.BaseExpression) -> str | None:
+    """`tf.custom_gradient` or `tf.recompute_grad` where `node` names one of them, else None."""
+    return _MAKERS.get(ctx.qualified_name(node) or "")
+
+
+def _made_function(ctx: RuleContext, func: cst.BaseExpression) -> tuple[str, str] | None:
+    """The code naming `func` and the function that made it, when `func` is a function made by
+    `tf.custom_gradient` or `tf.recompute_grad`: a function of the file decorated with one, a name
+    bound to `tf.recompute_grad(f)` in the same scope, or that call itself; else None."""
     if isinstance(func, cst.Call):
-        return abbreviated(func) if ctx.qualified_name(func.func) in _CUSTOM_GRADIENT else None
+        maker = _maker(ctx, func.func)
+        return (abbreviated(func), maker) if maker else None
     if not isinstance(func, cst.Name) or not ctx.is_reference(func):
         return None
     binding = ctx.binding(func.value)
     bound_by = binding.node if binding is not None and not binding.is_import else None
     if isinstance(bound_by, cst.FunctionDef):
-        made = any(ctx.qualified_name(d.decorator) in _CUSTOM_GRADIENT for d in bound_by.decorators)
+        maker = next(filter(None, (_maker(ctx, d.decorator) for d in bound_by.decorators)), None)
     else:
         value = assigned_value(ctx, func)
-        made = isinstance(value, cst.Call) and ctx.qualified_name(value.func) in _CUSTOM_GRADIENT
-    return func.value if made else None
+        maker = _maker(ctx, value.func) if isinstance(value, cst.Call) else None
+    return (func.value, maker) if maker else None
+
+
+def _arguments_of(call: cst.Call, parameters: tuple[tuple[str, int], ...]) -> list[cst.Arg]:
+    """The arguments of `call` that fill one of `parameters` (`(name, position)`, -1 for a
+    keyword-only one); positions after a `*args` are unknown, hence left out."""
+    positions = {position for _, position in parameters if position >= 0}
+    names = {name for name, _ in parameters}
+    chosen, position = [], 0
+    for arg in call.args:
+        if arg.star == "*":
+            positions = set()
+        elif arg.keyword is not None:
+            if arg.keyword.value in names:
+                chosen.append(arg)
+        elif not arg.star:
+            if position in positions:
+                chosen.append(arg)
+            position += 1
+    return chosen
 
 
 class ControlFlowOnSymbolic(Rule):
-    """`tf.cond`, `tf.while_loop` and `tf.map_fn` cannot take Keras symbolic inputs from TF 2.4.
+    """`tf.cond`, `tf.while_loop`, `tf.map_fn` and the TF functions that do not dispatch cannot
+    take Keras symbolic inputs from TF 2.4.
 
-    TF 2.3 turned such calls into op layers; TF 2.4 explicitly does not support control flow on
-    `KerasTensor`s: it raises `TypeError` (a `KerasTensor` cannot become a graph tensor), hence the
-    severity. Reported where one of these functions is applied to a name bound from
-    `tf.keras.Input(...)` (or `keras.layers.Input(...)`) in the same scope, or computed from one
-    (`h = Dense(8)(inputs)`); names with no such evidence are left alone. Not rewritten: the
-    control flow belongs in a layer's `call`, which is a design change. `tf.reverse_sequence`,
-    which is not control flow, is reported alike: it does not dispatch on `KerasTensor`s, and TF
-    2.4 raises the same TypeError. So is a function made by `tf.custom_gradient` (a function of
-    the file decorated with it, or a name bound to `tf.custom_gradient(f)`): the message says to
-    apply it through a layer, `tf.keras.layers.Lambda(f)(inputs)`, which keeps its gradient
-    (executed on TF 2.3.0 and 2.4.0).
+    TF 2.3 built the Functional API from graph tensors, and any TF function applied to a Keras
+    input became part of the model (an op layer). TF 2.4's `tf.keras.Input(...)` is a
+    `KerasTensor`, which a TF function takes only where it dispatches, handing the call to Keras;
+    elsewhere TF 2.4 raises `TypeError` ("Cannot convert a symbolic Keras input/output to a numpy
+    array"), hence the severity. Control flow does not support `KerasTensor`s at all. Which
+    functions do not dispatch, and which of their parameters cannot take a `KerasTensor`, is found
+    from the released TF 2.4.0 wheel by `python -m tf24migrate.dev releases` (`tf.signal.rfft`,
+    `tf.math.bincount`, `tf.io.decode_jpeg`, `tf.reverse_sequence`,
+    `tf.compat.v1.image.resize_bilinear`, generated ops as `gen_cudnn_rnn_ops.cudnn_rnn`, ...). A
+    function made by `tf.custom_gradient` or `tf.recompute_grad` (a function of the file decorated
+    with one, or a name bound to `tf.recompute_grad(f)`) does not dispatch either: the message says
+    to apply a custom-gradient function through a layer, `tf.keras.layers.Lambda(f)(inputs)`, which
+    keeps its gradient, and to call a recomputed one in a custom layer's `call`, whose `__init__`
+    makes the layers it uses (executed on TF 2.3.0 and 2.4.0). So is `a & b` of boolean values
+    (a comparison, a logical function, a cast to `tf.bool` or an `Input` of `dtype=tf.bool`, or a
+    name bound to one): for booleans `&` is `tf.math.logical_and` through `Tensor.__and__`, which does
+    not dispatch, while `tf.math.logical_and(a, b)` written out does (`|`, `^`, `~` and an integer
+    `&` dispatch).
+
+    Reported where such a function is applied to a name bound from `tf.keras.Input(...)` (or
+    `keras.layers.Input(...)`) in the same scope, or computed from one (`h = Dense(8)(inputs)`);
+    names with no such evidence are left alone. Not rewritten: the call belongs in a layer's
+    `call`, which is a design change.
 
     Reported: `inputs = tf.keras.Input((3,))` then `y = tf.cond(flag, lambda: inputs, lambda: -inputs)`
     Write instead:
@@ -77,51 +187,99 @@ class ControlFlowOnSymbolic(Rule):
     old_removed = "2.4"
     fix = None
     severity = Severity.ERROR
-    # `_CONTROL_FLOW`, `_NOT_DISPATCHED` and `_CUSTOM_GRADIENT` (the lines making such a function)
-    triggers = (word("cond", "while_loop", "map_fn", "reverse_sequence", "custom_gradient"),)
+    # `_CONTROL_FLOW`, `_MAKERS` (the lines making such a function), a call of (or an import
+    # renaming) one of `_NOT_DISPATCHED`, and `&`
+    triggers = (
+        word("cond", "while_loop", "map_fn", "custom_gradient", "recompute_grad"),
+        NotDispatchedCall(),
+        "&",
+    )
     requires = (*IMPORTS_TENSORFLOW, EVIDENCE_WORDS)
     follows = EVIDENCE_TRIGGERS
 
     def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         qualified = ctx.qualified_name(original.func)
-        made = None
-        if qualified not in _CONTROL_FLOW and qualified not in _NOT_DISPATCHED:
-            made = _custom_gradient_function(ctx, original.func)
-            if made is None:
-                return updated
-        names = [found for arg in original.args for found in symbolic_names(ctx, arg.value)]
+        if qualified in _CONTROL_FLOW:
+            arguments = list(original.args)
+        elif qualified in _NOT_DISPATCHED:
+            arguments = _arguments_of(original, _NOT_DISPATCHED[qualified])
+        else:
+            made = _made_function(ctx, original.func)
+            if made is not None:
+                self._report_made(ctx, original, *made)
+            return updated
+        names = [found for arg in arguments for found in symbolic_names(ctx, arg.value)]
         if not names:
             return updated
         name, evidence = names[0]
-        why = f"{evidence[:1].upper()}{evidence[1:]}"
-        if made is not None:
-            ctx.report(
-                original,
-                f"`{made}`, a `tf.custom_gradient` function, on the Keras symbolic value `{name.value}` "
-                f"raises TypeError from TF 2.4: apply it through a layer, "
-                f"`tf.keras.layers.Lambda({made})({name.value})`.\n{why}. TF 2.4 applies to symbolic "
-                "tensors only the TF functions that dispatch on them, and a `tf.custom_gradient` "
-                "function does not; a `Lambda` layer calls it on real tensors, gradient included.",
-                evidence=evidence,
-            )
-            return updated
         assert qualified is not None
-        function = qualified.replace("tensorflow.", "tf.", 1)
-        reason = (
-            "does not support control flow on symbolic tensors"
-            if qualified in _CONTROL_FLOW
-            else f"applies to symbolic tensors only the TF functions that dispatch on them, and `{function}` does not"
-        )
+        if qualified in _CONTROL_FLOW:
+            function = qualified.replace("tensorflow.", "tf.", 1)
+            reason = "does not support control flow on symbolic tensors"
+        else:
+            function = abbreviated(original.func)
+            reason = f"applies to symbolic tensors only the TF functions that dispatch on them, and `{function}` does not"
         ctx.report(
             original,
             f"`{function}` on the Keras symbolic value `{name.value}` raises TypeError from TF 2.4: "
-            f"move it into a custom layer's `call`.\n{why}. TF 2.4 "
-            f"{reason}. Move the `{function}` "
-            f"into the `call` method of a custom `tf.keras.layers.Layer` and apply that layer to "
-            f"`{name.value}`.",
+            f"move it into a custom layer's `call`.\n{_sentence(evidence)}. TF 2.4 {reason}. Move the "
+            f"`{function}` into the `call` method of a custom `tf.keras.layers.Layer` and apply that "
+            f"layer to `{name.value}`.",
             evidence=evidence,
         )
         return updated
+
+    def leave_BinaryOperation(
+        self, ctx: RuleContext, original: cst.BinaryOperation, updated: cst.BinaryOperation
+    ) -> cst.BaseExpression:
+        if not isinstance(original.operator, cst.BitAnd):
+            return updated
+        if not (_boolean(ctx, original.left) or _boolean(ctx, original.right)):
+            return updated
+        names = [found for side in (original.left, original.right) for found in symbolic_names(ctx, side)]
+        if not names:
+            return updated
+        name, evidence = names[0]
+        left, right = (abbreviated(_unparenthesized(side), 30) for side in (original.left, original.right))
+        ctx.report(
+            original,
+            f"`&` of the boolean Keras symbolic value `{name.value}` raises TypeError from TF 2.4: "
+            f"write `tf.math.logical_and({left}, {right})`.\n{_sentence(evidence)}. `&` of boolean "
+            "tensors is `tf.math.logical_and` through `Tensor.__and__`, which does not dispatch on "
+            "symbolic tensors; `tf.math.logical_and` itself does (and runs on every TF 2 release).",
+            evidence=evidence,
+        )
+        return updated
+
+    @staticmethod
+    def _report_made(ctx: RuleContext, call: cst.Call, made: str, maker: str) -> None:
+        """Report `call` of the function `made` by `maker` when it takes a Keras symbolic value."""
+        names = [found for arg in call.args for found in symbolic_names(ctx, arg.value)]
+        if not names:
+            return
+        name, evidence = names[0]
+        if maker == "tf.custom_gradient":
+            instruction = f"apply it through a layer, `tf.keras.layers.Lambda({made})({name.value})`"
+            how = "a `Lambda` layer calls it on real tensors, gradient included"
+        else:  # a `Lambda` would make new layers at each call, their weights untracked
+            instruction = "call it inside the `call` of a custom layer"
+            how = "in a layer's `call` it runs on real tensors (make the layers it uses in that layer's `__init__`)"
+        ctx.report(
+            call,
+            f"`{made}`, a `{maker}` function, on the Keras symbolic value `{name.value}` raises TypeError "
+            f"from TF 2.4: {instruction}.\n{_sentence(evidence)}. TF 2.4 applies to symbolic tensors only "
+            f"the TF functions that dispatch on them, and a `{maker}` function does not; {how}.",
+            evidence=evidence,
+        )
+
+
+def _unparenthesized(node: cst.BaseExpression) -> cst.BaseExpression:
+    """`node` without its own parentheses: an argument needs none."""
+    return node.with_changes(lpar=(), rpar=()) if getattr(node, "lpar", None) else node
+
+
+def _sentence(text: str) -> str:
+    return f"{text[:1].upper()}{text[1:]}"
 
 
 RULES = (ControlFlowOnSymbolic(),)

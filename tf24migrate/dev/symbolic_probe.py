@@ -1,0 +1,326 @@
+"""Which TensorFlow functions do not dispatch on Keras symbolic values, printed as JSON: run by the
+TF 2.4.0 runtime's own Python.
+
+    <runtime python> symbolic_probe.py > symbolic.json
+    <runtime python> symbolic_probe.py tensorflow.signal.rfft tensorflow.nn.relu   # these only
+
+Standard library only, Python 3.8 and later: it runs in the runtimes of `scripts/runtimes.py`, never
+in the tool. From TF 2.4, `tf.keras.Input(...)` is a `KerasTensor`, and a TF function given one
+works only where the op that converts it to a tensor dispatches: a function made by
+`dispatch.add_dispatch_support` (or a generated op with a dispatch list) catches the conversion's
+TypeError and hands the call to Keras, which makes it an op layer. Any other conversion raises
+TypeError ("Cannot convert a symbolic Keras input/output to a numpy array"). TF 2.3 built the
+Functional API from graph tensors, where every function worked.
+
+The probe calls each function of the public API (and of `tensorflow.python.ops`) that has no
+dispatch list itself, with a distinct `KerasTensor` for each parameter a call must fill. Each
+`KerasTensor` then converts to a tensor of zeros instead of raising, and the probe notes every
+conversion that happens with no dispatching function between it and the probed call: the call
+would have raised there. A parameter so noted does not take a `KerasTensor` on TF 2.4; what a
+call converts only after an error of its own (a shape that zeros cannot have) goes unnoted, so
+the answer errs towards silence. It prints:
+
+- `version`: `tf.__version__`;
+- `functions`: `[[names, parameters], ...]`: the qualified names of one function (public
+  spellings and where it is defined), and the parameters that do not take a `KerasTensor`, each
+  `[name, position]` (`position`: its index among the positional parameters, or -1);
+- `shared`: the last names of those functions that other callables of the public API also have
+  (`gen_array_ops.shape`'s, as `tf.shape`, which dispatches), or Python's builtins, `math` or
+  NumPy (`sum`): a call spelled by that name alone tells nothing.
+"""
+
+import contextlib
+import functools
+import inspect
+import json
+import os
+import signal
+import sys
+import types
+import warnings
+
+from release_probe import api_values  # type: ignore[import-not-found]  # run as a script: its folder
+
+# The internal modules whose functions are probed with the public API's (a prefix of a module's
+# name), and the modules whose functions are never called: they touch files, download, start
+# servers, or build and run whole programs (each call runs in a child process, so what it does to
+# the process itself is forgotten).
+_INTERNAL = ("tensorflow.python.ops.",)
+_NEVER = (
+    "tensorflow.app",
+    "tensorflow.compat.v1.app",
+    "tensorflow.config",
+    "tensorflow.compat.v1.config",
+    "tensorflow.debugging.experimental",
+    "tensorflow.compat.v1.debugging.experimental",
+    "tensorflow.distribute",
+    "tensorflow.compat.v1.distribute",
+    "tensorflow.estimator",
+    "tensorflow.compat.v1.estimator",
+    "tensorflow.flags",
+    "tensorflow.compat.v1.flags",
+    "tensorflow.io.gfile",
+    "tensorflow.compat.v1.io.gfile",
+    "tensorflow.compat.v1.gfile",
+    "tensorflow.keras",
+    "tensorflow.compat.v1.keras",
+    "tensorflow.lite",
+    "tensorflow.compat.v1.lite",
+    "tensorflow.profiler",
+    "tensorflow.compat.v1.profiler",
+    "tensorflow.saved_model",
+    "tensorflow.compat.v1.saved_model",
+    "tensorflow.summary",
+    "tensorflow.compat.v1.summary",
+    "tensorflow.test",
+    "tensorflow.compat.v1.test",
+    "tensorflow.tpu",
+    "tensorflow.compat.v1.tpu",
+    "tensorflow.compat.v1.train",
+    "tensorflow.train",
+    "tensorflow.compat.v1.logging",
+    "tensorflow.autograph",
+    "tensorflow.compat.v1.autograph",
+    "tensorflow.python.ops.script_ops",
+    "tensorflow.python.ops.logging_ops",
+    "tensorflow.python.ops.io_ops",
+    "tensorflow.python.ops.gen_io_ops",
+    "tensorflow.python.ops.gen_logging_ops",
+    "tensorflow.python.ops.gen_script_ops",
+    "tensorflow.python.ops.gen_summary_ops",
+    "tensorflow.python.ops.summary_ops_v2",
+    "tensorflow.python.ops.gen_data_flow_ops",
+    "tensorflow.python.ops.gen_dataset_ops",
+    "tensorflow.python.ops.gen_experimental_dataset_ops",
+)
+# Of Keras, the modules of functions applied to tensors are probed; its other modules are never called.
+_KERAS = tuple(
+    f"{keras}.{module}."
+    for keras in ("tensorflow.keras", "tensorflow.compat.v1.keras")
+    for module in ("activations", "backend", "losses", "metrics")
+)
+# Functions whose names say they act outside the call (files, settings): never called.
+_NEVER_NAMES = (
+    "set_",
+    "enable_",
+    "disable_",
+    "reset_",
+    "clear_",
+    "write",
+    "save",
+    "remove",
+    "delete",
+    "rename",
+)
+_SECONDS = 5
+
+
+def _required(function):
+    """`[(name, position, positional, default)]` of the parameters of `function` that a call must
+    fill (`default`: `inspect.Parameter.empty`), and of those whose default is None (a call may
+    need them too: `tf.reverse_sequence`'s `seq_axis`), or None when it has no required one."""
+    try:
+        parameters = list(inspect.signature(function).parameters.values())
+    except (TypeError, ValueError):
+        return None
+    required, position = [], 0
+    for parameter in parameters:
+        positional = parameter.kind in (parameter.POSITIONAL_ONLY, parameter.POSITIONAL_OR_KEYWORD)
+        if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
+            continue
+        if parameter.default is parameter.empty or (parameter.default is None and parameter.name != "name"):
+            required.append((parameter.name, position if positional else -1, positional, parameter.default))
+        if positional:
+            position += 1
+    return required if any(default is inspect.Parameter.empty for *_, default in required) else None
+
+
+def _functions(tf):
+    """`{id: (function, set of qualified names)}` of the functions to probe, and `{last name: ids}`
+    of every callable of the public API."""
+    found: dict = {}  # local annotations are never evaluated: Python 3.8 runs this
+    public: dict = {}
+
+    def add(function, name):
+        if not inspect.isfunction(function) and not inspect.isbuiltin(function):
+            return
+        last = name.rsplit(".", 1)[1]
+        never = name.startswith(_NEVER) and not name.startswith(_KERAS) and last != "preprocess_input"
+        if never or last.startswith(_NEVER_NAMES) or last.endswith("_eager_fallback"):
+            return
+        entry = found.setdefault(id(function), (function, set()))
+        entry[1].add(name)
+        module, qualname = getattr(function, "__module__", None), getattr(function, "__qualname__", "")
+        if isinstance(module, str) and module.startswith("tensorflow.") and "<" not in qualname:
+            entry[1].add(module + "." + qualname)
+
+    for qualified, value in api_values(tf):
+        if callable(value):
+            public.setdefault(qualified.rsplit(".", 1)[1], set()).add(id(value))
+        add(value, qualified)
+    for module_name, module in sorted(sys.modules.items()):
+        if module is None or not module_name.startswith(_INTERNAL) or module_name.startswith(_NEVER):
+            continue
+        for name, value in sorted(vars(module).items()):  # what it defines and what it imports
+            if not name.startswith("_") and str(getattr(value, "__module__", "")).startswith(_INTERNAL):
+                add(value, module_name + "." + name)
+    return found, public
+
+
+def _dispatch_codes():
+    """The code objects of the functions that dispatch: a conversion below one of them is caught
+    and handed to Keras."""
+    from tensorflow.python.util import dispatch  # type: ignore[import-untyped]
+
+    codes = set()
+    for module in list(sys.modules.values()):
+        if module is None or not getattr(module, "__name__", "").startswith("tensorflow"):
+            continue
+        for value in list(vars(module).values()):
+            if callable(value) and hasattr(value, dispatch.DISPATCH_ATTR):
+                code = getattr(value, "__code__", None)
+                if code is not None:
+                    codes.add(code)
+    return codes
+
+
+class _Watch:
+    """The `KerasTensor`s of one probed call, and those of them converted with no dispatch."""
+
+    def __init__(self, dispatching, call):
+        self.dispatching = dispatching  # code objects of the functions that dispatch
+        self.call = call  # the code object of `_call`, where the walk up the stack ends
+        self.inputs: dict = {}  # id of a `KerasTensor` -> (parameter, position)
+        self.converted: list = []
+
+    def noted(self, value):
+        """Note `value`, being converted, if it is one of the call's and no function between the
+        conversion and the call dispatches."""
+        kind = self.inputs.get(id(value))
+        if kind is None or kind in self.converted:
+            return
+        frame: types.FrameType | None = sys._getframe(2)
+        while frame is not None and frame.f_code is not self.call:
+            if frame.f_code in self.dispatching:
+                return
+            frame = frame.f_back
+        if frame is not None:
+            self.converted.append(kind)
+
+
+def _call(function, arguments, keywords):
+    return function(*arguments, **keywords)
+
+
+def _converted(tf, watch, function, required, optional):
+    """`[[parameter, position], ...]` that a call of `function` with a `KerasTensor` for each of
+    the `required` parameters converts with no dispatch; a parameter whose default is None is
+    then given `optional` (None, or 1 where None fails the call before it converts anything)."""
+    arguments, keywords = [], {}
+    watch.inputs, watch.converted = {}, []
+    for name, position, positional, default in required:
+        value = optional if default is None else tf.keras.Input((4,))
+        if default is not None:
+            watch.inputs[id(value)] = (name, position)
+        if positional:
+            arguments.append(value)
+        else:
+            keywords[name] = value
+    with contextlib.suppress(BaseException):  # conversions are noted, whatever the call does after
+        _call(function, arguments, keywords)
+    return [list(kind) for kind in watch.converted]
+
+
+def _in_child(work):
+    """What `work()` returns, run in a child process that may crash (a failed check of TF's C++
+    aborts) or hang (killed after `_SECONDS`): None then."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child
+        os.close(read)
+        signal.alarm(_SECONDS)
+        try:
+            answer = json.dumps(work()).encode()
+        except BaseException:
+            answer = b"null"
+        os.write(write, answer)
+        os._exit(0)
+    os.close(write)
+    chunks = []
+    while True:
+        chunk = os.read(read, 65536)
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(read)
+    os.waitpid(pid, 0)
+    try:
+        return json.loads(b"".join(chunks) or b"null")
+    except ValueError:
+        return None
+
+
+def probe(tf, only=()):
+    """`[[sorted names, [[parameter, position], ...]], ...]` (see the module docstring), of the
+    functions named `only` if any, and the last names of theirs that other public callables have."""
+    from tensorflow.python.framework import tensor_conversion_registry  # type: ignore[import-untyped]
+    from tensorflow.python.keras.engine import keras_tensor  # type: ignore[import-untyped]
+    from tensorflow.python.util import dispatch
+
+    found, public = _functions(tf)
+    if only:
+        found = {key: entry for key, entry in found.items() if entry[1] & set(only)}
+    watch = _Watch(_dispatch_codes(), _call.__code__)
+
+    def zeros(shape):
+        return [1 if size is None else size for size in shape]
+
+    def convert(value, dtype=None, name=None, as_ref=False):
+        watch.noted(value)
+        return tf.zeros(zeros(value.shape), dtype or value.dtype)
+
+    def to_array(self, dtype=None):
+        import numpy
+
+        watch.noted(self)
+        return numpy.zeros(zeros(self.shape), dtype or "float32")
+
+    tensor_conversion_registry.register_tensor_conversion_function(keras_tensor.KerasTensor, convert, 1)
+    keras_tensor.KerasTensor.__array__ = to_array
+    rows = []
+    for function, names in found.values():
+        required = None if hasattr(function, dispatch.DISPATCH_ATTR) else _required(function)
+        if not required:
+            continue
+        converted = _in_child(functools.partial(_converted, tf, watch, function, required, None))
+        if not converted:
+            converted = _in_child(functools.partial(_converted, tf, watch, function, required, 1))
+        if converted:
+            rows.append([sorted(names), converted, id(function)])
+    ids = {row.pop() for row in rows}
+    lasts = {name.rsplit(".", 1)[1] for names, _ in rows for name in names}
+    import builtins
+    import math
+
+    import numpy
+
+    common = set(dir(builtins)) | set(dir(math)) | set(dir(numpy))  # `sum(`, `np.sum(`
+    shared = {last for last in lasts if public.get(last, set()) - ids or last in common}
+    return sorted(rows), sorted(shared)
+
+
+def main():
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+    warnings.simplefilter("ignore")
+    import tensorflow as tf  # type: ignore[import-untyped]
+
+    out = os.fdopen(os.dup(1), "w")
+    os.dup2(2, 1)  # what probed functions print is no part of the answer
+    rows, shared = probe(tf, sys.argv[1:])
+    answer = {"version": tf.__version__, "functions": rows, "shared": shared}
+    json.dump(answer, out, sort_keys=True, separators=(",", ":"))
+    out.close()
+
+
+if __name__ == "__main__":
+    main()
