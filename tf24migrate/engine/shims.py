@@ -24,7 +24,7 @@ from collections.abc import Callable
 import libcst as cst
 
 from tf24migrate.rules.names import dotted_parts, last_name
-from tf24migrate.rules.text import parse_python, parse_with_python
+from tf24migrate.rules.text import parse_python, parsed_or_none
 
 SHIM_EXCEPTIONS = {"ImportError", "ModuleNotFoundError", "AttributeError"}
 VERSION_WORDS = {"__version__", "VERSION", "LooseVersion", "parse_version", "Version"}  # TF 1 evidence
@@ -198,9 +198,8 @@ def optional_internals(source: str) -> frozenset[str]:
         "ImportError" not in source and "ModuleNotFoundError" not in source
     ):
         return frozenset()
-    try:
-        tree = parse_with_python(source)
-    except (SyntaxError, ValueError, RecursionError):
+    tree = parsed_or_none(source)
+    if tree is None:
         return frozenset()
     found: set[str] = set()
     for node in ast.walk(tree):
@@ -238,9 +237,8 @@ def version_names(source: str) -> frozenset[str]:
     tf.__version__, ...}`) is not a version, nor what the file binds to it."""
     if "__version__" not in source and "VERSION" not in source:
         return frozenset()
-    try:
-        tree = parse_with_python(source)
-    except (SyntaxError, ValueError, RecursionError):
+    tree = parsed_or_none(source)
+    if tree is None:
         return frozenset()
     functions: set[str] = set()
     found: set[str] = set()
@@ -311,9 +309,8 @@ def version_bindings(source: str) -> dict[str, cst.BaseExpression]:
     for `taken_on_tf24` to read a test of the name as a test of the expression."""
     if "__version__" not in source and "VERSION" not in source:
         return {}
-    try:
-        tree = parse_with_python(source)
-    except (SyntaxError, ValueError, RecursionError):
+    tree = parsed_or_none(source)
+    if tree is None:
         return {}
     stores: dict[str, int] = {}
     for node in ast.walk(tree):

@@ -42,6 +42,15 @@ def parse_with_python(source: str) -> ast.Module:
     return tree
 
 
+def parsed_or_none(source: str) -> ast.Module | None:
+    """`parse_with_python(source)`, or None where Python cannot parse it: for what a rule reads
+    from the whole text with `ast` (the engine reports a text it cannot parse on its own)."""
+    try:
+        return parse_with_python(source)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+
+
 def parse_python(text: str, mode: str = "exec") -> ast.AST:
     """`ast.parse`, silent, and raising `RecursionError` for nesting too deep for Python's parser:
     CPython 3.11 raises `MemoryError` there (its parser's stack is full, not the machine's memory)."""

@@ -20,6 +20,10 @@ the lines holding `EVIDENCE_TRIGGERS` to the lines using them, `Rule.follows`):
   `tf.keras.*` construction, a `.get_layer(...)` / `.layers[...]` result, or a receiver named as
   one (`model`, `base_model`, `self.model`, `layer`, `encoder_layer`, `Model`, `LAYER`). Graph operations
   (`op.outputs[0]`) are not models: their tensors keep their `:0` names and gradients;
+- a parameter of a plain function of the file (not a method, not decorated) that a call of the
+  file passes such a value, or `Input(...)` itself (`def block(x): ...` then `block(inputs)`,
+  through helpers calling helpers too): `symbolic_parameters`, read with `ast` from the whole
+  source;
 - what a call is given `tf.keras.Input(...)` straight as an argument returns
   (`outputs = block.build(hp, tf.keras.Input((3,)))`), and the items of `nest.flatten(x)`
   (`tf.nest`, `tensorflow.python.util.nest`) of such a value (`nest.flatten(outputs)[0]`).
@@ -48,7 +52,7 @@ from tf24migrate.rules.calls import abbreviated
 from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.names import dotted_parts, last_name
 from tf24migrate.rules.needles import LINE_START, Pattern, any_of, word
-from tf24migrate.rules.text import of_the_last_text, parse_with_python
+from tf24migrate.rules.text import of_the_last_text, parsed_or_none
 
 from .._text import assigned_value
 
@@ -150,9 +154,8 @@ def _tf2_guarded(source: str) -> dict[str, frozenset[str]]:
     the rules see, and its positions are those of the text it parsed."""
     if not _TF2_TEST.search(source):
         return {}
-    try:
-        tree = parse_with_python(source)
-    except (SyntaxError, ValueError, RecursionError):
+    tree = parsed_or_none(source)
+    if tree is None:
         return {}
     lines = source.splitlines()
     guarded: dict[str, set[str]] = {}
@@ -218,9 +221,8 @@ def eager_disabled(source: str) -> EagerOff | None:
     `enable_v2_behavior`: which wins is then a matter of order at run time)."""
     if not any(name in source for name in _DISABLES_EAGER) or _ENABLES_EAGER.search(source):
         return None
-    try:
-        tree = parse_with_python(source)
-    except (SyntaxError, ValueError, RecursionError):
+    tree = parsed_or_none(source)
+    if tree is None:
         return None
     module = next(
         (s.end_lineno or s.lineno for s in (*tree.body, *_main_block(tree)) if _disables_eager(s)), None
@@ -259,6 +261,252 @@ def _disables_eager(statement: ast.stmt) -> bool:
     )
 
 
+@of_the_last_text
+def symbolic_parameters(source: str) -> dict[tuple[str, str], str]:
+    """`{(function, parameter): why}` for the parameters of the file's functions that a call in the
+    file passes a Keras symbolic value (`def block(x): ...` then `block(inputs)`): as the whole
+    argument, `Input(...)` itself or a name its scope binds to `Input(...)`, computes from one (any
+    use in the value but a lambda's), or has as such a parameter itself (a helper calling a helper).
+    Only the file's plain functions, each defined once by its name (not methods: which object a call
+    reaches is not visible), and only calls by that name. Read with `ast` from the whole source: the
+    call is in another scope than the parameter, often in statements no rule's trigger is on."""
+    tree = parsed_or_none(source) if "def" in source else None
+    if tree is None:
+        return {}
+    aliases = _import_aliases(tree)
+    functions = _plain_functions(tree)
+    scopes = [tree, *functions.values()]
+    found: dict[tuple[str, str], str] = {}
+    for _ in range(3):  # a helper's parameter found symbolic makes its calls' arguments so
+        before = len(found)
+        for scope in scopes:
+            symbolic = _symbolic_in_scope(scope, aliases, found)
+            for call in _calls_in_scope(scope):
+                function = functions.get(call.func.id) if isinstance(call.func, ast.Name) else None
+                if function is None:
+                    continue
+                for parameter, argument in _bound(function, call):
+                    if (function.name, parameter) in found:
+                        continue
+                    if _symbolic_argument(argument, aliases, symbolic):
+                        found[(function.name, parameter)] = (
+                            f"`{parameter}` is a parameter of `{function.name}`, which line {call.lineno} "
+                            f"calls with `{ast.unparse(argument)}`, a Keras symbolic value"
+                        )
+        if len(found) == before:
+            break
+    return found
+
+
+def _import_aliases(tree: ast.Module) -> dict[str, str]:
+    """What each name the module's imports bind is (`tf`: `tensorflow`, `Input`:
+    `tensorflow.keras.layers.Input`)."""
+    aliases = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                aliases[alias.asname or alias.name.partition(".")[0]] = (
+                    alias.name if alias.asname else alias.name.partition(".")[0]
+                )
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for alias in node.names:
+                aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+    return aliases
+
+
+def _qualified(node: ast.expr, aliases: dict[str, str]) -> str:
+    """The qualified name of a dotted expression rooted in an import (`tf.keras.Input`:
+    `tensorflow.keras.Input`), or ""."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name) or node.id not in aliases:
+        return ""
+    return ".".join([aliases[node.id], *reversed(parts)]).replace(".compat.v2.", ".", 1)
+
+
+def _is_input_call(node: ast.expr, aliases: dict[str, str]) -> bool:
+    """Whether `node` is a call of `tf.keras.Input` (any spelling through the imports)."""
+    return isinstance(node, ast.Call) and _qualified(node.func, aliases) in INPUTS
+
+
+def _plain_functions(tree: ast.Module) -> dict[str, ast.FunctionDef]:
+    """The functions of the module (at its top level or in other functions, not in classes) whose
+    name the file binds once, by that `def`, not decorated (`tf.function` may give a function
+    other values than the call's)."""
+    counts: dict[str, int] = {}
+    plain: dict[str, ast.FunctionDef] = {}
+    stack: list[tuple[ast.AST, bool]] = [(tree, False)]
+    while stack:
+        node, in_class = stack.pop()
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                counts[child.name] = counts.get(child.name, 0) + 1
+                if not in_class and isinstance(child, ast.FunctionDef) and not child.decorator_list:
+                    plain[child.name] = child
+            stack.append(
+                (
+                    child,
+                    isinstance(child, ast.ClassDef) or (in_class and not isinstance(child, ast.FunctionDef)),
+                )
+            )
+    rebound = {
+        node.id
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load)
+    } | {
+        alias.asname or alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Import, ast.ImportFrom))
+        for alias in node.names
+    }
+    return {name: function for name, function in plain.items() if counts[name] == 1 and name not in rebound}
+
+
+def _statements(scope: ast.AST) -> Iterator[ast.stmt]:
+    """The statements of a module's or a function's own scope (not of nested functions or classes)."""
+    for block in _blocks(scope):
+        yield from block
+
+
+def _own_nodes(statement: ast.AST, receivers: bool = True) -> Iterator[ast.AST]:
+    """The nodes of `statement`, lambdas' bodies and nested definitions left out, and, unless
+    `receivers`, the receivers of attributes (`inputs` in `inputs.shape`: a shape is no symbolic
+    value)."""
+    stack = [statement]
+    while stack:
+        node = stack.pop()
+        yield node
+        if not receivers and isinstance(node, ast.Attribute):
+            continue
+        stack.extend(
+            child
+            for child in ast.iter_child_nodes(node)
+            if not isinstance(
+                child, (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.stmt)
+            )
+        )
+
+
+@dataclass
+class _ScopeValues:
+    """What a scope binds: the names of Keras symbolic values, and of Keras models or layers."""
+
+    names: set[str]
+    keras: set[str]
+
+
+def _symbolic_in_scope(
+    scope: ast.AST, aliases: dict[str, str], found: dict[tuple[str, str], str]
+) -> _ScopeValues:
+    """The names `scope` binds to Keras symbolic values (`Input(...)`, a value using one, a model's
+    output, a loop's or a comprehension's target over a model's outputs, its own parameters found
+    symbolic), and to Keras objects (`tf.keras.*(...)`)."""
+    values = _ScopeValues({p for function, p in found if getattr(scope, "name", None) == function}, set())
+    assignments = []
+    loops = []
+    for statement in _statements(scope):
+        if isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None:
+            targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+            assignments.append((targets, statement.value))
+            if isinstance(statement.value, ast.Call) and _qualified(statement.value.func, aliases).startswith(
+                "tensorflow.keras."
+            ):
+                values.keras.update(t.id for t in targets if isinstance(t, ast.Name))
+        if isinstance(statement, ast.For) and isinstance(statement.target, ast.Name):
+            loops.append((statement.target, statement.iter))
+        for node in _own_nodes(statement):
+            if isinstance(node, ast.comprehension) and isinstance(node.target, ast.Name):
+                loops.append((node.target, node.iter))
+    for _ in range(3):
+        before = len(values.names)
+        for targets, value in assignments:
+            if any(
+                _symbolic_argument(n, aliases, values) for n in _own_nodes(value) if isinstance(n, ast.expr)
+            ):
+                values.names.update(n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name))
+        for target, collection in loops:
+            if _symbolic_collection(collection, aliases, values):
+                values.names.add(target.id)
+        if len(values.names) == before:
+            break
+    return values
+
+
+def _keras_object(node: ast.expr, aliases: dict[str, str], keras: set[str]) -> bool:
+    """Whether `node` is visibly a Keras model or layer, as `_is_keras_object` tells: named as
+    one (`model`, `self.encoder_layer`), a name in `keras` (bound to a `tf.keras.*` construction),
+    or such a construction or `get_layer(...)` itself."""
+    while isinstance(node, ast.Subscript):
+        node = node.value
+    if isinstance(node, ast.Call):
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "get_layer":
+            return True
+        return _qualified(node.func, aliases).startswith("tensorflow.keras.")
+    last = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else ""
+    return bool(_KERAS_NAME.search(last)) or (isinstance(node, ast.Name) and node.id in keras)
+
+
+def _symbolic_argument(node: ast.expr, aliases: dict[str, str], symbolic: _ScopeValues) -> bool:
+    """Whether `node` is a Keras symbolic value: `Input(...)`, a name of `symbolic.names`, or a
+    model's `.input(s)` / `.output(s)` (an item of them too)."""
+    while isinstance(node, ast.Subscript):
+        node = node.value
+    if isinstance(node, ast.Name):
+        return node.id in symbolic.names
+    if isinstance(node, ast.Attribute):
+        return node.attr in SYMBOLIC_ATTRIBUTES and _keras_object(node.value, aliases, symbolic.keras)
+    return _is_input_call(node, aliases)
+
+
+def _symbolic_collection(node: ast.expr, aliases: dict[str, str], symbolic: _ScopeValues) -> bool:
+    """Whether every item of `node` is a Keras symbolic value: a model's `.inputs` / `.outputs`,
+    a list or tuple of such values."""
+    if isinstance(node, ast.Attribute):
+        return node.attr in ("inputs", "outputs") and _keras_object(node.value, aliases, symbolic.keras)
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return bool(node.elts) and all(_symbolic_argument(e, aliases, symbolic) for e in node.elts)
+    return False
+
+
+# What a `try` catching one of these expects of a call in its body: the errors of `KerasTensor`s.
+_BREAKS_CAUGHT = frozenset({"AttributeError", "TypeError", "Exception", "BaseException"})
+
+
+def _calls_in_scope(scope: ast.AST) -> Iterator[ast.Call]:
+    """The calls in `scope`'s own statements, but those in the body of a `try` that catches what a
+    Keras symbolic value makes fail: the code copes with that."""
+    guarded: set[int] = set()
+    for statement in _statements(scope):
+        if isinstance(statement, ast.Try) and any(
+            handler.type is None
+            or {last_name(kind) for kind in getattr(handler.type, "elts", [handler.type])} & _BREAKS_CAUGHT
+            for handler in statement.handlers
+        ):
+            guarded.update(id(node) for inner in statement.body for node in ast.walk(inner))
+    for statement in _statements(scope):
+        if id(statement) in guarded:
+            continue
+        for node in _own_nodes(statement):
+            if isinstance(node, ast.Call):
+                yield node
+
+
+def _bound(function: ast.FunctionDef, call: ast.Call) -> Iterator[tuple[str, ast.expr]]:
+    """`(parameter, argument)` as `call` binds its arguments to `function`'s parameters (those after
+    a `*args` or before a `**kwargs` of the call left out)."""
+    positional = [a.arg for a in (*function.args.posonlyargs, *function.args.args)]
+    for parameter, argument in zip(positional, call.args, strict=False):
+        if isinstance(argument, ast.Starred):
+            break
+        yield parameter, argument
+    named = set(positional[len(call.args) :]) | {a.arg for a in function.args.kwonlyargs}
+    for keyword in call.keywords:
+        if keyword.arg in named:
+            yield keyword.arg, keyword.value
+
+
 def builds_graph_tensors(ctx: RuleContext) -> bool:
     """Whether Keras builds graph tensors, not `KerasTensor`s, where the node being left is: in a
     `with` that makes a graph the default, after an `if` of its function that raises under TF 2
@@ -281,6 +529,31 @@ def builds_graph_tensors(ctx: RuleContext) -> bool:
             return (
                 statement is not None and guarded is not None and ctx.node_lines(statement)[0][0] in guarded
             )
+    return False
+
+
+_CATCH_ALL = frozenset({"Exception", "BaseException"})
+
+
+def caught(ctx: RuleContext, error: str) -> bool:
+    """Whether the node being left is in the body of a `try` of its function that catches `error`
+    (by its name, `Exception`, `BaseException`, or a bare `except`): the code copes with the error a
+    rule would report (`except AttributeError: pass` around `tensor.graph`)."""
+    inner: cst.CSTNode | None = None
+    for node in ctx.ancestors:
+        if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            return False
+        if isinstance(node, cst.Try) and inner is node.body:
+            for handler in node.handlers:
+                kinds = handler.type.elements if isinstance(handler.type, cst.Tuple) else [handler.type]
+                names = {
+                    (dotted_parts(k.value if isinstance(k, cst.Element) else k) or [""])[-1]
+                    for k in kinds
+                    if k
+                }
+                if handler.type is None or names & (_CATCH_ALL | {error}):
+                    return True
+        inner = node
     return False
 
 
@@ -391,7 +664,7 @@ def _name_evidence(ctx: RuleContext, name: cst.Name, depth: int) -> str | None:
             return f"`{name.value}` iterates over {found}"
     value = assigned_value(ctx, name)
     if value is None:
-        return None
+        return _parameter_evidence(ctx, name)
     if isinstance(value, cst.Call) and ctx.qualified_name(value.func) in INPUTS:
         return f"`{name.value}` is bound to `{abbreviated(value.func)}(...)`"
     if depth <= 0:
@@ -400,6 +673,29 @@ def _name_evidence(ctx: RuleContext, name: cst.Name, depth: int) -> str | None:
     if found is None:
         return None
     return f"`{name.value}` is computed from a Keras symbolic value ({found})"
+
+
+def _parameter_evidence(ctx: RuleContext, name: cst.Name) -> str | None:
+    """Why the parameter `name` is a Keras symbolic value: a call in the file passes it one
+    (`symbolic_parameters`); None for anything else."""
+    binding = ctx.binding(name.value) if ctx.is_reference(name) else None
+    if binding is None or not isinstance(binding.node, cst.Param):
+        return None
+    function = next(
+        (
+            node
+            for node in ctx.ancestors
+            if isinstance(node, cst.FunctionDef)
+            and any(
+                p is binding.node
+                for p in (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params)
+            )
+        ),
+        None,
+    )
+    if function is None:
+        return None
+    return symbolic_parameters(ctx.source).get((function.name.value, name.value))
 
 
 def expression_evidence(ctx: RuleContext, node: cst.BaseExpression) -> str | None:

@@ -15,7 +15,7 @@ from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.needles import NotDispatchedCall, word
 
 from .._text import assigned_value
-from ._symbolic import EVIDENCE_TRIGGERS, EVIDENCE_WORDS, symbolic_names
+from ._symbolic import EVIDENCE_TRIGGERS, EVIDENCE_WORDS, caught, symbolic_names
 
 _CONTROL_FLOW = {"tensorflow.cond", "tensorflow.while_loop", "tensorflow.map_fn"}
 # TF functions that are not control flow but do not dispatch on `KerasTensor`s either, with the
@@ -165,8 +165,9 @@ class ControlFlowOnSymbolic(Rule):
 
     Reported where such a function is applied to a name bound from `tf.keras.Input(...)` (or
     `keras.layers.Input(...)`) in the same scope, or computed from one (`h = Dense(8)(inputs)`);
-    names with no such evidence are left alone. Not rewritten: the call belongs in a layer's
-    `call`, which is a design change.
+    names with no such evidence are left alone, and so is a call in the body of a `try` of its
+    function that catches the TypeError. Not rewritten: the call belongs in a layer's `call`,
+    which is a design change.
 
     Reported: `inputs = tf.keras.Input((3,))` then `y = tf.cond(flag, lambda: inputs, lambda: -inputs)`
     Write instead:
@@ -209,7 +210,7 @@ class ControlFlowOnSymbolic(Rule):
                 self._report_made(ctx, original, *made)
             return updated
         names = [found for arg in arguments for found in symbolic_names(ctx, arg.value)]
-        if not names:
+        if not names or caught(ctx, "TypeError"):
             return updated
         name, evidence = names[0]
         assert qualified is not None
@@ -237,7 +238,7 @@ class ControlFlowOnSymbolic(Rule):
         if not (_boolean(ctx, original.left) or _boolean(ctx, original.right)):
             return updated
         names = [found for side in (original.left, original.right) for found in symbolic_names(ctx, side)]
-        if not names:
+        if not names or caught(ctx, "TypeError"):
             return updated
         name, evidence = names[0]
         left, right = (abbreviated(_unparenthesized(side), 30) for side in (original.left, original.right))
@@ -255,7 +256,7 @@ class ControlFlowOnSymbolic(Rule):
     def _report_made(ctx: RuleContext, call: cst.Call, made: str, maker: str) -> None:
         """Report `call` of the function `made` by `maker` when it takes a Keras symbolic value."""
         names = [found for arg in call.args for found in symbolic_names(ctx, arg.value)]
-        if not names:
+        if not names or caught(ctx, "TypeError"):
             return
         name, evidence = names[0]
         if maker == "tf.custom_gradient":

@@ -11,7 +11,7 @@ from tf24migrate.rules.calls import abbreviated
 from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.needles import Pattern
 
-from ._symbolic import EVIDENCE_IN_FILE, EVIDENCE_TRIGGERS, EVIDENCE_WORDS, symbolic_evidence
+from ._symbolic import EVIDENCE_IN_FILE, EVIDENCE_TRIGGERS, EVIDENCE_WORDS, caught, symbolic_evidence
 
 # attribute -> what to write instead
 _INSTEAD = {
@@ -43,7 +43,8 @@ class SymbolicGraphAttributes(Rule):
     tf.Graph()):`, `with graph.as_default():`), after `if tf2.enabled(): raise ...` in the same
     function, or once eager execution is off (`tf.compat.v1.disable_eager_execution()` before it
     in the function, or anywhere in the module's own code): Keras builds graph tensors there on
-    TF 2.4 too (executed on 2.4.0), not reported.
+    TF 2.4 too (executed on 2.4.0), not reported. Nor is an access in the body of a `try` of its
+    function that catches the error (`except AttributeError: pass`): the code copes with it.
 
     Reported: `output_names = [out.op.name for out in model.outputs]`
     Write instead: `output_names = model.output_names`
@@ -70,9 +71,9 @@ class SymbolicGraphAttributes(Rule):
         if attribute not in _INSTEAD:
             return updated
         evidence = symbolic_evidence(ctx, original.value)
-        if evidence is None:
-            return updated
         raised = "TypeError" if attribute == "op" else "AttributeError"
+        if evidence is None or caught(ctx, raised):
+            return updated
         ctx.report(
             original,
             f"`{abbreviated(original)}` of a Keras symbolic tensor raises {raised} from TF 2.4\n"
