@@ -99,12 +99,13 @@ def _failing_lines(program: Path, line: int, error: str = "") -> set[int]:
     `line` starts a `raise` statement directly in the body (or `else`) of an `if` or `elif`, the
     lines of that `if`'s condition; when the error is TensorFlow calling a method the program
     defines with a keyword the definition lacks (`_compute_gradients() got an unexpected keyword
-    argument 'tape'`), the line of that definition (`def _compute_gradients(`), which is what to
-    change (as `# breaks in TF's call of:` says of a rule program); when `line` starts an `assert`,
+    argument 'tape'`, also at the end of the frames of `Model.fit`'s function), the line of that
+    definition (`def _compute_gradients(`), which is what to change (as `# breaks in TF's call
+    of:` says of a rule program); when `line` starts an `assert`,
     the line of the last assignment before it of each name its test reads (`rank = f(x)` then
     `assert rank == 3`): the value that changed was computed there."""
     lines = {line}
-    called = re.match(r"\w+: (\w+)\(\) got an unexpected keyword argument", error)
+    called = re.search(r"\b(\w+)\(\) got an unexpected keyword argument '\w+'\Z", error)
     tree = ast.parse(program.read_text())
     lines.update(_assigned_before(tree, line))
     for node in ast.walk(tree):

@@ -1,8 +1,10 @@
-"""TF24219 `optimizer-hooks`: the private hooks of Keras optimizers that subclasses override or
-call changed in TF 2.4: `_compute_gradients` takes `tape`, `_aggregate_gradients` returns
-(gradient, variable) pairs, `_clip_gradients` is gone."""
+"""TF24219 `optimizer-hooks`: the methods of Keras optimizers that subclasses override or call
+changed in TF 2.4: `minimize` (called by `Model.fit`) and `_compute_gradients` take `tape`,
+`_aggregate_gradients` returns (gradient, variable) pairs, `_clip_gradients` is gone."""
 
 from __future__ import annotations
+
+import ast
 
 import libcst as cst
 
@@ -10,11 +12,14 @@ from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import code_for
 from tf24migrate.rules.context import RuleContext
-from tf24migrate.rules.needles import Pattern, word
+from tf24migrate.rules.needles import Pattern, any_of, word
+from tf24migrate.rules.text import parse_with_python
 
 from .._text import assigned_value
 
 _HOOKS = word("_compute_gradients", "_aggregate_gradients", "_clip_gradients")
+# an override of `minimize` (its calls are the users' own, and many)
+_MINIMIZE_DEF = Pattern(r"\bdef[ \t]+minimize\b", "minimize")
 _OPTIMIZER_MODULES = ("tensorflow.keras.optimizers.", "tensorflow.python.keras.optimizer_v2.")
 
 
@@ -30,6 +35,35 @@ def _optimizer_class(ctx: RuleContext) -> cst.ClassDef | None:
                 return ancestor
             return None
     return None
+
+
+def _method_class(ctx: RuleContext) -> cst.ClassDef | None:
+    """The class the function being left is a method of (defined in its body), if any."""
+    ancestors = ctx.ancestors
+    if len(ancestors) >= 2 and isinstance(ancestors[1], cst.ClassDef):
+        return ancestors[1]
+    return None
+
+
+def _combined_with_optimizer(ctx: RuleContext, mixin: str) -> tuple[str, str] | None:
+    """A class of the file that lists the class `mixin` among its bases beside a Keras optimizer
+    (`class AdamW(Mixin, tf.keras.optimizers.Adam)`): its name and that base, as written."""
+    for node in ast.walk(parse_with_python(ctx.source)):
+        if not isinstance(node, ast.ClassDef):
+            continue
+        bases = [base for base in node.bases if not (isinstance(base, ast.Name) and base.id == mixin)]
+        if len(bases) == len(node.bases):
+            continue
+        for base in bases:
+            written = ast.unparse(base)
+            if _is_keras_optimizer_class(ctx, cst.parse_expression(written)):
+                return node.name, written
+    return None
+
+
+def _takes_tape(params: cst.Parameters) -> bool:
+    names = {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
+    return "tape" in names or isinstance(params.star_kwarg, cst.Param)
 
 
 def _optimizer_evidence(ctx: RuleContext, receiver: cst.BaseExpression) -> str | None:
@@ -70,11 +104,13 @@ def _returns_bare_gradients(function: cst.FunctionDef) -> cst.Return | None:
 
 
 class OptimizerHooks(Rule):
-    """The private hooks of Keras optimizers that subclasses override or call changed in TF 2.4.
+    """The methods of Keras optimizers that subclasses override or call changed in TF 2.4.
 
     Projects that extend `tf.keras.optimizers` (Horovod's distributed optimizers, gradient
-    accumulators, clipping wrappers) override or call methods TF 2.4 changed (executed on TF 2.3.0
-    and 2.4.0):
+    accumulators, clipping wrappers, weight-decay mixins) override or call methods TF 2.4 changed
+    (executed on TF 2.3.0 and 2.4.0):
+    - `Model.fit` calls `optimizer.minimize(loss, var_list, tape=tape)`: an override of `minimize`
+      without a `tape` parameter (or `**kwargs`) raises `TypeError` under `fit`;
     - `minimize` calls `_compute_gradients(loss, var_list=..., grad_loss=..., tape=tape)`: an
       override without a `tape` parameter (or `**kwargs`) raises `TypeError`;
     - `apply_gradients` gives `_aggregate_gradients(grads_and_vars)` the pairs and expects
@@ -84,10 +120,12 @@ class OptimizerHooks(Rule):
       `AttributeError`.
 
     Reported only in a class derived from a Keras optimizer (`tf.keras.optimizers.*`,
-    `tensorflow.python.keras.optimizer_v2.*`), and `_aggregate_gradients` only where a `return`
+    `tensorflow.python.keras.optimizer_v2.*`), `minimize` also in a mixin (a class of the file
+    that a class of the file combines with a Keras optimizer: `class AdamW(Mixin,
+    tf.keras.optimizers.Adam)`), and `_aggregate_gradients` only where a `return`
     visibly gives gradients alone (a list or comprehension of non-tuples); `_clip_gradients`
     where the receiver is such a class's `self` or an optimizer built in the same scope. Not
-    rewritten: the body must follow.
+    rewritten: the body must follow, and TF 2.3's `minimize` takes no `tape` to pass on.
 
     Reported:
 
@@ -101,7 +139,27 @@ class OptimizerHooks(Rule):
             def _compute_gradients(self, loss, var_list, grad_loss=None, tape=None):
                 return super()._compute_gradients(loss, var_list, grad_loss, tape=tape)
 
-    Versions: `OptimizerV2._compute_gradients` takes `tape`, `_aggregate_gradients` returns pairs
+    Reported:
+
+        class DecoupledWeightDecayExtension:
+            def minimize(self, loss, var_list, grad_loss=None, name=None):
+                return super().minimize(loss, var_list, grad_loss=grad_loss, name=name)
+
+        class AdamW(DecoupledWeightDecayExtension, tf.keras.optimizers.Adam):
+            pass
+
+    Write instead:
+
+        class DecoupledWeightDecayExtension:
+            def minimize(self, loss, var_list, grad_loss=None, name=None, tape=None):
+                return super().minimize(loss, var_list, grad_loss=grad_loss, name=name, tape=tape)
+
+        class AdamW(DecoupledWeightDecayExtension, tf.keras.optimizers.Adam):
+            pass
+
+    Versions: `Model.train_step` calls `minimize(..., tape=tape)` from TF 2.4
+    (tensorflow/python/keras/engine/training.py; TF 2.3.0's calls a module function `_minimize`),
+    `OptimizerV2.minimize` takes `tape` from TF 2.4, `OptimizerV2._compute_gradients` takes `tape`, `_aggregate_gradients` returns pairs
     and `_clip_gradients` is gone from TF 2.4 (tensorflow/python/keras/optimizer_v2/optimizer_v2.py
     of the tensorflow-cpu 2.3.0 and 2.4.0 wheels; TF 2.4's release notes: `minimize` takes a `tape`).
     """
@@ -114,23 +172,24 @@ class OptimizerHooks(Rule):
     severity = Severity.ERROR
     # the hooks, and the lines building an optimizer, whose bindings `_clip_gradients` reads (not
     # followed: an optimizer's other uses do not matter)
-    triggers = (_HOOKS, Pattern(r"\boptimizers\.\w+[ \t]*\(", "optimizers."))
-    requires = (*IMPORTS_TENSORFLOW, _HOOKS)
-    follows = (_HOOKS,)
+    triggers = (_HOOKS, _MINIMIZE_DEF, Pattern(r"\boptimizers\.\w+[ \t]*\(", "optimizers."))
+    requires = (*IMPORTS_TENSORFLOW, any_of(_HOOKS, _MINIMIZE_DEF))
+    follows = (_HOOKS, _MINIMIZE_DEF)
 
     def leave_FunctionDef(
         self, ctx: RuleContext, original: cst.FunctionDef, updated: cst.FunctionDef
     ) -> cst.BaseStatement:
         name = original.name.value
+        if name == "minimize":
+            self._minimize_without_tape(ctx, original)
+            return updated
         if name not in ("_compute_gradients", "_aggregate_gradients"):
             return updated
         cls = _optimizer_class(ctx)
         if cls is None:
             return updated
-        params = original.params
         if name == "_compute_gradients":
-            names = {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
-            if "tape" not in names and not isinstance(params.star_kwarg, cst.Param):
+            if not _takes_tape(original.params):
                 ctx.report(
                     original.name,
                     f"`{cls.name.value}._compute_gradients` is called with `tape=` from TF 2.4: add a "
@@ -148,6 +207,31 @@ class OptimizerHooks(Rule):
                 "alone, TF 2.3's contract; TF 2.4's `apply_gradients` reads pairs from it and fails.",
             )
         return updated
+
+    def _minimize_without_tape(self, ctx: RuleContext, original: cst.FunctionDef) -> None:
+        """Report an override of `minimize` without `tape` in a Keras optimizer, or in a mixin of
+        the file that a class of the file combines with one."""
+        if _takes_tape(original.params):
+            return
+        cls = _method_class(ctx)
+        if cls is None:
+            return
+        if any(_is_keras_optimizer_class(ctx, base.value) for base in cls.bases):
+            evidence = f"`{cls.name.value}` is a Keras optimizer"
+        else:
+            combined = _combined_with_optimizer(ctx, cls.name.value)
+            if combined is None:
+                return
+            evidence = f"`{combined[0]}` combines `{cls.name.value}` with `{combined[1]}`, a Keras optimizer"
+        ctx.report(
+            original.name,
+            f"`{cls.name.value}.minimize` is called with `tape=` by `Model.fit` from TF 2.4: add a `tape=None` "
+            "parameter and pass it on (`super().minimize(..., tape=tape)`).\n"
+            f"{evidence}; TF 2.4's `Model.train_step` calls `optimizer.minimize(loss, var_list, tape=tape)`, "
+            "and without the parameter `fit` raises TypeError. Not rewritten: TF 2.3's `minimize` takes no "
+            "`tape`, so passing it on fails there.",
+            evidence=evidence,
+        )
 
     def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         func = original.func
