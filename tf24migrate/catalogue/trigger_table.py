@@ -16,7 +16,7 @@ from tf24migrate.rules.needles import (
 )
 
 # The digest of the sources this table was generated from: see `catalogue.generated`.
-SOURCES_DIGEST = "1c61e2a849b048fda285a93291dc16e4"
+SOURCES_DIGEST = "be7917f6bd26218b6665d4d730073786"
 
 
 class Row(NamedTuple):
@@ -59,6 +59,7 @@ ROWS = (
     Row("TF24223", "layers-one-by-one", True, (PublicImports(), Pattern(r"\.layers\b", ".layers"), Pattern(r"\bModel[ \t]*\(", "Model")), (Pattern(r"\.layers\b", ".layers"), Pattern(r"\bModel[ \t]*\(", "Model"))),
     Row("TF24224", "input-shape-enforced", True, (PublicImports(), "Input", "Model"), (Pattern(r"\b(?:ones|zeros|empty|full|fill|normal|uniform)[ \t]*\(", "ones", "zeros", "empty", "full", "fill", "normal", "uniform"), "Model", "Input")),
     Row("TF24225", "tensorboard-graph-mode", True, (PublicImports(), "TensorBoard", any_of("disable_eager_execution", "disable_v2_behavior", "as_default", "Session")), (Pattern(r"\bcallbacks\b", "callbacks"), "TensorBoard")),
+    Row("TF24226", "layer-call-internals", True, (PublicImports(), Pattern(r"\bdef[ \t]+call\b", "call")), (Pattern(r"\bModel[ \t]*\(", "Model"), Pattern(r"\.[ \t]*\w+[ \t]*\.[ \t]*(?:output|input)(?:s|_shape)?\b", "output", "input"))),
     Row("TF24301", "mixed-precision-policy", True, (PublicImports(), "experimental"), (Pattern(r"\bmixed_precision\b", "mixed_precision"),)),
     Row("TF24302", "set-policy", True, (PublicImports(),), ("set_policy",)),
     Row("TF24303", "global-policy", True, (PublicImports(),), ("global_policy",)),

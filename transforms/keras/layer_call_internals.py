@@ -1,0 +1,269 @@
+"""TF24226 `layer-call-internals`: what a custom layer makes inside its `call` is not part of a
+Functional model from TF 2.4: a tensor the layer keeps on itself (`self.attention = ...`) is no
+model output, and a layer it calls there (`self.conv_1(inputs)`) has no `output`."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+import libcst as cst
+
+from tf24migrate.model.findings import Severity
+from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
+from tf24migrate.rules.calls import code_for
+from tf24migrate.rules.context import RuleContext
+from tf24migrate.rules.needles import Pattern
+from tf24migrate.rules.text import of_the_last_text, parse_with_python
+
+from ._symbolic import builds_graph_tensors
+
+_FUNCTIONAL = frozenset({"tensorflow.keras.Model", "tensorflow.keras.models.Model"})
+_LAYER_BASES = frozenset(
+    {
+        *_FUNCTIONAL,
+        "tensorflow.python.keras.engine.base_layer.Layer",
+        "tensorflow.python.keras.engine.training.Model",
+    }
+)
+_LAYERS = "tensorflow.keras.layers."
+_NOT_CALLED_LAYERS = frozenset({"tensorflow.keras.layers.Input", "tensorflow.keras.layers.InputLayer"})
+# what a layer knows of the Functional graph it was called in (its inbound nodes)
+_NODE_ATTRIBUTES = frozenset({"output", "input", "output_shape", "input_shape", "outputs", "inputs"})
+_CONSTRUCTORS = ("__init__", "build")
+
+
+@dataclass(frozen=True)
+class _LayerClass:
+    """A class of the file as its text shows it: its bases as written, the attributes of `self`
+    its `call` assigns, and those it calls there that `__init__` or `build` assigned a
+    construction to (attribute -> the constructed callee as written)."""
+
+    name: str
+    bases: tuple[str, ...]
+    kept: frozenset[str]
+    inner: dict[str, str]
+
+
+def _self_attribute(node: ast.AST) -> str | None:
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+        return node.attr
+    return None
+
+
+def _assigned(function: ast.FunctionDef) -> dict[str, ast.expr]:
+    """The attributes of `self` that `function` assigns, with the value of the last assignment."""
+    assigned: dict[str, ast.expr] = {}
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assign):
+            targets = [
+                t
+                for target in node.targets
+                for t in (target.elts if isinstance(target, ast.Tuple) else [target])
+            ]
+            for target in targets:
+                name = _self_attribute(target)
+                if name is not None:
+                    assigned[name] = node.value
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            name = _self_attribute(node.target)
+            if name is not None:
+                assigned[name] = node.value
+    return assigned
+
+
+@of_the_last_text
+def _classes(source: str) -> tuple[_LayerClass, ...]:
+    """The classes of `source`, as `_LayerClass`es."""
+    found = []
+    for node in ast.walk(parse_with_python(source)):
+        if not isinstance(node, ast.ClassDef):
+            continue
+        methods = {m.name: m for m in node.body if isinstance(m, ast.FunctionDef)}
+        call = methods.get("call")
+        bases = tuple(ast.unparse(base) for base in node.bases)
+        if call is None:
+            found.append(_LayerClass(node.name, bases, frozenset(), {}))
+            continue
+        called = {
+            name
+            for n in ast.walk(call)
+            if isinstance(n, ast.Call) and (name := _self_attribute(n.func)) is not None
+        }
+        constructed = {
+            name: ast.unparse(value.func)
+            for method in _CONSTRUCTORS
+            if method in methods
+            for name, value in _assigned(methods[method]).items()
+            if name in called and isinstance(value, ast.Call)
+        }
+        found.append(_LayerClass(node.name, bases, frozenset(_assigned(call)), constructed))
+    return tuple(found)
+
+
+def _resolves_to(ctx: RuleContext, written: str, names: frozenset[str], prefix: str = "\0") -> bool:
+    qualified = ctx.qualified_name(cst.parse_expression(written)) or ""
+    return qualified in names or qualified.startswith(prefix)
+
+
+def _is_custom_layer(ctx: RuleContext, cls: _LayerClass, depth: int = 2) -> bool:
+    """Whether `cls` derives from a Keras layer or model, directly or through a class of the file."""
+    for base in cls.bases:
+        if _resolves_to(ctx, base, _LAYER_BASES, _LAYERS):
+            return True
+        parent = next((c for c in _classes(ctx.source) if c.name == base), None)
+        if parent is not None and depth > 0 and _is_custom_layer(ctx, parent, depth - 1):
+            return True
+    return False
+
+
+def _is_layer_construction(ctx: RuleContext, callee: str) -> bool:
+    """Whether `callee(...)` builds a layer that gets no Functional node of its own: a Keras
+    layer (not an `Input`), or a class of the file deriving from a layer or model; not a
+    Functional model (`tf.keras.Model(inputs, outputs)`, `tf.keras.applications.*`)."""
+    if _resolves_to(ctx, callee, frozenset(), _LAYERS):
+        return ctx.qualified_name(cst.parse_expression(callee)) not in _NOT_CALLED_LAYERS
+    cls = next((c for c in _classes(ctx.source) if c.name == callee), None)
+    return cls is not None and _is_custom_layer(ctx, cls)
+
+
+def _outputs(call: cst.Call) -> list[cst.BaseExpression]:
+    """The outputs given to `Model(inputs, outputs)`: the argument, or the items of its list or tuple."""
+    given = [a.value for a in call.args[1:2] if a.keyword is None and not a.star]
+    given += [a.value for a in call.args if a.keyword is not None and a.keyword.value == "outputs"]
+    items: list[cst.BaseExpression] = []
+    for value in given:
+        if isinstance(value, (cst.List, cst.Tuple)):
+            items += [e.value for e in value.elements if isinstance(e, cst.Element)]
+        else:
+            items.append(value)
+    return items
+
+
+class LayerCallInternals(Rule):
+    """What a custom layer makes inside its `call` is not part of a Functional model from TF 2.4.
+
+    From TF 2.4 the Functional API builds `KerasTensor`s, and runs a custom layer's `call` on
+    placeholders in a scratch graph (executed on TF 2.3.0 and 2.4.0): what `call` makes there never
+    reaches the model being built.
+    - A tensor the layer keeps on itself in `call` (`self.attention = tf.nn.softmax(scores)`, an
+      attention map) given as an output of `tf.keras.Model(inputs, outputs)` raises `ValueError`
+      ("Output tensors of a Functional model must be the output of a TensorFlow `Layer`"): return it
+      from `call` as a second output, and use that.
+    - A layer built in `__init__` (or `build`) and called inside `call` (`self.conv_1(inputs)`) gets
+      no inbound node: its `.output` raises `AttributeError` ("Layer conv_1 has no inbound nodes"),
+      `.input` and `.output_shape` too. A subclassed `Model` behaves alike. Return the tensor from
+      `call`, or build the inner layers into a Functional model of their own.
+
+    Reported only where the file shows it all: the attribute is assigned in the `call` of a class of
+    the file that derives from a Keras layer or model (`tf.keras.layers.*`, `tf.keras.Model`), and
+    read outside it (not on `self`), as (an item of) the outputs of `tf.keras.Model(...)`; or the
+    attribute is assigned a Keras layer (`tf.keras.layers.*`, not `Input`) in that class's `__init__`
+    or `build`, called in its `call`, and its `.output`, `.input`, `.output_shape`, `.input_shape`,
+    `.outputs` or `.inputs` is read outside it. Not where Keras builds graph tensors (eager
+    execution off, a graph made the default): there the layers are connected as in TF 2.3. Not
+    rewritten: `call` must return what the model needs.
+
+    Reported:
+
+        class SelfAttention(tf.keras.layers.Layer):
+            def call(self, inputs):
+                self.attention = tf.nn.softmax(tf.matmul(inputs, inputs, transpose_b=True))
+                return tf.matmul(self.attention, inputs)
+
+        inputs = tf.keras.Input((5, 3))
+        layer = SelfAttention()
+        outputs = layer(inputs)
+        attention_model = tf.keras.Model(inputs, layer.attention)
+
+    Write instead:
+
+        class SelfAttention(tf.keras.layers.Layer):
+            def call(self, inputs):
+                attention = tf.nn.softmax(tf.matmul(inputs, inputs, transpose_b=True))
+                return tf.matmul(attention, inputs), attention
+
+        inputs = tf.keras.Input((5, 3))
+        outputs, attention = SelfAttention()(inputs)
+        attention_model = tf.keras.Model(inputs, attention)
+
+    Versions: a custom layer called on `KerasTensor`s runs its `call` in a scratch `FuncGraph`
+    (`Layer._infer_output_signature`, tensorflow/python/keras/engine/base_layer.py) and
+    `Functional._validate_graph_inputs_and_outputs` raises on outputs without `_keras_history`
+    (engine/functional.py), in the tensorflow-cpu 2.4.0 wheel; in 2.3.0 both reach the model (as
+    an op layer, and as a node of the inner layer).
+    """
+
+    code = "TF24226"
+    name = "layer-call-internals"
+    old_removed = "2.4"
+    changed_in = "2.4"
+    fix = None
+    severity = Severity.ERROR
+    # `Model(` for kept tensors; `x.conv_1.output` for inner layers
+    triggers = (
+        Pattern(r"\bModel[ \t]*\(", "Model"),
+        Pattern(r"\.[ \t]*\w+[ \t]*\.[ \t]*(?:output|input)(?:s|_shape)?\b", "output", "input"),
+    )
+    requires = (*IMPORTS_TENSORFLOW, Pattern(r"\bdef[ \t]+call\b", "call"))
+    follows = ()
+
+    def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        if ctx.qualified_name(original.func) not in _FUNCTIONAL or builds_graph_tensors(ctx):
+            return updated
+        for output in _outputs(original):
+            if not isinstance(output, cst.Attribute) or code_for(output.value) == "self":
+                continue
+            kept = output.attr.value
+            cls = next(
+                (c for c in _classes(ctx.source) if kept in c.kept and _is_custom_layer(ctx, c)),
+                None,
+            )
+            if cls is None:
+                continue
+            evidence = f"`{cls.name}.call` keeps `self.{kept} = ...`"
+            ctx.report(
+                output,
+                f"`{code_for(output)}` is no output of a layer from TF 2.4: return it from "
+                f"`{cls.name}.call` as a second output and give the model that.\n"
+                f"{evidence}; TF 2.4 runs a custom layer's `call` on placeholders in a scratch graph, so "
+                '`Model(...)` raises ValueError ("Output tensors of a Functional model must be the output '
+                'of a TensorFlow `Layer`").',
+                evidence=evidence,
+            )
+        return updated
+
+    def leave_Attribute(
+        self, ctx: RuleContext, original: cst.Attribute, updated: cst.Attribute
+    ) -> cst.BaseExpression:
+        inner = original.value
+        if (
+            original.attr.value not in _NODE_ATTRIBUTES
+            or not isinstance(inner, cst.Attribute)
+            or code_for(inner.value) == "self"
+        ):
+            return updated
+        name = inner.attr.value
+        cls = next(
+            (
+                c
+                for c in _classes(ctx.source)
+                if name in c.inner and _is_custom_layer(ctx, c) and _is_layer_construction(ctx, c.inner[name])
+            ),
+            None,
+        )
+        if cls is None or builds_graph_tensors(ctx):
+            return updated
+        evidence = f"`{cls.name}.call` calls `self.{name}`, a `{cls.inner[name]}`"
+        ctx.report(
+            original,
+            f"`{code_for(original)}` raises AttributeError from TF 2.4: `{name}` is called inside "
+            f"`{cls.name}.call`; return the tensor from `call` instead.\n"
+            f"{evidence}; TF 2.4 runs a custom layer's `call` on placeholders in a scratch graph, so the "
+            'layers it calls get no inbound node ("Layer ... has no inbound nodes").',
+            evidence=evidence,
+        )
+        return updated
+
+
+RULES = (LayerCallInternals(),)
