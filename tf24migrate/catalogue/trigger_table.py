@@ -16,7 +16,7 @@ from tf24migrate.rules.needles import (
 )
 
 # The digest of the sources this table was generated from: see `catalogue.generated`.
-SOURCES_DIGEST = "be7917f6bd26218b6665d4d730073786"
+SOURCES_DIGEST = "be585f86fcadc848ef22f4d7799dcd21"
 
 
 class Row(NamedTuple):
@@ -59,7 +59,7 @@ ROWS = (
     Row("TF24223", "layers-one-by-one", True, (PublicImports(), Pattern(r"\.layers\b", ".layers"), Pattern(r"\bModel[ \t]*\(", "Model")), (Pattern(r"\.layers\b", ".layers"), Pattern(r"\bModel[ \t]*\(", "Model"))),
     Row("TF24224", "input-shape-enforced", True, (PublicImports(), "Input", "Model"), (Pattern(r"\b(?:ones|zeros|empty|full|fill|normal|uniform)[ \t]*\(", "ones", "zeros", "empty", "full", "fill", "normal", "uniform"), "Model", "Input")),
     Row("TF24225", "tensorboard-graph-mode", True, (PublicImports(), "TensorBoard", any_of("disable_eager_execution", "disable_v2_behavior", "as_default", "Session")), (Pattern(r"\bcallbacks\b", "callbacks"), "TensorBoard")),
-    Row("TF24226", "layer-call-internals", True, (PublicImports(), Pattern(r"\bdef[ \t]+call\b", "call")), (Pattern(r"\bModel[ \t]*\(", "Model"), Pattern(r"\.[ \t]*\w+[ \t]*\.[ \t]*(?:output|input)(?:s|_shape)?\b", "output", "input"))),
+    Row("TF24226", "layer-call-internals", True, (PublicImports(), any_of(Pattern(r"\bdef[ \t]+call\b", "call"), Pattern(r"\bget_(?:output|input)(?:_shape)?_at\b", "get_output", "get_input"))), (Pattern(r"\bModel[ \t]*\(", "Model"), Pattern(r"\.[ \t]*\w+[ \t]*\.[ \t]*(?:output|input)(?:s|_shape)?\b", "output", "input"), Pattern(r"\bget_(?:output|input)(?:_shape)?_at\b", "get_output", "get_input"))),
     Row("TF24301", "mixed-precision-policy", True, (PublicImports(), "experimental"), (Pattern(r"\bmixed_precision\b", "mixed_precision"),)),
     Row("TF24302", "set-policy", True, (PublicImports(),), ("set_policy",)),
     Row("TF24303", "global-policy", True, (PublicImports(),), ("global_policy",)),

@@ -13,7 +13,7 @@ from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import code_for
 from tf24migrate.rules.context import RuleContext
-from tf24migrate.rules.needles import Pattern
+from tf24migrate.rules.needles import Pattern, any_of
 from tf24migrate.rules.text import of_the_last_text, parse_with_python
 
 from ._symbolic import builds_graph_tensors
@@ -31,6 +31,8 @@ _NOT_CALLED_LAYERS = frozenset({"tensorflow.keras.layers.Input", "tensorflow.ker
 # what a layer knows of the Functional graph it was called in (its inbound nodes)
 _NODE_ATTRIBUTES = frozenset({"output", "input", "output_shape", "input_shape", "outputs", "inputs"})
 _CONSTRUCTORS = ("__init__", "build")
+_AT_NODE = frozenset({"get_output_at", "get_input_at", "get_output_shape_at", "get_input_shape_at"})
+_AT_NODE_NEEDLE = Pattern(r"\bget_(?:output|input)(?:_shape)?_at\b", "get_output", "get_input")
 
 
 @dataclass(frozen=True)
@@ -127,6 +129,32 @@ def _is_layer_construction(ctx: RuleContext, callee: str) -> bool:
     return cls is not None and _is_custom_layer(ctx, cls)
 
 
+def _layer_of_nested_model(node: cst.BaseExpression) -> bool:
+    """Whether `node` is a layer reached through a model inside a model:
+    `outer.get_layer("inner").get_layer("dense")`, or `outer.layers[1].get_layer("dense")`."""
+    if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)):
+        return False
+    if node.func.attr.value != "get_layer":
+        return False
+    inner = node.func.value
+    if isinstance(inner, cst.Subscript):
+        return isinstance(inner.value, cst.Attribute) and inner.value.attr.value == "layers"
+    return (
+        isinstance(inner, cst.Call)
+        and isinstance(inner.func, cst.Attribute)
+        and inner.func.attr.value == "get_layer"
+    )
+
+
+def _node_index(call: cst.Call) -> int | None:
+    """The node index given to `get_output_at(...)`, when it is a literal."""
+    given = [a.value for a in call.args[:1] if a.keyword is None and not a.star]
+    given += [a.value for a in call.args if a.keyword is not None and a.keyword.value == "node_index"]
+    if given and isinstance(given[0], cst.Integer):
+        return int(given[0].evaluated_value)
+    return None
+
+
 def _outputs(call: cst.Call) -> list[cst.BaseExpression]:
     """The outputs given to `Model(inputs, outputs)`: the argument, or the items of its list or tuple."""
     given = [a.value for a in call.args[1:2] if a.keyword is None and not a.star]
@@ -154,13 +182,20 @@ class LayerCallInternals(Rule):
       no inbound node: its `.output` raises `AttributeError` ("Layer conv_1 has no inbound nodes"),
       `.input` and `.output_shape` too. A subclassed `Model` behaves alike. Return the tensor from
       `call`, or build the inner layers into a Functional model of their own.
+    - Likewise a Functional model called inside another adds a node to itself, not to its layers:
+      `outer.get_layer("inner").get_layer("dense").get_output_at(1)` (TF 2.3's node of that call)
+      raises `ValueError` ("Asked to get output at node 1, but the layer has only 1 inbound
+      nodes"). Build the sub-model from the inner model's own input,
+      `tf.keras.Model(inner.input, inner.get_layer("dense").output)`, and call it on the outer one.
 
     Reported only where the file shows it all: the attribute is assigned in the `call` of a class of
     the file that derives from a Keras layer or model (`tf.keras.layers.*`, `tf.keras.Model`), and
     read outside it (not on `self`), as (an item of) the outputs of `tf.keras.Model(...)`; or the
     attribute is assigned a Keras layer (`tf.keras.layers.*`, not `Input`) in that class's `__init__`
     or `build`, called in its `call`, and its `.output`, `.input`, `.output_shape`, `.input_shape`,
-    `.outputs` or `.inputs` is read outside it. Not where Keras builds graph tensors (eager
+    `.outputs` or `.inputs` is read outside it; or `get_output_at`, `get_input_at` (and their
+    `_shape_` forms) with a literal node index of 1 or more on `get_layer(...)` of a
+    `get_layer(...)` or of `.layers[i]` (a layer of a nested model). Not where Keras builds graph tensors (eager
     execution off, a graph made the default): there the layers are connected as in TF 2.3. Not
     rewritten: `call` must return what the model needs.
 
@@ -204,12 +239,17 @@ class LayerCallInternals(Rule):
     triggers = (
         Pattern(r"\bModel[ \t]*\(", "Model"),
         Pattern(r"\.[ \t]*\w+[ \t]*\.[ \t]*(?:output|input)(?:s|_shape)?\b", "output", "input"),
+        _AT_NODE_NEEDLE,
     )
-    requires = (*IMPORTS_TENSORFLOW, Pattern(r"\bdef[ \t]+call\b", "call"))
+    requires = (*IMPORTS_TENSORFLOW, any_of(Pattern(r"\bdef[ \t]+call\b", "call"), _AT_NODE_NEEDLE))
     follows = ()
 
     def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
-        if ctx.qualified_name(original.func) not in _FUNCTIONAL or builds_graph_tensors(ctx):
+        func = original.func
+        if isinstance(func, cst.Attribute) and func.attr.value in _AT_NODE:
+            self._node_of_nested_layer(ctx, original, func)
+            return updated
+        if ctx.qualified_name(func) not in _FUNCTIONAL or builds_graph_tensors(ctx):
             return updated
         for output in _outputs(original):
             if not isinstance(output, cst.Attribute) or code_for(output.value) == "self":
@@ -232,6 +272,26 @@ class LayerCallInternals(Rule):
                 evidence=evidence,
             )
         return updated
+
+    def _node_of_nested_layer(self, ctx: RuleContext, call: cst.Call, func: cst.Attribute) -> None:
+        """Report `outer.get_layer("inner").get_layer("dense").get_output_at(1)`: the node that
+        calling the inner model inside the outer one added to its layers in TF 2.3."""
+        index = _node_index(call)
+        if index is None or index < 1 or not _layer_of_nested_model(func.value) or builds_graph_tensors(ctx):
+            return
+        layer = code_for(func.value)
+        get_layer = func.value.func if isinstance(func.value, cst.Call) else None
+        model = code_for(get_layer.value) if isinstance(get_layer, cst.Attribute) else layer
+        evidence = f"`{layer}` is a layer of the model `{model}`, which is called inside another"
+        ctx.report(
+            call,
+            f"`{func.attr.value}({index})` raises ValueError from TF 2.4: calling a model inside another "
+            "adds no node to its layers; build the sub-model from the inner model's own input "
+            "(`tf.keras.Model(inner.input, inner.get_layer(name).output)`) and call it on the outer input.\n"
+            f"{evidence}; TF 2.4 records the call as a node of the inner model only, so its layers keep "
+            'their one node ("Asked to get output at node 1, but the layer has only 1 inbound nodes").',
+            evidence=evidence,
+        )
 
     def leave_Attribute(
         self, ctx: RuleContext, original: cst.Attribute, updated: cst.Attribute
