@@ -16,7 +16,7 @@ from tf24migrate.rules.needles import (
 )
 
 # The digest of the sources this table was generated from: see `catalogue.generated`.
-SOURCES_DIGEST = "917d900182c9a153a8e51e5f63d12524"
+SOURCES_DIGEST = "8e7dec7d8245c1386010ec63f4c19580"
 
 
 class Row(NamedTuple):
@@ -61,6 +61,7 @@ ROWS = (
     Row("TF24225", "tensorboard-graph-mode", True, (PublicImports(), "TensorBoard", any_of("disable_eager_execution", "disable_v2_behavior", "as_default", "Session")), (Pattern(r"\bcallbacks\b", "callbacks"), "TensorBoard")),
     Row("TF24226", "layer-call-internals", True, (PublicImports(), any_of(Pattern(r"\bdef[ \t]+call\b", "call"), Pattern(r"\bget_(?:output|input)(?:_shape)?_at\b", "get_output", "get_input"))), (Pattern(r"\bModel[ \t]*\(", "Model"), Pattern(r"\.[ \t]*\w+[ \t]*\.[ \t]*(?:output|input)(?:s|_shape)?\b", "output", "input"), Pattern(r"\bget_(?:output|input)(?:_shape)?_at\b", "get_output", "get_input"))),
     Row("TF24227", "einsum-op-layer-config", True, (PublicImports(), any_of(Pattern(r"\.Input\b|\bInput[ \t]*\(|\bInput[ \t]+as\b", "Input"), Pattern(r"\.(?:in|out)puts?\b", ".input", ".output"), Pattern(r"(?:model|Model|MODEL|layer|Layer|LAYER)\w*[ \t]*\.(?:in|out)puts?\b|(?:model|Model|MODEL|layer|Layer|LAYER)[^\n\r]*[)\]][ \t]*\.(?:in|out)puts?\b|(?:\A|(?<=[\n\r]))[ \t]*[)\]]?[ \t]*\.(?:in|out)puts?\b|(?:(?:model|Model|MODEL|layer|Layer|LAYER)\w*|[)\]])[ \t]*\.\\\r?(?m:$)", ".input", ".output", ".\\")), Pattern(r"\beinsum\b", "einsum"), Pattern(r"\b(?:from_config|clone_model|model_from_config|model_from_json|model_from_yaml)\b", "from_config", "clone_model", "model_from_config", "model_from_json", "model_from_yaml")), (Pattern(r"\beinsum\b", "einsum"), Pattern(r"\b(?:from_config|clone_model|model_from_config|model_from_json|model_from_yaml)\b", "from_config", "clone_model", "model_from_config", "model_from_json", "model_from_yaml"))),
+    Row("TF24228", "reloaded-metric-function", True, (PublicImports(), Pattern(r"\bload_model\b", "load_model"), Pattern(r"\bcustom_objects\b", "custom_objects"), Pattern(r"\bmetrics\b", "metrics")), (Pattern(r"\bload_model\b", "load_model"),)),
     Row("TF24301", "mixed-precision-policy", True, (PublicImports(), "experimental"), (Pattern(r"\bmixed_precision\b", "mixed_precision"),)),
     Row("TF24302", "set-policy", True, (PublicImports(),), ("set_policy",)),
     Row("TF24303", "global-policy", True, (PublicImports(),), ("global_policy",)),
