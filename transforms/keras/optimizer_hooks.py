@@ -45,16 +45,33 @@ def _method_class(ctx: RuleContext) -> cst.ClassDef | None:
     return None
 
 
+def _hook_class(ctx: RuleContext) -> tuple[str, str] | None:
+    """The class whose method is being left, and why its methods are a Keras optimizer's: it
+    derives from one, or it is a mixin of the file that a class of the file puts before one."""
+    cls = _optimizer_class(ctx)
+    if cls is not None:
+        return cls.name.value, f"`{cls.name.value}` is a Keras optimizer"
+    cls = _method_class(ctx)
+    combined = _combined_with_optimizer(ctx, cls.name.value) if cls is not None else None
+    if cls is None or combined is None:
+        return None
+    return (
+        cls.name.value,
+        f"`{combined[0]}` combines `{cls.name.value}` with `{combined[1]}`, a Keras optimizer",
+    )
+
+
 def _combined_with_optimizer(ctx: RuleContext, mixin: str) -> tuple[str, str] | None:
-    """A class of the file that lists the class `mixin` among its bases beside a Keras optimizer
-    (`class AdamW(Mixin, tf.keras.optimizers.Adam)`): its name and that base, as written."""
+    """A class of the file that lists the class `mixin` among its bases before a Keras optimizer
+    (`class AdamW(Mixin, tf.keras.optimizers.Adam)`, where the mixin's methods come first): its
+    name and that base, as written."""
     for node in ast.walk(parse_with_python(ctx.source)):
         if not isinstance(node, ast.ClassDef):
             continue
-        bases = [base for base in node.bases if not (isinstance(base, ast.Name) and base.id == mixin)]
-        if len(bases) == len(node.bases):
+        at = next((i for i, b in enumerate(node.bases) if isinstance(b, ast.Name) and b.id == mixin), None)
+        if at is None:
             continue
-        for base in bases:
+        for base in node.bases[at + 1 :]:
             written = ast.unparse(base)
             if _is_keras_optimizer_class(ctx, cst.parse_expression(written)):
                 return node.name, written
@@ -120,8 +137,8 @@ class OptimizerHooks(Rule):
       `AttributeError`.
 
     Reported only in a class derived from a Keras optimizer (`tf.keras.optimizers.*`,
-    `tensorflow.python.keras.optimizer_v2.*`), `minimize` also in a mixin (a class of the file
-    that a class of the file combines with a Keras optimizer: `class AdamW(Mixin,
+    `tensorflow.python.keras.optimizer_v2.*`) or in a mixin (a class of the file that a class of
+    the file puts before a Keras optimizer among its bases: `class AdamW(Mixin,
     tf.keras.optimizers.Adam)`), and `_aggregate_gradients` only where a `return`
     visibly gives gradients alone (a list or comprehension of non-tuples); `_clip_gradients`
     where the receiver is such a class's `self` or an optimizer built in the same scope. Not
@@ -185,47 +202,42 @@ class OptimizerHooks(Rule):
             return updated
         if name not in ("_compute_gradients", "_aggregate_gradients"):
             return updated
-        cls = _optimizer_class(ctx)
-        if cls is None:
+        found_class = _hook_class(ctx)
+        if found_class is None:
             return updated
+        cls, evidence = found_class
         if name == "_compute_gradients":
             if not _takes_tape(original.params):
                 ctx.report(
                     original.name,
-                    f"`{cls.name.value}._compute_gradients` is called with `tape=` from TF 2.4: add a "
+                    f"`{cls}._compute_gradients` is called with `tape=` from TF 2.4: add a "
                     "`tape=None` parameter and pass it on (`super()._compute_gradients(..., tape=tape)`).\n"
-                    "TF 2.4's `minimize(loss, var_list, tape=None)` passes its tape to `_compute_gradients`; "
-                    "without the parameter the call raises TypeError.",
+                    f"{evidence}; TF 2.4's `minimize(loss, var_list, tape=None)` passes its tape to "
+                    "`_compute_gradients`, and without the parameter the call raises TypeError.",
+                    evidence=evidence,
                 )
             return updated
         found = _returns_bare_gradients(original)
         if found is not None:
             ctx.report(
                 original.name,
-                f"`{cls.name.value}._aggregate_gradients` must return (gradient, variable) pairs from TF 2.4: "
-                f"return `list(zip(gradients, variables))`.\n`{code_for(found).strip()}` gives the gradients "
-                "alone, TF 2.3's contract; TF 2.4's `apply_gradients` reads pairs from it and fails.",
+                f"`{cls}._aggregate_gradients` must return (gradient, variable) pairs from TF 2.4: "
+                f"return `list(zip(gradients, variables))`.\n{evidence}; `{code_for(found).strip()}` gives "
+                "the gradients alone, TF 2.3's contract, and TF 2.4's `apply_gradients` fails reading pairs from it.",
+                evidence=evidence,
             )
         return updated
 
     def _minimize_without_tape(self, ctx: RuleContext, original: cst.FunctionDef) -> None:
         """Report an override of `minimize` without `tape` in a Keras optimizer, or in a mixin of
         the file that a class of the file combines with one."""
-        if _takes_tape(original.params):
+        found_class = None if _takes_tape(original.params) else _hook_class(ctx)
+        if found_class is None:
             return
-        cls = _method_class(ctx)
-        if cls is None:
-            return
-        if any(_is_keras_optimizer_class(ctx, base.value) for base in cls.bases):
-            evidence = f"`{cls.name.value}` is a Keras optimizer"
-        else:
-            combined = _combined_with_optimizer(ctx, cls.name.value)
-            if combined is None:
-                return
-            evidence = f"`{combined[0]}` combines `{cls.name.value}` with `{combined[1]}`, a Keras optimizer"
+        cls, evidence = found_class
         ctx.report(
             original.name,
-            f"`{cls.name.value}.minimize` is called with `tape=` by `Model.fit` from TF 2.4: add a `tape=None` "
+            f"`{cls}.minimize` is called with `tape=` by `Model.fit` from TF 2.4: add a `tape=None` "
             "parameter and pass it on (`super().minimize(..., tape=tape)`).\n"
             f"{evidence}; TF 2.4's `Model.train_step` calls `optimizer.minimize(loss, var_list, tape=tape)`, "
             "and without the parameter `fit` raises TypeError. Not rewritten: TF 2.3's `minimize` takes no "
