@@ -111,8 +111,7 @@ class EinsumOpLayerConfig(Rule):
                 continue
             found = symbolic_evidence(ctx, arg.value)
             if found is not None:
-                line = ctx.node_lines(call)[1].line
-                ctx.block(_KEY, f"`{code_for(call.func)}` on Keras values (line {line}: {found})")
+                ctx.block(_KEY, f"`{code_for(call.func)}` on Keras values ({found})")
                 return
 
 

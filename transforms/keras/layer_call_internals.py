@@ -155,6 +155,53 @@ def _node_index(call: cst.Call) -> int | None:
     return None
 
 
+@of_the_last_text
+def _name_assignments(source: str) -> dict[str, list[tuple[int, str, str] | tuple[int, None, None]]]:
+    """Every `name = value` of `source` by name, in the order of their lines: (line, receiver as
+    written, attribute) where the value is an attribute, else (line, None, None). Other ways of
+    binding a name (a `for` target, `+=`, a tuple target) count as `(line, None, None)` too."""
+    found: dict[str, list[tuple[int, str, str] | tuple[int, None, None]]] = {}
+    simple: set[ast.Name] = set()
+    nodes = list(ast.walk(parse_with_python(source)))
+    for node in nodes:
+        if not isinstance(node, ast.Assign):
+            continue
+        value = node.value
+        for target in node.targets:
+            if isinstance(target, ast.Name):
+                simple.add(target)
+                found.setdefault(target.id, []).append(
+                    (node.lineno, ast.unparse(value.value), value.attr)
+                    if isinstance(value, ast.Attribute)
+                    else (node.lineno, None, None)
+                )
+    for node in nodes:
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node not in simple:
+            found.setdefault(node.id, []).append((node.lineno, None, None))
+        elif isinstance(node, ast.arg):
+            found.setdefault(node.arg, []).append((node.lineno, None, None))
+    for assignments in found.values():
+        assignments.sort(key=lambda assignment: assignment[0])
+    return found
+
+
+def _attribute_bound_to(source: str, name: str) -> tuple[str, str, int] | None:
+    """What `name = receiver.attribute` binds when that is the only kind of assignment to `name`
+    in `source` (every one reads the same attribute, not of `self`), as (receiver as written,
+    attribute, line of the first). The statements binding a model's outputs are seldom on a line
+    the engine parses, so the source is read whole, and without an order: a name also bound to
+    anything else is left alone."""
+    assignments = _name_assignments(source).get(name, [])
+    if not assignments:
+        return None
+    at, receiver, attribute = assignments[0]
+    if receiver is None or attribute is None or receiver == "self":
+        return None
+    if any(a[2] != attribute or a[1] == "self" for a in assignments):
+        return None
+    return receiver, attribute, at
+
+
 def _outputs(call: cst.Call) -> list[cst.BaseExpression]:
     """The outputs given to `Model(inputs, outputs)`: the argument, or the items of its list or tuple."""
     given = [a.value for a in call.args[1:2] if a.keyword is None and not a.star]
@@ -190,7 +237,8 @@ class LayerCallInternals(Rule):
 
     Reported only where the file shows it all: the attribute is assigned in the `call` of a class of
     the file that derives from a Keras layer or model (`tf.keras.layers.*`, `tf.keras.Model`), and
-    read outside it (not on `self`), as (an item of) the outputs of `tf.keras.Model(...)`; or the
+    read outside it (not on `self`), as (an item of) the outputs of `tf.keras.Model(...)`, also
+    through a name every assignment of the file binds to that attribute; or the
     attribute is assigned a Keras layer (`tf.keras.layers.*`, not `Input`) in that class's `__init__`
     or `build`, called in its `call`, and its `.output`, `.input`, `.output_shape`, `.input_shape`,
     `.outputs` or `.inputs` is read outside it; or `get_output_at`, `get_input_at` (and their
@@ -252,9 +300,16 @@ class LayerCallInternals(Rule):
         if ctx.qualified_name(func) not in _FUNCTIONAL or builds_graph_tensors(ctx):
             return updated
         for output in _outputs(original):
-            if not isinstance(output, cst.Attribute) or code_for(output.value) == "self":
+            bound = _attribute_bound_to(ctx.source, output.value) if isinstance(output, cst.Name) else None
+            if bound is not None:
+                kept, shown = (
+                    bound[1],
+                    f"`{code_for(output)}`, bound to `{bound[0]}.{bound[1]}` on line {bound[2]},",
+                )
+            elif isinstance(output, cst.Attribute) and code_for(output.value) != "self":
+                kept, shown = output.attr.value, f"`{code_for(output)}`"
+            else:
                 continue
-            kept = output.attr.value
             cls = next(
                 (c for c in _classes(ctx.source) if kept in c.kept and _is_custom_layer(ctx, c)),
                 None,
@@ -264,7 +319,7 @@ class LayerCallInternals(Rule):
             evidence = f"`{cls.name}.call` keeps `self.{kept} = ...`"
             ctx.report(
                 output,
-                f"`{code_for(output)}` is no output of a layer from TF 2.4: return it from "
+                f"{shown} is no output of a layer from TF 2.4: return it from "
                 f"`{cls.name}.call` as a second output and give the model that.\n"
                 f"{evidence}; TF 2.4 runs a custom layer's `call` on placeholders in a scratch graph, so "
                 '`Model(...)` raises ValueError ("Output tensors of a Functional model must be the output '

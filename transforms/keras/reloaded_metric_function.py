@@ -105,7 +105,7 @@ class ReloadedMetricFunction(Rule):
 
     Versions: `Model._minimum_control_deps` (tensorflow/python/keras/engine/training.py) flattens
     the step's results, keyed by the metrics' names, in the tensorflow-cpu 2.4.0 wheel, where the
-    reloaded metric's name is the function; 2.3.0's is the string.
+    reloaded metric's name is the function; 2.3.0 trains and evaluates the same reloaded model.
     """
 
     code = "TF24228"
