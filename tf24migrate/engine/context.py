@@ -179,6 +179,11 @@ class FileContext(RuleContext):
         span = node_spans(self.module, [node])[node]
         return self.module.code.splitlines()[span.line - 1 : span.end_line], span
 
+    def source_line(self, node: cst.CSTNode) -> int:
+        if self._locate is not None:
+            return self._locate(node, self.cursor.top_statement()).line
+        return self.node_lines(node)[1].line
+
     def line_around(self, node: cst.CSTNode) -> tuple[str, str]:
         lines, span = self.node_lines(node)
         return lines[0][: span.column - 1], lines[-1][span.end_column - 1 :]

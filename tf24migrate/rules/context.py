@@ -58,6 +58,11 @@ class RuleContext(Protocol):
     def line_around(self, node: cst.CSTNode) -> tuple[str, str]:
         """The text of the source line before `node` starts, and after it ends."""
 
+    def source_line(self, node: cst.CSTNode) -> int:
+        """The line of `ctx.source` that `node` starts on. `node_lines` counts the lines of the
+        text LibCST parsed, which the statement plan can shorten (statements left out); compare
+        with what `ast` says of `ctx.source` through this one."""
+
     # ------------------------------------------------------------------ names
     def is_reference(self, node: cst.Name) -> bool:
         """Whether a `Name` is an expression (not an attribute, a keyword or a definition's name)."""

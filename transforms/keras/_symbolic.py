@@ -519,7 +519,7 @@ def builds_graph_tensors(ctx: RuleContext) -> bool:
     off = eager_disabled(ctx.source)
     if off is not None and statement is not None:
         in_function = any(isinstance(n, (cst.FunctionDef, cst.Lambda)) for n in ctx.ancestors)
-        if off.covers(ctx.node_lines(statement)[1].line, in_function):
+        if off.covers(ctx.source_line(statement), in_function):
             return True
     for node in ctx.ancestors:
         if isinstance(node, cst.With) and any(_makes_graph_default(ctx, item.item) for item in node.items):
