@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from tf24migrate.catalogue.entries import versions_section
+from tf24migrate.catalogue.entries import explanation, versions_section
+from tf24migrate.catalogue.entry_table import Entry
 from tf24migrate.catalogue.selection import all_rules
 from tf24migrate.cli.command import _app
 from tf24migrate.model.target import versions_line
@@ -57,3 +58,18 @@ def test_sources_cite_the_release_notes_or_the_api_not_an_outside_file():
     assert not cited, (
         "cite the TensorFlow release notes or a module of a released wheel instead:\n" + "\n".join(cited)
     )
+
+
+def test_explain_never_breaks_a_name_at_its_hyphen():
+    """`tensorflow-cpu` and `tf-2.4.0` are names a reader copies: the versions paragraph wraps
+    between words only (a new rule's `Checked:` text met this in the contributor's path)."""
+    checked = (
+        "the signatures of the "
+        + "tensorflow-cpu 2.4.0 wheel, " * 6
+        + "in tf24migrate/model/release_diff.py."
+    )
+    doc = f"A summary.\n\nBefore: `a`\nAfter: `b`\n\nVersions: {checked}\n"
+    shown = explanation(Entry("TF24999", "example", "safe", True, "info", "2.4", None, None, doc))
+    words = {word for line in shown.splitlines() for word in line.split()}
+    assert "tensorflow-cpu" in words
+    assert not any(line.endswith("-") for line in shown.splitlines())

@@ -70,10 +70,13 @@ def explanation(entry: Entry) -> str:
     default = "yes" if entry.default else "no (opt-in)"
     body, checked = versions_section(entry.doc)
     versions = versions_line(Versions(entry.new_since, entry.old_removed, entry.changed_in))
+    said = f"TensorFlow versions: {versions}" + (f" Checked: {checked}" if checked else "")
+    # never at a hyphen: `tensorflow-cpu` and `tf-2.4.0` are names, which a reader copies
+    lines = textwrap.fill(said, 100, break_on_hyphens=False, break_long_words=False)
     return (
         f"{entry.code} {entry.name}\n\n"
         f"Fix: {fix}. Severity: {entry.severity}. Runs by default: {default}.\n\n"
-        f"{textwrap.fill(f'TensorFlow versions: {versions}' + (f' Checked: {checked}' if checked else ''), 100)}\n\n"
+        f"{lines}\n\n"
         f"{body}"
     )
 
