@@ -210,3 +210,16 @@ def test_line_starts_are_where_pythons_tokenizer_starts_lines(source):
         if character == "\n" or (character == "\r" and source[at + 1 : at + 2] != "\n"):
             expected.append(at + 1)
     assert list(text.line_starts(source)) == expected
+
+
+def test_forget_last_texts_lets_go_of_every_kept_answer():
+    """What `of_the_last_text` functions keep (the symbolic evidence's `ast` reading among them):
+    the language server's worker lets go of it after a big job."""
+    from tf24migrate.transforms.keras._symbolic import symbolic_parameters
+
+    source = "import tensorflow as tf\n\ndef f(x):\n    return x\n\nf(tf.keras.Input((3,)))\n"
+    assert symbolic_parameters(source) is symbolic_parameters(source)  # kept
+    kept = symbolic_parameters(source)
+    text.forget_last_texts()
+    assert symbolic_parameters(source) is not kept
+    assert symbolic_parameters(source) == kept == {("f", "x"): kept[("f", "x")]}

@@ -124,11 +124,14 @@ def _chunks(source: str, size: int, *, numbered: bool) -> Iterator[tuple[int, as
     _last_chunks = (size, source, chunks)
 
 
-def forget_chunks() -> None:
-    """Let go of the last long source parsed in chunks (the language server's worker, after a big
-    job: it would hold the job's text until the next long one came)."""
-    global _last_chunks
-    _last_chunks = None
+def forget_last_texts() -> None:
+    """Let go of the last text every `of_the_last_text` function keeps its answer for, of the last
+    source parsed, and of the last long source parsed in chunks (the language server's worker,
+    after a big job: it would hold the job's text until the next one came, two documents at once)."""
+    global _last_chunks, _last_parsed
+    _last_chunks = _last_parsed = None
+    for forget in _FORGETTERS:
+        forget()
 
 
 def _statement_start(source: str, offset: int, reach: int) -> int:
@@ -153,9 +156,13 @@ _SPLIT_UP_TO = 1 << 22  # characters: a longer text's lines are not all held at 
 _OTHER_LINE_BREAKS = re.compile("[\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
 
 
+_FORGETTERS: list[Callable[[], None]] = []  # of every `of_the_last_text` function
+
+
 def of_the_last_text(function: Callable[[str], _T]) -> Callable[[str], _T]:
     """`function`, with its answer for the last text it was given kept (that very string object):
-    the engine's stages ask several times about the same source."""
+    the engine's stages ask several times about the same source. `forget_last_texts` lets go of
+    it."""
     last: tuple[str, _T] | None = None
 
     @functools.wraps(function)
@@ -165,6 +172,11 @@ def of_the_last_text(function: Callable[[str], _T]) -> Callable[[str], _T]:
             last = (text, function(text))
         return last[1]
 
+    def forget() -> None:
+        nonlocal last
+        last = None
+
+    _FORGETTERS.append(forget)
     return kept
 
 

@@ -38,21 +38,6 @@ def give_back() -> None:
         libc.malloc_trim(0)
 
 
-def forget_last_texts() -> None:
-    """Let go of the last text the engine's stages keep their answers for (`rules.text`'s
-    `of_the_last_text`: `line_starts`, the prefilter's probe, `imports_public_tensorflow`; and the
-    chunks of the last long source parsed): after a big job, the worker held the job's text until
-    the next one came, two documents at once. Each is asked about an empty text instead."""
-    from tf24migrate.catalogue.prefilter import could_fire
-    from tf24migrate.engine.public_api import imports_public_tensorflow
-    from tf24migrate.rules import text
-
-    text.line_starts("")
-    imports_public_tensorflow("")
-    could_fire("", [])
-    text.forget_chunks()
-
-
 def _glibc() -> ctypes.CDLL | None:
     with contextlib.suppress(OSError, AttributeError, ValueError):
         if os.confstr("CS_GNU_LIBC_VERSION"):  # glibc's (None, or ValueError, elsewhere)

@@ -34,7 +34,8 @@ from multiprocessing.process import BaseProcess
 from typing import TYPE_CHECKING
 
 from tf24migrate.model.findings import FileResult, Finding, Status
-from tf24migrate.server.heap import forget_last_texts, give_back, keep_big_blocks_apart
+from tf24migrate.rules.text import forget_last_texts
+from tf24migrate.server.heap import give_back, keep_big_blocks_apart
 from tf24migrate.server.narrowing import Narrowed, narrow
 
 if TYPE_CHECKING:
