@@ -36,6 +36,11 @@ or `disable_v2_behavior()` in the same function, and everywhere but the module's
 it when the module calls it (at its top level or in its `if __name__ == "__main__":` block). There
 Keras's values are graph tensors on TF 2.4 too (executed on 2.4.0), which keep `.op`, `.graph` and
 `:0` names.
+
+Where the code copes with the error itself, a rule may say nothing: `caught` tells whether the node
+being left is in the body of a `try` of its function that catches it (`except AttributeError:
+pass` around `tensor.graph`), and a call in such a `try` gives its function's parameter no
+evidence (`symbolic_parameters`).
 """
 
 from __future__ import annotations
