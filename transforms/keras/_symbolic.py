@@ -672,12 +672,34 @@ def _name_evidence(ctx: RuleContext, name: cst.Name, depth: int) -> str | None:
         return _parameter_evidence(ctx, name)
     if isinstance(value, cst.Call) and ctx.qualified_name(value.func) in INPUTS:
         return f"`{name.value}` is bound to `{abbreviated(value.func)}(...)`"
+    if isinstance(value, cst.Call) and _traces(ctx, value):
+        return None
     if depth <= 0:
         return None
     found = _expression_evidence(ctx, value, depth - 1, skip_name=name.value)
     if found is None:
         return None
     return f"`{name.value}` is computed from a Keras symbolic value ({found})"
+
+
+# What TF's tracing makes of Keras values is a function or a graph, not a symbolic value
+# (`frozen = convert_variables_to_constants_v2(f.get_concrete_function(model.inputs))`, then
+# `frozen.graph`).
+_TRACERS = frozenset(
+    {
+        "tensorflow.function",
+        "tensorflow.python.framework.convert_to_constants.convert_variables_to_constants_v2",
+    }
+)
+
+
+def _traces(ctx: RuleContext, call: cst.Call) -> bool:
+    """Whether `call` traces a function: `tf.function(...)`, `.get_concrete_function(...)`,
+    `convert_variables_to_constants_v2(...)`."""
+    func = call.func
+    if isinstance(func, cst.Attribute) and func.attr.value == "get_concrete_function":
+        return True
+    return ctx.qualified_name(func) in _TRACERS
 
 
 def _parameter_evidence(ctx: RuleContext, name: cst.Name) -> str | None:

@@ -7,9 +7,10 @@ import libcst as cst
 
 from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import MENTIONS_TENSORFLOW, Rule
+from tf24migrate.rules.calls import code_for
 from tf24migrate.rules.context import RuleContext
 
-from ._symbolic import EVIDENCE_IN_FILE, EVIDENCE_TRIGGERS, EVIDENCE_WORDS, symbolic_names
+from ._symbolic import EVIDENCE_IN_FILE, EVIDENCE_TRIGGERS, EVIDENCE_WORDS, symbolic_evidence, symbolic_names
 
 
 class ConcreteFunctionOnSymbolic(Rule):
@@ -17,8 +18,8 @@ class ConcreteFunctionOnSymbolic(Rule):
 
     TF 2.4's `KerasTensor`s are not tensors, and not hashable either, so tracing a `tf.function`
     with one raises `TypeError` (hence the severity). Reported where `.get_concrete_function(...)`
-    receives a name bound from `tf.keras.Input(...)` (or computed from one) in the same scope; the
-    message spells the `tf.TensorSpec` to pass. Not rewritten: the spec's shape may need `None`
+    receives a name bound from `tf.keras.Input(...)` (or computed from one) in the same scope, or a
+    model's `.input(s)` / `.output(s)`; the message spells the `tf.TensorSpec` to pass. Not rewritten: the spec's shape may need `None`
     dimensions the input does not show.
 
     Reported: `inputs = tf.keras.Input((3,))` then `concrete = serve.get_concrete_function(inputs)`
@@ -41,12 +42,30 @@ class ConcreteFunctionOnSymbolic(Rule):
         if not isinstance(func, cst.Attribute) or func.attr.value != "get_concrete_function":
             return updated
         for arg in original.args:
-            for name, _evidence in symbolic_names(ctx, arg.value):
+            names = symbolic_names(ctx, arg.value)
+            for name, _evidence in names:
                 ctx.report(
                     name,
                     f"`get_concrete_function` receives `{name.value}`, a Keras symbolic value, which "
                     f"raises TypeError from TF 2.4: pass `tf.TensorSpec({name.value}.shape, "
                     f"{name.value}.dtype)` instead.",
+                )
+            if not names and symbolic_evidence(ctx, arg.value) is not None:  # `model.inputs`
+                code = code_for(arg.value)
+                several = isinstance(arg.value, cst.Attribute) and arg.value.attr.value in (
+                    "inputs",
+                    "outputs",
+                )
+                spec = (
+                    f"[tf.TensorSpec(t.shape, t.dtype) for t in {code}]"
+                    if several
+                    else f"tf.TensorSpec({code}.shape, {code}.dtype)"
+                )
+                ctx.report(
+                    arg.value,
+                    f"`get_concrete_function` receives `{code}`, Keras symbolic "
+                    f"{'values' if several else 'value'}, which raises TypeError from TF 2.4: pass "
+                    f"`{spec}` instead.",
                 )
         return updated
 
