@@ -440,7 +440,7 @@ def _symbolic_in_scope(
 
 
 def _keras_object(node: ast.expr, aliases: dict[str, str], keras: set[str]) -> bool:
-    """Whether `node` is visibly a Keras model or layer, as `_is_keras_object` tells: named as
+    """Whether `node` is visibly a Keras model or layer, as `is_keras_object` tells: named as
     one (`model`, `self.encoder_layer`), a name in `keras` (bound to a `tf.keras.*` construction),
     or such a construction or `get_layer(...)` itself."""
     while isinstance(node, ast.Subscript):
@@ -562,7 +562,7 @@ def caught(ctx: RuleContext, error: str) -> bool:
     return False
 
 
-def _is_keras_object(ctx: RuleContext, node: cst.BaseExpression) -> bool:
+def is_keras_object(ctx: RuleContext, node: cst.BaseExpression) -> bool:
     """Whether `node` is visibly a Keras model or layer (see the module docstring)."""
     while isinstance(node, cst.Subscript):  # model.layers[3]
         node = node.value
@@ -739,7 +739,7 @@ def _expression_evidence(
         if isinstance(current, cst.Call) and ctx.qualified_name(current.func) in INPUTS:
             return f"`{abbreviated(current.func)}(...)` is passed to it"
         if isinstance(current, cst.Attribute):
-            if current.attr.value in SYMBOLIC_ATTRIBUTES and _is_keras_object(ctx, current.value):
+            if current.attr.value in SYMBOLIC_ATTRIBUTES and is_keras_object(ctx, current.value):
                 return f"`{abbreviated(current)}` is a Keras model's symbolic {current.attr.value}"
         elif isinstance(current, cst.Name) and current.value not in hidden and current.value != skip_name:
             found = _name_evidence(ctx, current, depth)
@@ -759,7 +759,7 @@ def symbolic_evidence(ctx: RuleContext, node: cst.BaseExpression) -> str | None:
     if isinstance(node, cst.Call):
         return _flattened_evidence(ctx, node)
     if isinstance(node, cst.Attribute):
-        if node.attr.value in SYMBOLIC_ATTRIBUTES and _is_keras_object(ctx, node.value):
+        if node.attr.value in SYMBOLIC_ATTRIBUTES and is_keras_object(ctx, node.value):
             return f"`{abbreviated(node)}` is a Keras model's symbolic {node.attr.value}"
         return None
     if isinstance(node, cst.Name):
@@ -868,6 +868,6 @@ def symbolic_names(ctx: RuleContext, node: cst.CSTNode) -> list[tuple[cst.Name, 
 
 
 _SYMBOLIC_ITEMS = _Items(
-    _element_evidence, ("inputs", "outputs"), _is_keras_object, "symbolic ", "symbolic values"
+    _element_evidence, ("inputs", "outputs"), is_keras_object, "symbolic ", "symbolic values"
 )
 _INPUT_ITEMS = _Items(_input_evidence_item, ("inputs",), _is_model, "", "inputs")
