@@ -279,7 +279,7 @@ def symbolic_parameters(source: str) -> dict[tuple[str, str], str]:
     if tree is None:
         return {}
     aliases = _import_aliases(tree)
-    functions = _plain_functions(tree)
+    functions = _plain_functions(tree, aliases)
     scopes = [tree, *functions.values()]
     found: dict[tuple[str, str], str] = {}
     for _ in range(3):  # a helper's parameter found symbolic makes its calls' arguments so
@@ -305,14 +305,14 @@ def symbolic_parameters(source: str) -> dict[tuple[str, str], str]:
 
 def _import_aliases(tree: ast.Module) -> dict[str, str]:
     """What each name the module's imports bind is (`tf`: `tensorflow`, `Input`:
-    `tensorflow.keras.layers.Input`)."""
+    `tensorflow.keras.layers.Input`), as `engine.ast_bindings` reads imports for the plan (not
+    imported here: the rules come before the engine)."""
     aliases = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
-                aliases[alias.asname or alias.name.partition(".")[0]] = (
-                    alias.name if alias.asname else alias.name.partition(".")[0]
-                )
+                top = alias.name.partition(".")[0]
+                aliases[alias.asname or top] = alias.name if alias.asname else top
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
             for alias in node.names:
                 aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
@@ -336,10 +336,10 @@ def _is_input_call(node: ast.expr, aliases: dict[str, str]) -> bool:
     return isinstance(node, ast.Call) and _qualified(node.func, aliases) in INPUTS
 
 
-def _plain_functions(tree: ast.Module) -> dict[str, ast.FunctionDef]:
+def _plain_functions(tree: ast.Module, aliases: dict[str, str]) -> dict[str, ast.FunctionDef]:
     """The functions of the module (at its top level or in other functions, not in classes) whose
-    name the file binds once, by that `def`, not decorated (`tf.function` may give a function
-    other values than the call's)."""
+    name the file binds once, by that `def` (not an assignment, nor an import of `aliases`), not
+    decorated (`tf.function` may give a function other values than the call's)."""
     counts: dict[str, int] = {}
     plain: dict[str, ast.FunctionDef] = {}
     stack: list[tuple[ast.AST, bool]] = [(tree, False)]
@@ -360,12 +360,7 @@ def _plain_functions(tree: ast.Module) -> dict[str, ast.FunctionDef]:
         node.id
         for node in ast.walk(tree)
         if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load)
-    } | {
-        alias.asname or alias.name
-        for node in ast.walk(tree)
-        if isinstance(node, (ast.Import, ast.ImportFrom))
-        for alias in node.names
-    }
+    } | aliases.keys()
     return {name: function for name, function in plain.items() if counts[name] == 1 and name not in rebound}
 
 
@@ -475,8 +470,9 @@ def _symbolic_collection(node: ast.expr, aliases: dict[str, str], symbolic: _Sco
     return False
 
 
+_CATCH_ALL = frozenset({"Exception", "BaseException"})
 # What a `try` catching one of these expects of a call in its body: the errors of `KerasTensor`s.
-_BREAKS_CAUGHT = frozenset({"AttributeError", "TypeError", "Exception", "BaseException"})
+_BREAKS_CAUGHT = _CATCH_ALL | {"AttributeError", "TypeError"}
 
 
 def _calls_in_scope(scope: ast.AST) -> Iterator[ast.Call]:
@@ -535,9 +531,6 @@ def builds_graph_tensors(ctx: RuleContext) -> bool:
                 statement is not None and guarded is not None and ctx.node_lines(statement)[0][0] in guarded
             )
     return False
-
-
-_CATCH_ALL = frozenset({"Exception", "BaseException"})
 
 
 def caught(ctx: RuleContext, error: str) -> bool:

@@ -15,7 +15,7 @@ from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.needles import NotDispatchedCall, word
 
 from .._text import assigned_value
-from ._symbolic import EVIDENCE_TRIGGERS, EVIDENCE_WORDS, caught, symbolic_names
+from ._symbolic import EVIDENCE_TRIGGERS, EVIDENCE_WORDS, INPUTS, caught, symbolic_names
 
 _CONTROL_FLOW = {"tensorflow.cond", "tensorflow.while_loop", "tensorflow.map_fn"}
 # TF functions that are not control flow but do not dispatch on `KerasTensor`s either, with the
@@ -56,8 +56,12 @@ _BOOLEAN_FUNCTIONS = {
         "is_finite",
     )
 } | {"tensorflow.sequence_mask"}
-_CASTS = {"tensorflow.cast", "tensorflow.dtypes.cast"}
-_INPUTS = {"tensorflow.keras.Input", "tensorflow.keras.layers.Input", "keras.Input", "keras.layers.Input"}
+# where a call that makes a tensor of a given dtype takes the dtype positionally:
+# `tf.cast(x, dtype)`, `tf.keras.Input(shape, batch_size, name, dtype)` (standalone Keras's too)
+_DTYPE_POSITION = {
+    **dict.fromkeys(("tensorflow.cast", "tensorflow.dtypes.cast"), 1),
+    **dict.fromkeys((*INPUTS, "keras.Input", "keras.layers.Input"), 3),
+}
 _BOOL = {"tensorflow.bool", "tensorflow.dtypes.bool"}
 
 
@@ -84,8 +88,7 @@ def _boolean(ctx: RuleContext, node: cst.BaseExpression, depth: int = 2) -> bool
         called = ctx.qualified_name(node.func)
         if called in _BOOLEAN_FUNCTIONS:
             return True
-        # `tf.cast(x, dtype)`, `tf.keras.Input(shape, batch_size, name, dtype)`
-        at = {**dict.fromkeys(_CASTS, 1), **dict.fromkeys(_INPUTS, 3)}.get(called or "")
+        at = _DTYPE_POSITION.get(called or "")
         if at is None:
             return False
         positional = [arg for arg in node.args if arg.keyword is None and not arg.star]

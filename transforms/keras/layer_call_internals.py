@@ -14,7 +14,7 @@ from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import code_for
 from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.needles import Pattern, any_of
-from tf24migrate.rules.text import of_the_last_text, parse_with_python
+from tf24migrate.rules.text import of_the_last_text, parsed_or_none
 
 from ._symbolic import builds_graph_tensors
 
@@ -77,8 +77,11 @@ def _assigned(function: ast.FunctionDef) -> dict[str, ast.expr]:
 @of_the_last_text
 def _classes(source: str) -> tuple[_LayerClass, ...]:
     """The classes of `source`, as `_LayerClass`es."""
+    tree = parsed_or_none(source)
+    if tree is None:
+        return ()
     found = []
-    for node in ast.walk(parse_with_python(source)):
+    for node in ast.walk(tree):
         if not isinstance(node, ast.ClassDef):
             continue
         methods = {m.name: m for m in node.body if isinstance(m, ast.FunctionDef)}
@@ -162,7 +165,10 @@ def _name_assignments(source: str) -> dict[str, list[tuple[int, str, str] | tupl
     binding a name (a `for` target, `+=`, a tuple target) count as `(line, None, None)` too."""
     found: dict[str, list[tuple[int, str, str] | tuple[int, None, None]]] = {}
     simple: set[ast.Name] = set()
-    nodes = list(ast.walk(parse_with_python(source)))
+    tree = parsed_or_none(source)
+    if tree is None:
+        return found
+    nodes = list(ast.walk(tree))
     for node in nodes:
         if not isinstance(node, ast.Assign):
             continue

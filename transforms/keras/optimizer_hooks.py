@@ -13,7 +13,7 @@ from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import code_for
 from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.needles import Pattern, any_of, word
-from tf24migrate.rules.text import parse_with_python
+from tf24migrate.rules.text import parsed_or_none
 
 from .._text import assigned_value
 
@@ -65,7 +65,8 @@ def _combined_with_optimizer(ctx: RuleContext, mixin: str) -> tuple[str, str] | 
     """A class of the file that lists the class `mixin` among its bases before a Keras optimizer
     (`class AdamW(Mixin, tf.keras.optimizers.Adam)`, where the mixin's methods come first): its
     name and that base, as written."""
-    for node in ast.walk(parse_with_python(ctx.source)):
+    tree = parsed_or_none(ctx.source)
+    for node in ast.walk(tree) if tree is not None else ():
         if not isinstance(node, ast.ClassDef):
             continue
         at = next((i for i, b in enumerate(node.bases) if isinstance(b, ast.Name) and b.id == mixin), None)

@@ -13,7 +13,7 @@ from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import code_for
 from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.needles import word
-from tf24migrate.rules.text import of_the_last_text, parse_with_python
+from tf24migrate.rules.text import of_the_last_text, parsed_or_none
 
 from .._text import assigned_value
 
@@ -25,7 +25,9 @@ _STEPS = frozenset({"fit", "evaluate", "train_on_batch", "test_on_batch"})
 def _metric_functions(source: str) -> frozenset[str]:
     """The functions `source` defines (`def`) and gives as metrics to a `compile(metrics=...)`:
     in a list or tuple, or as the values of a dictionary."""
-    tree = parse_with_python(source)
+    tree = parsed_or_none(source)
+    if tree is None:
+        return frozenset()
     defined = {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
     metrics: set[str] = set()
     for node in ast.walk(tree):
