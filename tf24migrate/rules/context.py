@@ -61,7 +61,8 @@ class RuleContext(Protocol):
     def source_line(self, node: cst.CSTNode) -> int:
         """The line of `ctx.source` that `node` starts on. `node_lines` counts the lines of the
         text LibCST parsed, which the statement plan can shorten (statements left out); compare
-        with what `ast` says of `ctx.source` through this one."""
+        with what `ast` says of `ctx.source` through this one. `node` is of the top-level
+        statement being left (KeyError for another's)."""
 
     # ------------------------------------------------------------------ names
     def is_reference(self, node: cst.Name) -> bool:

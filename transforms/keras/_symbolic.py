@@ -20,10 +20,11 @@ the lines holding `EVIDENCE_TRIGGERS` to the lines using them, `Rule.follows`):
   `tf.keras.*` construction, a `.get_layer(...)` / `.layers[...]` result, or a receiver named as
   one (`model`, `base_model`, `self.model`, `layer`, `encoder_layer`, `Model`, `LAYER`). Graph operations
   (`op.outputs[0]`) are not models: their tensors keep their `:0` names and gradients;
-- a parameter of a plain function of the file (not a method, not decorated) that a call of the
-  file passes such a value, or `Input(...)` itself (`def block(x): ...` then `block(inputs)`,
-  through helpers calling helpers too): `symbolic_parameters`, read with `ast` from the whole
-  source;
+- what `_flow.symbolic_flow` finds, reading the whole source with `ast`: a parameter of a plain
+  function that a call of the file passes a symbolic value (`def block(x): ...` then
+  `block(inputs)`), what a function of the file returns (`inputs, outputs = build()`), an
+  attribute of `self` its class always gives a symbolic value, and a name whose binding the rule
+  cannot see (the plan left it out) or whose chain of assignments is longer than `_DEPTH`;
 - what a call is given `tf.keras.Input(...)` straight as an argument returns
   (`outputs = block.build(hp, tf.keras.Input((3,)))`), and the items of `nest.flatten(x)`
   (`tf.nest`, `tensorflow.python.util.nest`) of such a value (`nest.flatten(outputs)[0]`).
@@ -40,7 +41,7 @@ Keras's values are graph tensors on TF 2.4 too (executed on 2.4.0), which keep `
 Where the code copes with the error itself, a rule may say nothing: `caught` tells whether the node
 being left is in the body of a `try` of its function that catches it (`except AttributeError:
 pass` around `tensor.graph`), and a call in such a `try` gives its function's parameter no
-evidence (`symbolic_parameters`).
+evidence (`_flow`).
 """
 
 from __future__ import annotations
@@ -60,23 +61,30 @@ from tf24migrate.rules.needles import LINE_START, Pattern, any_of, word
 from tf24migrate.rules.text import of_the_last_text, parsed_or_none
 
 from .._text import assigned_value
+from ._flow import (
+    CATCH_ALL,
+    INPUTS,
+    KERAS_NAME,
+    KERAS_NAMES,
+    SYMBOLIC_ATTRIBUTES,
+    TRACERS,
+    blocks,
+    symbolic_flow,
+    symbolic_parameters,
+)
 
-INPUTS = frozenset({"tensorflow.keras.Input", "tensorflow.keras.layers.Input"})
-SYMBOLIC_ATTRIBUTES = frozenset({"input", "inputs", "output", "outputs"})
 # What every line that can hold evidence holds (`Input` as a word, `.input(s)` / `.output(s)` as
 # attributes): rules of this family follow names from them (`Rule.follows`).
 INPUT_WORD = word("Input")
 EVIDENCE_TRIGGERS = (INPUT_WORD, Pattern(r"\.(?:in|out)puts?\b", ".input", ".output"))
 _DEPTH = 3
-_KERAS_NAMES = ("model", "Model", "MODEL", "layer", "Layer", "LAYER")  # `base_model`, `self.encoderLayer`
-_KERAS_NAME = re.compile("|".join(_KERAS_NAMES))
 # What a file holds where this module can find evidence, which a rule of this family requires: every
 # `tensorflow.keras` name and `Input` needs an import of TensorFlow's public API; without one, only a
 # `.input(s)` / `.output(s)` whose receiver is named as a model or layer (`base_model.output`),
 # indexes or calls one (`model.layers[0].output`, `self.get_layer("x").output`), or is continued from
 # a line before (`).output`, `].output` or `.output` first on a line; `model.\` then `output`).
 _IO = r"[ \t]*\.(?:in|out)puts?\b"
-_NAMED = "|".join(_KERAS_NAMES)
+_NAMED = "|".join(KERAS_NAMES)
 _KERAS_IO = Pattern(
     rf"(?:{_NAMED})\w*{_IO}|(?:{_NAMED})[^\n\r]*[)\]]{_IO}|{LINE_START}[ \t]*[)\]]?{_IO}"
     rf"|(?:(?:{_NAMED})\w*|[)\]])[ \t]*\.\\\r?(?m:$)",
@@ -102,7 +110,8 @@ def walk(
 
     Not entered: lambda parameters; the receiver of an attribute (`x` in `x.shape`: the shape or
     dtype of a symbolic tensor is not symbolic itself); the function of a call (`model` in
-    `model(x)`: calling a model on data gives real tensors).
+    `model(x)`: calling a model on data gives real tensors); the target of a comprehension's `for`
+    (it binds a name, and what it reads is its `in`).
     """
     yield node, hidden
     if isinstance(node, cst.Lambda):
@@ -112,7 +121,9 @@ def walk(
     if isinstance(node, cst.Attribute):
         return
     for child in node.children:
-        if isinstance(node, cst.Call) and child is node.func:
+        if (isinstance(node, cst.Call) and child is node.func) or (
+            isinstance(node, cst.CompFor) and child is node.target
+        ):
             continue
         yield from walk(child, hidden)
 
@@ -167,7 +178,7 @@ def _tf2_guarded(source: str) -> dict[str, frozenset[str]]:
     for function in ast.walk(tree):
         if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
-        for block in _blocks(function):
+        for block in blocks(function):
             for statement in block:
                 if (
                     isinstance(statement, ast.If)
@@ -181,23 +192,6 @@ def _tf2_guarded(source: str) -> dict[str, frozenset[str]]:
                     after = lines[(statement.end_lineno or statement.lineno) : block[-1].end_lineno]
                     guarded.setdefault(function.name, set()).update(after)
     return {name: frozenset(found) for name, found in guarded.items()}
-
-
-def _blocks(function: ast.AST) -> Iterator[list[ast.stmt]]:
-    """The statement lists of `function`: its body and those nested in its statements (not in
-    nested functions or classes)."""
-    stack = [function]
-    while stack:
-        node = stack.pop()
-        for field in ("body", "orelse", "finalbody", "handlers"):
-            block = getattr(node, field, None)
-            if not isinstance(block, list) or not block:
-                continue
-            if isinstance(block[0], ast.stmt):
-                yield block
-            stack.extend(
-                s for s in block if not isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
-            )
 
 
 _DISABLES_EAGER = frozenset({"disable_eager_execution", "disable_v2_behavior"})
@@ -236,7 +230,7 @@ def eager_disabled(source: str) -> EagerOff | None:
         ((statement.end_lineno or statement.lineno) + 1, block[-1].end_lineno or block[-1].lineno)
         for function in ast.walk(tree)
         if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef))
-        for block in _blocks(function)
+        for block in blocks(function)
         for statement in block
         if _disables_eager(statement)
     ]
@@ -264,248 +258,6 @@ def _disables_eager(statement: ast.stmt) -> bool:
         and not statement.value.args
         and last_name(statement.value.func) in _DISABLES_EAGER
     )
-
-
-@of_the_last_text
-def symbolic_parameters(source: str) -> dict[tuple[str, str], str]:
-    """`{(function, parameter): why}` for the parameters of the file's functions that a call in the
-    file passes a Keras symbolic value (`def block(x): ...` then `block(inputs)`): as the whole
-    argument, `Input(...)` itself or a name its scope binds to `Input(...)`, computes from one (any
-    use in the value but a lambda's), or has as such a parameter itself (a helper calling a helper).
-    Only the file's plain functions, each defined once by its name (not methods: which object a call
-    reaches is not visible), and only calls by that name. Read with `ast` from the whole source: the
-    call is in another scope than the parameter, often in statements no rule's trigger is on."""
-    tree = parsed_or_none(source) if "def" in source else None
-    if tree is None:
-        return {}
-    aliases = _import_aliases(tree)
-    functions = _plain_functions(tree, aliases)
-    scopes = [tree, *functions.values()]
-    found: dict[tuple[str, str], str] = {}
-    for _ in range(3):  # a helper's parameter found symbolic makes its calls' arguments so
-        before = len(found)
-        for scope in scopes:
-            symbolic = _symbolic_in_scope(scope, aliases, found)
-            for call in _calls_in_scope(scope):
-                function = functions.get(call.func.id) if isinstance(call.func, ast.Name) else None
-                if function is None:
-                    continue
-                for parameter, argument in _bound(function, call):
-                    if (function.name, parameter) in found:
-                        continue
-                    if _symbolic_argument(argument, aliases, symbolic):
-                        found[(function.name, parameter)] = (
-                            f"`{parameter}` is a parameter of `{function.name}`, which line {call.lineno} "
-                            f"calls with `{ast.unparse(argument)}`, a Keras symbolic value"
-                        )
-        if len(found) == before:
-            break
-    return found
-
-
-def _import_aliases(tree: ast.Module) -> dict[str, str]:
-    """What each name the module's imports bind is (`tf`: `tensorflow`, `Input`:
-    `tensorflow.keras.layers.Input`), as `engine.ast_bindings` reads imports for the plan (not
-    imported here: the rules come before the engine)."""
-    aliases = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                top = alias.name.partition(".")[0]
-                aliases[alias.asname or top] = alias.name if alias.asname else top
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            for alias in node.names:
-                aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
-    return aliases
-
-
-def _qualified(node: ast.expr, aliases: dict[str, str]) -> str:
-    """The qualified name of a dotted expression rooted in an import (`tf.keras.Input`:
-    `tensorflow.keras.Input`), or ""."""
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name) or node.id not in aliases:
-        return ""
-    return ".".join([aliases[node.id], *reversed(parts)]).replace(".compat.v2.", ".", 1)
-
-
-def _is_input_call(node: ast.expr, aliases: dict[str, str]) -> bool:
-    """Whether `node` is a call of `tf.keras.Input` (any spelling through the imports)."""
-    return isinstance(node, ast.Call) and _qualified(node.func, aliases) in INPUTS
-
-
-def _plain_functions(tree: ast.Module, aliases: dict[str, str]) -> dict[str, ast.FunctionDef]:
-    """The functions of the module (at its top level or in other functions, not in classes) whose
-    name the file binds once, by that `def` (not an assignment, nor an import of `aliases`), not
-    decorated (`tf.function` may give a function other values than the call's)."""
-    counts: dict[str, int] = {}
-    plain: dict[str, ast.FunctionDef] = {}
-    stack: list[tuple[ast.AST, bool]] = [(tree, False)]
-    while stack:
-        node, in_class = stack.pop()
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                counts[child.name] = counts.get(child.name, 0) + 1
-                if not in_class and isinstance(child, ast.FunctionDef) and not child.decorator_list:
-                    plain[child.name] = child
-            stack.append(
-                (
-                    child,
-                    isinstance(child, ast.ClassDef) or (in_class and not isinstance(child, ast.FunctionDef)),
-                )
-            )
-    rebound = {
-        node.id
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load)
-    } | aliases.keys()
-    return {name: function for name, function in plain.items() if counts[name] == 1 and name not in rebound}
-
-
-def _statements(scope: ast.AST) -> Iterator[ast.stmt]:
-    """The statements of a module's or a function's own scope (not of nested functions or classes)."""
-    for block in _blocks(scope):
-        yield from block
-
-
-def _own_nodes(statement: ast.AST, receivers: bool = True) -> Iterator[ast.AST]:
-    """The nodes of `statement`, lambdas' bodies and nested definitions left out, and, unless
-    `receivers`, the receivers of attributes (`inputs` in `inputs.shape`: a shape is no symbolic
-    value)."""
-    stack = [statement]
-    while stack:
-        node = stack.pop()
-        yield node
-        if not receivers and isinstance(node, ast.Attribute):
-            continue
-        stack.extend(
-            child
-            for child in ast.iter_child_nodes(node)
-            if not isinstance(
-                child, (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.stmt)
-            )
-        )
-
-
-@dataclass
-class _ScopeValues:
-    """What a scope binds: the names of Keras symbolic values, and of Keras models or layers."""
-
-    names: set[str]
-    keras: set[str]
-
-
-def _symbolic_in_scope(
-    scope: ast.AST, aliases: dict[str, str], found: dict[tuple[str, str], str]
-) -> _ScopeValues:
-    """The names `scope` binds to Keras symbolic values (`Input(...)`, a value using one, a model's
-    output, a loop's or a comprehension's target over a model's outputs, its own parameters found
-    symbolic), and to Keras objects (`tf.keras.*(...)`)."""
-    values = _ScopeValues({p for function, p in found if getattr(scope, "name", None) == function}, set())
-    assignments = []
-    loops = []
-    for statement in _statements(scope):
-        if isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None:
-            targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
-            assignments.append((targets, statement.value))
-            if isinstance(statement.value, ast.Call) and _qualified(statement.value.func, aliases).startswith(
-                "tensorflow.keras."
-            ):
-                values.keras.update(t.id for t in targets if isinstance(t, ast.Name))
-        if isinstance(statement, ast.For) and isinstance(statement.target, ast.Name):
-            loops.append((statement.target, statement.iter))
-        for node in _own_nodes(statement):
-            if isinstance(node, ast.comprehension) and isinstance(node.target, ast.Name):
-                loops.append((node.target, node.iter))
-    for _ in range(3):
-        before = len(values.names)
-        for targets, value in assignments:
-            if any(
-                _symbolic_argument(n, aliases, values) for n in _own_nodes(value) if isinstance(n, ast.expr)
-            ):
-                values.names.update(n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name))
-        for target, collection in loops:
-            if _symbolic_collection(collection, aliases, values):
-                values.names.add(target.id)
-        if len(values.names) == before:
-            break
-    return values
-
-
-def _keras_object(node: ast.expr, aliases: dict[str, str], keras: set[str]) -> bool:
-    """Whether `node` is visibly a Keras model or layer, as `is_keras_object` tells: named as
-    one (`model`, `self.encoder_layer`), a name in `keras` (bound to a `tf.keras.*` construction),
-    or such a construction or `get_layer(...)` itself."""
-    while isinstance(node, ast.Subscript):
-        node = node.value
-    if isinstance(node, ast.Call):
-        if isinstance(node.func, ast.Attribute) and node.func.attr == "get_layer":
-            return True
-        return _qualified(node.func, aliases).startswith("tensorflow.keras.")
-    last = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else ""
-    return bool(_KERAS_NAME.search(last)) or (isinstance(node, ast.Name) and node.id in keras)
-
-
-def _symbolic_argument(node: ast.expr, aliases: dict[str, str], symbolic: _ScopeValues) -> bool:
-    """Whether `node` is a Keras symbolic value: `Input(...)`, a name of `symbolic.names`, or a
-    model's `.input(s)` / `.output(s)` (an item of them too)."""
-    while isinstance(node, ast.Subscript):
-        node = node.value
-    if isinstance(node, ast.Name):
-        return node.id in symbolic.names
-    if isinstance(node, ast.Attribute):
-        return node.attr in SYMBOLIC_ATTRIBUTES and _keras_object(node.value, aliases, symbolic.keras)
-    return _is_input_call(node, aliases)
-
-
-def _symbolic_collection(node: ast.expr, aliases: dict[str, str], symbolic: _ScopeValues) -> bool:
-    """Whether every item of `node` is a Keras symbolic value: a model's `.inputs` / `.outputs`,
-    a list or tuple of such values."""
-    if isinstance(node, ast.Attribute):
-        return node.attr in ("inputs", "outputs") and _keras_object(node.value, aliases, symbolic.keras)
-    if isinstance(node, (ast.List, ast.Tuple)):
-        return bool(node.elts) and all(_symbolic_argument(e, aliases, symbolic) for e in node.elts)
-    return False
-
-
-_CATCH_ALL = frozenset({"Exception", "BaseException"})
-# What a `try` catching one of these expects of a call in its body: the errors of `KerasTensor`s.
-_BREAKS_CAUGHT = _CATCH_ALL | {"AttributeError", "TypeError"}
-
-
-def _calls_in_scope(scope: ast.AST) -> Iterator[ast.Call]:
-    """The calls in `scope`'s own statements, but those in the body of a `try` that catches what a
-    Keras symbolic value makes fail: the code copes with that."""
-    guarded: set[int] = set()
-    for statement in _statements(scope):
-        if isinstance(statement, ast.Try) and any(
-            handler.type is None
-            or {last_name(kind) for kind in getattr(handler.type, "elts", [handler.type])} & _BREAKS_CAUGHT
-            for handler in statement.handlers
-        ):
-            guarded.update(id(node) for inner in statement.body for node in ast.walk(inner))
-    for statement in _statements(scope):
-        if id(statement) in guarded:
-            continue
-        for node in _own_nodes(statement):
-            if isinstance(node, ast.Call):
-                yield node
-
-
-def _bound(function: ast.FunctionDef, call: ast.Call) -> Iterator[tuple[str, ast.expr]]:
-    """`(parameter, argument)` as `call` binds its arguments to `function`'s parameters (those after
-    a `*args` or before a `**kwargs` of the call left out)."""
-    positional = [a.arg for a in (*function.args.posonlyargs, *function.args.args)]
-    for parameter, argument in zip(positional, call.args, strict=False):
-        if isinstance(argument, ast.Starred):
-            break
-        yield parameter, argument
-    named = set(positional[len(call.args) :]) | {a.arg for a in function.args.kwonlyargs}
-    for keyword in call.keywords:
-        if keyword.arg in named:
-            yield keyword.arg, keyword.value
 
 
 def builds_graph_tensors(ctx: RuleContext) -> bool:
@@ -549,7 +301,7 @@ def caught(ctx: RuleContext, error: str) -> bool:
                     for k in kinds
                     if k
                 }
-                if handler.type is None or names & (_CATCH_ALL | {error}):
+                if handler.type is None or names & (CATCH_ALL | {error}):
                     return True
         inner = node
     return False
@@ -567,7 +319,7 @@ def is_keras_object(ctx: RuleContext, node: cst.BaseExpression) -> bool:
     parts = dotted_parts(node)
     if not parts:
         return False
-    if _KERAS_NAME.search(parts[-1]):
+    if KERAS_NAME.search(parts[-1]):
         return True
     if isinstance(node, cst.Name):
         value = assigned_value(ctx, node)
@@ -662,28 +414,60 @@ def _name_evidence(ctx: RuleContext, name: cst.Name, depth: int) -> str | None:
             return f"`{name.value}` iterates over {found}"
     value = assigned_value(ctx, name)
     if value is None:
-        return _parameter_evidence(ctx, name)
+        return _parameter_evidence(ctx, name) or _flow_evidence(ctx, name)
     if isinstance(value, cst.Call) and ctx.qualified_name(value.func) in INPUTS:
         return f"`{name.value}` is bound to `{abbreviated(value.func)}(...)`"
     if isinstance(value, cst.Call) and _traces(ctx, value):
         return None
-    if depth <= 0:
-        return None
-    found = _expression_evidence(ctx, value, depth - 1, skip_name=name.value)
+    if _returned_evidence(ctx, value) is not None:  # `outputs = build()`: the flow says it alike everywhere
+        return _flow_evidence(ctx, name)
+    found = _expression_evidence(ctx, value, depth - 1, skip_name=name.value) if depth > 0 else None
     if found is None:
-        return None
+        return _flow_evidence(ctx, name)
     return f"`{name.value}` is computed from a Keras symbolic value ({found})"
 
 
-# What TF's tracing makes of Keras values is a function or a graph, not a symbolic value
-# (`frozen = convert_variables_to_constants_v2(f.get_concrete_function(model.inputs))`, then
-# `frozen.graph`).
-_TRACERS = frozenset(
-    {
-        "tensorflow.function",
-        "tensorflow.python.framework.convert_to_constants.convert_variables_to_constants_v2",
-    }
-)
+def _flow_evidence(ctx: RuleContext, name: cst.Name) -> str | None:
+    """Why `symbolic_flow` finds `name` a Keras symbolic value where it is read, when the rule
+    cannot see the binding (the plan left it out) or sees an assignment (a parameter, a loop's
+    target or an import is read by the other kinds of evidence)."""
+    if not ctx.is_reference(name):
+        return None
+    binding = ctx.binding(name.value)
+    bound_by = binding.node if binding is not None else None
+    if bound_by is not None and not isinstance(bound_by, (cst.Assign, cst.AnnAssign)):
+        return None
+    return symbolic_flow(ctx.source).name(_enclosing_scopes(ctx), name.value)
+
+
+def _enclosing_scopes(ctx: RuleContext) -> tuple[str, ...]:
+    """The qualified names of the functions around the node being left, the innermost first, then
+    "" for the module (`symbolic_flow`'s keys)."""
+    definitions = [n for n in reversed(ctx.ancestors) if isinstance(n, (cst.FunctionDef, cst.ClassDef))]
+    paths = [".".join(d.name.value for d in definitions[: i + 1]) for i in range(len(definitions))]
+    functions = [path for path, d in zip(paths, definitions, strict=True) if isinstance(d, cst.FunctionDef)]
+    return (*reversed(functions), "")
+
+
+def _attribute_evidence(ctx: RuleContext, node: cst.Attribute) -> str | None:
+    """Why `self.x` in a method is a Keras symbolic value: its class's methods give it one
+    wherever they assign it (`symbolic_flow`)."""
+    if not (isinstance(node.value, cst.Name) and node.value.value == "self"):
+        return None
+    definitions = [n for n in reversed(ctx.ancestors) if isinstance(n, (cst.FunctionDef, cst.ClassDef))]
+    if len(definitions) < 2 or not isinstance(definitions[-2], cst.ClassDef):
+        return None  # not directly in a method
+    owner = ".".join(d.name.value for d in definitions[:-1])
+    return symbolic_flow(ctx.source).attributes.get((owner, node.attr.value))
+
+
+def _returned_evidence(ctx: RuleContext, call: cst.BaseExpression) -> str | None:
+    """Why what `call` returns is a Keras symbolic value: it calls a function of the file whose
+    every `return` gives one (`symbolic_flow`)."""
+    if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Name)):
+        return None
+    positions, why = symbolic_flow(ctx.source).returns.get(call.func.value, (frozenset(), ""))
+    return f"what {why}" if positions is None else None
 
 
 def _traces(ctx: RuleContext, call: cst.Call) -> bool:
@@ -692,7 +476,7 @@ def _traces(ctx: RuleContext, call: cst.Call) -> bool:
     func = call.func
     if isinstance(func, cst.Attribute) and func.attr.value == "get_concrete_function":
         return True
-    return ctx.qualified_name(func) in _TRACERS
+    return ctx.qualified_name(func) in TRACERS
 
 
 def _parameter_evidence(ctx: RuleContext, name: cst.Name) -> str | None:
@@ -734,6 +518,13 @@ def _expression_evidence(
         if isinstance(current, cst.Attribute):
             if current.attr.value in SYMBOLIC_ATTRIBUTES and is_keras_object(ctx, current.value):
                 return f"`{abbreviated(current)}` is a Keras model's symbolic {current.attr.value}"
+            found = _attribute_evidence(ctx, current)
+            if found is not None:
+                return found
+        elif isinstance(current, cst.Call):
+            found = _returned_evidence(ctx, current)
+            if found is not None:
+                return found
         elif isinstance(current, cst.Name) and current.value not in hidden and current.value != skip_name:
             found = _name_evidence(ctx, current, depth)
             if found is not None:
@@ -750,11 +541,11 @@ def symbolic_evidence(ctx: RuleContext, node: cst.BaseExpression) -> str | None:
     while isinstance(node, cst.Subscript):
         node = node.value
     if isinstance(node, cst.Call):
-        return _flattened_evidence(ctx, node)
+        return _flattened_evidence(ctx, node) or _returned_evidence(ctx, node)
     if isinstance(node, cst.Attribute):
         if node.attr.value in SYMBOLIC_ATTRIBUTES and is_keras_object(ctx, node.value):
             return f"`{abbreviated(node)}` is a Keras model's symbolic {node.attr.value}"
-        return None
+        return _attribute_evidence(ctx, node)
     if isinstance(node, cst.Name):
         return _name_evidence(ctx, node, _DEPTH)
     return None
