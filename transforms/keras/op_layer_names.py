@@ -42,6 +42,17 @@ def _named_op_call(ctx: RuleContext, node: cst.CSTNode) -> tuple[cst.Arg, str] |
     return None
 
 
+def _names_read(ctx: RuleContext, name: cst.BaseExpression) -> bool:
+    """Whether the file may read the names of its layers or tensors: it spells the `name=` string
+    again (`get_layer("scores")`), or reads `output_names`, `get_layer` or `.name`. Where it does
+    not, the ignored `name=` changes nothing the code sees: a note."""
+    value = literal_value(name) if isinstance(name, cst.SimpleString) else None
+    source = ctx.source
+    if value is not None and source.count(value) > 1:
+        return True
+    return value is None or any(read in source for read in ("output_names", "get_layer", ".name"))
+
+
 def _defines_prefix(ctx: RuleContext, string: cst.SimpleString, value: str) -> bool:
     """Whether `string` is the bare prefix assigned to a name (`PREFIX = "tf_op_layer_"`, as Keras
     defines it): a constant of an implementation, not the name of a layer."""
@@ -58,7 +69,9 @@ class OpLayerNames(Rule):
     ignores `name=` and names the layer after the op (`tf.identity`, `tf.math.add_1`), so
     `model.output_names`, `get_layer(...)` and the output tensor's name change (executed on TF
     2.3.0 and 2.4.0). Reported: a string that starts with `tf_op_layer_`, and the `name=` of a TF op
-    called on a value the file shows to be Keras symbolic, and a `.name` read of its result. Not
+    called on a value the file shows to be Keras symbolic (a note where the file reads no names:
+    it spells the string nowhere else and reads no `output_names`, `get_layer` or `.name`), and a
+    `.name` read of its result. Not
     reported: the bare prefix assigned to a name (`_TF_OP_LAYER_NAME_PREFIX = "tf_op_layer_"`, as
     Keras itself defines it), which names no layer. Not rewritten: the layer to name is yours to
     choose.
@@ -109,6 +122,7 @@ class OpLayerNames(Rule):
                 "`model.output_names`, `get_layer` and the tensor's `.name` see another name: "
                 f"{_INSTEAD}.",
                 evidence=evidence,
+                note=not _names_read(ctx, name.value),
             )
         return updated
 
