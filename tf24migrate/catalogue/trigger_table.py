@@ -16,7 +16,7 @@ from tf24migrate.rules.needles import (
 )
 
 # The digest of the sources this table was generated from: see `catalogue.generated`.
-SOURCES_DIGEST = "b7f42dda096c9e797f4d84aa767a122f"
+SOURCES_DIGEST = "d24e040f583020874c4cd96bee66bf05"
 
 
 class Row(NamedTuple):
@@ -76,6 +76,7 @@ ROWS = (
     Row("TF24311", "non-floating-global-policy", True, (PublicImports(),), ("set_policy", "set_global_policy")),
     Row("TF24312", "embedding-output-dtype", True, (PublicImports(), "Embedding", any_of(".dtype", "float32"), any_of("mixed_float16", "mixed_bfloat16")), (Pattern(r"\bEmbedding\b", "Embedding"), "set_policy", "set_global_policy", "Policy", "float32")),
     Row("TF24313", "variable-dtype-in-call", True, (PublicImports(), "add_", ".dtype", any_of("mixed_float16", "mixed_bfloat16")), (".dtype", "set_policy", "set_global_policy", "Policy")),
+    Row("TF24314", "forwarded-learning-rate", True, (PublicImports(), Pattern(r"\bproperty\b", "property"), any_of(Pattern(r"\bmixed_float16\b", "mixed_float16"), Pattern(r"\bLossScaleOptimizer\b", "LossScaleOptimizer"))), (Pattern(r"\b(?:ReduceLROnPlateau|LearningRateScheduler)\b", "ReduceLROnPlateau", "LearningRateScheduler"), Pattern(r"(?:\.|(?:\A|(?<=[\n\r])))[ \t]*(?:lr|learning_rate)\b", "lr", "learning_rate"))),
     Row("TF24401", "dispatch-server-config", True, (PublicImports(),), ("DispatchServer",)),
     Row("TF24402", "worker-server-config", True, (PublicImports(),), ("WorkerServer",)),
     Row("TF24403", "data-autotune", False, (PublicImports(),), ("AUTOTUNE",)),
