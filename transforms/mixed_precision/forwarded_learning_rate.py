@@ -31,6 +31,7 @@ _CALLBACKS = frozenset(
 _MIXED_PRECISION = "tensorflow.keras.mixed_precision."
 _SET_POLICY = frozenset({"set_policy", "set_global_policy"})
 _CALLBACK_WORDS = word("ReduceLROnPlateau", "LearningRateScheduler")
+_last_found: tuple[str, dict[str, str]] | None = None
 
 
 def _qualified(ctx: RuleContext, node: ast.expr) -> str:
@@ -73,7 +74,17 @@ def _sets_learning_rate(cls: ast.ClassDef) -> bool:
 def _property_optimizers(ctx: RuleContext, tree: ast.Module) -> dict[str, str]:
     """The Keras optimizer classes of the file whose learning rate is a Python property and no
     hyperparameter: class name -> `Class.lr` (the property, in it or in a base of the file). Each
-    derives, itself or through classes of the file, from the bare `Optimizer`."""
+    derives, itself or through classes of the file, from the bare `Optimizer`. Kept for the last
+    text asked about: a file reads `.lr` many times."""
+    global _last_found
+    if _last_found is not None and _last_found[0] == ctx.source:
+        return _last_found[1]
+    found = _found_property_optimizers(ctx, tree)
+    _last_found = (ctx.source, found)
+    return found
+
+
+def _found_property_optimizers(ctx: RuleContext, tree: ast.Module) -> dict[str, str]:
     classes: dict[str, ast.ClassDef] = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.ClassDef):
@@ -315,8 +326,10 @@ class ForwardedLearningRate(Rule):
         """The property (`Class.lr`) of the optimizer class of the file that a `LossScaleOptimizer`
         wraps at `receiver` (a model compiled with it, or the wrapper itself), and why one wraps it."""
         tree = parsed_or_none(ctx.source)
-        found = _property_optimizers(ctx, tree) if tree is not None else {}
-        if tree is None or not found:
+        if tree is None:
+            return None
+        found = _property_optimizers(ctx, tree)
+        if not found:
             return None
         line = ctx.source_line(site)
         shown = abbreviated(receiver)
