@@ -203,3 +203,31 @@ def tf_spelling(qualified_name: str) -> str:
 def last_name(node: ast.AST) -> str | None:
     """The name an `ast` expression ends with: `x` of `x`, `attr` of `a.b.attr`; else None."""
     return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
+
+
+def ast_import_aliases(tree: ast.Module) -> dict[str, str]:
+    """What each name a module's imports bind is (`tf`: `tensorflow`, `Input`:
+    `tensorflow.keras.layers.Input`), read from its `ast` (as `engine.ast_bindings` reads imports
+    for the plan; the rules come before the engine)."""
+    aliases = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                top = alias.name.partition(".")[0]
+                aliases[alias.asname or top] = alias.name if alias.asname else top
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for alias in node.names:
+                aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+    return aliases
+
+
+def ast_qualified_name(node: ast.expr, aliases: dict[str, str]) -> str:
+    """The normalised qualified name of a dotted `ast` expression rooted in an import of
+    `aliases` (`tf.keras.Input`: `tensorflow.keras.Input`), or ""."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name) or node.id not in aliases:
+        return ""
+    return normalize(".".join([aliases[node.id], *reversed(parts)]))

@@ -35,7 +35,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from tf24migrate.rules.names import last_name
+from tf24migrate.rules.names import ast_import_aliases, ast_qualified_name, last_name
 from tf24migrate.rules.text import of_the_last_text, parsed_or_none
 
 INPUTS = frozenset({"tensorflow.keras.Input", "tensorflow.keras.layers.Input"})
@@ -107,7 +107,7 @@ def symbolic_flow(source: str) -> SymbolicFlow:
     tree = parsed_or_none(source) if "Input" in source or "put" in source else None
     if tree is None:
         return _NO_FLOW
-    aliases = _import_aliases(tree)
+    aliases = ast_import_aliases(tree)
     functions = _plain_functions(tree, aliases)
     scopes = _scopes(tree, aliases, functions)
     flow = SymbolicFlow({}, {}, {})
@@ -259,9 +259,9 @@ def _scope(node: ast.AST, aliases: dict[str, str], scope: _Scope) -> _Scope:
                     and target.value.id == self_name != ""
                 ):
                     scope.attributes.append((target.attr, statement.value))
-            if isinstance(statement.value, ast.Call) and _qualified(statement.value.func, aliases).startswith(
-                "tensorflow.keras."
-            ):
+            if isinstance(statement.value, ast.Call) and ast_qualified_name(
+                statement.value.func, aliases
+            ).startswith("tensorflow.keras."):
                 scope.keras.update(t.id for t in targets if isinstance(t, ast.Name))
         elif isinstance(statement, (ast.For, ast.AsyncFor)) and isinstance(statement.target, ast.Name):
             scope.bind(statement.target.id, _Binding(first, first, loop=statement.iter))
@@ -454,40 +454,12 @@ def _traces(call: ast.Call, aliases: dict[str, str]) -> bool:
     `convert_variables_to_constants_v2(...)`."""
     if isinstance(call.func, ast.Attribute) and call.func.attr == "get_concrete_function":
         return True
-    return _qualified(call.func, aliases) in TRACERS
-
-
-def _import_aliases(tree: ast.Module) -> dict[str, str]:
-    """What each name the module's imports bind is (`tf`: `tensorflow`, `Input`:
-    `tensorflow.keras.layers.Input`), as `engine.ast_bindings` reads imports for the plan (not
-    imported here: the rules come before the engine)."""
-    aliases = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                top = alias.name.partition(".")[0]
-                aliases[alias.asname or top] = alias.name if alias.asname else top
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            for alias in node.names:
-                aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
-    return aliases
-
-
-def _qualified(node: ast.expr, aliases: dict[str, str]) -> str:
-    """The qualified name of a dotted expression rooted in an import (`tf.keras.Input`:
-    `tensorflow.keras.Input`), or ""."""
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name) or node.id not in aliases:
-        return ""
-    return ".".join([aliases[node.id], *reversed(parts)]).replace(".compat.v2.", ".", 1)
+    return ast_qualified_name(call.func, aliases) in TRACERS
 
 
 def _is_input_call(node: ast.expr, aliases: dict[str, str]) -> bool:
     """Whether `node` is a call of `tf.keras.Input` (any spelling through the imports)."""
-    return isinstance(node, ast.Call) and _qualified(node.func, aliases) in INPUTS
+    return isinstance(node, ast.Call) and ast_qualified_name(node.func, aliases) in INPUTS
 
 
 def _keras_object(node: ast.expr, aliases: dict[str, str], keras: set[str]) -> bool:
@@ -499,7 +471,7 @@ def _keras_object(node: ast.expr, aliases: dict[str, str], keras: set[str]) -> b
     if isinstance(node, ast.Call):
         if isinstance(node.func, ast.Attribute) and node.func.attr == "get_layer":
             return True
-        return _qualified(node.func, aliases).startswith("tensorflow.keras.")
+        return ast_qualified_name(node.func, aliases).startswith("tensorflow.keras.")
     last = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else ""
     return bool(KERAS_NAME.search(last)) or (isinstance(node, ast.Name) and node.id in keras)
 

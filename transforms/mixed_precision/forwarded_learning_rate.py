@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import ast
+from dataclasses import dataclass
 
 import libcst as cst
 
@@ -11,8 +12,9 @@ from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import abbreviated
 from tf24migrate.rules.context import RuleContext
+from tf24migrate.rules.names import ast_import_aliases, ast_qualified_name
 from tf24migrate.rules.needles import any_of, attribute, word
-from tf24migrate.rules.text import parsed_or_none
+from tf24migrate.rules.text import of_the_last_text, parsed_or_none
 
 from .._text import assigned_value
 
@@ -31,15 +33,6 @@ _CALLBACKS = frozenset(
 _MIXED_PRECISION = "tensorflow.keras.mixed_precision."
 _SET_POLICY = frozenset({"set_policy", "set_global_policy"})
 _CALLBACK_WORDS = word("ReduceLROnPlateau", "LearningRateScheduler")
-_last_found: tuple[str, dict[str, str]] | None = None
-
-
-def _qualified(ctx: RuleContext, node: ast.expr) -> str:
-    """The qualified name of an expression of the file's `ast`, through its imports."""
-    try:
-        return ctx.qualified_name(cst.parse_expression(ast.unparse(node))) or ""
-    except cst.ParserSyntaxError:
-        return ""
 
 
 def _learning_rate_property(cls: ast.ClassDef) -> str | None:
@@ -71,20 +64,25 @@ def _sets_learning_rate(cls: ast.ClassDef) -> bool:
     return False
 
 
-def _property_optimizers(ctx: RuleContext, tree: ast.Module) -> dict[str, str]:
-    """The Keras optimizer classes of the file whose learning rate is a Python property and no
-    hyperparameter: class name -> `Class.lr` (the property, in it or in a base of the file). Each
-    derives, itself or through classes of the file, from the bare `Optimizer`. Kept for the last
-    text asked about: a file reads `.lr` many times."""
-    global _last_found
-    if _last_found is not None and _last_found[0] == ctx.source:
-        return _last_found[1]
-    found = _found_property_optimizers(ctx, tree)
-    _last_found = (ctx.source, found)
-    return found
+@dataclass(frozen=True)
+class _File:
+    """What the rule reads of a file's whole source with `ast`, once per text."""
+
+    tree: ast.Module
+    aliases: dict[str, str]
+    found: dict[str, str]  # class name -> `Class.lr`: see `_read`
 
 
-def _found_property_optimizers(ctx: RuleContext, tree: ast.Module) -> dict[str, str]:
+@of_the_last_text
+def _read(source: str) -> _File | None:
+    """The file's `ast` and imports, and the Keras optimizer classes of the file whose learning
+    rate is a Python property and no hyperparameter: class name -> `Class.lr` (the property, in it
+    or in a base of the file). Each derives, itself or through classes of the file, from the bare
+    `Optimizer`."""
+    tree = parsed_or_none(source)
+    if tree is None:
+        return None
+    aliases = ast_import_aliases(tree)
     classes: dict[str, ast.ClassDef] = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.ClassDef):
@@ -102,14 +100,14 @@ def _found_property_optimizers(ctx: RuleContext, tree: ast.Module) -> dict[str, 
             for base in cls.bases:
                 if isinstance(base, ast.Name) and base.id in classes:
                     todo.append(base.id)
-                elif _qualified(ctx, base) in _BARE_OPTIMIZERS:
+                elif ast_qualified_name(base, aliases) in _BARE_OPTIMIZERS:
                     bare = True
         if not bare or any(_sets_learning_rate(cls) for cls in chain):
             continue
         owner = next((cls for cls in chain if _learning_rate_property(cls)), None)
         if owner is not None:
             found[name] = f"{owner.name}.{_learning_rate_property(owner)}"
-    return found
+    return _File(tree, aliases, found)
 
 
 def _last_assigned(tree: ast.Module, name: str, line: int) -> ast.expr | None:
@@ -124,36 +122,32 @@ def _last_assigned(tree: ast.Module, name: str, line: int) -> ast.expr | None:
     return max(bound, key=lambda node: node.lineno).value if bound else None
 
 
-def _optimizer_class(
-    ctx: RuleContext, tree: ast.Module, found: dict[str, str], node: ast.expr, line: int, depth: int = 3
-) -> tuple[str, bool] | None:
+def _optimizer_class(file: _File, node: ast.expr, line: int, depth: int = 3) -> tuple[str, bool] | None:
     """The class of `found` that `node` constructs (`Cls(...)`, a name bound to it, either inside
     `LossScaleOptimizer(...)`), and whether a `LossScaleOptimizer` visibly wraps it."""
     if isinstance(node, ast.Call):
-        if isinstance(node.func, ast.Name) and node.func.id in found:
+        if isinstance(node.func, ast.Name) and node.func.id in file.found:
             return node.func.id, False
-        qualified = _qualified(ctx, node.func)
+        qualified = ast_qualified_name(node.func, file.aliases)
         if qualified.startswith(_MIXED_PRECISION) and qualified.endswith(".LossScaleOptimizer"):
             inner = node.args[0] if node.args else None
             for given in node.keywords:
                 if given.arg in ("optimizer", "inner_optimizer", "opt"):
                     inner = given.value
-            wrapped = _optimizer_class(ctx, tree, found, inner, line, depth) if inner is not None else None
+            wrapped = _optimizer_class(file, inner, line, depth) if inner is not None else None
             return (wrapped[0], True) if wrapped is not None else None
     if isinstance(node, ast.Name) and depth:
-        value = _last_assigned(tree, node.id, line)
+        value = _last_assigned(file.tree, node.id, line)
         if value is not None:
-            return _optimizer_class(ctx, tree, found, value, getattr(value, "lineno", line), depth - 1)
+            return _optimizer_class(file, value, getattr(value, "lineno", line), depth - 1)
     return None
 
 
-def _compiled_with(
-    ctx: RuleContext, tree: ast.Module, found: dict[str, str], model: str, line: int
-) -> tuple[str, bool] | None:
+def _compiled_with(file: _File, model: str, line: int) -> tuple[str, bool] | None:
     """The class of `found` the last `model.compile(...)` before `line` is given as its optimizer."""
     compiles = [
         node
-        for node in ast.walk(tree)
+        for node in ast.walk(file.tree)
         if isinstance(node, ast.Call)
         and isinstance(node.func, ast.Attribute)
         and node.func.attr == "compile"
@@ -167,18 +161,18 @@ def _compiled_with(
     for given in compiled.keywords:
         if given.arg == "optimizer":
             optimizer = given.value
-    return _optimizer_class(ctx, tree, found, optimizer, compiled.lineno) if optimizer is not None else None
+    return _optimizer_class(file, optimizer, compiled.lineno) if optimizer is not None else None
 
 
-def _mixed_float16(ctx: RuleContext, tree: ast.Module) -> bool:
+def _mixed_float16(file: _File) -> bool:
     """Whether the file sets the `mixed_float16` policy (`set_policy` or `set_global_policy`,
     experimental or not), under which `compile` wraps the optimizer in a `LossScaleOptimizer`."""
-    for node in ast.walk(tree):
+    for node in ast.walk(file.tree):
         if not (
             isinstance(node, ast.Call)
             and isinstance(node.func, (ast.Attribute, ast.Name))
             and (node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id) in _SET_POLICY
-            and _qualified(ctx, node.func).startswith(_MIXED_PRECISION)
+            and ast_qualified_name(node.func, file.aliases).startswith(_MIXED_PRECISION)
         ):
             continue
         given = [*node.args, *(k.value for k in node.keywords)]
@@ -325,19 +319,16 @@ class ForwardedLearningRate(Rule):
     ) -> tuple[str, str] | None:
         """The property (`Class.lr`) of the optimizer class of the file that a `LossScaleOptimizer`
         wraps at `receiver` (a model compiled with it, or the wrapper itself), and why one wraps it."""
-        tree = parsed_or_none(ctx.source)
-        if tree is None:
-            return None
-        found = _property_optimizers(ctx, tree)
-        if not found:
+        file = _read(ctx.source)
+        if file is None or not file.found:
             return None
         line = ctx.source_line(site)
         shown = abbreviated(receiver)
         if model:
-            optimizer = _compiled_with(ctx, tree, found, shown, line)
+            optimizer = _compiled_with(file, shown, line)
         elif isinstance(receiver, cst.Name):
-            value = _last_assigned(tree, receiver.value, line)
-            optimizer = _optimizer_class(ctx, tree, found, value, line) if value is not None else None
+            value = _last_assigned(file.tree, receiver.value, line)
+            optimizer = _optimizer_class(file, value, line) if value is not None else None
             optimizer = optimizer if optimizer is not None and optimizer[1] else None
         else:
             optimizer = None
@@ -345,11 +336,10 @@ class ForwardedLearningRate(Rule):
             return None
         cls, explicit = optimizer
         if explicit:
-            return found[cls], f"a `LossScaleOptimizer` wraps the `{cls}`"
-        if model and _mixed_float16(ctx, tree):
-            return found[
-                cls
-            ], f"the `mixed_float16` policy makes `compile` wrap the `{cls}` in a `LossScaleOptimizer`"
+            return file.found[cls], f"a `LossScaleOptimizer` wraps the `{cls}`"
+        if model and _mixed_float16(file):
+            why = f"the `mixed_float16` policy makes `compile` wrap the `{cls}` in a `LossScaleOptimizer`"
+            return file.found[cls], why
         return None
 
     def _report(self, ctx: RuleContext, site: cst.CSTNode, what: str, owner: str, why: str) -> None:
