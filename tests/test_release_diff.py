@@ -21,7 +21,12 @@ from tf24migrate.rules.needles import MethodCallLines, NotDispatchedCall
 
 
 def probe(
-    version: str, modules: dict, defines: dict, public: dict | None = None, imports: dict | None = None
+    version: str,
+    modules: dict,
+    defines: dict,
+    public: dict | None = None,
+    imports: dict | None = None,
+    symbolic: list | None = None,
 ) -> dict:
     """A release as `release_probe.py` prints it."""
     return {
@@ -30,6 +35,7 @@ def probe(
         "defines": defines,
         "imports": imports or {},
         "public": public or {},
+        "symbolic": symbolic or [],
     }
 
 
@@ -123,6 +129,8 @@ NEW = probe(
         "tensorflow.keras.metrics.Metric": {"parameters": [], "methods": {"add_weight": METRIC_ADD_WEIGHT}},
     },
 )
+OLD["symbolic"] = ["_shape_as_list", "device", "graph", "name", "shape"]
+NEW["symbolic"] = ["_inferred_value", "name", "shape", "type_spec"]
 LATER = probe("2.15.1", modules={"tensorflow.python.keras.engine.training_eager_v1": []}, defines={})
 
 
@@ -238,6 +246,7 @@ def test_the_table_source_is_the_data():
     ((((method, row),), classes),) = namespace["METHODS"]
     assert method == "add_weight" and row[2] == ("partitioner",)
     assert classes == ("tensorflow.keras.layers.Dense", "tensorflow.keras.layers.Layer")
+    assert namespace["SYMBOLIC_ATTRIBUTES_GONE"] == ("_shape_as_list", "device", "graph")
 
 
 def test_the_committed_table_holds_the_breaks_users_met():

@@ -19,7 +19,9 @@ Standard library only, Python 3.8 and later: it runs in the runtimes of `scripts
   modules (`tf.keras.layers.LSTM`: `tensorflow.keras.layers.LSTM`), with where the object is
   defined and, for a callable, its parameters as `inspect.signature` gives them (a class: its
   `__init__` without `self`); for a class, also `methods`: each public method it defines or
-  inherits (from any class but `object`) with its parameters, `self` left out.
+  inherits (from any class but `object`) with its parameters, `self` left out;
+- `symbolic`: the attributes of a Keras layer's output in a Functional model (`__dunder__` ones
+  left out).
 """
 
 import ast
@@ -255,6 +257,13 @@ def public(tf):
     return found
 
 
+def symbolic_attributes(tf):
+    """The attributes (not `__dunder__`) of a Keras layer's output in a Functional model: a graph
+    tensor up to TF 2.3, a `KerasTensor` from TF 2.4."""
+    value = tf.keras.layers.Dense(1)(tf.keras.Input((1,)))
+    return sorted(name for name in dir(value) if not name.startswith("__"))
+
+
 def main():
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
     warnings.simplefilter("ignore")
@@ -268,6 +277,7 @@ def main():
             "defines": defines,
             "imports": imports,
             "public": public(tf),
+            "symbolic": symbolic_attributes(tf),
         },
         sys.stdout,
         sort_keys=True,

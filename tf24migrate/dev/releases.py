@@ -14,7 +14,9 @@ table the rules TF24508 `removed-api` and TF24509 `changed-parameters` read:
   them) differ between the two releases, or that no longer takes a keyword by name;
 - `METHODS`: the same of the methods the public classes define or inherit (`self` left out),
   with the public classes whose instances have them so changed, each list of classes once
-  (`Layer.add_weight` lost `partitioner`: `tf.keras.layers.Layer`, `tf.keras.layers.Dense`, ...).
+  (`Layer.add_weight` lost `partitioner`: `tf.keras.layers.Layer`, `tf.keras.layers.Dense`, ...);
+- `SYMBOLIC_ATTRIBUTES_GONE`: the attributes a Keras layer's output in a Functional model had in
+  TF 2.3.0 (a graph tensor) and lacks in TF 2.4.0 (a `KerasTensor`), the data of TF24216.
 
 The data are facts of the wheels only; which of them another rule already reports is the rules'
 business (`transforms/core/removed_api.py`, `transforms/core/renames.py`).
@@ -285,7 +287,16 @@ def table_source(old: dict, new: dict, later: dict | None) -> str:
             "        ),",
             "    ),",
         ]
-    lines += [")", ""]
+    lines += [
+        ")",
+        "",
+        "# the attributes of a Keras layer's output in a Functional model that OLD has and NEW has not:",
+        "# raise AttributeError on the `KerasTensor`s of NEW",
+        "SYMBOLIC_ATTRIBUTES_GONE: tuple[str, ...] = (",
+        *(f"    {name!r}," for name in sorted(set(old["symbolic"]) - set(new["symbolic"]))),
+        ")",
+        "",
+    ]
     return "\n".join(lines)
 
 

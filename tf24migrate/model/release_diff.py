@@ -820,3 +820,38 @@ METHODS: tuple[tuple[tuple[tuple[str, Signature], ...], tuple[str, ...]], ...] =
         ),
     ),
 )
+
+# the attributes of a Keras layer's output in a Functional model that OLD has and NEW has not:
+# raise AttributeError on the `KerasTensor`s of NEW
+SYMBOLIC_ATTRIBUTES_GONE: tuple[str, ...] = (
+    'OVERLOADABLE_OPERATORS',
+    '_USE_EQUALITY',
+    '_as_node_def_input',
+    '_as_tf_output',
+    '_c_api_shape',
+    '_consumers',
+    '_create_with_tf_output',
+    '_disallow_bool_casting',
+    '_disallow_in_graph_mode',
+    '_disallow_iteration',
+    '_disallow_when_autograph_disabled',
+    '_disallow_when_autograph_enabled',
+    '_dtype',
+    '_id',
+    '_op',
+    '_override_operator',
+    '_rank',
+    '_shape',
+    '_shape_as_list',
+    '_shape_tuple',
+    '_shape_val',
+    '_tf_api_names',
+    '_tf_api_names_v1',
+    '_tf_output',
+    '_value_index',
+    'consumers',
+    'device',
+    'eval',
+    'graph',
+    'value_index',
+)
