@@ -320,6 +320,14 @@ class _Values:
     def __init__(self, scope: _Scope, aliases: dict[str, str], flow: SymbolicFlow, parent: _Values | None):
         self.scope, self.aliases, self.flow, self.parent = scope, aliases, flow, parent
         self._known: dict[tuple[str, int], str | None] = {}
+        # every binding of the scope in the order they hold, judged in that order: what a value
+        # reads is bound before it, so judging one never waits on a later one (nor recurses down
+        # a chain of thousands of `x = layer(x)`)
+        self._order = sorted(
+            ((binding.end, name, binding) for name, found in scope.bindings.items() for binding in found),
+            key=lambda entry: entry[0],
+        )
+        self._judged = 0
 
     def why(self, name: str, line: int) -> str | None:
         """Why `name`, read on `line`, is a Keras symbolic value: by its last binding before `line`
@@ -330,12 +338,15 @@ class _Values:
         index = bisect.bisect_left(found, line, key=lambda b: b.end) - 1
         if index < 0:
             return None
-        binding = found[index]
-        key = (name, binding.end)
-        if key not in self._known:
-            self._known[key] = None  # a name read in its own binding's value is not symbolic by it
-            self._known[key] = self._binding_why(name, binding)
-        return self._known[key]
+        end = found[index].end
+        while self._judged < len(self._order) and self._order[self._judged][0] <= end:
+            _, bound, binding = self._order[self._judged]
+            self._judged += 1
+            key = (bound, binding.end)
+            if key not in self._known:
+                self._known[key] = None  # a name read in its own binding's value is not symbolic by it
+                self._known[key] = self._binding_why(bound, binding)
+        return self._known.get((name, end))
 
     def _binding_why(self, name: str, binding: _Binding) -> str | None:
         if binding.parameter:
