@@ -6,11 +6,13 @@ helper, what a function returns, what a class keeps on `self` and what a name is
 assignments earlier is in the whole source, which only `ast` reads at this cost. `symbolic_flow`
 reads it once per text:
 
-- the parameters of plain functions (not methods: which object a call reaches is not visible;
-  not decorated: `tf.function` may give a function other values; each defined once by its name)
-  that a call of the file passes a symbolic value (`def block(x): ...` then `block(inputs)`),
-  through helpers calling helpers too;
-- what plain functions return: a symbolic value at every `return`, or tuples holding one at the
+- the parameters of the functions whose calls it follows that a call of the file passes a
+  symbolic value (`def block(x): ...` then `block(inputs)`), through helpers calling helpers too:
+  plain functions (not decorated: `tf.function` may give a function other values; each defined
+  once by its name), and methods a method of the same class calls as `self.block(x)` (not
+  decorated, their name no other function's or method's in the file: a subclass could override
+  it); what `obj.method(...)` reaches otherwise is not visible;
+- what those functions return: a symbolic value at every `return`, or tuples holding one at the
   same position at every `return` (`return inputs, outputs`, then `inputs, outputs = build()`);
 - the attributes of `self` that every assignment in a class's methods gives a symbolic value
   (`self.outputs = Dense(4)(self.inputs)`);
@@ -80,10 +82,10 @@ class SymbolicFlow:
     the module (`build`, `Network.__init__`, `outer.inner`; "" for the module); a name the file
     defines twice keys nothing."""
 
-    parameters: dict[tuple[str, str], str]  # (plain function, parameter): why
+    parameters: dict[tuple[str, str], str]  # (function, parameter): why; a method's `Class.name`
     returns: dict[
         str, tuple[frozenset[int] | None, str]
-    ]  # plain function: (tuple positions, or None: all), why
+    ]  # function (as `parameters` names it): (tuple positions, or None: all), why
     attributes: dict[tuple[str, str], str]  # (class, attribute of `self`): why
     scopes: dict[str, _Values] = field(default_factory=dict)
 
@@ -108,8 +110,7 @@ def symbolic_flow(source: str) -> SymbolicFlow:
     if tree is None:
         return _NO_FLOW
     aliases = ast_import_aliases(tree)
-    functions = _plain_functions(tree, aliases)
-    scopes = _scopes(tree, aliases, functions)
+    scopes, functions = _scopes(tree, aliases, _plain_functions(tree, aliases))
     flow = SymbolicFlow({}, {}, {})
     for _ in range(_ROUNDS):
         before = (len(flow.parameters), len(flow.returns), len(flow.attributes))
@@ -170,7 +171,7 @@ class _Scope:
     key: str | None  # its qualified name ("" for the module); None when the file defines it twice
     parent: str | None  # the key of the scope around it (None for the module)
     line: int  # of its `def`; 0 for the module
-    function: str  # its name when it is a plain function, else ""
+    function: str  # its name when the flow follows its calls (`Class.name` for a method), else ""
     owner: str  # the qualified name of its class when it is a method (and that is unique), else ""
     bindings: dict[str, list[_Binding]] = field(default_factory=dict)  # by `end`
     keras: set[str] = field(default_factory=set)  # names bound to `tf.keras.*(...)`
@@ -188,9 +189,14 @@ class _Scope:
 _Definition = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
 
 
-def _scopes(tree: ast.Module, aliases: dict[str, str], functions: dict[str, ast.FunctionDef]) -> list[_Scope]:
+def _scopes(
+    tree: ast.Module, aliases: dict[str, str], functions: dict[str, ast.FunctionDef]
+) -> tuple[list[_Scope], dict[str, ast.FunctionDef]]:
     """The module's scope and every function's, outer scopes first, each with its qualified name;
-    methods with their class's."""
+    methods with their class's. Also the functions whose calls the flow follows, by the name a
+    call gives (`_Values.callee`): `functions`, and the methods `self.name(...)` reaches for sure
+    (`Class.name`): not decorated, in a class the file defines once, and their name is no other
+    method's or function's of the file (a subclass could override it)."""
     found: list[tuple[_Definition, str, str | None, str]] = []  # (definition, qualified name, parent, class)
     queue: list[tuple[ast.AST, str, str, str]] = [(tree, "", "", "")]  # (node, path, scope, class)
     while queue:
@@ -209,15 +215,30 @@ def _scopes(tree: ast.Module, aliases: dict[str, str], functions: dict[str, ast.
     defined: dict[str, int] = {}
     for _, qualified, _, _ in found:
         defined[qualified] = defined.get(qualified, 0) + 1
+    names: dict[str, int] = {}
+    for definition, _, _, _ in found:
+        names[definition.name] = names.get(definition.name, 0) + 1
+    callables = dict(functions)
     scopes = [_scope(tree, aliases, _Scope("", None, 0, "", ""))]
     for definition, qualified, around, of_class in found:
         if isinstance(definition, ast.ClassDef):
             continue
         key = qualified if defined[qualified] == 1 else None
-        plain = definition.name if functions.get(definition.name) is definition else ""
         owner = of_class if of_class and defined[of_class] == 1 else ""
-        scopes.append(_scope(definition, aliases, _Scope(key, around, definition.lineno, plain, owner)))
-    return scopes
+        callable_name = definition.name if functions.get(definition.name) is definition else ""
+        if (
+            owner
+            and isinstance(definition, ast.FunctionDef)
+            and not definition.decorator_list
+            and names[definition.name] == 1
+            and [a.arg for a in definition.args.args[:1]] == ["self"]
+        ):
+            callable_name = f"{owner}.{definition.name}"
+            callables[callable_name] = definition
+        scopes.append(
+            _scope(definition, aliases, _Scope(key, around, definition.lineno, callable_name, owner))
+        )
+    return scopes, callables
 
 
 def _scope(node: ast.AST, aliases: dict[str, str], scope: _Scope) -> _Scope:
@@ -360,7 +381,7 @@ class _Values:
         value = binding.value
         if value is None or (isinstance(value, ast.Call) and _traces(value, self.aliases)):
             return None
-        returned = _returned(value, self.flow)
+        returned = self.returned(value)
         if returned is not None:  # `outputs = build()`, `inputs, outputs = build()`
             positions, why = returned
             if positions is None or binding.position in positions:
@@ -388,8 +409,25 @@ class _Values:
             return node.attr in SYMBOLIC_ATTRIBUTES and _keras_object(
                 node.value, self.aliases, self.scope.keras
             )
-        returned = _returned(node, self.flow)
+        returned = self.returned(node)
         return (returned is not None and returned[0] is None) or _is_input_call(node, self.aliases)
+
+    def callee(self, call: ast.expr) -> str:
+        """The function of the file `call` calls, by the name `_scopes` keys it (`build`,
+        `Builder.block` for `self.block(...)` in a method of `Builder`), or ""."""
+        if not isinstance(call, ast.Call):
+            return ""
+        func = call.func
+        if isinstance(func, ast.Name):
+            return func.id
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self":
+            return f"{self.scope.owner}.{func.attr}" if self.scope.owner else ""
+        return ""
+
+    def returned(self, value: ast.expr) -> tuple[frozenset[int] | None, str] | None:
+        """What the flow knows `value` returns when it calls a function of the file, with why."""
+        callee = self.callee(value)
+        return self.flow.returns.get(callee) if callee else None
 
     def collection(self, node: ast.expr) -> bool:
         """Whether every item of `node` is a Keras symbolic value: a model's `.inputs` /
@@ -408,13 +446,14 @@ def _passed_parameters(values: _Values, functions: dict[str, ast.FunctionDef]) -
     symbolic value."""
     parameters = values.flow.parameters
     for call in values.scope.calls:
-        function = functions.get(call.func.id) if isinstance(call.func, ast.Name) else None
+        callee = values.callee(call)
+        function = functions.get(callee) if callee else None
         if function is None:
             continue
-        for parameter, argument in _bound(function, call):
-            if (function.name, parameter) not in parameters and values.symbolic(argument):
-                parameters[(function.name, parameter)] = (
-                    f"`{parameter}` is a parameter of `{function.name}`, which line {call.lineno} "
+        for parameter, argument in _bound(function, call, method="." in callee):
+            if (callee, parameter) not in parameters and values.symbolic(argument):
+                parameters[(callee, parameter)] = (
+                    f"`{parameter}` is a parameter of `{callee}`, which line {call.lineno} "
                     f"calls with `{ast.unparse(argument)}`, a Keras symbolic value"
                 )
 
@@ -435,13 +474,6 @@ def _symbolic_returns(values: _Values) -> tuple[frozenset[int] | None, str] | No
         *(frozenset(i for i, item in enumerate(t.elts) if values.carries(item)) for t in tuples)
     )
     return (positions, why) if positions else None
-
-
-def _returned(value: ast.expr, flow: SymbolicFlow) -> tuple[frozenset[int] | None, str] | None:
-    """What `flow` knows `value` returns when it calls a plain function of the file, with why."""
-    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name)):
-        return None
-    return flow.returns.get(value.func.id)
 
 
 def _value_nodes(value: ast.expr) -> Iterator[ast.expr]:
@@ -515,10 +547,10 @@ def _plain_functions(tree: ast.Module, aliases: dict[str, str]) -> dict[str, ast
     return {name: function for name, function in plain.items() if counts[name] == 1 and name not in rebound}
 
 
-def _bound(function: ast.FunctionDef, call: ast.Call) -> Iterator[tuple[str, ast.expr]]:
+def _bound(function: ast.FunctionDef, call: ast.Call, method: bool) -> Iterator[tuple[str, ast.expr]]:
     """`(parameter, argument)` as `call` binds its arguments to `function`'s parameters (those after
-    a `*args` or before a `**kwargs` of the call left out)."""
-    positional = [a.arg for a in (*function.args.posonlyargs, *function.args.args)]
+    a `*args` or before a `**kwargs` of the call left out; a `method`'s `self` too)."""
+    positional = [a.arg for a in (*function.args.posonlyargs, *function.args.args)][1 if method else 0 :]
     for parameter, argument in zip(positional, call.args, strict=False):
         if isinstance(argument, ast.Starred):
             break

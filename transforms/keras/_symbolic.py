@@ -464,9 +464,20 @@ def _attribute_evidence(ctx: RuleContext, node: cst.Attribute) -> str | None:
 def _returned_evidence(ctx: RuleContext, call: cst.BaseExpression) -> str | None:
     """Why what `call` returns is a Keras symbolic value: it calls a function of the file whose
     every `return` gives one (`symbolic_flow`)."""
-    if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Name)):
+    if not isinstance(call, cst.Call):
         return None
-    positions, why = symbolic_flow(ctx.source).returns.get(call.func.value, (frozenset(), ""))
+    func = call.func
+    if isinstance(func, cst.Name):
+        callee = func.value
+    elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self":
+        method = next((n for n in ctx.ancestors if isinstance(n, cst.FunctionDef)), None)
+        owner = _owner(ctx, method) if method is not None else ""
+        if not owner:
+            return None
+        callee = f"{owner}.{func.attr.value}"
+    else:
+        return None
+    positions, why = symbolic_flow(ctx.source).returns.get(callee, (frozenset(), ""))
     return f"what {why}" if positions is None else None
 
 
@@ -499,7 +510,20 @@ def _parameter_evidence(ctx: RuleContext, name: cst.Name) -> str | None:
     )
     if function is None:
         return None
-    return symbolic_parameters(ctx.source).get((function.name.value, name.value))
+    parameters = symbolic_parameters(ctx.source)
+    owner = _owner(ctx, function)
+    callee = f"{owner}.{function.name.value}" if owner else function.name.value
+    return parameters.get((callee, name.value))
+
+
+def _owner(ctx: RuleContext, function: cst.FunctionDef) -> str:
+    """The qualified name of the class `function` (an ancestor of the node being left) is a method
+    of, or ""."""
+    definitions = [n for n in reversed(ctx.ancestors) if isinstance(n, (cst.FunctionDef, cst.ClassDef))]
+    index = next(i for i, d in enumerate(definitions) if d is function)
+    if index == 0 or not isinstance(definitions[index - 1], cst.ClassDef):
+        return ""
+    return ".".join(d.name.value for d in definitions[:index])
 
 
 def expression_evidence(ctx: RuleContext, node: cst.BaseExpression) -> str | None:

@@ -50,7 +50,7 @@ def _names_read(ctx: RuleContext, name: cst.BaseExpression) -> bool:
     source = ctx.source
     if value is not None and source.count(value) > 1:
         return True
-    return value is None or any(read in source for read in ("output_names", "get_layer", ".name"))
+    return any(read in source for read in ("output_names", "get_layer", ".name"))
 
 
 def _defines_prefix(ctx: RuleContext, string: cst.SimpleString, value: str) -> bool:
