@@ -32,6 +32,8 @@ rule = next(r for r in all_rules() if r.code == code)
 paragraph = rule.doc[rule.doc.index("Versions: ") :].replace("\\n", " ")  # as tests/test_target.py reads it
 named = [f" {v}" in paragraph for v in (rule.new_since, rule.old_removed, rule.changed_in) if v]
 print("versions named", all(named) and "wheel" in paragraph)
+from tf24migrate.dev.scaffold import VERSIONS_TO_WRITE
+print("where they were read left to write", VERSIONS_TO_WRITE in paragraph)
 from tf24migrate.model.findings import Severity  # the severity tests/test_target.py asks of every rule
 nothing_due = rule.old_removed is None and rule.changed_in is None
 print("severity as the versions say", (rule.severity is Severity.ERROR) == (rule.old_removed is not None)
@@ -124,6 +126,8 @@ def test_a_new_rule_is_seen_everywhere_after_one_command(checkout, kind, options
     lines = probe.stdout.splitlines()
     assert "registered True" in lines and "table current True" in lines and "could fire True" in lines
     assert "versions named True" in lines  # the fast suite's check of every rule's docstring holds
+    # but for where the facts were read, which its author writes (the fast suite says so until then)
+    assert "where they were read left to write True" in lines
     assert "severity as the versions say True" in lines  # and of its severity
     assert "positive ['TF24190'] True" in lines  # fires, and matches its generated snapshot
     assert "negative [] True" in lines

@@ -12,6 +12,7 @@ import pytest
 
 from tf24migrate import Severity, migrate_paths, migrate_source
 from tf24migrate.catalogue.selection import all_rules
+from tf24migrate.dev.scaffold import VERSIONS_TO_WRITE
 from tf24migrate.model.target import (
     DEFAULT_TARGET,
     NEWEST_KNOWN,
@@ -580,6 +581,10 @@ def test_every_rule_records_its_versions_and_where_they_were_read(rule):
     paragraph = rule.doc[rule.doc.index("Versions: ") :].replace("\n", " ")
     for version in versions:
         assert f" {version}" in paragraph
+    assert VERSIONS_TO_WRITE not in paragraph, (
+        f"{rule.code}: its `Versions:` line still says what `dev new-rule` wrote; write where the facts "
+        "were read: the file (and function) of the released wheel, or the release note"
+    )
     assert "wheel" in paragraph or "release notes" in paragraph
 
 

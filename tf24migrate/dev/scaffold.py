@@ -118,6 +118,11 @@ def _check_spellings(rule: NewRule) -> None:
             raise ScaffoldError(f"{option} {release!r} is not a TensorFlow release: write 2.4 or 2.4.1")
 
 
+# What a new rule's `Versions:` line says until its author writes where the facts were read
+# (`test_target` refuses a rule that still says it).
+VERSIONS_TO_WRITE = "name the module of the released wheels, or the release note, that shows it"
+
+
 def _tf(qualified: str) -> str:
     return "tf." + qualified.removeprefix("tensorflow.")
 
@@ -127,7 +132,7 @@ def _versions(rule: NewRule, old: str, new: str | None) -> str:
     facts = f"`{new}` exists since TF {rule.new_since}; `{old}` {gone}" if new else f"`{old}` {gone}"
     if not new and rule.new_since:  # a rule without a fix still names the release of what replaces `old`
         facts += f"; what replaces it exists since TF {rule.new_since}"
-    return f"Versions: {facts} (name the module of the released wheels, or the release note, that shows it)."
+    return f"Versions: {facts} ({VERSIONS_TO_WRITE})."
 
 
 def _example(rule: NewRule) -> tuple[str, str]:
