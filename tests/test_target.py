@@ -585,7 +585,10 @@ def test_every_rule_records_its_versions_and_where_they_were_read(rule):
         f"{rule.code}: its `Versions:` line still says what `dev new-rule` wrote; write where the facts "
         "were read: the file (and function) of the released wheel, or the release note"
     )
-    assert "wheel" in paragraph or "release notes" in paragraph
+    assert "wheel" in paragraph or "release notes" in paragraph, (
+        f"{rule.code}: its `Versions:` line must say where the facts were read: in which released "
+        'wheel ("... of the tensorflow-cpu 2.4.0 wheel"), or the release notes'
+    )
 
 
 def test_requirements_of_other_distributions_need_no_packaging():
