@@ -101,7 +101,9 @@ def _failing_lines(program: Path, line: int, error: str = "") -> set[int]:
     defines with a keyword the definition lacks (`_compute_gradients() got an unexpected keyword
     argument 'tape'`, also at the end of the frames of `Model.fit`'s function), the line of that
     definition (`def _compute_gradients(`), which is what to change (as `# breaks in TF's call
-    of:` says of a rule program); when `line` starts an `assert`,
+    of:` says of a rule program); the lines of the simple statement that starts at `line` (Python
+    3.8 names a call spread over lines by its first: `TPUEmbedding(` for its `batch_size=1024,`
+    below); when `line` starts an `assert`,
     the line of the last assignment before it of each name its test reads (`rank = f(x)` then
     `assert rank == 3`): the value that changed was computed there."""
     lines = {line}
@@ -109,6 +111,8 @@ def _failing_lines(program: Path, line: int, error: str = "") -> set[int]:
     tree = ast.parse(program.read_text())
     lines.update(_assigned_before(tree, line))
     for node in ast.walk(tree):
+        if isinstance(node, ast.stmt) and node.lineno == line and not hasattr(node, "body"):
+            lines.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
         if isinstance(node, ast.If) and any(
             isinstance(statement, ast.Raise) and statement.lineno == line
             for statement in (*node.body, *node.orelse)
@@ -134,6 +138,13 @@ def _assigned_before(tree: ast.Module, line: int) -> set[int]:
                 if isinstance(target, ast.Name) and target.id in read:
                     last[target.id] = max(last.get(target.id, 0), node.lineno)
     return set(last.values())
+
+
+def test_failing_lines_of_a_statement_over_several_lines(tmp_path):
+    program = tmp_path / "spread.py"
+    program.write_text("x = f(\n    a=1,\n    b=2)\nif x:\n    pass\n")
+    assert _failing_lines(program, 1) == {1, 2, 3}
+    assert _failing_lines(program, 4) == {4}  # a compound statement: its header only
 
 
 def test_failing_lines_of_an_assert(tmp_path):
