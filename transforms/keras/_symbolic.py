@@ -110,8 +110,10 @@ def walk(
 
     Not entered: lambda parameters; the receiver of an attribute (`x` in `x.shape`: the shape or
     dtype of a symbolic tensor is not symbolic itself); the function of a call (`model` in
-    `model(x)`: calling a model on data gives real tensors); the target of a comprehension's `for`
-    (it binds a name, and what it reads is its `in`).
+    `model(x)`: calling a model on data gives real tensors); a comprehension's `for` clauses (its
+    target binds a name, and its `in` gives the comprehension's value only through the target,
+    which `_iterated` follows: `[tf.TensorSpec(t.shape) for t in model.inputs]` holds no symbolic
+    value).
     """
     yield node, hidden
     if isinstance(node, cst.Lambda):
@@ -122,7 +124,7 @@ def walk(
         return
     for child in node.children:
         if (isinstance(node, cst.Call) and child is node.func) or (
-            isinstance(node, cst.CompFor) and child is node.target
+            isinstance(node, cst.CompFor) and child is not node.inner_for_in
         ):
             continue
         yield from walk(child, hidden)
