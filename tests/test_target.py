@@ -22,7 +22,7 @@ from tf24migrate.model.target import (
     parse_version,
     target_of,
 )
-from tf24migrate.run.project_metadata import _conda_specifier, project_target
+from tf24migrate.run.project_metadata import _conda_specifier, _poetry_specifier, project_target
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 OLD = textwrap.dedent(
@@ -686,3 +686,53 @@ def test_setup_py_lists_read_by_key_from_a_dict(tmp_path):
     target = project_target(str(tmp_path))
     assert (target.version, target.newest) == ((2, 2), (2, 3))
     assert target.source.endswith("setup.py: tensorflow>=2.2,<2.4")
+
+
+def test_poetry_dependencies_and_groups(tmp_path):
+    write(
+        tmp_path,
+        {
+            "pyproject.toml": """\
+            [tool.poetry]
+            name = "keras-flops"
+            [tool.poetry.dependencies]
+            python = "^3.6"
+            tensorflow = "^2.2"
+            [tool.poetry.group.gpu.dependencies]
+            tensorflow-gpu = {version = "~2.3", optional = true}
+            [tool.poetry.group.dev.dependencies]
+            tensorflow = "2.1.*"
+            [tool.poetry.dev-dependencies]
+            tensorflow = "2.0.*"
+            """,
+        },
+    )
+    target = project_target(str(tmp_path))
+    assert (target.version, target.newest) == ((2, 2), None)  # `^2.2`: below 3.0, an open range
+    assert target.source.endswith("pyproject.toml: tensorflow>=2.2,<3.0")
+
+
+@pytest.mark.parametrize(
+    ("constraint", "specifier"),
+    [
+        ("^2.2", ">=2.2,<3.0"),
+        ("^2.3.1", ">=2.3.1,<3.0"),
+        ("~2.3", ">=2.3,<2.4"),
+        ("~2.3.1", ">=2.3.1,<2.4"),
+        ("~2", ">=2,<3.0"),
+        ("^0.4", ">=0.4,<0.5"),
+        ("2.3.*", "==2.3.*"),
+        ("2.3", "==2.3"),
+        (">=2.2, <2.5", ">=2.2,<2.5"),
+        ("~=2.3", "~=2.3"),
+        ("*", ""),
+        ("latest", None),
+    ],
+)
+def test_poetry_constraints_as_pep_440(constraint, specifier):
+    assert _poetry_specifier(constraint) == specifier
+
+
+def test_poetry_alternatives_are_each_a_requirement(tmp_path):
+    write(tmp_path, {"pyproject.toml": '[tool.poetry.dependencies]\ntensorflow = "~2.3 || ^2.5"\n'})
+    assert project_target(str(tmp_path)).version == (2, 3)

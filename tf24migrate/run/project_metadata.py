@@ -4,7 +4,9 @@
 upwards, holding `pyproject.toml`, `setup.cfg`, a `setup.py` that calls `setup(...)`, a
 `requirements*.txt`, an `environment.yml` or a Dockerfile) and reads every TensorFlow requirement there:
 
-- `pyproject.toml`: `[project] dependencies` and `optional-dependencies`;
+- `pyproject.toml`: `[project] dependencies` and `optional-dependencies`; Poetry's
+  `[tool.poetry.dependencies]` and its groups' (`tensorflow = "^2.2"`, `{version = "~2.3"}`), its
+  constraints read as PEP 440 (`^2.2`: `>=2.2,<3.0`; `~2.3`: `>=2.3,<2.4`; `2.3.*`; `||` of them);
 - `setup.cfg`: `[options] install_requires` and `[options.extras_require]`;
 - `setup.py`, read with `ast` and never executed: `install_requires=` and `extras_require=` of
   the `setup(...)` call, given as literals or as module-level names bound once to literals, a
@@ -194,16 +196,77 @@ def _pyproject(path: str, read_extra: Callable[[str], bool]) -> Iterator[str]:
 
     tomllib = toml_parser()
     try:
-        project = tomllib.loads(_read(path)).get("project", {})
+        document = tomllib.loads(_read(path))
     except (tomllib.TOMLDecodeError, RecursionError):  # not TOML, or nested too deeply to read
         return
-    if not isinstance(project, dict):
-        return
-    yield from _strings(project.get("dependencies"))
-    extras = project.get("optional-dependencies")
-    for name, group in extras.items() if isinstance(extras, dict) else ():
-        if read_extra(name):
-            yield from _strings(group)
+    project = document.get("project", {})
+    if isinstance(project, dict):
+        yield from _strings(project.get("dependencies"))
+        extras = project.get("optional-dependencies")
+        for name, group in extras.items() if isinstance(extras, dict) else ():
+            if read_extra(name):
+                yield from _strings(group)
+    tool = document.get("tool", {})
+    poetry = tool.get("poetry", {}) if isinstance(tool, dict) else {}
+    if isinstance(poetry, dict):
+        yield from _poetry(poetry, read_extra)
+
+
+def _poetry(poetry: dict, read_extra: Callable[[str], bool]) -> Iterator[str]:
+    """The requirements, as PEP 508 strings, of Poetry's `dependencies` table and of its groups'
+    (`[tool.poetry.group.<name>.dependencies]`, those `read_extra` reads; the old
+    `dev-dependencies` never)."""
+    tables = [poetry.get("dependencies")]
+    groups = poetry.get("group")
+    for name, group in groups.items() if isinstance(groups, dict) else ():
+        if read_extra(name) and isinstance(group, dict):
+            tables.append(group.get("dependencies"))
+    for table in tables:
+        for name, constraint in table.items() if isinstance(table, dict) else ():
+            if isinstance(constraint, dict):
+                constraint = constraint.get("version", "*")
+            if isinstance(constraint, str):
+                for alternative in constraint.split("||"):
+                    specifier = _poetry_specifier(alternative)
+                    if specifier is not None:
+                        yield f"{name}{specifier}"
+
+
+_POETRY_VERSION = re.compile(r"(\d+)(?:\.(\d+))?(?:\.(\d+))?")
+
+
+def _poetry_specifier(constraint: str) -> str | None:
+    """A Poetry version constraint as a PEP 440 specifier (`^2.2`: `>=2.2,<3.0`, `~2.3`:
+    `>=2.3,<2.4`, `2.3`: `==2.3`, `*`: ""), or None when it is none of Poetry's forms."""
+    parts = [part.strip() for part in constraint.replace(",", " ").split()]
+    specifiers = []
+    for part in parts:
+        if part == "*":
+            continue
+        if part.startswith(("<", ">", "=", "!", "~=")):
+            specifiers.append(part)
+            continue
+        caret, tilde = part.startswith("^"), part.startswith("~")
+        bare = part.lstrip("^~")
+        version = _POETRY_VERSION.fullmatch(bare)
+        if bare.endswith(".*"):
+            specifiers.append(f"=={bare}")
+        elif version is None:
+            return None
+        elif caret or tilde:
+            major, minor, patch = (int(v) if v is not None else None for v in version.groups())
+            if caret and major:
+                upper = f"{major + 1}.0"
+            elif caret and minor:
+                upper = f"0.{minor + 1}"
+            elif tilde and minor is not None:
+                upper = f"{major}.{minor + 1}"
+            else:
+                upper = f"{(major or 0) + 1}.0" if tilde else f"0.0.{(patch or 0) + 1}"
+            specifiers += [f">={bare}", f"<{upper}"]
+        else:
+            specifiers.append(f"=={bare}")
+    return ",".join(specifiers)
 
 
 def _strings(value: object) -> list[str]:
