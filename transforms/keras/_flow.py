@@ -180,6 +180,10 @@ class _Scope:
     )  # not in a `try` catching what symbolic values make fail
     returns: list[ast.expr | None] = field(default_factory=list)  # None: a bare `return`, a `yield`
     attributes: list[tuple[str, ast.expr]] = field(default_factory=list)  # `self.x = value` in a method
+    # every binding in the order they hold, judged in that order (`_Values.why`): what a value reads
+    # is bound before it, so judging one never waits on a later one (nor recurses down a chain of
+    # thousands of `x = layer(x)`)
+    order: list[tuple[int, str, _Binding]] = field(default_factory=list)
 
     def bind(self, name: str, binding: _Binding) -> None:
         found = self.bindings.setdefault(name, [])
@@ -311,6 +315,10 @@ def _scope(node: ast.AST, aliases: dict[str, str], scope: _Scope) -> _Scope:
                 scope.bind(child.id, _Binding(end, first))  # `with ... as x`, `for a, b in`, `(x := ...)`
             elif isinstance(child, (ast.Yield, ast.YieldFrom)):
                 scope.returns.append(None)  # a generator returns no symbolic value
+    scope.order = sorted(
+        ((binding.end, name, binding) for name, found in scope.bindings.items() for binding in found),
+        key=lambda entry: entry[0],
+    )
     return scope
 
 
@@ -341,14 +349,7 @@ class _Values:
     def __init__(self, scope: _Scope, aliases: dict[str, str], flow: SymbolicFlow, parent: _Values | None):
         self.scope, self.aliases, self.flow, self.parent = scope, aliases, flow, parent
         self._known: dict[tuple[str, int], str | None] = {}
-        # every binding of the scope in the order they hold, judged in that order: what a value
-        # reads is bound before it, so judging one never waits on a later one (nor recurses down
-        # a chain of thousands of `x = layer(x)`)
-        self._order = sorted(
-            ((binding.end, name, binding) for name, found in scope.bindings.items() for binding in found),
-            key=lambda entry: entry[0],
-        )
-        self._judged = 0
+        self._judged = 0  # how many of `scope.order` are judged
 
     def why(self, name: str, line: int) -> str | None:
         """Why `name`, read on `line`, is a Keras symbolic value: by its last binding before `line`
@@ -360,8 +361,9 @@ class _Values:
         if index < 0:
             return None
         end = found[index].end
-        while self._judged < len(self._order) and self._order[self._judged][0] <= end:
-            _, bound, binding = self._order[self._judged]
+        order = self.scope.order
+        while self._judged < len(order) and order[self._judged][0] <= end:
+            _, bound, binding = order[self._judged]
             self._judged += 1
             key = (bound, binding.end)
             if key not in self._known:

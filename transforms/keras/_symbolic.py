@@ -445,9 +445,10 @@ def _flow_evidence(ctx: RuleContext, name: cst.Name) -> str | None:
 def _enclosing_scopes(ctx: RuleContext) -> tuple[str, ...]:
     """The qualified names of the functions around the node being left, the innermost first, then
     "" for the module (`symbolic_flow`'s keys)."""
-    definitions = [n for n in reversed(ctx.ancestors) if isinstance(n, (cst.FunctionDef, cst.ClassDef))]
-    paths = [".".join(d.name.value for d in definitions[: i + 1]) for i in range(len(definitions))]
-    functions = [path for path, d in zip(paths, definitions, strict=True) if isinstance(d, cst.FunctionDef)]
+    definitions = _definitions(ctx)
+    functions = [
+        _path(definitions[: i + 1]) for i, d in enumerate(definitions) if isinstance(d, cst.FunctionDef)
+    ]
     return (*reversed(functions), "")
 
 
@@ -456,11 +457,8 @@ def _attribute_evidence(ctx: RuleContext, node: cst.Attribute) -> str | None:
     wherever they assign it (`symbolic_flow`)."""
     if not (isinstance(node.value, cst.Name) and node.value.value == "self"):
         return None
-    definitions = [n for n in reversed(ctx.ancestors) if isinstance(n, (cst.FunctionDef, cst.ClassDef))]
-    if len(definitions) < 2 or not isinstance(definitions[-2], cst.ClassDef):
-        return None  # not directly in a method
-    owner = ".".join(d.name.value for d in definitions[:-1])
-    return symbolic_flow(ctx.source).attributes.get((owner, node.attr.value))
+    owner = _method_owner(ctx)
+    return symbolic_flow(ctx.source).attributes.get((owner, node.attr.value)) if owner else None
 
 
 def _returned_evidence(ctx: RuleContext, call: cst.BaseExpression) -> str | None:
@@ -472,8 +470,7 @@ def _returned_evidence(ctx: RuleContext, call: cst.BaseExpression) -> str | None
     if isinstance(func, cst.Name):
         callee = func.value
     elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self":
-        method = next((n for n in ctx.ancestors if isinstance(n, cst.FunctionDef)), None)
-        owner = _owner(ctx, method) if method is not None else ""
+        owner = _method_owner(ctx)
         if not owner:
             return None
         callee = f"{owner}.{func.attr.value}"
@@ -518,14 +515,28 @@ def _parameter_evidence(ctx: RuleContext, name: cst.Name) -> str | None:
     return parameters.get((callee, name.value))
 
 
+def _definitions(ctx: RuleContext) -> list[cst.FunctionDef | cst.ClassDef]:
+    """The functions and classes around the node being left, the outermost first."""
+    return [n for n in reversed(ctx.ancestors) if isinstance(n, (cst.FunctionDef, cst.ClassDef))]
+
+
+def _path(definitions: list[cst.FunctionDef | cst.ClassDef]) -> str:
+    """The qualified name of the last of `definitions` (`Builder.block`), as `symbolic_flow` keys it."""
+    return ".".join(d.name.value for d in definitions)
+
+
 def _owner(ctx: RuleContext, function: cst.FunctionDef) -> str:
     """The qualified name of the class `function` (an ancestor of the node being left) is a method
     of, or ""."""
-    definitions = [n for n in reversed(ctx.ancestors) if isinstance(n, (cst.FunctionDef, cst.ClassDef))]
+    definitions = _definitions(ctx)
     index = next(i for i, d in enumerate(definitions) if d is function)
-    if index == 0 or not isinstance(definitions[index - 1], cst.ClassDef):
-        return ""
-    return ".".join(d.name.value for d in definitions[:index])
+    return _path(definitions[:index]) if index and isinstance(definitions[index - 1], cst.ClassDef) else ""
+
+
+def _method_owner(ctx: RuleContext) -> str:
+    """The qualified name of the class of the method the node being left is directly in, or ""."""
+    innermost = next((n for n in ctx.ancestors if isinstance(n, (cst.FunctionDef, cst.ClassDef))), None)
+    return _owner(ctx, innermost) if isinstance(innermost, cst.FunctionDef) else ""
 
 
 def expression_evidence(ctx: RuleContext, node: cst.BaseExpression) -> str | None:
