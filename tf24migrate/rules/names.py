@@ -231,3 +231,12 @@ def ast_qualified_name(node: ast.expr, aliases: dict[str, str]) -> str:
     if not isinstance(node, ast.Name) or node.id not in aliases:
         return ""
     return normalize(".".join([aliases[node.id], *reversed(parts)]))
+
+
+def ast_classes(tree: ast.Module) -> dict[str, ast.ClassDef]:
+    """The classes a module's `ast` defines, at any depth, by name (the first where two share one)."""
+    classes: dict[str, ast.ClassDef] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef):
+            classes.setdefault(node.name, node)
+    return classes

@@ -10,6 +10,7 @@ from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import abbreviated
 from tf24migrate.rules.context import RuleContext
+from tf24migrate.rules.names import ast_classes
 from tf24migrate.rules.needles import word
 from tf24migrate.rules.text import parsed_or_none
 
@@ -51,15 +52,6 @@ def _optimizer_evidence(ctx: RuleContext, node: cst.BaseExpression, depth: int =
         found = _optimizer_evidence(ctx, value, depth - 1) if value is not None else None
         return f"`{node.value}`, bound to {found}" if found else None
     return None
-
-
-def _file_classes(tree: ast.Module) -> dict[str, ast.ClassDef]:
-    """The classes the file defines, by name (the first where two share one)."""
-    classes: dict[str, ast.ClassDef] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ClassDef):
-            classes.setdefault(node.name, node)
-    return classes
 
 
 def _says_how_it_pickles(cls: ast.ClassDef) -> bool:
@@ -204,7 +196,7 @@ def _held_optimizer(
     tree = parsed_or_none(ctx.source)
     if tree is None:
         return None
-    classes = _file_classes(tree)
+    classes = ast_classes(tree)
     cls = _method_of(ctx, value)
     if cls is not None:
         how = f"`{value.value}` is the `{cls}` whose method this is"

@@ -12,7 +12,7 @@ from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import abbreviated
 from tf24migrate.rules.context import RuleContext
-from tf24migrate.rules.names import ast_import_aliases, ast_qualified_name
+from tf24migrate.rules.names import ast_classes, ast_import_aliases, ast_qualified_name
 from tf24migrate.rules.needles import any_of, attribute, word
 from tf24migrate.rules.text import of_the_last_text, parsed_or_none
 
@@ -83,10 +83,7 @@ def _read(source: str) -> _File | None:
     if tree is None:
         return None
     aliases = ast_import_aliases(tree)
-    classes: dict[str, ast.ClassDef] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ClassDef):
-            classes.setdefault(node.name, node)
+    classes = ast_classes(tree)
     found: dict[str, str] = {}
     for name in classes:
         chain: list[ast.ClassDef] = []
