@@ -34,7 +34,7 @@ from __future__ import annotations
 import ast
 import bisect
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from tf24migrate.rules.names import ast_import_aliases, ast_qualified_name, last_name
@@ -89,13 +89,24 @@ class SymbolicFlow:
     attributes: dict[tuple[str, str], str]  # (class, attribute of `self`): why
     scopes: dict[str, _Values] = field(default_factory=dict)
 
-    def name(self, scopes: tuple[str, ...], name: str) -> str | None:
+    def name(self, scopes: tuple[str, ...], name: str, line: Callable[[], int | None]) -> str | None:
         """Why `name`, read in the innermost of `scopes` (innermost first, the module last), is a
-        Keras symbolic value by its last binding there, or None."""
+        Keras symbolic value by its last binding there before the line that reads it, or None.
+
+        `line()` gives that line, or None where it is unknown; it is asked only where a binding
+        of the name is symbolic (locating a rule's node in the source costs more than the rest).
+        Where it is unknown, the name is symbolic only if each of its bindings there is."""
         for scope in scopes:
             values = self.scopes.get(scope)
-            if values is not None and name in values.scope.bindings:
-                return values.why(name, _AFTER_ALL)
+            if values is None or name not in values.scope.bindings:
+                continue
+            verdicts = values.verdicts(name)
+            if not any(verdicts):
+                return None
+            read = line()
+            if read is not None:
+                return values.why(name, read)
+            return verdicts[-1] if all(verdicts) else None
         return None
 
 
@@ -370,6 +381,12 @@ class _Values:
                 self._known[key] = None  # a name read in its own binding's value is not symbolic by it
                 self._known[key] = self._binding_why(bound, binding)
         return self._known.get((name, end))
+
+    def verdicts(self, name: str) -> list[str | None]:
+        """Why each binding of `name` in this scope holds a Keras symbolic value (None: it does
+        not), in the order they hold."""
+        self.why(name, _AFTER_ALL)
+        return [self._known.get((name, binding.end)) for binding in self.scope.bindings[name]]
 
     def _binding_why(self, name: str, binding: _Binding) -> str | None:
         if binding.parameter:

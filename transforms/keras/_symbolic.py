@@ -439,7 +439,16 @@ def _flow_evidence(ctx: RuleContext, name: cst.Name) -> str | None:
     bound_by = binding.node if binding is not None else None
     if bound_by is not None and not isinstance(bound_by, (cst.Assign, cst.AnnAssign)):
         return None
-    return symbolic_flow(ctx.source).name(_enclosing_scopes(ctx), name.value)
+    return symbolic_flow(ctx.source).name(_enclosing_scopes(ctx), name.value, lambda: _read_line(ctx, name))
+
+
+def _read_line(ctx: RuleContext, name: cst.Name) -> int | None:
+    """The line of the source that reads `name`, where it is in the statement being left (the
+    evidence also reads names of the assignments it follows, elsewhere)."""
+    try:
+        return ctx.source_line(name)
+    except KeyError:
+        return None
 
 
 def _enclosing_scopes(ctx: RuleContext) -> tuple[str, ...]:
