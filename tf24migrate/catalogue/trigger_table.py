@@ -16,7 +16,7 @@ from tf24migrate.rules.needles import (
 )
 
 # The digest of the sources this table was generated from: see `catalogue.generated`.
-SOURCES_DIGEST = "6e4e78b8b651bb5b0b45906301eae125"
+SOURCES_DIGEST = "5e19562db9c0a89124c44d3bfb880ca4"
 
 
 class Row(NamedTuple):
@@ -59,7 +59,7 @@ ROWS = (
     Row("TF24223", "layers-one-by-one", True, (PublicImports(), Pattern(r"\.layers\b", ".layers"), Pattern(r"\bModel[ \t]*\(", "Model")), (Pattern(r"\.layers\b", ".layers"), Pattern(r"\bModel[ \t]*\(", "Model"))),
     Row("TF24224", "input-shape-enforced", True, (PublicImports(), "Input", "Model"), (Pattern(r"\b(?:ones|zeros|empty|full|fill|normal|uniform)[ \t]*\(", "ones", "zeros", "empty", "full", "fill", "normal", "uniform"), "Model", "Input")),
     Row("TF24225", "tensorboard-graph-mode", True, (PublicImports(), "TensorBoard", any_of("disable_eager_execution", "disable_v2_behavior", "as_default", "Session")), (Pattern(r"\bcallbacks\b", "callbacks"), "TensorBoard")),
-    Row("TF24226", "layer-call-internals", True, (PublicImports(), any_of(Pattern(r"\bdef[ \t]+call\b", "call"), Pattern(r"\bget_(?:output|input)(?:_shape)?_at\b", "get_output", "get_input"))), (Pattern(r"\bModel[ \t]*\(", "Model"), Pattern(r"\.[ \t]*\w+[ \t]*\.[ \t]*(?:output|input)(?:s|_shape)?\b", "output", "input"), Pattern(r"\bget_(?:output|input)(?:_shape)?_at\b", "get_output", "get_input"))),
+    Row("TF24226", "layer-call-internals", True, (PublicImports(), any_of(Pattern(r"\bdef[ \t]+call\b", "call"), Pattern(r"\bget_(?:output|input)(?:_shape)?_at\b", "get_output", "get_input"))), (Pattern(r"\bModel[ \t]*\(", "Model"), Pattern(r"\b(?:function|add_metric|add_loss)[ \t]*\(", "function", "add_metric", "add_loss"), Pattern(r"\.[ \t]*\w+[ \t]*\.[ \t]*(?:output|input)(?:s|_shape)?\b", "output", "input"), Pattern(r"\bget_(?:output|input)(?:_shape)?_at\b", "get_output", "get_input"))),
     Row("TF24227", "einsum-op-layer-config", True, (PublicImports(), any_of(Pattern(r"\.Input\b|\bInput[ \t]*\(|\bInput[ \t]+as\b", "Input"), Pattern(r"\.(?:in|out)puts?\b", ".input", ".output"), Pattern(r"(?:model|Model|MODEL|layer|Layer|LAYER)\w*[ \t]*\.(?:in|out)puts?\b|(?:model|Model|MODEL|layer|Layer|LAYER)[^\n\r]*[)\]][ \t]*\.(?:in|out)puts?\b|(?:\A|(?<=[\n\r]))[ \t]*[)\]]?[ \t]*\.(?:in|out)puts?\b|(?:(?:model|Model|MODEL|layer|Layer|LAYER)\w*|[)\]])[ \t]*\.\\\r?(?m:$)", ".input", ".output", ".\\")), Pattern(r"\beinsum\b", "einsum"), Pattern(r"\b(?:from_config|clone_model|model_from_config|model_from_json|model_from_yaml)\b", "from_config", "clone_model", "model_from_config", "model_from_json", "model_from_yaml")), (Pattern(r"\beinsum\b", "einsum"), Pattern(r"\b(?:from_config|clone_model|model_from_config|model_from_json|model_from_yaml)\b", "from_config", "clone_model", "model_from_config", "model_from_json", "model_from_yaml"))),
     Row("TF24228", "reloaded-metric-function", True, (PublicImports(), Pattern(r"\bload_model\b", "load_model"), Pattern(r"\bcustom_objects\b", "custom_objects"), Pattern(r"\bmetrics\b", "metrics")), (Pattern(r"\bload_model\b", "load_model"),)),
     Row("TF24229", "pickled-optimizer", True, (PublicImports(), Pattern(r"\bpickle\b", "pickle"), Pattern(r"\b(?:optimizer|optimizers)\b", "optimizer", "optimizers")), (Pattern(r"\b(?:dump|dumps)\b", "dump", "dumps"),)),

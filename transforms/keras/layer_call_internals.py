@@ -26,6 +26,20 @@ _LAYER_BASES = frozenset(
         "tensorflow.python.keras.engine.training.Model",
     }
 )
+_BACKEND_FUNCTIONS = frozenset(
+    {"tensorflow.keras.backend.function", "tensorflow.python.keras.backend.function"}
+)
+_NOT_OF_A_LAYER = (
+    'raises ValueError ("Output tensors of a Functional model must be the output of a TensorFlow `Layer`")'
+)
+# the methods of a model or layer that take a tensor from outside a layer: its parameter, and how TF 2.4 fails
+_ADDED = {
+    "add_metric": ("value", 'raises ValueError ("Expected a symbolic Tensor for the metric value")'),
+    "add_loss": (
+        "losses",
+        'raises TypeError ("An op outside of the function building code is being passed a Graph tensor")',
+    ),
+}
 _LAYERS = "tensorflow.keras.layers."
 _NOT_CALLED_LAYERS = frozenset({"tensorflow.keras.layers.Input", "tensorflow.keras.layers.InputLayer"})
 # what a layer knows of the Functional graph it was called in (its inbound nodes)
@@ -221,6 +235,43 @@ def _outputs(call: cst.Call) -> list[cst.BaseExpression]:
     return items
 
 
+def _in_argument(argument: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """The names and attributes (not of `self`) anywhere in `argument`: a metric or a loss may be
+    computed from a kept tensor (`tf.reduce_mean(layer.attention)`)."""
+    found: list[cst.BaseExpression] = []
+
+    class Visitor(cst.CSTVisitor):
+        def visit_Name(self, node: cst.Name) -> None:
+            found.append(node)
+
+        def visit_Attribute(self, node: cst.Attribute) -> bool:
+            found.append(node)
+            return True
+
+    argument.visit(Visitor())
+    return found
+
+
+def _use_of_kept(ctx: RuleContext, call: cst.Call) -> tuple[list[cst.BaseExpression], str, str] | None:
+    """Where `call` takes tensors that must come from layers: (the values to look at, what takes
+    them, how TF 2.4 fails): the outputs of `Model(inputs, outputs)` and of
+    `tf.keras.backend.function(inputs, outputs)` (which builds a Functional model on TF 2.4), and
+    what `model.add_metric(value)` or `model.add_loss(losses)` is given outside a layer."""
+    func = call.func
+    qualified = ctx.qualified_name(func)
+    if qualified in _FUNCTIONAL:
+        return _outputs(call), "the model", f"`Model(...)` {_NOT_OF_A_LAYER}"
+    if qualified in _BACKEND_FUNCTIONS:
+        return _outputs(call), "`function`", f"`function(...)` {_NOT_OF_A_LAYER}"
+    if not isinstance(func, cst.Attribute) or func.attr.value not in _ADDED or code_for(func.value) == "self":
+        return None
+    keyword = _ADDED[func.attr.value][0]
+    given = [a.value for a in call.args[:1] if a.keyword is None and not a.star]
+    given += [a.value for a in call.args if a.keyword is not None and a.keyword.value == keyword]
+    values = [value for argument in given for value in _in_argument(argument)]
+    return values, f"`{func.attr.value}`", f"`{func.attr.value}` {_ADDED[func.attr.value][1]}"
+
+
 class LayerCallInternals(Rule):
     """What a custom layer makes inside its `call` is not part of a Functional model from TF 2.4.
 
@@ -230,7 +281,10 @@ class LayerCallInternals(Rule):
     - A tensor the layer keeps on itself in `call` (`self.attention = tf.nn.softmax(scores)`, an
       attention map) given as an output of `tf.keras.Model(inputs, outputs)` raises `ValueError`
       ("Output tensors of a Functional model must be the output of a TensorFlow `Layer`"): return it
-      from `call` as a second output, and use that.
+      from `call` as a second output, and use that. So does `tf.keras.backend.function(inputs,
+      outputs)` given it (it builds a Functional model), `model.add_metric(...)` of it
+      ("Expected a symbolic Tensor for the metric value") and `model.add_loss(...)` of it
+      ("An op outside of the function building code is being passed a Graph tensor").
     - A layer built in `__init__` (or `build`) and called inside `call` (`self.conv_1(inputs)`) gets
       no inbound node: its `.output` raises `AttributeError` ("Layer conv_1 has no inbound nodes"),
       `.input` and `.output_shape` too. A subclassed `Model` behaves alike. Return the tensor from
@@ -243,8 +297,10 @@ class LayerCallInternals(Rule):
 
     Reported only where the file shows it all: the attribute is assigned in the `call` of a class of
     the file that derives from a Keras layer or model (`tf.keras.layers.*`, `tf.keras.Model`), and
-    read outside it (not on `self`), as (an item of) the outputs of `tf.keras.Model(...)`, also
-    through a name every assignment of the file binds to that attribute; or the
+    read outside it (not on `self`), as (an item of) the outputs of `tf.keras.Model(...)` or of
+    `tf.keras.backend.function(...)`, or anywhere in what `add_metric(...)` or `add_loss(...)` of
+    anything but `self` is given, also through a name every assignment of the file binds to that
+    attribute; or the
     attribute is assigned a Keras layer (`tf.keras.layers.*`, not `Input`) in that class's `__init__`
     or `build`, called in its `call`, and its `.output`, `.input`, `.output_shape`, `.input_shape`,
     `.outputs` or `.inputs` is read outside it; or `get_output_at`, `get_input_at` (and their
@@ -280,7 +336,9 @@ class LayerCallInternals(Rule):
     (`Layer._infer_output_signature`, tensorflow/python/keras/engine/base_layer.py) and
     `Functional._validate_graph_inputs_and_outputs` raises on outputs without `_keras_history`
     (engine/functional.py), in the tensorflow-cpu 2.4.0 wheel; in 2.3.0 both reach the model (as
-    an op layer, and as a node of the inner layer).
+    an op layer, and as a node of the inner layer). `K.function`, `add_metric` and `add_loss` of a
+    kept tensor run on 2.3.0 and raise on 2.4.0, and the returned tensor works in each on both
+    (executed).
     """
 
     code = "TF24226"
@@ -292,6 +350,7 @@ class LayerCallInternals(Rule):
     # `Model(` for kept tensors; `x.conv_1.output` for inner layers
     triggers = (
         Pattern(r"\bModel[ \t]*\(", "Model"),
+        Pattern(r"\b(?:function|add_metric|add_loss)[ \t]*\(", "function", "add_metric", "add_loss"),
         Pattern(r"\.[ \t]*\w+[ \t]*\.[ \t]*(?:output|input)(?:s|_shape)?\b", "output", "input"),
         _AT_NODE_NEEDLE,
     )
@@ -303,9 +362,11 @@ class LayerCallInternals(Rule):
         if isinstance(func, cst.Attribute) and func.attr.value in _AT_NODE:
             self._node_of_nested_layer(ctx, original, func)
             return updated
-        if ctx.qualified_name(func) not in _FUNCTIONAL or builds_graph_tensors(ctx):
+        use = _use_of_kept(ctx, original)
+        if use is None or builds_graph_tensors(ctx):
             return updated
-        for output in _outputs(original):
+        values, given, failure = use
+        for output in values:
             bound = _attribute_bound_to(ctx.source, output.value) if isinstance(output, cst.Name) else None
             if bound is not None:
                 kept, shown = (
@@ -326,10 +387,9 @@ class LayerCallInternals(Rule):
             ctx.report(
                 output,
                 f"{shown} is no output of a layer from TF 2.4: return it from "
-                f"`{cls.name}.call` as a second output and give the model that.\n"
+                f"`{cls.name}.call` as a second output and give {given} that.\n"
                 f"{evidence}; TF 2.4 runs a custom layer's `call` on placeholders in a scratch graph, so "
-                '`Model(...)` raises ValueError ("Output tensors of a Functional model must be the output '
-                'of a TensorFlow `Layer`").',
+                f"{failure}.",
                 evidence=evidence,
             )
         return updated
