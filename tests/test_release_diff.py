@@ -27,6 +27,7 @@ def probe(
     public: dict | None = None,
     imports: dict | None = None,
     symbolic: list | None = None,
+    sparse_symbolic: list | None = None,
 ) -> dict:
     """A release as `release_probe.py` prints it."""
     return {
@@ -36,6 +37,7 @@ def probe(
         "imports": imports or {},
         "public": public or {},
         "symbolic": symbolic or [],
+        "sparse_symbolic": sparse_symbolic or [],
     }
 
 
@@ -131,6 +133,8 @@ NEW = probe(
 )
 OLD["symbolic"] = ["_shape_as_list", "device", "graph", "name", "shape"]
 NEW["symbolic"] = ["_inferred_value", "name", "shape", "type_spec"]
+OLD["sparse_symbolic"] = ["dense_shape", "graph", "indices", "values"]
+NEW["sparse_symbolic"] = ["indices", "values", "type_spec"]
 LATER = probe("2.15.1", modules={"tensorflow.python.keras.engine.training_eager_v1": []}, defines={})
 
 
@@ -247,6 +251,7 @@ def test_the_table_source_is_the_data():
     assert method == "add_weight" and row[2] == ("partitioner",)
     assert classes == ("tensorflow.keras.layers.Dense", "tensorflow.keras.layers.Layer")
     assert namespace["SYMBOLIC_ATTRIBUTES_GONE"] == ("_shape_as_list", "device", "graph")
+    assert namespace["SPARSE_SYMBOLIC_ATTRIBUTES_GONE"] == ("dense_shape", "graph")
 
 
 def test_the_committed_table_holds_the_breaks_users_met():
@@ -279,6 +284,7 @@ def test_the_committed_table_holds_the_breaks_users_met():
         "tensorflow.keras.layers.Dense",
     } <= set(classes)
     assert "tensorflow.keras.metrics.Metric" not in classes  # its own `add_weight`, unchanged
+    assert "dense_shape" in _release_diff.SPARSE_SYMBOLIC_ATTRIBUTES_GONE  # a sparse `Input`'s
 
 
 def test_the_dispatch_table_source_is_the_data():

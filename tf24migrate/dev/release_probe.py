@@ -21,7 +21,8 @@ Standard library only, Python 3.8 and later: it runs in the runtimes of `scripts
   `__init__` without `self`); for a class, also `methods`: each public method it defines or
   inherits (from any class but `object`) with its parameters, `self` left out;
 - `symbolic`: the attributes of a Keras layer's output in a Functional model (`__dunder__` ones
-  left out).
+  left out);
+- `sparse_symbolic`: the same of a sparse Keras input (`tf.keras.Input(..., sparse=True)`).
 """
 
 import ast
@@ -264,6 +265,13 @@ def symbolic_attributes(tf):
     return sorted(name for name in dir(value) if not name.startswith("__"))
 
 
+def sparse_symbolic_attributes(tf):
+    """The attributes (not `__dunder__`) of a sparse Keras input (`tf.keras.Input(..., sparse=True)`):
+    a `SparseTensor` up to TF 2.3, a `SparseKerasTensor` from TF 2.4."""
+    value = tf.keras.Input((1,), sparse=True)
+    return sorted(name for name in dir(value) if not name.startswith("__"))
+
+
 def main():
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
     warnings.simplefilter("ignore")
@@ -278,6 +286,7 @@ def main():
             "imports": imports,
             "public": public(tf),
             "symbolic": symbolic_attributes(tf),
+            "sparse_symbolic": sparse_symbolic_attributes(tf),
         },
         sys.stdout,
         sort_keys=True,

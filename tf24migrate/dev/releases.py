@@ -16,7 +16,9 @@ table the rules TF24508 `removed-api` and TF24509 `changed-parameters` read:
   with the public classes whose instances have them so changed, each list of classes once
   (`Layer.add_weight` lost `partitioner`: `tf.keras.layers.Layer`, `tf.keras.layers.Dense`, ...);
 - `SYMBOLIC_ATTRIBUTES_GONE`: the attributes a Keras layer's output in a Functional model had in
-  TF 2.3.0 (a graph tensor) and lacks in TF 2.4.0 (a `KerasTensor`), the data of TF24216.
+  TF 2.3.0 (a graph tensor) and lacks in TF 2.4.0 (a `KerasTensor`), the data of TF24216;
+- `SPARSE_SYMBOLIC_ATTRIBUTES_GONE`: those of a sparse Keras input (a `SparseTensor` in TF 2.3.0, a
+  `SparseKerasTensor` in TF 2.4.0), the data of TF24221.
 
 The data are facts of the wheels only; which of them another rule already reports is the rules'
 business (`transforms/core/removed_api.py`, `transforms/core/renames.py`).
@@ -294,6 +296,12 @@ def table_source(old: dict, new: dict, later: dict | None) -> str:
         "# raise AttributeError on the `KerasTensor`s of NEW",
         "SYMBOLIC_ATTRIBUTES_GONE: tuple[str, ...] = (",
         *(f"    {name!r}," for name in sorted(set(old["symbolic"]) - set(new["symbolic"]))),
+        ")",
+        "",
+        "# the attributes of a sparse Keras input (`Input(..., sparse=True)`) that OLD has and NEW has",
+        "# not: raise AttributeError on the `SparseKerasTensor`s of NEW",
+        "SPARSE_SYMBOLIC_ATTRIBUTES_GONE: tuple[str, ...] = (",
+        *(f"    {name!r}," for name in sorted(set(old["sparse_symbolic"]) - set(new["sparse_symbolic"]))),
         ")",
         "",
     ]

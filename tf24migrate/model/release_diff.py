@@ -855,3 +855,23 @@ SYMBOLIC_ATTRIBUTES_GONE: tuple[str, ...] = (
     'graph',
     'value_index',
 )
+
+# the attributes of a sparse Keras input (`Input(..., sparse=True)`) that OLD has and NEW has
+# not: raise AttributeError on the `SparseKerasTensor`s of NEW
+SPARSE_SYMBOLIC_ATTRIBUTES_GONE: tuple[str, ...] = (
+    '_abc_impl',
+    '_consumers',
+    '_dense_shape',
+    '_dense_shape_default',
+    '_indices',
+    '_override_operator',
+    '_shape_invariant_to_type_spec',
+    '_tf_api_names',
+    '_tf_api_names_v1',
+    '_values',
+    'consumers',
+    'dense_shape',
+    'eval',
+    'from_value',
+    'graph',
+)
