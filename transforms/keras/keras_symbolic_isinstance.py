@@ -9,13 +9,16 @@ from tf24migrate.model.findings import Fix, Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import abbreviated, code_for
 from tf24migrate.rules.context import RuleContext
-from tf24migrate.rules.needles import word
+from tf24migrate.rules.needles import any_of, word
 
 from ._symbolic import (
     EVIDENCE_TRIGGERS,
     EVIDENCE_WORDS,
     symbolic_evidence,
 )
+
+# `tensorflow.python.keras.backend.is_placeholder(x)`: True for TF 2.3's graph placeholders only
+_IS_PLACEHOLDER = frozenset({"tensorflow.python.keras.backend.is_placeholder"})
 
 
 def _is_builtin_call(ctx: RuleContext, call: cst.Call, name: str) -> bool:
@@ -43,11 +46,20 @@ class KerasSymbolicIsinstance(Rule):
     parameter no call of the file gives a symbolic value) `isinstance(x, tf.Tensor)` means what it
     meant in TF 2.3, and is left alone.
 
+    So is Keras's own test, `backend.is_placeholder(x)` (of `tensorflow.python.keras.backend`):
+    True for an `Input` on TF 2.3, False on 2.4. Reported with the same evidence, not rewritten:
+    `tf.keras.backend.is_keras_tensor(x)` is True for it on both, and False for tensors that
+    are not Keras's (what a placeholder test meant is not visible).
+
     Before: `inputs = tf.keras.Input((3,))` then `if isinstance(inputs, tf.Tensor): ...`
     After:  `inputs = tf.keras.Input((3,))` then `if tf.is_tensor(inputs): ...`
 
+    Reported: `from tensorflow.python.keras import backend as K` then `inputs = tf.keras.Input((3,))` then `assert K.is_placeholder(inputs)`
+    Write instead: `assert tf.keras.backend.is_keras_tensor(inputs)`
+
     Versions: `tf.is_tensor` exists since TF 2.0 (tensorflow_core/_api/v2/v2.py of the tensorflow 2.0.0
-    wheel); the Functional API change is in TF 2.4's release notes.
+    wheel); the Functional API change is in TF 2.4's release notes; `is_placeholder` and
+    `is_keras_tensor` of an `Input` executed on TF 2.3.0 and 2.4.0.
     """
 
     code = "TF24210"
@@ -56,12 +68,15 @@ class KerasSymbolicIsinstance(Rule):
     changed_in = "2.4"
     fix = Fix.UNSAFE
     severity = Severity.WARNING
-    triggers = (word("isinstance"),)
+    triggers = (word("isinstance"), word("is_placeholder"))
     # `Tensor` as a name (`_names_a_tensor`), not in `TensorShape`, `TensorSpec` nor `KerasTensor`
-    requires = (*IMPORTS_TENSORFLOW, EVIDENCE_WORDS, word("Tensor"))
+    requires = (*IMPORTS_TENSORFLOW, EVIDENCE_WORDS, any_of(word("Tensor"), word("is_placeholder")))
     follows = EVIDENCE_TRIGGERS
 
     def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        if ctx.qualified_name(original.func) in _IS_PLACEHOLDER:
+            self._is_placeholder(ctx, original)
+            return updated
         if not _is_builtin_call(ctx, original, "isinstance"):
             return updated
         if len(original.args) != 2 or any(arg.star or arg.keyword for arg in original.args):
@@ -98,6 +113,22 @@ class KerasSymbolicIsinstance(Rule):
             argument = argument.with_changes(comma=cst.MaybeSentinel.DEFAULT)
         replacement = updated.with_changes(func=is_tensor, args=[argument])
         return ctx.report(original, message, replacement=replacement, evidence=evidence) or updated
+
+    def _is_placeholder(self, ctx: RuleContext, call: cst.Call) -> None:
+        """Report `K.is_placeholder(x)` of a visibly Keras symbolic `x`: False from TF 2.4."""
+        given = [a.value for a in call.args[:1] if a.keyword is None and not a.star]
+        given += [a.value for a in call.args if a.keyword is not None and a.keyword.value == "x"]
+        evidence = symbolic_evidence(ctx, given[0]) if given else None
+        if evidence is None:
+            return
+        shown = abbreviated(given[0])
+        ctx.report(
+            call,
+            f"`{abbreviated(call)}` is False for Keras symbolic values from TF 2.4: use "
+            f"`tf.keras.backend.is_keras_tensor({shown})`.\n"
+            f"{evidence[:1].upper()}{evidence[1:]}; they are `KerasTensor`s now, not graph placeholders.",
+            evidence=evidence,
+        )
 
 
 RULES = (KerasSymbolicIsinstance(),)
