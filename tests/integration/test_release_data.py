@@ -35,3 +35,21 @@ def test_the_symbolic_dispatch_table_is_what_the_wheel_does():
     assert probed["version"] == releases.NEW
     again = {tuple(names): tuple(map(tuple, parameters)) for names, parameters in probed["functions"]}
     assert again == rows
+
+
+def test_the_symbolic_probe_fills_the_other_parameters():
+    """A `KerasTensor` in every parameter fails `assign(ref, value)` before it converts `value`:
+    the probe then gives one parameter a `KerasTensor` and the others a variable or a shape."""
+    expected = {
+        "tensorflow.compat.v1.assign": (("value", 1),),
+        "tensorflow.keras.backend.update": (("new_x", 1),),
+        "tensorflow.compat.v1.placeholder_with_default": (("input", 0),),
+    }
+    probed = releases.probe(interpreter(releases.NEW), releases.SYMBOLIC_PROBE, *expected)
+    found = {
+        name: tuple(map(tuple, parameters))
+        for names, parameters in probed["functions"]
+        for name in names
+        if name in expected
+    }
+    assert found == expected

@@ -16,9 +16,11 @@ The probe calls each function of the public API (and of `tensorflow.python.ops`)
 dispatch list itself, with a distinct `KerasTensor` for each parameter a call must fill. Each
 `KerasTensor` then converts to a tensor of zeros instead of raising, and the probe notes every
 conversion that happens with no dispatching function between it and the probed call: the call
-would have raised there. A parameter so noted does not take a `KerasTensor` on TF 2.4; what a
-call converts only after an error of its own (a shape that zeros cannot have) goes unnoted, so
-the answer errs towards silence. It prints:
+would have raised there. A parameter so noted does not take a `KerasTensor` on TF 2.4. Where that
+call notes nothing and takes two required parameters or more, each is probed alone, the others
+given a variable, then a shape (`_FILLERS`): `tf.compat.v1.assign(ref, value)` fails on a
+`KerasTensor` `ref` before it converts `value`. What a call converts only after an error of its
+own (a shape that zeros cannot have) goes unnoted, so the answer errs towards silence. It prints:
 
 - `version`: `tf.__version__`;
 - `functions`: `[[names, parameters], ...]`: the qualified names of one function (public
@@ -212,16 +214,22 @@ def _call(function, arguments, keywords):
     return function(*arguments, **keywords)
 
 
-def _converted(tf, watch, function, required, optional):
+def _converted(tf, watch, function, required, optional, only=None, filler=None):
     """`[[parameter, position], ...]` that a call of `function` with a `KerasTensor` for each of
     the `required` parameters converts with no dispatch; a parameter whose default is None is
-    then given `optional` (None, or 1 where None fails the call before it converts anything)."""
+    then given `optional` (None, or 1 where None fails the call before it converts anything).
+    With `only`, that parameter alone is given a `KerasTensor`, and the other required ones
+    `filler()` (see `_FILLERS`)."""
     arguments, keywords = [], {}
     watch.inputs, watch.converted = {}, []
     for name, position, positional, default in required:
-        value = optional if default is None else tf.keras.Input((4,))
-        if default is not None:
+        if default is None:
+            value = optional
+        elif only is None or name == only:
+            value = tf.keras.Input((4,))
             watch.inputs[id(value)] = (name, position)
+        else:
+            value = filler(tf)
         if positional:
             arguments.append(value)
         else:
@@ -229,6 +237,35 @@ def _converted(tf, watch, function, required, optional):
     with contextlib.suppress(BaseException):  # conversions are noted, whatever the call does after
         _call(function, arguments, keywords)
     return [list(kind) for kind in watch.converted]
+
+
+# What the other required parameters are given when one alone gets a `KerasTensor`: a variable
+# (the target of `tf.compat.v1.assign(ref, value)`, `K.update(x, new_x)`,
+# `K.moving_average_update(x, value, momentum)`) and a shape (`placeholder_with_default(input,
+# shape)`). A `KerasTensor` in every parameter fails those calls before they convert the value.
+_FILLERS = (
+    lambda tf: tf.Variable(tf.zeros((1, 4))),
+    lambda tf: [1, 4],
+)
+
+
+def _one_at_a_time(tf, watch, function, required):
+    """`[[parameter, position], ...]` that `function` converts with no dispatch when that parameter
+    alone is given a `KerasTensor` and the other required ones a filler: the parameters whose
+    conversion the other `KerasTensor`s kept from happening."""
+    names = [name for name, _, _, default in required if default is not None]
+    if len(names) < 2:
+        return []
+    converted: list = []
+    for name in names:
+        for filler in _FILLERS:
+            found = _in_child(
+                functools.partial(_converted, tf, watch, function, required, None, name, filler)
+            )
+            if found:
+                converted.extend(kind for kind in found if kind not in converted)
+                break
+    return converted
 
 
 def _in_child(work):
@@ -295,6 +332,8 @@ def probe(tf, only=()):
         converted = _in_child(functools.partial(_converted, tf, watch, function, required, None))
         if not converted:
             converted = _in_child(functools.partial(_converted, tf, watch, function, required, 1))
+        if not converted:
+            converted = _one_at_a_time(tf, watch, function, required)
         if converted:
             rows.append([sorted(names), converted, id(function)])
     ids = {row.pop() for row in rows}

@@ -155,7 +155,10 @@ class ControlFlowOnSymbolic(Rule):
     functions do not dispatch, and which of their parameters cannot take a `KerasTensor`, is found
     from the released TF 2.4.0 wheel by `python -m tf24migrate.dev releases` (`tf.signal.rfft`,
     `tf.math.bincount`, `tf.io.decode_jpeg`, `tf.reverse_sequence`,
-    `tf.compat.v1.image.resize_bilinear`, generated ops as `gen_cudnn_rnn_ops.cudnn_rnn`, ...). A
+    `tf.compat.v1.image.resize_bilinear`, generated ops as `gen_cudnn_rnn_ops.cudnn_rnn`, ...),
+    also where another parameter must hold a variable or a shape for the call to reach the
+    conversion: the value given to `tf.compat.v1.assign(ref, value)`, `tf.keras.backend.update(x,
+    new_x)` and `update_add`, the input of `tf.compat.v1.placeholder_with_default(input, shape)`. A
     function made by `tf.custom_gradient` or `tf.recompute_grad` (a function of the file decorated
     with one, or a name bound to `tf.recompute_grad(f)`) does not dispatch either: the message says
     to apply a custom-gradient function through a layer, `tf.keras.layers.Lambda(f)(inputs)`, which
