@@ -16,7 +16,7 @@ from tf24migrate.rules.needles import (
 )
 
 # The digest of the sources this table was generated from: see `catalogue.generated`.
-SOURCES_DIGEST = "b3132ffbf906c3b4686471a662ea3502"
+SOURCES_DIGEST = "6f7329e054beee64b79cc2927827b6da"
 
 
 class Row(NamedTuple):
@@ -90,6 +90,7 @@ ROWS = (
     Row("TF24507", "hidden-module-import-as", True, (), (Pattern(r"\bimport[ \t]+tensorflow\.(?:python|core|compiler)\.[\w.]+[ \t]+as\b", "import tensorflow.python.", "import tensorflow.core.", "import tensorflow.compiler."),)),
     Row("TF24508", "removed-api", True, ("tensorflow",), (RemovedReference("tensorflow.compiler", "tensorflow.examples", "tensorflow.lite", "tensorflow.python", "tensorflow.tools"),), True),
     Row("TF24509", "positional-parameters", True, (PublicImports(),), ("GRU(", "GRUCell(", "LSTM(", "LSTMCell(", "PeepholeLSTMCell(", "TPUEmbedding(", MethodCallLines("8", "add_weight"))),
+    Row("TF24510", "checkpoint-root", True, (PublicImports(), "Checkpoint"), (Pattern(r"\broot[ \t]*=", "root"),)),
     Row("TF24601", "trt-nodes-denylist", True, (), (Pattern(r"(?<![\w.])nodes_blacklist[ \t]*(?:=(?!=)|#|\\?\r?(?m:$))", "nodes_blacklist"),)),
     Row("TF24602", "amp-env-lists", True, (), ("TF_AUTO_MIXED_PRECISION_GRAPH_REWRITE_",)),
     Row("TF24603", "tpu-embedding-batch-size", True, (PublicImports(),), ("TPUEmbedding",)),
