@@ -38,6 +38,7 @@ def probe(
         "public": public or {},
         "symbolic": symbolic or [],
         "sparse_symbolic": sparse_symbolic or [],
+        "loss_scale_optimizer": {"attributes": [], "config": []},
     }
 
 
@@ -135,6 +136,14 @@ OLD["symbolic"] = ["_shape_as_list", "device", "graph", "name", "shape"]
 NEW["symbolic"] = ["_inferred_value", "name", "shape", "type_spec"]
 OLD["sparse_symbolic"] = ["dense_shape", "graph", "indices", "values"]
 NEW["sparse_symbolic"] = ["indices", "values", "type_spec"]
+OLD["loss_scale_optimizer"] = {
+    "attributes": ["_hyper", "get_config", "minimize"],
+    "config": ["loss_scale", "optimizer"],
+}
+NEW["loss_scale_optimizer"] = {
+    "attributes": ["get_config", "minimize"],
+    "config": ["dynamic", "inner_optimizer"],
+}
 LATER = probe("2.15.1", modules={"tensorflow.python.keras.engine.training_eager_v1": []}, defines={})
 
 
@@ -252,6 +261,8 @@ def test_the_table_source_is_the_data():
     assert classes == ("tensorflow.keras.layers.Dense", "tensorflow.keras.layers.Layer")
     assert namespace["SYMBOLIC_ATTRIBUTES_GONE"] == ("_shape_as_list", "device", "graph")
     assert namespace["SPARSE_SYMBOLIC_ATTRIBUTES_GONE"] == ("dense_shape", "graph")
+    assert namespace["LOSS_SCALE_OPTIMIZER_ATTRIBUTES_GONE"] == ("_hyper",)
+    assert namespace["LOSS_SCALE_OPTIMIZER_CONFIG_GONE"] == ("loss_scale", "optimizer")
 
 
 def test_the_committed_table_holds_the_breaks_users_met():

@@ -16,7 +16,7 @@ from tf24migrate.rules.needles import (
 )
 
 # The digest of the sources this table was generated from: see `catalogue.generated`.
-SOURCES_DIGEST = "6f7329e054beee64b79cc2927827b6da"
+SOURCES_DIGEST = "0bfc5f6f3c713e7e34a8a2761488a36c"
 
 
 class Row(NamedTuple):
@@ -69,7 +69,7 @@ ROWS = (
     Row("TF24304", "get-layer-policy", True, (PublicImports(),), ("get_layer_policy",)),
     Row("TF24305", "loss-scale-optimizer", True, (PublicImports(),), ("LossScaleOptimizer", "DynamicLossScale", "FixedLossScale")),
     Row("TF24306", "loss-scale-classes", True, (PublicImports(),), (Pattern(r"\b(?:LossScale|FixedLossScale|DynamicLossScale)\b", "LossScale", "FixedLossScale", "DynamicLossScale"), "LossScaleOptimizer")),
-    Row("TF24307", "loss-scale-call", True, (any_of("loss_scale(", Pattern(r"\bloss_scale\.[_a-z]", "loss_scale.")), any_of("LossScaleOptimizer", Pattern(r"\bloss_scale\._(current_loss_scale|num_good_steps|loss_scale_value)\b", "loss_scale._")), PublicImports()), ("loss_scale(", Pattern(r"\bloss_scale\.[_a-z]", "loss_scale."), "LossScaleOptimizer", Pattern(r"(?:\.|(?:\A|(?<=[\n\r])))[ \t]*loss_scale\b", "loss_scale"))),
+    Row("TF24307", "loss-scale-call", True, (any_of("loss_scale(", Pattern(r"\bloss_scale\.[_a-z]", "loss_scale."), Pattern(r"\.(?:_clip_gradients|_hyper)\b", "._clip_gradients", "._hyper"), Pattern(r"\bget_config[ \t]*\([ \t]*\)[ \t]*\[", "get_config")), any_of("LossScaleOptimizer", Pattern(r"\bloss_scale\._(current_loss_scale|num_good_steps|loss_scale_value)\b", "loss_scale._")), PublicImports()), ("loss_scale(", Pattern(r"\bloss_scale\.[_a-z]", "loss_scale."), "LossScaleOptimizer", Pattern(r"(?:\.|(?:\A|(?<=[\n\r])))[ \t]*loss_scale\b", "loss_scale"), Pattern(r"\.(?:_clip_gradients|_hyper)\b", "._clip_gradients", "._hyper"), Pattern(r"\bget_config[ \t]*\([ \t]*\)[ \t]*\[", "get_config"))),
     Row("TF24308", "graph-rewrite", True, (PublicImports(),), ("enable_mixed_precision_graph_rewrite",)),
     Row("TF24309", "policy-loss-scale", True, (Pattern(r"(?:\.|(?:\A|(?<=[\n\r])))[ \t]*loss_scale\b", "loss_scale"), "tensorflow", any_of(PublicImports(), Pattern(r"(?:\.|(?:\A|(?<=[\n\r])))[ \t]*dtype_policy\b", "dtype_policy")), any_of("Policy", "global_policy", "get_layer_policy", Pattern(r"(?:\.|(?:\A|(?<=[\n\r])))[ \t]*dtype_policy\b", "dtype_policy"))), (Pattern(r"(?:\.|(?:\A|(?<=[\n\r])))[ \t]*loss_scale\b", "loss_scale"), "Policy", "global_policy", "dtype_policy", "get_layer_policy")),
     Row("TF24310", "should-cast-variables", True, ("should_cast_variables", "tensorflow", any_of(PublicImports(), Pattern(r"(?:\.|(?:\A|(?<=[\n\r])))[ \t]*dtype_policy\b", "dtype_policy"))), ("should_cast_variables", "Policy", "global_policy", "dtype_policy", "get_layer_policy")),

@@ -22,7 +22,9 @@ Standard library only, Python 3.8 and later: it runs in the runtimes of `scripts
   inherits (from any class but `object`) with its parameters, `self` left out;
 - `symbolic`: the attributes of a Keras layer's output in a Functional model (`__dunder__` ones
   left out);
-- `sparse_symbolic`: the same of a sparse Keras input (`tf.keras.Input(..., sparse=True)`).
+- `sparse_symbolic`: the same of a sparse Keras input (`tf.keras.Input(..., sparse=True)`);
+- `loss_scale_optimizer`: the attributes and the `get_config()` keys of Keras's
+  `LossScaleOptimizer`s.
 """
 
 import ast
@@ -272,6 +274,22 @@ def sparse_symbolic_attributes(tf):
     return sorted(name for name in dir(value) if not name.startswith("__"))
 
 
+def loss_scale_optimizer(tf):
+    """The attributes (not `__dunder__`) and the `get_config()` keys of Keras's
+    `LossScaleOptimizer`s (the experimental one built with `"dynamic"` and the stable one, where the
+    release has each), each list of both together."""
+    precision = tf.keras.mixed_precision
+    built = []
+    if hasattr(precision, "experimental"):  # gone in TF 2.9
+        built.append(precision.experimental.LossScaleOptimizer(tf.keras.optimizers.SGD(), "dynamic"))
+    if hasattr(precision, "LossScaleOptimizer"):
+        built.append(precision.LossScaleOptimizer(tf.keras.optimizers.SGD()))
+    return {
+        "attributes": sorted({name for value in built for name in dir(value) if not name.startswith("__")}),
+        "config": sorted({key for value in built for key in value.get_config()}),
+    }
+
+
 def main():
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
     warnings.simplefilter("ignore")
@@ -287,6 +305,7 @@ def main():
             "public": public(tf),
             "symbolic": symbolic_attributes(tf),
             "sparse_symbolic": sparse_symbolic_attributes(tf),
+            "loss_scale_optimizer": loss_scale_optimizer(tf),
         },
         sys.stdout,
         sort_keys=True,

@@ -18,7 +18,10 @@ table the rules TF24508 `removed-api` and TF24509 `changed-parameters` read:
 - `SYMBOLIC_ATTRIBUTES_GONE`: the attributes a Keras layer's output in a Functional model had in
   TF 2.3.0 (a graph tensor) and lacks in TF 2.4.0 (a `KerasTensor`), the data of TF24216;
 - `SPARSE_SYMBOLIC_ATTRIBUTES_GONE`: those of a sparse Keras input (a `SparseTensor` in TF 2.3.0, a
-  `SparseKerasTensor` in TF 2.4.0), the data of TF24221.
+  `SparseKerasTensor` in TF 2.4.0), the data of TF24221;
+- `LOSS_SCALE_OPTIMIZER_ATTRIBUTES_GONE` and `LOSS_SCALE_OPTIMIZER_CONFIG_GONE`: the attributes and
+  `get_config()` keys of TF 2.3.0's `LossScaleOptimizer` that neither of TF 2.4.0's has, the data of
+  TF24307.
 
 The data are facts of the wheels only; which of them another rule already reports is the rules'
 business (`transforms/core/removed_api.py`, `transforms/core/renames.py`).
@@ -304,8 +307,22 @@ def table_source(old: dict, new: dict, later: dict | None) -> str:
         *(f"    {name!r}," for name in sorted(set(old["sparse_symbolic"]) - set(new["sparse_symbolic"]))),
         ")",
         "",
+        "# the attributes and the `get_config()` keys of OLD's `LossScaleOptimizer` that no",
+        "# `LossScaleOptimizer` of NEW has (neither the experimental class nor the stable one)",
+        "LOSS_SCALE_OPTIMIZER_ATTRIBUTES_GONE: tuple[str, ...] = (",
+        *(f"    {name!r}," for name in _gone(old, new, "loss_scale_optimizer", "attributes")),
+        ")",
+        "LOSS_SCALE_OPTIMIZER_CONFIG_GONE: tuple[str, ...] = (",
+        *(f"    {name!r}," for name in _gone(old, new, "loss_scale_optimizer", "config")),
+        ")",
+        "",
     ]
     return "\n".join(lines)
+
+
+def _gone(old: dict, new: dict, probe: str, part: str) -> list[str]:
+    """The names of `old[probe][part]` that `new[probe][part]` lacks, sorted."""
+    return sorted(set(old[probe][part]) - set(new[probe][part]))
 
 
 def _row(changed: Parameters) -> str:

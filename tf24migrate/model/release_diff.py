@@ -875,3 +875,14 @@ SPARSE_SYMBOLIC_ATTRIBUTES_GONE: tuple[str, ...] = (
     'from_value',
     'graph',
 )
+
+# the attributes and the `get_config()` keys of OLD's `LossScaleOptimizer` that no
+# `LossScaleOptimizer` of NEW has (neither the experimental class nor the stable one)
+LOSS_SCALE_OPTIMIZER_ATTRIBUTES_GONE: tuple[str, ...] = (
+    '_clip_gradients',
+    '_hyper',
+)
+LOSS_SCALE_OPTIMIZER_CONFIG_GONE: tuple[str, ...] = (
+    'loss_scale',
+    'optimizer',
+)

@@ -350,3 +350,13 @@ def bind_or_report(
 def updated_values(original: cst.Call, updated: cst.Call) -> dict[cst.Arg, cst.BaseExpression]:
     """`{original Arg: its value in the updated tree}`, for rules that bind the original call."""
     return {o: u.value for o, u in zip(original.args, updated.args, strict=True)}
+
+
+def indexed_result(subscript: cst.Subscript) -> tuple[cst.Call, cst.BaseExpression] | None:
+    """`(call, index)` when `subscript` indexes, once, what a call without arguments returns
+    (`opt.get_config()["loss_scale"]`, `list_logical_devices()[1]`), else None."""
+    call = subscript.value
+    if not isinstance(call, cst.Call) or call.args or len(subscript.slice) != 1:
+        return None
+    element = subscript.slice[0].slice
+    return (call, element.value) if isinstance(element, cst.Index) else None

@@ -8,6 +8,7 @@ import libcst as cst
 
 from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
+from tf24migrate.rules.calls import indexed_result
 from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.needles import word
 
@@ -79,16 +80,10 @@ class XlaDevices(Rule):
     def leave_Subscript(
         self, ctx: RuleContext, original: cst.Subscript, updated: cst.Subscript
     ) -> cst.BaseExpression:
-        listing = original.value
-        if not (
-            isinstance(listing, cst.Call)
-            and not listing.args
-            and len(original.slice) == 1
-            and isinstance(original.slice[0].slice, cst.Index)
-            and ctx.qualified_name(listing.func) in _LISTINGS
-        ):
+        indexed = indexed_result(original)
+        if indexed is None or ctx.qualified_name(indexed[0].func) not in _LISTINGS:
             return updated
-        index = original.slice[0].slice.value
+        index = indexed[1]
         if isinstance(index, cst.Integer) and index.evaluated_value >= 1:
             ctx.report(
                 original,

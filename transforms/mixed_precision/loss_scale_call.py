@@ -8,8 +8,12 @@ from collections.abc import Callable
 import libcst as cst
 
 from tf24migrate.model.findings import Severity
+from tf24migrate.model.release_diff import (
+    LOSS_SCALE_OPTIMIZER_ATTRIBUTES_GONE,
+    LOSS_SCALE_OPTIMIZER_CONFIG_GONE,
+)
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
-from tf24migrate.rules.calls import code_for
+from tf24migrate.rules.calls import code_for, indexed_result
 from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.needles import Pattern, any_of, attribute
 
@@ -26,6 +30,23 @@ _LOSS_SCALE_OPTIMIZERS = (f"{EXPERIMENTAL}.LossScaleOptimizer", f"{STABLE}.LossS
 _PRIVATE_READ = Pattern(
     r"\bloss_scale\._(current_loss_scale|num_good_steps|loss_scale_value)\b", "loss_scale._"
 )
+
+# what TF 2.3's `LossScaleOptimizer` had and neither of TF 2.4's has (from the wheels)
+_OPTIMIZER_READ = Pattern(
+    rf"\.(?:{'|'.join(LOSS_SCALE_OPTIMIZER_ATTRIBUTES_GONE)})\b",
+    *(f".{name}" for name in LOSS_SCALE_OPTIMIZER_ATTRIBUTES_GONE),
+)
+_CONFIG_READ = Pattern(r"\bget_config[ \t]*\([ \t]*\)[ \t]*\[", "get_config")
+# what to read instead of an attribute TF 2.4's optimizers lack
+_ATTRIBUTE_INSTEAD = {
+    "_hyper": "the hyperparameters are the inner optimizer's (`{receiver}._optimizer._hyper` on both; "
+    "TF 2.3's own `_hyper` was empty)",
+}
+# the experimental class's `get_config()` keys, and what the stable one has instead
+_CONFIG_INSTEAD = {
+    "loss_scale": "`dynamic`, `initial_scale` and `dynamic_growth_steps`",
+    "optimizer": "`inner_optimizer`",
+}
 
 
 def loss_scale_optimizer_evidence(ctx: RuleContext, receiver: cst.BaseExpression) -> str | None:
@@ -94,10 +115,22 @@ class LossScaleCall(Rule):
     way (`try: float(opt.loss_scale) except TypeError: opt.loss_scale._current_loss_scale`), the
     fallback that only TF 2.3 runs.
 
+    Also reported, on a visibly `LossScaleOptimizer` receiver: what TF 2.3's optimizer had and
+    neither of TF 2.4's has (the experimental class is a `LossScaleOptimizerV1` there), so that
+    renaming the class (TF24305) leaves the read failing: its attributes
+    `release_diff.LOSS_SCALE_OPTIMIZER_ATTRIBUTES_GONE` (`opt._hyper`, AttributeError) and its
+    `get_config()` keys `release_diff.LOSS_SCALE_OPTIMIZER_CONFIG_GONE` (`opt.get_config()["loss_scale"]`,
+    KeyError: TF 2.4 writes `dynamic`, `initial_scale`, `dynamic_growth_steps` and `inner_optimizer`).
+    The hyperparameters are the inner optimizer's: `opt._optimizer._hyper` on both (TF 2.3's own
+    `_hyper` was empty).
+
     Reported: `opt = tf.keras.mixed_precision.experimental.LossScaleOptimizer(sgd, "dynamic")` then `scale = opt.loss_scale()`
     Write instead: `scale = opt.loss_scale`
 
-    Versions: `LossScaleOptimizer.loss_scale` is a property from TF 2.4 (TF 2.4's release notes).
+    Versions: `LossScaleOptimizer.loss_scale` is a property from TF 2.4 (TF 2.4's release notes); the
+    attributes and `get_config()` keys are those of `dir()` and `get_config()` of the
+    `LossScaleOptimizer`s of the tensorflow-cpu 2.3.0 and 2.4.0 wheels (`python -m tf24migrate.dev
+    releases`; `_hyper`, `get_config()["loss_scale"]` and `_optimizer._hyper` executed on both).
     """
 
     code = "TF24307"
@@ -107,11 +140,18 @@ class LossScaleCall(Rule):
     fix = None
     severity = Severity.ERROR
     # and any `.loss_scale`: a `try` body that reads it is not left out of the tree (`_is_fallback`)
-    triggers = ("loss_scale(", _ATTRIBUTE_READ, "LossScaleOptimizer", attribute("loss_scale"))
+    triggers = (
+        "loss_scale(",
+        _ATTRIBUTE_READ,
+        "LossScaleOptimizer",
+        attribute("loss_scale"),
+        _OPTIMIZER_READ,
+        _CONFIG_READ,
+    )
     follows = ("loss_scale(", _ATTRIBUTE_READ, "LossScaleOptimizer")
     # every receiver it reports is shown to be a `LossScaleOptimizer` (not `get_loss_scale(...)`)
     requires = (
-        any_of("loss_scale(", _ATTRIBUTE_READ),
+        any_of("loss_scale(", _ATTRIBUTE_READ, _OPTIMIZER_READ, _CONFIG_READ),
         any_of("LossScaleOptimizer", _PRIVATE_READ),
         *IMPORTS_TENSORFLOW,
     )
@@ -132,9 +172,46 @@ class LossScaleCall(Rule):
             )
         return updated
 
+    def leave_Subscript(
+        self, ctx: RuleContext, original: cst.Subscript, updated: cst.Subscript
+    ) -> cst.BaseExpression:
+        indexed = indexed_result(original)
+        if indexed is None:
+            return updated
+        config, key = indexed
+        if not (
+            isinstance(config.func, cst.Attribute)
+            and config.func.attr.value == "get_config"
+            and isinstance(key, cst.SimpleString)
+            and key.evaluated_value in LOSS_SCALE_OPTIMIZER_CONFIG_GONE
+        ):
+            return updated
+        instead = _CONFIG_INSTEAD.get(str(key.evaluated_value), "the keys TF 2.4 writes")
+        _report_gone(
+            ctx,
+            original,
+            config.func.value,
+            f"raises KeyError from TF 2.4, with the experimental class too: read {instead} instead",
+            "from TF 2.4 both `LossScaleOptimizer`s write `dynamic`, `initial_scale`, "
+            "`dynamic_growth_steps` and `inner_optimizer` in their config",
+        )
+        return updated
+
     def leave_Attribute(
         self, ctx: RuleContext, original: cst.Attribute, updated: cst.Attribute
     ) -> cst.BaseExpression:
+        name = original.attr.value
+        if name in LOSS_SCALE_OPTIMIZER_ATTRIBUTES_GONE:
+            instead = _ATTRIBUTE_INSTEAD.get(name, "{receiver}'s inner optimizer may hold it")
+            _report_gone(
+                ctx,
+                original,
+                original.value,
+                "raises AttributeError from TF 2.4, with the experimental class too: "
+                + instead.format(receiver=code_for(original.value)),
+                f"TF 2.4's `LossScaleOptimizer`s have no `{name}` of their own",
+            )
+            return updated
         scale = original.value
         if (
             original.attr.value in _LOSS_SCALE_ATTRIBUTES
@@ -160,6 +237,20 @@ class LossScaleCall(Rule):
                 ),
             )
         return updated
+
+
+def _report_gone(
+    ctx: RuleContext, node: cst.CSTNode, optimizer: cst.BaseExpression, what: str, why: str
+) -> None:
+    """Report `node`, a read of what TF 2.3's `LossScaleOptimizer` had and neither of TF 2.4's has,
+    where the file shows that `optimizer` is one: `what` it does (after the read's code), and `why`."""
+    evidence = loss_scale_optimizer_evidence(ctx, optimizer)
+    if evidence is not None:
+        ctx.report(
+            node,
+            f"`{code_for(node)}` {what}.\n{evidence[:1].upper()}{evidence[1:]}; {why}.",
+            evidence=evidence,
+        )
 
 
 def _report_of_optimizer(
