@@ -7,13 +7,19 @@ import libcst as cst
 
 from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
-from tf24migrate.rules.calls import abbreviated
+from tf24migrate.rules.calls import abbreviated, code_for
 from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.needles import Pattern
 
 _CHECKPOINT = "tensorflow.train.Checkpoint"
 # a value TF 2.3 wrapped as a trackable child, and TF 2.4 refuses as the root
 _LITERALS = (cst.Dict, cst.List, cst.Tuple, cst.DictComp, cst.ListComp)
+
+
+def _is_weak_reference(value: cst.BaseExpression) -> bool:
+    """Whether `value` is `weakref.ref(...)` or `weakref.proxy(...)`: TF 2.3.0 and 2.4.0 both refuse
+    it (ValueError), so the code is written for a later release, whose `root=` takes one."""
+    return isinstance(value, cst.Call) and code_for(value.func) in ("weakref.ref", "weakref.proxy")
 
 
 class CheckpointRoot(Rule):
@@ -29,15 +35,16 @@ class CheckpointRoot(Rule):
     `root=`, which TF 2.3 wrapped as a child, raises `ValueError` ("`Checkpoint` was expecting a
     trackable object"). Assigning the child keeps TF 2.3's layout on both:
     `ckpt = tf.train.Checkpoint()` then `ckpt.root = model`. Not rewritten: that takes a second
-    statement. `tf.compat.v1.train.Checkpoint` did not change.
+    statement. `tf.compat.v1.train.Checkpoint` did not change. Not reported: `root=weakref.ref(...)`,
+    which TF 2.3.0 and 2.4.0 both refuse (code for a later release, as Keras 2.15's own).
 
     Reported: `ckpt = tf.train.Checkpoint(root=model, optimizer=optimizer)`
     Write instead: `ckpt = tf.train.Checkpoint(optimizer=optimizer)` then `ckpt.root = model`
 
     Versions: `Checkpoint.__init__(self, root=None, **kwargs)` in tensorflow/python/training/tracking/util.py
     of the tensorflow-cpu 2.4.0 wheel (`__init__(self, **kwargs)` in 2.3.0); the keys written, the
-    restore of a TF 2.3 checkpoint, a dictionary as `root=` and the assigned child executed on
-    2.3.0 and 2.4.0.
+    restore of a TF 2.3 checkpoint, a dictionary or a weak reference as `root=` and the assigned
+    child executed on 2.3.0 and 2.4.0.
     """
 
     code = "TF24510"
@@ -53,7 +60,7 @@ class CheckpointRoot(Rule):
         if ctx.qualified_name(original.func) != _CHECKPOINT:
             return updated
         root = next((a for a in original.args if a.keyword is not None and a.keyword.value == "root"), None)
-        if root is None:
+        if root is None or _is_weak_reference(root.value):
             return updated
         shown = abbreviated(root.value)
         if isinstance(root.value, _LITERALS):
