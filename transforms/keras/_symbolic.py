@@ -31,8 +31,9 @@ the lines holding `EVIDENCE_TRIGGERS` to the lines using them, `Rule.follows`):
 
 Nothing is symbolic where Keras builds graph tensors instead (`builds_graph_tensors`): in a `with`
 that makes a graph the default (`tf.compat.v1.Session(...)`, `graph.as_default()`), after an
-`if` of the same function that raises when TF 2 behaviour is on (`if tf2.enabled(): raise ...`),
-and once eager execution is off (`eager_disabled`): after `tf.compat.v1.disable_eager_execution()`
+`if` of the same function that raises when TF 2 behaviour is on (`if tf2.enabled(): raise ...`) or
+after a statement of its block that makes a placeholder (`tf.compat.v1.placeholder(...)`, which
+raises under eager execution: what follows runs only in a graph), and once eager execution is off (`eager_disabled`): after `tf.compat.v1.disable_eager_execution()`
 or `disable_v2_behavior()` in the same function, and everywhere but the module's statements before
 it when the module calls it (at its top level or in its `if __name__ == "__main__":` block). There
 Keras's values are graph tensors on TF 2.4 too (executed on 2.4.0), which keep `.op`, `.graph` and
@@ -144,6 +145,9 @@ _GRAPHS = frozenset(
 _GRAPH_NAME = re.compile("graph", re.IGNORECASE)
 # A test that is true when TF 2 behaviour is on: `tf2.enabled()`, `is_tf2()`, `IS_TF2`, `tf.executing_eagerly()`.
 _TF2_TEST = re.compile(r"tf_?2|executing_eagerly", re.IGNORECASE)
+# A call that raises under eager execution (RuntimeError): `tf.compat.v1.placeholder(...)`,
+# `array_ops.placeholder(...)`; not `placeholder_with_default`, which runs eagerly.
+_PLACEHOLDER = re.compile(r"\bplaceholder[ \t]*\(")
 
 
 def _makes_graph_default(ctx: RuleContext, item: cst.BaseExpression) -> bool:
@@ -163,14 +167,36 @@ def _makes_graph_default(ctx: RuleContext, item: cst.BaseExpression) -> bool:
     return bool(_GRAPH_NAME.search(parts[-1]))
 
 
+def _raises_under_tf2(statement: ast.stmt) -> bool:
+    """Whether `statement` is `if <TF 2 behaviour is on>: ... raise ...` (no `else`, not `if not`)."""
+    return (
+        isinstance(statement, ast.If)
+        and not statement.orelse
+        and not (isinstance(statement.test, ast.UnaryOp) and isinstance(statement.test.op, ast.Not))
+        and bool(_TF2_TEST.search(ast.unparse(statement.test)))
+        and isinstance(statement.body[-1], ast.Raise)
+    )
+
+
+def _makes_placeholder(statement: ast.stmt) -> bool:
+    """Whether `statement`, a simple one, calls a `placeholder(...)`: it raises under eager execution."""
+    return isinstance(statement, (ast.Assign, ast.AnnAssign, ast.Expr)) and any(
+        isinstance(node, ast.Call)
+        and (node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", ""))
+        == "placeholder"
+        for node in ast.walk(statement)
+    )
+
+
 @of_the_last_text
 def _tf2_guarded(source: str) -> dict[str, frozenset[str]]:
     """Function name -> the source lines of its statements that run only when TF 2 behaviour is
     off: those after an `if` of the function that raises when it is on (`if tf2.enabled(): raise
-    ...`, no `else`; not `if not ...`), to the end of the block holding the `if`. Read with `ast`
-    from the whole source: the engine leaves the statements no rule's trigger is on out of the tree
-    the rules see, and its positions are those of the text it parsed."""
-    if not _TF2_TEST.search(source):
+    ...`, no `else`; not `if not ...`), or after a simple statement that makes a placeholder
+    (`_PLACEHOLDER`), to the end of the block holding it. Read with `ast` from the whole source: the
+    engine leaves the statements no rule's trigger is on out of the tree the rules see, and its
+    positions are those of the text it parsed."""
+    if not (_TF2_TEST.search(source) or _PLACEHOLDER.search(source)):
         return {}
     tree = parsed_or_none(source)
     if tree is None:
@@ -182,15 +208,7 @@ def _tf2_guarded(source: str) -> dict[str, frozenset[str]]:
             continue
         for block in blocks(function):
             for statement in block:
-                if (
-                    isinstance(statement, ast.If)
-                    and not statement.orelse
-                    and not (
-                        isinstance(statement.test, ast.UnaryOp) and isinstance(statement.test.op, ast.Not)
-                    )
-                    and _TF2_TEST.search(ast.unparse(statement.test))
-                    and isinstance(statement.body[-1], ast.Raise)
-                ):
+                if _raises_under_tf2(statement) or _makes_placeholder(statement):
                     after = lines[(statement.end_lineno or statement.lineno) : block[-1].end_lineno]
                     guarded.setdefault(function.name, set()).update(after)
     return {name: frozenset(found) for name, found in guarded.items()}
