@@ -32,9 +32,10 @@ the lines holding `EVIDENCE_TRIGGERS` to the lines using them, `Rule.follows`):
 Nothing is symbolic where Keras builds graph tensors instead (`builds_graph_tensors`): in a `with`
 that makes a graph the default (`tf.compat.v1.Session(...)`, `graph.as_default()`), after an
 `if` of the same function that raises when TF 2 behaviour is on (`if tf2.enabled(): raise ...`) or
-after a statement of its block that makes a placeholder (`tf.compat.v1.placeholder(...)`, which
-raises under eager execution: what follows runs only in a graph), and once eager execution is off (`eager_disabled`): after `tf.compat.v1.disable_eager_execution()`
-or `disable_v2_behavior()` in the same function, and everywhere but the module's statements before
+after a statement of its block that makes a graph placeholder (`tf.compat.v1.placeholder(...)`,
+which raises under eager execution: what follows runs only in a graph; not Keras's backend
+`placeholder`, which runs eagerly), and once eager execution is off (`eager_disabled`): after
+`tf.compat.v1.disable_eager_execution()` or `disable_v2_behavior()` in the same function, and everywhere but the module's statements before
 it when the module calls it (at its top level or in its `if __name__ == "__main__":` block). There
 Keras's values are graph tensors on TF 2.4 too (executed on 2.4.0), which keep `.op`, `.graph` and
 `:0` names.
@@ -57,7 +58,7 @@ import libcst as cst
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW
 from tf24migrate.rules.calls import abbreviated
 from tf24migrate.rules.context import RuleContext
-from tf24migrate.rules.names import dotted_parts, last_name
+from tf24migrate.rules.names import ast_import_aliases, ast_qualified_name, dotted_parts, last_name
 from tf24migrate.rules.needles import LINE_START, Pattern, any_of, word
 from tf24migrate.rules.text import of_the_last_text, parsed_or_none
 
@@ -148,6 +149,15 @@ _TF2_TEST = re.compile(r"tf_?2|executing_eagerly", re.IGNORECASE)
 # A call that raises under eager execution (RuntimeError): `tf.compat.v1.placeholder(...)`,
 # `array_ops.placeholder(...)`; not `placeholder_with_default`, which runs eagerly.
 _PLACEHOLDER = re.compile(r"\bplaceholder[ \t]*\(")
+# The placeholders that raise under eager execution; Keras's backend `placeholder` does not (it
+# makes a `KerasTensor` on TF 2.4, executed).
+_GRAPH_PLACEHOLDERS = frozenset(
+    {
+        "tensorflow.compat.v1.placeholder",
+        "tensorflow.placeholder",
+        "tensorflow.python.ops.array_ops.placeholder",
+    }
+)
 
 
 def _makes_graph_default(ctx: RuleContext, item: cst.BaseExpression) -> bool:
@@ -178,12 +188,13 @@ def _raises_under_tf2(statement: ast.stmt) -> bool:
     )
 
 
-def _makes_placeholder(statement: ast.stmt) -> bool:
-    """Whether `statement`, a simple one, calls a `placeholder(...)`: it raises under eager execution."""
+def _makes_placeholder(statement: ast.stmt, aliases: dict[str, str]) -> bool:
+    """Whether `statement`, a simple one, makes a graph placeholder (`_GRAPH_PLACEHOLDERS`), which
+    raises under eager execution."""
     return isinstance(statement, (ast.Assign, ast.AnnAssign, ast.Expr)) and any(
         isinstance(node, ast.Call)
-        and (node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", ""))
-        == "placeholder"
+        and last_name(node.func) == "placeholder"
+        and ast_qualified_name(node.func, aliases) in _GRAPH_PLACEHOLDERS
         for node in ast.walk(statement)
     )
 
@@ -202,13 +213,14 @@ def _tf2_guarded(source: str) -> dict[str, frozenset[str]]:
     if tree is None:
         return {}
     lines = source.splitlines()
+    aliases = ast_import_aliases(tree)
     guarded: dict[str, set[str]] = {}
     for function in ast.walk(tree):
         if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
         for block in blocks(function):
             for statement in block:
-                if _raises_under_tf2(statement) or _makes_placeholder(statement):
+                if _raises_under_tf2(statement) or _makes_placeholder(statement, aliases):
                     after = lines[(statement.end_lineno or statement.lineno) : block[-1].end_lineno]
                     guarded.setdefault(function.name, set()).update(after)
     return {name: frozenset(found) for name, found in guarded.items()}
