@@ -88,6 +88,11 @@ def test_spans_are_the_whole_module_spans(name: str) -> None:
     # A node whose statement is not known is placed from the module start.
     some = list(wanted)[:3]
     assert mapped.spans(dict.fromkeys(some)) == {node: expected[node] for node in some}
+    # Every node of a statement at once, as the rules ask for one after another.
+    for node, statement in wanted.items():
+        every = mapped.every_span(statement)
+        assert every is not None and every[node] == expected[node]
+    assert mapped.every_span(cst.parse_statement("import elsewhere\n")) is None
 
 
 @pytest.mark.parametrize(

@@ -358,7 +358,11 @@ class _Parsed:
         return new_module, ctx.reports
 
     def locate(self, node: cst.CSTNode, statement: cst.CSTNode | None) -> Span:
-        """Where one original node (in its top-level `statement`, if known) is in the source."""
+        """Where one original node (in its top-level `statement`, if known) is in the source
+        (KeyError: not in that statement)."""
+        every = self.statements.every_span(statement) if self.statements is not None and statement else None
+        if every is not None:
+            return self._placed({node: every[node]})[node]
         return self._placed(self._spans({node: statement}))[node]
 
     def spans(self, reports: Sequence[Report]) -> dict[cst.CSTNode, Span]:

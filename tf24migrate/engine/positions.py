@@ -14,6 +14,7 @@ import ast
 import bisect
 import contextlib
 import re
+import sys
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -29,6 +30,19 @@ _NO_RECORD = contextlib.nullcontext()
 
 class _AllFound(Exception):
     """Every node asked for has its span: code generation can stop."""
+
+
+class _Every(Collection[cst.CSTNode]):
+    """Every node, as the targets of a code generation that records where each one is."""
+
+    def __contains__(self, node: object) -> bool:
+        return True
+
+    def __iter__(self) -> Iterator[cst.CSTNode]:
+        return iter(())
+
+    def __len__(self) -> int:
+        return sys.maxsize  # never all found: the whole statement is generated
 
 
 @dataclass
@@ -143,6 +157,7 @@ class StatementMap:
         self._end = dict(zip(starts, ends, strict=True))  # a statement's start -> its end
         self._header_end = starts[0]
         self._footer_start = footer
+        self._every: tuple[cst.CSTNode, dict[cst.CSTNode, Span]] | None = None
 
     @classmethod
     def build(
@@ -245,6 +260,23 @@ class StatementMap:
             for start, end in [self._span[s]]
         ]
         return "".join(pieces), generated, edited
+
+    def every_span(self, statement: cst.CSTNode) -> dict[cst.CSTNode, Span] | None:
+        """`{node: Span}` for every node of the top-level `statement` (None: not one of the
+        module's), the last statement's kept: rules ask for one node of a statement after another
+        (`ctx.source_line`), and each would have it generated anew."""
+        if self._every is not None and self._every[0] is statement:
+            return self._every[1]
+        if statement not in self._span:
+            return None
+        state = _OffsetState(
+            default_indent=self.module.default_indent,
+            default_newline=self.module.default_newline,
+            targets=_Every(),
+        )
+        statement._codegen(state)
+        self._every = (statement, _spans(state.found, self._line_starts, base=self._span[statement][0]))
+        return self._every[1]
 
     def spans(self, nodes: Mapping[cst.CSTNode, cst.CSTNode | None]) -> dict[cst.CSTNode, Span]:
         """`{node: Span}` for `{node: its top-level statement}`; a node whose statement is unknown
