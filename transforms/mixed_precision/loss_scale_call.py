@@ -41,6 +41,9 @@ _CONFIG_READ = Pattern(r"\bget_config[ \t]*\([ \t]*\)[ \t]*\[", "get_config")
 _ATTRIBUTE_INSTEAD = {
     "_hyper": "the hyperparameters are the inner optimizer's (`{receiver}._optimizer._hyper` on both; "
     "TF 2.3's own `_hyper` was empty)",
+    # TF24219 says the same of a Keras optimizer's: TF 2.4's inner optimizer has none either
+    "_clip_gradients": "clip with `tf.clip_by_norm` / `tf.clip_by_global_norm` (or the inner optimizer's "
+    "`clipnorm`) instead: TF 2.4's optimizers clip in gradient transformers",
 }
 # the experimental class's `get_config()` keys, and what the stable one has instead
 _CONFIG_INSTEAD = {
