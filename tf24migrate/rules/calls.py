@@ -352,6 +352,13 @@ def updated_values(original: cst.Call, updated: cst.Call) -> dict[cst.Arg, cst.B
     return {o: u.value for o, u in zip(original.args, updated.args, strict=True)}
 
 
+def argument_values(call: cst.Call, position: int, keyword: str) -> list[cst.BaseExpression]:
+    """What `call` gives the parameter at `position` (passed by position, no `*args` there) or named
+    `keyword`: one value, none, or two where the call names it both ways (Python refuses that)."""
+    given = [a.value for a in call.args[position : position + 1] if a.keyword is None and not a.star]
+    return given + [a.value for a in call.args if a.keyword is not None and a.keyword.value == keyword]
+
+
 def indexed_result(subscript: cst.Subscript) -> tuple[cst.Call, cst.BaseExpression] | None:
     """`(call, index)` when `subscript` indexes, once, what a call without arguments returns
     (`opt.get_config()["loss_scale"]`, `list_logical_devices()[1]`), else None."""

@@ -582,6 +582,13 @@ def attribute(name: str, *others: str) -> Pattern:
     return Pattern(rf"(?:\.|{LINE_START})[ \t]*{_one_of((name, *others))}\b", name, *others)
 
 
+def after_dot(name: str, *others: str) -> Pattern:
+    """Where `name` (or one of `others`) follows a `.` on its line (`.dense_shape`): `attribute`'s
+    needle without a line's start, for names short or common enough (`op`) that a line starting with
+    one would keep many statements for nothing."""
+    return Pattern(rf"\.{_one_of((name, *others))}\b", *(f".{n}" for n in (name, *others)))
+
+
 def imported_or_attribute(name: str, *, whole: bool = True) -> Pattern:
     """Where `name` can name something a module holds: where `attribute` finds it, or after an
     `import` on its line (`from m import a, name`); not in prose (`a name`), nor in `x_name`. Not

@@ -7,7 +7,7 @@ import libcst as cst
 
 from tf24migrate.model.findings import Fix, Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
-from tf24migrate.rules.calls import abbreviated, code_for
+from tf24migrate.rules.calls import abbreviated, argument_values, code_for
 from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.needles import any_of, word
 
@@ -116,8 +116,7 @@ class KerasSymbolicIsinstance(Rule):
 
     def _is_placeholder(self, ctx: RuleContext, call: cst.Call) -> None:
         """Report `K.is_placeholder(x)` of a visibly Keras symbolic `x`: False from TF 2.4."""
-        given = [a.value for a in call.args[:1] if a.keyword is None and not a.star]
-        given += [a.value for a in call.args if a.keyword is not None and a.keyword.value == "x"]
+        given = argument_values(call, 0, "x")
         evidence = symbolic_evidence(ctx, given[0]) if given else None
         if evidence is None:
             return

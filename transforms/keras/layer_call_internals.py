@@ -11,7 +11,7 @@ import libcst as cst
 
 from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
-from tf24migrate.rules.calls import code_for
+from tf24migrate.rules.calls import argument_values, code_for
 from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.needles import Pattern, any_of
 from tf24migrate.rules.text import of_the_last_text, parsed_or_none
@@ -165,8 +165,7 @@ def _layer_of_nested_model(node: cst.BaseExpression) -> bool:
 
 def _node_index(call: cst.Call) -> int | None:
     """The node index given to `get_output_at(...)`, when it is a literal."""
-    given = [a.value for a in call.args[:1] if a.keyword is None and not a.star]
-    given += [a.value for a in call.args if a.keyword is not None and a.keyword.value == "node_index"]
+    given = argument_values(call, 0, "node_index")
     if given and isinstance(given[0], cst.Integer):
         return int(given[0].evaluated_value)
     return None
@@ -224,8 +223,7 @@ def _attribute_bound_to(source: str, name: str) -> tuple[str, str, int] | None:
 
 def _outputs(call: cst.Call) -> list[cst.BaseExpression]:
     """The outputs given to `Model(inputs, outputs)`: the argument, or the items of its list or tuple."""
-    given = [a.value for a in call.args[1:2] if a.keyword is None and not a.star]
-    given += [a.value for a in call.args if a.keyword is not None and a.keyword.value == "outputs"]
+    given = argument_values(call, 1, "outputs")
     items: list[cst.BaseExpression] = []
     for value in given:
         if isinstance(value, (cst.List, cst.Tuple)):
@@ -266,8 +264,7 @@ def _use_of_kept(ctx: RuleContext, call: cst.Call) -> tuple[list[cst.BaseExpress
     if not isinstance(func, cst.Attribute) or func.attr.value not in _ADDED or code_for(func.value) == "self":
         return None
     keyword = _ADDED[func.attr.value][0]
-    given = [a.value for a in call.args[:1] if a.keyword is None and not a.star]
-    given += [a.value for a in call.args if a.keyword is not None and a.keyword.value == keyword]
+    given = argument_values(call, 0, keyword)
     values = [value for argument in given for value in _in_argument(argument)]
     return values, f"`{func.attr.value}`", f"`{func.attr.value}` {_ADDED[func.attr.value][1]}"
 

@@ -9,14 +9,14 @@ from tf24migrate.model.release_diff import SPARSE_SYMBOLIC_ATTRIBUTES_GONE, SYMB
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import abbreviated
 from tf24migrate.rules.context import RuleContext
-from tf24migrate.rules.needles import Pattern, any_of
+from tf24migrate.rules.needles import Pattern, after_dot, any_of
 
 from .._text import assigned_value
 from ._symbolic import INPUTS, builds_graph_tensors
 
 # what a sparse input lost that a Keras symbolic value of any kind lost too is TF24216's
 _GONE = frozenset(SPARSE_SYMBOLIC_ATTRIBUTES_GONE) - frozenset(SYMBOLIC_ATTRIBUTES_GONE)
-_ATTRIBUTES = Pattern(rf"\.(?:{'|'.join(sorted(_GONE))})\b", *(f".{name}" for name in sorted(_GONE)))
+_ATTRIBUTES = after_dot(*sorted(_GONE))
 _CALLS = Pattern(r"\bsparse\.\w+[ \t]*\(", "sparse.")
 # what to read instead of an attribute a sparse input lost
 _INSTEAD = {

@@ -10,7 +10,7 @@ from tf24migrate.model.release_diff import SYMBOLIC_ATTRIBUTES_GONE
 from tf24migrate.rules.base import MENTIONS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import abbreviated
 from tf24migrate.rules.context import RuleContext
-from tf24migrate.rules.needles import Pattern
+from tf24migrate.rules.needles import Pattern, after_dot
 
 from ._symbolic import EVIDENCE_IN_FILE, EVIDENCE_TRIGGERS, EVIDENCE_WORDS, caught, symbolic_evidence
 
@@ -37,7 +37,7 @@ _ELSE = (
 )
 # `op` raises TypeError on a `KerasTensor`; the others, gone from the class, AttributeError
 _GONE = frozenset({"op", *SYMBOLIC_ATTRIBUTES_GONE})
-_ATTRIBUTES = Pattern(rf"\.(?:{'|'.join(sorted(_GONE))})\b", *(f".{name}" for name in sorted(_GONE)))
+_ATTRIBUTES = after_dot(*sorted(_GONE))
 
 
 def _instead(read: cst.Attribute) -> str:

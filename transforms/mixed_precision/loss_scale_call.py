@@ -15,7 +15,7 @@ from tf24migrate.model.release_diff import (
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import code_for, indexed_result
 from tf24migrate.rules.context import RuleContext
-from tf24migrate.rules.needles import Pattern, any_of, attribute
+from tf24migrate.rules.needles import Pattern, after_dot, any_of, attribute
 
 from .._text import assigned_value
 from ._common import (
@@ -32,10 +32,7 @@ _PRIVATE_READ = Pattern(
 )
 
 # what TF 2.3's `LossScaleOptimizer` had and neither of TF 2.4's has (from the wheels)
-_OPTIMIZER_READ = Pattern(
-    rf"\.(?:{'|'.join(LOSS_SCALE_OPTIMIZER_ATTRIBUTES_GONE)})\b",
-    *(f".{name}" for name in LOSS_SCALE_OPTIMIZER_ATTRIBUTES_GONE),
-)
+_OPTIMIZER_READ = after_dot(*LOSS_SCALE_OPTIMIZER_ATTRIBUTES_GONE)
 _CONFIG_READ = Pattern(r"\bget_config[ \t]*\([ \t]*\)[ \t]*\[", "get_config")
 # what to read instead of an attribute TF 2.4's optimizers lack
 _ATTRIBUTE_INSTEAD = {
