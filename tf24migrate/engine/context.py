@@ -174,9 +174,7 @@ class FileContext(RuleContext):
     def node_lines(self, node: cst.CSTNode) -> tuple[list[str], Span]:
         assert self.module is not None
         if self._statements is not None:
-            top = self.cursor.top_statement()
-            every = self._statements.every_span(top) if top is not None else None
-            span = every[node] if every is not None else self._statements.spans({node: top})[node]
+            span = self._statements.span(node, self.cursor.top_statement())
             return [self._statements.line(n) for n in range(span.line, span.end_line + 1)], span
         span = node_spans(self.module, [node])[node]
         return self.module.code.splitlines()[span.line - 1 : span.end_line], span

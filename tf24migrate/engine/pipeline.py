@@ -360,9 +360,8 @@ class _Parsed:
     def locate(self, node: cst.CSTNode, statement: cst.CSTNode | None) -> Span:
         """Where one original node (in its top-level `statement`, if known) is in the source
         (KeyError: not in that statement)."""
-        every = self.statements.every_span(statement) if self.statements is not None and statement else None
-        if every is not None:
-            return self._placed({node: every[node]})[node]
+        if self.statements is not None:
+            return self._placed({node: self.statements.span(node, statement)})[node]
         return self._placed(self._spans({node: statement}))[node]
 
     def spans(self, reports: Sequence[Report]) -> dict[cst.CSTNode, Span]:

@@ -278,6 +278,12 @@ class StatementMap:
         self._every = (statement, _spans(state.found, self._line_starts, base=self._span[statement][0]))
         return self._every[1]
 
+    def span(self, node: cst.CSTNode, statement: cst.CSTNode | None) -> Span:
+        """Where one node of the top-level `statement` (None: not known) is: from `every_span`
+        where the statement is the module's (KeyError: the node is not in it)."""
+        every = self.every_span(statement) if statement is not None else None
+        return every[node] if every is not None else self.spans({node: statement})[node]
+
     def spans(self, nodes: Mapping[cst.CSTNode, cst.CSTNode | None]) -> dict[cst.CSTNode, Span]:
         """`{node: Span}` for `{node: its top-level statement}`; a node whose statement is unknown
         (None) is placed by generating the module up to it."""
