@@ -297,32 +297,34 @@ def table_source(old: dict, new: dict, later: dict | None) -> str:
         "",
         "# the attributes of a Keras layer's output in a Functional model that OLD has and NEW has not:",
         "# raise AttributeError on the `KerasTensor`s of NEW",
-        "SYMBOLIC_ATTRIBUTES_GONE: tuple[str, ...] = (",
-        *(f"    {name!r}," for name in sorted(set(old["symbolic"]) - set(new["symbolic"]))),
-        ")",
+        *_names_table("SYMBOLIC_ATTRIBUTES_GONE", _gone(old, new, "symbolic")),
         "",
         "# the attributes of a sparse Keras input (`Input(..., sparse=True)`) that OLD has and NEW has",
         "# not: raise AttributeError on the `SparseKerasTensor`s of NEW",
-        "SPARSE_SYMBOLIC_ATTRIBUTES_GONE: tuple[str, ...] = (",
-        *(f"    {name!r}," for name in sorted(set(old["sparse_symbolic"]) - set(new["sparse_symbolic"]))),
-        ")",
+        *_names_table("SPARSE_SYMBOLIC_ATTRIBUTES_GONE", _gone(old, new, "sparse_symbolic")),
         "",
         "# the attributes and the `get_config()` keys of OLD's `LossScaleOptimizer` that no",
         "# `LossScaleOptimizer` of NEW has (neither the experimental class nor the stable one)",
-        "LOSS_SCALE_OPTIMIZER_ATTRIBUTES_GONE: tuple[str, ...] = (",
-        *(f"    {name!r}," for name in _gone(old, new, "loss_scale_optimizer", "attributes")),
-        ")",
-        "LOSS_SCALE_OPTIMIZER_CONFIG_GONE: tuple[str, ...] = (",
-        *(f"    {name!r}," for name in _gone(old, new, "loss_scale_optimizer", "config")),
-        ")",
+        *_names_table(
+            "LOSS_SCALE_OPTIMIZER_ATTRIBUTES_GONE", _gone(old, new, "loss_scale_optimizer", "attributes")
+        ),
+        *_names_table("LOSS_SCALE_OPTIMIZER_CONFIG_GONE", _gone(old, new, "loss_scale_optimizer", "config")),
         "",
     ]
     return "\n".join(lines)
 
 
-def _gone(old: dict, new: dict, probe: str, part: str) -> list[str]:
-    """The names of `old[probe][part]` that `new[probe][part]` lacks, sorted."""
-    return sorted(set(old[probe][part]) - set(new[probe][part]))
+def _gone(old: dict, new: dict, *path: str) -> set[str]:
+    """The names at `path` of OLD's probe (`"symbolic"`; `"loss_scale_optimizer", "config"`) that
+    NEW's lacks."""
+    for key in path:
+        old, new = old[key], new[key]
+    return set(old) - set(new)
+
+
+def _names_table(constant: str, names: set[str]) -> list[str]:
+    """The lines of `CONSTANT: tuple[str, ...] = (...)` holding `names`, sorted."""
+    return [f"{constant}: tuple[str, ...] = (", *(f"    {name!r}," for name in sorted(names)), ")"]
 
 
 def _row(changed: Parameters) -> str:
