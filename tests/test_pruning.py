@@ -119,17 +119,24 @@ def test_bindings_from_ast_follow_python_scoping():
         "def f(p):\n    inner = 1\n"
         "try:\n    pass\nexcept E as err:\n    g = 1\n"
         "[w for w in range(3)]\n"
+        "K = tf.keras.backend\nu = v = tf.keras\nlayers, n = tf.keras.layers, 1\ncall = f().layers\n"
     )
     found = [binding for statement in tree.body for binding in bindings(statement)]
     assert found == [
-        ("a", "a", False),
-        ("e", "c.d", False),
-        ("x", None, False),
-        ("y", None, False),
-        ("z", None, False),
-        ("f", None, False),
-        ("err", None, True),
-        ("g", None, True),
+        ("a", "a", False, None),
+        ("e", "c.d", False, None),
+        ("x", None, False, None),
+        ("y", None, False, None),
+        ("z", None, False, None),
+        ("f", None, False, None),
+        ("err", None, True, None),
+        ("g", None, True, None),
+        ("K", None, False, "tf.keras.backend"),  # the scope resolves it: a module alias or not
+        ("u", None, False, None),
+        ("v", None, False, None),
+        ("layers", None, False, None),
+        ("n", None, False, None),
+        ("call", None, False, None),
     ]
 
 
@@ -147,6 +154,7 @@ COMPOUND_SOURCE = textwrap.dedent(
         import numpy as np
     except ImportError as error:
         np = None
+        K = tf.keras.backend
         try:
             fallback = 1
         except (KeyError, ValueError):
@@ -185,13 +193,14 @@ def test_the_plan_binds_what_python_binds_in_compound_statements(walrus):
     found = {(e.start, e.col_offset): e.binds for e in plan.entries}
     assert found == expected
     assert found[(9, 0)] == (
-        ("np", "numpy", False),
-        ("error", None, True),
-        ("np", None, True),
-        ("fallback", None, True),
-        ("nested", None, True),
-        ("ready", None, False),
-        ("closed", None, False),
+        ("np", "numpy", False, None),
+        ("error", None, True, None),
+        ("np", None, True, None),
+        ("K", None, True, "tf.keras.backend"),
+        ("fallback", None, True, None),
+        ("nested", None, True, None),
+        ("ready", None, False, None),
+        ("closed", None, False, None),
     )
 
 
@@ -202,7 +211,7 @@ def test_walrus_in_a_skipped_statement_still_shadows():
 
 def test_bindings_skip_expressions_only_without_walrus():
     tree = ast.parse("print((x := 1))\n")
-    assert list(bindings(tree.body[0])) == [("x", None, False)]
+    assert list(bindings(tree.body[0])) == [("x", None, False, None)]
     assert list(bindings(tree.body[0], walrus=False)) == []
 
 

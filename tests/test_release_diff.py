@@ -39,6 +39,7 @@ def probe(
         "symbolic": symbolic or [],
         "sparse_symbolic": sparse_symbolic or [],
         "loss_scale_optimizer": {"attributes": [], "config": []},
+        "public_modules": [],
     }
 
 
@@ -144,6 +145,8 @@ NEW["loss_scale_optimizer"] = {
     "attributes": ["get_config", "minimize"],
     "config": ["dynamic", "inner_optimizer"],
 }
+OLD["public_modules"] = ["tensorflow.keras", "tensorflow.keras.backend"]
+NEW["public_modules"] = ["tensorflow.keras", "tensorflow.keras.backend", "tensorflow.experimental.numpy"]
 LATER = probe("2.15.1", modules={"tensorflow.python.keras.engine.training_eager_v1": []}, defines={})
 
 
@@ -263,6 +266,11 @@ def test_the_table_source_is_the_data():
     assert namespace["SPARSE_SYMBOLIC_ATTRIBUTES_GONE"] == ("dense_shape", "graph")
     assert namespace["LOSS_SCALE_OPTIMIZER_ATTRIBUTES_GONE"] == ("_hyper",)
     assert namespace["LOSS_SCALE_OPTIMIZER_CONFIG_GONE"] == ("loss_scale", "optimizer")
+    assert namespace["PUBLIC_MODULES"] == (  # of either release
+        "tensorflow.experimental.numpy",
+        "tensorflow.keras",
+        "tensorflow.keras.backend",
+    )
 
 
 def test_the_committed_table_holds_the_breaks_users_met():

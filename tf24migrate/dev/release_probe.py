@@ -20,6 +20,7 @@ Standard library only, Python 3.8 and later: it runs in the runtimes of `scripts
   defined and, for a callable, its parameters as `inspect.signature` gives them (a class: its
   `__init__` without `self`); for a class, also `methods`: each public method it defines or
   inherits (from any class but `object`) with its parameters, `self` left out;
+- `public_modules`: the modules of that public API (`tensorflow.keras.backend`);
 - `symbolic`: the attributes of a Keras layer's output in a Functional model (`__dunder__` ones
   left out);
 - `sparse_symbolic`: the same of a sparse Keras input (`tf.keras.Input(..., sparse=True)`);
@@ -209,9 +210,9 @@ def _methods(cls):
     return found
 
 
-def api_values(tf):
-    """`(qualified name, value)` of every name of the public API that is not a module, reached
-    from `tf` through its API modules (`tensorflow.keras.layers.LSTM`)."""
+def _api_walk(tf):
+    """`(qualified name, value)` of everything of the public API reached from `tf` through its API
+    modules, the API modules themselves included (`tensorflow.keras.backend`)."""
     walked = set()
 
     def walk(module, prefix):
@@ -227,12 +228,12 @@ def api_values(tf):
             if inspect.ismodule(value):
                 # `tf.compat.v2` is `tf` again, and `tf.compat.vN.compat` its `tf.compat`
                 nested_compat = name == "compat" and ".compat." in qualified
-                if (
-                    value.__name__.startswith(_API_PREFIXES)
-                    and id(value) not in walked
-                    and not (qualified == "tensorflow.compat.v2" or nested_compat)
+                if value.__name__.startswith(_API_PREFIXES) and not (
+                    qualified == "tensorflow.compat.v2" or nested_compat
                 ):
-                    yield from walk(value, qualified)
+                    yield qualified, value
+                    if id(value) not in walked:
+                        yield from walk(value, qualified)
                 continue
             yield qualified, value
 
@@ -240,7 +241,20 @@ def api_values(tf):
     for alias in ("keras", "estimator"):  # reached through a lazy loader or a `setattr`
         value = getattr(tf, alias, None)
         if value is not None and id(value) not in walked:
+            yield "tensorflow." + alias, value
             yield from walk(value, "tensorflow." + alias)
+
+
+def api_values(tf):
+    """`(qualified name, value)` of every name of the public API that is not a module
+    (`tensorflow.keras.layers.LSTM`)."""
+    return ((qualified, value) for qualified, value in _api_walk(tf) if not inspect.ismodule(value))
+
+
+def public_modules(tf):
+    """The qualified names of the public API's modules (`tensorflow.keras.backend`), each way the
+    API reaches one (`tensorflow.compat.v1.keras.backend` too)."""
+    return sorted({qualified for qualified, value in _api_walk(tf) if inspect.ismodule(value)})
 
 
 def public(tf):
@@ -303,6 +317,7 @@ def main():
             "defines": defines,
             "imports": imports,
             "public": public(tf),
+            "public_modules": public_modules(tf),
             "symbolic": symbolic_attributes(tf),
             "sparse_symbolic": sparse_symbolic_attributes(tf),
             "loss_scale_optimizer": loss_scale_optimizer(tf),

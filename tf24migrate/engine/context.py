@@ -202,10 +202,7 @@ class FileContext(RuleContext):
         parts, head = dotted_parts(node), head_name(node)
         if not parts or head is None or not self.scopes.is_reference(head):
             return None
-        binding = self.scopes.scope.lookup(parts[0])
-        if binding is None or binding.qualified_name is None:
-            return None
-        return normalize(".".join([binding.qualified_name, *parts[1:]]))
+        return self.scopes.qualified_name(parts)
 
     def resolves_to_module_other_than_tensorflow(self, node: cst.CSTNode) -> bool:
         head = head_name(node)
@@ -227,6 +224,8 @@ class FileContext(RuleContext):
             if binding is not None and binding.is_import:
                 base: cst.Name | str = cst.Name(binding.renamed_to) if binding.renamed_to else head
                 candidates.append((base, normalize(binding.spelled_name)))
+            elif binding is not None and binding.module is not None:  # `keras = tf.keras`
+                candidates.append((head, binding.module))
         others = sorted(
             (b for b in scope.visible_imports() if b.renamed_to is None), key=lambda b: -len(b.spelled_name)
         )

@@ -112,7 +112,7 @@ def _migrate_one(
     if not code_lines or not _compiles(text):
         return None, []
     prelude = 0
-    if tf_bound and not any(name == "tf" for s in parse_with_python(text).body for name, _, _ in bindings(s)):
+    if tf_bound and not any(name == "tf" for s in parse_with_python(text).body for name, *_ in bindings(s)):
         text, prelude = TF_IMPORT + "\n" + text, 1
 
     def place(finding: Finding) -> Finding | None:

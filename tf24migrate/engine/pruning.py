@@ -28,9 +28,10 @@ from dataclasses import dataclass
 import libcst as cst
 
 from tf24migrate.catalogue.prefilter import Needle, trigger_lines
-from tf24migrate.engine.ast_bindings import Bindings, bindings
+from tf24migrate.engine.ast_bindings import Bindings, Binds, bindings
 from tf24migrate.engine.nesting import too_deep
 from tf24migrate.engine.sparse import MARKER_PREFIX, Sparse
+from tf24migrate.rules.names import dotted_assignment
 from tf24migrate.rules.text import line_starts, python_chunks_with_offsets
 
 _MAX_FOLLOW_ROUNDS = 3
@@ -121,7 +122,7 @@ class StatementPlan:
         self._flags = bytearray()  # _TOP_LEVEL | _DECORATED | _DOCSTRING
         self._interesting = bytearray()
         self._binds = array("i")  # index in `_bindings`
-        # Each distinct bindings once (most statements: `()`); a name stands for `((name, None, False),)`.
+        # Each distinct bindings once (most statements: `()`); a name stands for `((name, None, False, None),)`.
         self._bindings: list[Bindings | str] = [()]
         self._by_name: dict[str, int] = {}  # name -> its index in `_bindings` (while adding)
         # A statement left out of the source LibCST parses: the name standing for it (`Sparse`), and
@@ -276,7 +277,7 @@ class StatementPlan:
                     if parameters:
                         found |= trigger_lines(source, parameters, words=True, starts=starts, lines=scope)
                 else:
-                    names.update(name for name, _, _ in self._binds_at(index))
+                    names.update(name for name, *_ in self._binds_at(index))
             names -= followed
             followed |= names
             if names:
@@ -343,7 +344,7 @@ class StatementPlan:
             header_end = max(start, lines_before + _first_child(statement).lineno - 1)
             self._compounds.append(index)
             if kind is ast.For or kind is ast.AsyncFor:  # its target and the end of its header
-                targets = tuple(name for name, _, _ in bindings(statement.target))  # type: ignore[attr-defined]
+                targets = tuple(name for name, *_ in bindings(statement.target))  # type: ignore[attr-defined]
                 self._loops[index] = (targets, header_end)
             elif flags & _DECORATED and kind is not ast.ClassDef:
                 self._def_lines[index] = lines_before + statement.lineno
@@ -351,12 +352,12 @@ class StatementPlan:
             found = _header_binds(statement) if binds is None else None
             for body, in_handler, name in _blocks(statement, fields):
                 if found is not None and name:
-                    found.append((name, None, True))
+                    found.append((name, None, True, None))
                 child = self._count
                 self._add(body, False, lines_before)
                 while found is not None and child < self._count:  # its child statements' entries
                     binds_there = self._binds_at(child)
-                    found += [(n, q, True) for n, q, _ in binds_there] if in_handler else binds_there
+                    found += [(n, q, True, a) for n, q, _, a in binds_there] if in_handler else binds_there
                     child += 1 + self._descendants[child]
             self._descendants[index] = self._count - index - 1
             if found is not None:
@@ -384,7 +385,7 @@ class StatementPlan:
     def _binds_at(self, index: int) -> Bindings:
         """What the statement at `index` binds."""
         binds = self._bindings[self._binds[index]]
-        return ((binds, None, False),) if isinstance(binds, str) else binds
+        return ((binds, None, False, None),) if isinstance(binds, str) else binds
 
     def take_simple(self, count: int, name: str | None = None) -> Iterable[Bindings] | None:
         """The bindings of a line of `count` small statements, or None to visit it. `name`:
@@ -581,7 +582,7 @@ def _single_name(statement: ast.stmt, walrus: bool) -> str | None:
     kind = type(statement)
     if kind in _DEFINITIONS:
         return statement.name  # type: ignore[attr-defined]
-    if not walrus and kind in _ASSIGNMENTS:
+    if not walrus and kind in _ASSIGNMENTS and dotted_assignment(statement) is None:
         targets = statement.targets if kind is ast.Assign else [statement.target]  # type: ignore[attr-defined]
         if all(type(target) in _PLAIN_TARGETS for target in targets):
             names = [target.id for target in targets if type(target) is ast.Name]
@@ -599,10 +600,10 @@ def _binds(statement: ast.stmt, walrus: bool) -> Bindings | None:
         return None
     if not walrus and kind in _BINDS_NOTHING:
         return ()
-    if not walrus and kind in _ASSIGNMENTS:
+    if not walrus and kind in _ASSIGNMENTS and dotted_assignment(statement) is None:
         targets = statement.targets if kind is ast.Assign else [statement.target]  # type: ignore[attr-defined]
         if all(type(target) in _PLAIN_TARGETS for target in targets):
-            return tuple((target.id, None, False) for target in targets if type(target) is ast.Name)
+            return tuple((target.id, None, False, None) for target in targets if type(target) is ast.Name)
     return tuple(bindings(statement, walrus=walrus))
 
 
@@ -640,7 +641,7 @@ def _parameters(header: str) -> list[str]:
     return []
 
 
-def _header_binds(statement: ast.stmt) -> list[tuple[str, str | None, bool]]:
+def _header_binds(statement: ast.stmt) -> list[Binds]:
     """What the header of a statement of `_BINDS_BY_PARTS` binds: a loop's target, a `with`'s."""
     kind = type(statement)
     if kind is ast.For or kind is ast.AsyncFor:

@@ -15,7 +15,15 @@ from typing import Any
 import libcst as cst
 
 from tf24migrate.engine.ast_bindings import Bindings
-from tf24migrate.rules.names import Binding, Scope, import_bindings, target_names
+from tf24migrate.rules.names import (
+    Binding,
+    Scope,
+    dotted_parts,
+    import_bindings,
+    normalize,
+    public_module,
+    target_names,
+)
 
 COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 
@@ -33,17 +41,38 @@ class ScopeTracker:
     def is_reference(self, node: cst.Name) -> bool:
         return node not in self.not_references
 
-    def bind(self, name: str, node: cst.CSTNode | None, qualified_name: str | None = None) -> Binding:
-        binding = Binding(name, qualified_name, node, in_handler=self.handler_depth > 0)
+    def bind(
+        self,
+        name: str,
+        node: cst.CSTNode | None,
+        qualified_name: str | None = None,
+        module: str | None = None,
+    ) -> Binding:
+        binding = Binding(name, qualified_name, node, in_handler=self.handler_depth > 0, module=module)
         self.scope.bind(binding)
         return binding
 
     def bind_skipped(self, binds: Bindings) -> None:
         """Bind the names of a statement the transformer does not walk (`ast_bindings.bindings`)."""
-        for name, qualified_name, in_handler in binds:
+        for name, qualified_name, in_handler, assigned in binds:
+            module = public_module(self.qualified_name(assigned.split("."))) if assigned else None
             self.scope.bind(
-                Binding(name, qualified_name, None, in_handler=in_handler or self.handler_depth > 0)
+                Binding(
+                    name,
+                    qualified_name,
+                    None,
+                    in_handler=in_handler or self.handler_depth > 0,
+                    module=module,
+                )
             )
+
+    def qualified_name(self, parts: list[str]) -> str | None:
+        """The qualified name of the dotted name `parts` (`["K", "update"]`) where the walk is, or
+        None when its first name is not an import or a module alias (`rules.names.Binding`)."""
+        binding = self.scope.lookup(parts[0])
+        if binding is None or binding.stands_for is None:
+            return None
+        return normalize(".".join([binding.stands_for, *parts[1:]]))
 
     # ----------------------------------------------------------------- entering nodes
 
@@ -116,6 +145,11 @@ class ScopeTracker:
             targets = [original.asname.name] if original.asname is not None else []
         else:
             targets = [original.target]
+        if type(original) is cst.Assign and len(targets) == 1 and type(targets[0]) is cst.Name:
+            parts = dotted_parts(original.value) if type(original.value) is cst.Attribute else None
+            module = public_module(self.qualified_name(parts)) if parts else None
+            self.bind(targets[0].value, original, module=module)  # `K = tf.keras.backend`: an alias
+            return
         for target in targets:
             for name in target_names(target):
                 self.bind(name.value, original)

@@ -3,7 +3,9 @@
 A light, single-pass alternative to LibCST's scope metadata (which costs many times the parse
 itself). Scopes are tracked while the transformer walks the tree, so a reference resolves to the
 bindings seen before it, as Python evaluates module code top to bottom. Imports bind qualified
-names; every other binding (assignment, parameter, loop target, `def`, `class`, ...) shadows.
+names, and so does a name assigned a module of TensorFlow's public API (`K = tf.keras.backend`,
+`public_module`); every other binding (assignment, parameter, loop target, `def`, `class`, ...)
+shadows.
 """
 
 from __future__ import annotations
@@ -13,8 +15,20 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from tf24migrate.model.release_diff import PUBLIC_MODULES
+
 TENSORFLOW = "tensorflow"
 _V2 = "tensorflow.compat.v2"
+_PUBLIC_MODULES = frozenset(PUBLIC_MODULES)
+
+
+def public_module(qualified_name: str | None) -> str | None:
+    """`qualified_name` when it names a module of TensorFlow's public API (`tensorflow.keras.backend`,
+    `release_diff.PUBLIC_MODULES`), else None: a name assigned such a module (`K =
+    tf.keras.backend`) is an alias of it, read as an import alias is. Other assignments shadow: a
+    name assigned a class or a function may be rebound, wrapped or patched, and a rule that
+    rewrites a call through it could not rewrite what it names."""
+    return qualified_name if qualified_name in _PUBLIC_MODULES else None
 
 
 def normalize(qualified_name: str) -> str:
@@ -57,12 +71,15 @@ def dotted_name_of_module(node: cst.BaseExpression | None) -> str | None:
 
 @dataclass(eq=False, slots=True)  # one per name bound, skipped statements' included: kept small
 class Binding:
-    """A name bound in a scope. `qualified_name` is set for imports only."""
+    """A name bound in a scope. `qualified_name` is set for imports only; `module` for a name
+    assigned a module of TensorFlow's public API (`K = tf.keras.backend`), which it then stands
+    for as an import alias would (`stands_for`)."""
 
     name: str
     qualified_name: str | None
     node: cst.CSTNode | None = None
     in_handler: bool = False
+    module: str | None = None
     renamed_to: str | None = None  # set when a rule renames the imported name
     moved_to: str | None = None  # set when a rule rewrites the import to a new qualified name
     uses: int = 0  # references to an imported name seen in the code
@@ -78,6 +95,11 @@ class Binding:
     def is_import(self) -> bool:
         return self.qualified_name is not None
 
+    @property
+    def stands_for(self) -> str | None:
+        """The qualified name of what the name is: an import's, or the module it was assigned."""
+        return self.qualified_name or self.module
+
 
 @dataclass(eq=False)
 class Scope:
@@ -89,8 +111,9 @@ class Scope:
     def bind(self, binding: Binding) -> None:
         self.seen.add(binding.name)
         current = self.bindings.get(binding.name)
-        # `try: import tensorflow as tf / except ImportError: tf = None` keeps `tf` a TF import.
-        if binding.in_handler and not binding.is_import and current is not None and current.is_import:
+        # `try: import tensorflow as tf / except ImportError: tf = None` keeps `tf` a TF import (and
+        # `K = tf.keras.backend` in the `try` keeps `K` the module).
+        if binding.in_handler and binding.stands_for is None and current is not None and current.stands_for:
             return
         self.bindings[binding.name] = binding
 
@@ -207,9 +230,13 @@ def last_name(node: ast.AST) -> str | None:
 
 def ast_import_aliases(tree: ast.Module) -> dict[str, str]:
     """What each name a module's imports bind is (`tf`: `tensorflow`, `Input`:
-    `tensorflow.keras.layers.Input`), read from its `ast` (as `engine.ast_bindings` reads imports
-    for the plan; the rules come before the engine)."""
+    `tensorflow.keras.layers.Input`), and each name the module assigns a module of TensorFlow's
+    public API once and binds nowhere else (`K = tf.keras.backend`: `tensorflow.keras.backend`,
+    `public_module`), read from its `ast` (as `engine.ast_bindings` reads imports for the plan;
+    the rules come before the engine)."""
     aliases = {}
+    assigned: list[tuple[int, int, str, str]] = []  # (line, column, name, dotted name)
+    bound: dict[str, int] = {}  # how many times each name is bound other than by an import
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
@@ -218,7 +245,46 @@ def ast_import_aliases(tree: ast.Module) -> dict[str, str]:
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
             for alias in node.names:
                 aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+        elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            bound[node.id] = bound.get(node.id, 0) + 1
+        elif isinstance(node, (ast.arg, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            name = node.arg if isinstance(node, ast.arg) else node.name
+            bound[name] = bound.get(name, 0) + 1
+        if (found := dotted_assignment(node)) is not None:
+            assigned.append((node.lineno, node.col_offset, *found))  # type: ignore[attr-defined]
+    for _, _, name, dotted in sorted(assigned):
+        head, _, rest = dotted.partition(".")
+        if bound.get(name) == 1 and name not in aliases and head in aliases:
+            module = public_module(normalize(f"{aliases[head]}.{rest}"))
+            if module is not None:
+                aliases[name] = module
     return aliases
+
+
+def ast_dotted_name(node: ast.expr) -> str | None:
+    """`a.b.c` of an `ast` chain of names, else None."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+def dotted_assignment(statement: ast.AST) -> tuple[str, str] | None:
+    """(name, dotted name) of a statement assigning one name a dotted name (`K = tf.keras.backend`:
+    `("K", "tf.keras.backend")`), what may make the name an alias of a module (`public_module`);
+    else None."""
+    if (
+        type(statement) is not ast.Assign
+        or len(statement.targets) != 1
+        or type(statement.value) is not ast.Attribute
+    ):
+        return None
+    target, dotted = statement.targets[0], ast_dotted_name(statement.value)
+    return (target.id, dotted) if isinstance(target, ast.Name) and dotted is not None else None
 
 
 def ast_qualified_name(node: ast.expr, aliases: dict[str, str]) -> str:

@@ -1,0 +1,113 @@
+"""A name assigned a module of TensorFlow's public API (`K = tf.keras.backend`, `keras = tf.keras`)
+stands for that module, as an import alias does: in the scopes the transformer keeps
+(`engine.scopes`, flow-sensitive) and in the aliases the symbolic-value rules read from the `ast`
+(`rules.names.ast_import_aliases`, for names bound once). The fixtures `assigned_module_alias*` of
+TF24301 and TF24214 show it through two rules, with and without the statement plan."""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+
+from tf24migrate import migrate_source
+from tf24migrate.rules.names import ast_import_aliases, is_tensorflow, public_module
+
+POLICY = 'policy = {}.Policy("mixed_float16")\n'
+
+
+def _policy_lines(source: str) -> list[int]:
+    return [f.line for f in migrate_source(source, select="TF24301").findings]
+
+
+@pytest.mark.parametrize(
+    "prelude, spelled",
+    [
+        ("import tensorflow as tf\nmp = tf.keras.mixed_precision.experimental\n", "mp"),
+        ("import tensorflow as tf\nkeras = tf.keras\n", "keras.mixed_precision.experimental"),
+        ("import tensorflow as tf\nk = tf.keras\nprec = k.mixed_precision\n", "prec.experimental"),
+        ("from tensorflow import keras\nprec = keras.mixed_precision\n", "prec.experimental"),
+        ("import tensorflow.compat.v2 as tf\nmp = tf.keras.mixed_precision.experimental\n", "mp"),
+    ],
+)
+def test_a_name_assigned_a_public_module_stands_for_it(prelude, spelled):
+    source = prelude + POLICY.format(spelled)
+    assert _policy_lines(source) == [source.count("\n")]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        # a parameter, a local and a rebinding shadow the module alias
+        "import tensorflow as tf\nmp = tf.keras.mixed_precision.experimental\n"
+        "def f(mp):\n    " + POLICY.format("mp"),
+        "import tensorflow as tf\nmp = tf.keras.mixed_precision.experimental\n"
+        "def f():\n    mp = make()\n    " + POLICY.format("mp"),
+        "import tensorflow as tf\nimport other\nmp = tf.keras.mixed_precision.experimental\n"
+        "mp = other.mixed_precision\n" + POLICY.format("mp"),
+        # not TensorFlow's, or not a module: a class may be rebound, wrapped or patched
+        "import other\nmp = other.keras.mixed_precision.experimental\n" + POLICY.format("mp"),
+        "import tensorflow as tf\nexp = tf.keras.mixed_precision.experimental.Policy\nmake = exp.Policy\n",
+        # two targets, or a tuple, are no alias
+        "import tensorflow as tf\nmp = other = tf.keras.mixed_precision.experimental\n" + POLICY.format("mp"),
+        "import tensorflow as tf\nmp, n = tf.keras.mixed_precision.experimental, 1\n" + POLICY.format("mp"),
+    ],
+)
+def test_no_alias_where_python_would_not_give_the_module(source):
+    # (the last line is the one that would be reported; a class alias's own line is reported)
+    assert source.count("\n") not in _policy_lines(source)
+
+
+def test_a_fallback_in_an_except_handler_keeps_the_module():
+    source = (
+        "import tensorflow as tf\ntry:\n    mp = tf.keras.mixed_precision.experimental\n"
+        "except AttributeError:\n    mp = None\n" + POLICY.format("mp")
+    )
+    assert _policy_lines(source) == [6]
+
+
+def test_a_fix_is_spelled_through_the_alias_where_the_new_name_is_in_its_module():
+    source = "import tensorflow as tf\nkeras = tf.keras\nmp = keras.mixed_precision.experimental\n"
+    source += POLICY.format("keras.mixed_precision.experimental") + POLICY.format("mp")
+    lines = migrate_source(source, select="TF24301").code.splitlines()
+    assert lines[-2:] == [
+        'policy = keras.mixed_precision.Policy("mixed_float16")',  # through `keras`
+        'policy = tf.keras.mixed_precision.Policy("mixed_float16")',  # `mp` is the old module
+    ]
+
+
+def _aliases(source: str) -> dict[str, str]:
+    return ast_import_aliases(ast.parse(source))
+
+
+def test_the_ast_aliases_hold_names_assigned_a_module_once_in_order():
+    aliases = _aliases(
+        "import tensorflow as tf\nK = tf.keras.backend\nlayers = keras.layers\nkeras = tf.keras\n"
+        "def f():\n    early = late\nlate = keras.layers\n"
+    )
+    assert aliases["K"] == "tensorflow.keras.backend"
+    assert aliases["keras"] == "tensorflow.keras"
+    assert aliases["late"] == "tensorflow.keras.layers"
+    assert "layers" not in aliases  # `keras` was not bound yet on that line
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import tensorflow as tf\nK = tf.keras.backend\nK = other.backend\n",
+        "import tensorflow as tf\nK = tf.keras.backend\ndef f(K):\n    pass\n",
+        "import tensorflow as tf\nK = tf.keras.backend\nfor K in items:\n    pass\n",
+        "import tensorflow as tf\nK = tf.keras.backend.update\n",
+        "import tensorflow as tf\nK = tf.python.keras.backend\n",
+        "import tensorflow as tf\nimport keras.backend as K\nK = tf.keras.backend\n",
+    ],
+)
+def test_the_ast_aliases_leave_out_names_bound_again_or_not_a_public_module(source):
+    assert not is_tensorflow(_aliases(source).get("K"))
+
+
+def test_public_modules_come_from_the_releases():
+    assert public_module("tensorflow.keras.backend") == "tensorflow.keras.backend"
+    assert public_module("tensorflow.compat.v1.layers") == "tensorflow.compat.v1.layers"
+    assert public_module("tensorflow.keras.backend.update") is None  # a function
+    assert public_module("tensorflow.python.keras.backend") is None  # internal: no alias is assumed
