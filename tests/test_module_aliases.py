@@ -28,6 +28,7 @@ def _policy_lines(source: str) -> list[int]:
         ("import tensorflow as tf\nk = tf.keras\nprec = k.mixed_precision\n", "prec.experimental"),
         ("from tensorflow import keras\nprec = keras.mixed_precision\n", "prec.experimental"),
         ("import tensorflow.compat.v2 as tf\nmp = tf.keras.mixed_precision.experimental\n", "mp"),
+        ("import tensorflow as tf\ntf2 = tf.compat.v2\n", "tf2.keras.mixed_precision.experimental"),
     ],
 )
 def test_a_name_assigned_a_public_module_stands_for_it(prelude, spelled):

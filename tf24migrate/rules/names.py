@@ -24,11 +24,12 @@ _PUBLIC_MODULES = frozenset(PUBLIC_MODULES)
 
 def public_module(qualified_name: str | None) -> str | None:
     """`qualified_name` when it names a module of TensorFlow's public API (`tensorflow.keras.backend`,
-    `release_diff.PUBLIC_MODULES`), else None: a name assigned such a module (`K =
-    tf.keras.backend`) is an alias of it, read as an import alias is. Other assignments shadow: a
-    name assigned a class or a function may be rebound, wrapped or patched, and a rule that
-    rewrites a call through it could not rewrite what it names."""
-    return qualified_name if qualified_name in _PUBLIC_MODULES else None
+    `release_diff.PUBLIC_MODULES`) or is `tensorflow` itself (`tf2 = tf.compat.v2`), else None: a
+    name assigned such a module (`K = tf.keras.backend`) is an alias of it, read as an import
+    alias is. Other assignments shadow: a name assigned a class or a function may be rebound,
+    wrapped or patched, and a rule that rewrites a call through it could not rewrite what it
+    names."""
+    return qualified_name if qualified_name in _PUBLIC_MODULES or qualified_name == TENSORFLOW else None
 
 
 def normalize(qualified_name: str) -> str:
