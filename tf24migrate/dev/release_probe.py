@@ -40,6 +40,10 @@ _SKIPPED_FOLDERS = {"__pycache__", "include", "xla_aot_runtime_src"}
 # The packages whose classes' methods are TensorFlow's API.
 _METHOD_OWNERS = ("tensorflow", "keras")
 _API_PREFIXES = ("tensorflow._api.", "tensorflow.keras", "tensorflow_estimator.python.estimator.api")
+# `tf.compat.v1.keras` and its modules are generated in `tensorflow.python.keras.api`: listed as the
+# public API's modules (`public_modules`), not walked for `public` (whose names `REMOVED` and
+# `PARAMETERS` are diffed from).
+_KERAS_V1_API = "tensorflow.python.keras.api."
 
 
 def _module_files(root):
@@ -210,9 +214,10 @@ def _methods(cls):
     return found
 
 
-def _api_walk(tf):
+def _api_walk(tf, prefixes=_API_PREFIXES):
     """`(qualified name, value)` of everything of the public API reached from `tf` through its API
-    modules, the API modules themselves included (`tensorflow.keras.backend`)."""
+    modules (those whose `__name__` starts with one of `prefixes`), the API modules themselves
+    included (`tensorflow.keras.backend`)."""
     walked = set()
 
     def walk(module, prefix):
@@ -228,7 +233,7 @@ def _api_walk(tf):
             if inspect.ismodule(value):
                 # `tf.compat.v2` is `tf` again, and `tf.compat.vN.compat` its `tf.compat`
                 nested_compat = name == "compat" and ".compat." in qualified
-                if value.__name__.startswith(_API_PREFIXES) and not (
+                if value.__name__.startswith(prefixes) and not (
                     qualified == "tensorflow.compat.v2" or nested_compat
                 ):
                     yield qualified, value
@@ -254,7 +259,8 @@ def api_values(tf):
 def public_modules(tf):
     """The qualified names of the public API's modules (`tensorflow.keras.backend`), each way the
     API reaches one (`tensorflow.compat.v1.keras.backend` too)."""
-    return sorted({qualified for qualified, value in _api_walk(tf) if inspect.ismodule(value)})
+    walked = _api_walk(tf, (*_API_PREFIXES, _KERAS_V1_API))
+    return sorted({qualified for qualified, value in walked if inspect.ismodule(value)})
 
 
 def public(tf):
