@@ -312,16 +312,20 @@ def test_the_dispatch_table_source_is_the_data():
         "functions": [
             [["tensorflow.signal.rfft", "tensorflow.python.ops.signal.fft_ops.rfft"], [["input_tensor", 0]]],
             [["tensorflow.vectorized_map"], [["elems", 1], ["fallback_to_while_loop", -1]]],
+            [["tensorflow.compat.v1.nn.sigmoid_cross_entropy_with_logits"], [["labels", 1], ["logits", 2]]],
         ],
         "shared": ["shape", "sum"],
+        "by_keyword": ["tensorflow.compat.v1.nn.sigmoid_cross_entropy_with_logits"],
     }
     namespace: dict = {}
     exec(releases.dispatch_source(symbolic), namespace)
     assert namespace["NOT_DISPATCHED"] == (
         (("tensorflow.signal.rfft", "tensorflow.python.ops.signal.fft_ops.rfft"), (("input_tensor", 0),)),
         (("tensorflow.vectorized_map",), (("elems", 1), ("fallback_to_while_loop", -1))),
+        (("tensorflow.compat.v1.nn.sigmoid_cross_entropy_with_logits",), (("labels", 1), ("logits", 2))),
     )
     assert namespace["SHARED_NAMES"] == frozenset({"shape", "sum"})
+    assert namespace["BY_KEYWORD"] == frozenset({"tensorflow.compat.v1.nn.sigmoid_cross_entropy_with_logits"})
 
 
 def test_the_committed_dispatch_table_holds_the_functions_users_met():

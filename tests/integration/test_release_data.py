@@ -37,6 +37,19 @@ def test_the_symbolic_dispatch_table_is_what_the_wheel_does():
     assert again == rows
 
 
+def _probed(*names: str) -> tuple[dict, dict]:
+    """The rows the symbolic probe finds of the functions `names` (`{name: ((parameter, position),
+    ...)}`, none for a function that takes `KerasTensor`s), and its whole answer."""
+    probed = releases.probe(interpreter(releases.NEW), releases.SYMBOLIC_PROBE, *names)
+    rows = {
+        name: tuple(map(tuple, parameters))
+        for found, parameters in probed["functions"]
+        for name in found
+        if name in names
+    }
+    return rows, probed
+
+
 def test_the_symbolic_probe_fills_the_other_parameters():
     """A `KerasTensor` in every parameter fails `assign(ref, value)` before it converts `value`:
     the probe then gives one parameter a `KerasTensor` and the others a variable or a shape."""
@@ -45,11 +58,23 @@ def test_the_symbolic_probe_fills_the_other_parameters():
         "tensorflow.keras.backend.update": (("new_x", 1),),
         "tensorflow.compat.v1.placeholder_with_default": (("input", 0),),
     }
-    probed = releases.probe(interpreter(releases.NEW), releases.SYMBOLIC_PROBE, *expected)
-    found = {
-        name: tuple(map(tuple, parameters))
-        for names, parameters in probed["functions"]
-        for name in names
-        if name in expected
-    }
-    assert found == expected
+    assert _probed(*expected)[0] == expected
+
+
+def test_the_symbolic_probe_follows_the_op_layers_a_call_makes():
+    """`K.moving_average_update(x, value, momentum)` computes `(x - value) * momentum`, which
+    dispatches (an op layer), and assigns the result, which does not: `value` is noted through the
+    op layer's Keras history; `momentum`, converted first, did not keep it from being probed."""
+    rows, _ = _probed("tensorflow.keras.backend.moving_average_update")
+    assert rows == {"tensorflow.keras.backend.moving_average_update": (("value", 1), ("momentum", 2))}
+
+
+def test_the_symbolic_probe_finds_the_op_layers_that_want_a_sentinel():
+    """`tf.compat.v1.nn.sigmoid_cross_entropy_with_logits` dispatches, but takes a `_sentinel`
+    first, which a call by keyword leaves out and Keras's op layer wants: a row, and a name of
+    `by_keyword`. `softmax_cross_entropy_with_logits` takes one too, but hands its call on
+    positionally: no row."""
+    sigmoid = "tensorflow.compat.v1.nn.sigmoid_cross_entropy_with_logits"
+    rows, probed = _probed(sigmoid, "tensorflow.compat.v1.nn.softmax_cross_entropy_with_logits")
+    assert rows == {sigmoid: (("labels", 1), ("logits", 2))}
+    assert sigmoid in probed["by_keyword"]

@@ -13,25 +13,33 @@ TypeError ("Cannot convert a symbolic Keras input/output to a numpy array"). TF 
 Functional API from graph tensors, where every function worked.
 
 The probe calls each function of the public API (and of `tensorflow.python.ops`) that has no
-dispatch list itself, with a distinct `KerasTensor` for each parameter a call must fill. Each
-`KerasTensor` then converts to a tensor of zeros instead of raising, and the probe notes every
-conversion that happens with no dispatching function between it and the probed call: the call
-would have raised there. A parameter so noted does not take a `KerasTensor` on TF 2.4. Where that
-call notes nothing and takes two required parameters or more, each is probed alone, the others
-given a variable, then a shape (`_FILLERS`): `tf.compat.v1.assign(ref, value)` fails on a
-`KerasTensor` `ref` before it converts `value`. What a call converts only after an error of its
-own (a shape that zeros cannot have) goes unnoted, so the answer errs towards silence. It prints:
+dispatch list itself, with a distinct `KerasTensor` for each parameter a call must fill (where
+none must, for each that defaults to None). A `KerasTensor` converted under a dispatching function
+raises TypeError, as on TF 2.4, so that function makes an op layer and the call goes on with its
+output; one converted with no dispatching function between it and the probed call converts to a
+tensor of zeros instead of raising, and the probe notes the parameters it is, or is made from
+(through the op layers' Keras history: `K.moving_average_update(x, value, momentum)` computes
+`(x - value) * momentum`, then assigns it): the call would have raised there. A parameter so noted
+does not take a `KerasTensor` on TF 2.4. Each required parameter not yet noted of a call that takes
+two or more is then probed alone, the others given a variable, then a shape (`_FILLERS`):
+`tf.compat.v1.assign(ref, value)` fails on a `KerasTensor` `ref` before it converts `value`. A
+function that dispatches is probed only where its first parameter is one no call passes
+(`_sentinel`): called by keyword, as it must be, its op layer raises ValueError for want of a
+first argument, and the `KerasTensor`s it was handed are noted. What a call converts only after an
+error of its own (a shape that zeros cannot have) goes unnoted, so the answer errs towards
+silence. It prints:
 
 - `version`: `tf.__version__`;
 - `functions`: `[[names, parameters], ...]`: the qualified names of one function (public
   spellings and where it is defined), and the parameters that do not take a `KerasTensor`, each
   `[name, position]` (`position`: its index among the positional parameters, or -1);
+- `by_keyword`: the qualified names of those functions that do dispatch, but whose op layer wants
+  the first argument (`_sentinel`) a call by keyword leaves out: they raise ValueError;
 - `shared`: the last names of those functions that other callables of the public API also have
   (`gen_array_ops.shape`'s, as `tf.shape`, which dispatches), or Python's builtins, `math` or
   NumPy (`sum`): a call spelled by that name alone tells nothing.
 """
 
-import contextlib
 import functools
 import inspect
 import json
@@ -120,7 +128,8 @@ _SECONDS = 5
 def _required(function):
     """`[(name, position, positional, default)]` of the parameters of `function` that a call must
     fill (`default`: `inspect.Parameter.empty`), and of those whose default is None (a call may
-    need them too: `tf.reverse_sequence`'s `seq_axis`), or None when it has no required one."""
+    need them too: `tf.reverse_sequence`'s `seq_axis`); where none is required, those whose default
+    is None (but `name` and `_sentinel`), as required; None when there are none."""
     try:
         parameters = list(inspect.signature(function).parameters.values())
     except (TypeError, ValueError):
@@ -134,7 +143,31 @@ def _required(function):
             required.append((parameter.name, position if positional else -1, positional, parameter.default))
         if positional:
             position += 1
-    return required if any(default is inspect.Parameter.empty for *_, default in required) else None
+    if any(default is inspect.Parameter.empty for *_, default in required):
+        return required
+    # every parameter has a default: those defaulting to None are what a call fills, by keyword
+    # (`tf.compat.v1.nn.sigmoid_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None)`)
+    inputs = [
+        (name, position, False, inspect.Parameter.empty)
+        for name, position, _, _ in required
+        if not name.startswith("_")
+    ]
+    return inputs or None
+
+
+# What TF 2.4's op layer raises when the call it is handed lacks the function's first argument.
+_NO_FIRST_ARGUMENT = "The first argument to `Layer.call` must always be passed"
+
+
+def _takes_a_sentinel(function):
+    """Whether `function`'s first parameter is one no call passes (`_sentinel`), so that Keras's op
+    layer cannot take a call of it by keyword, though it dispatches
+    (`tf.compat.v1.nn.sigmoid_cross_entropy_with_logits(labels=..., logits=...)`)."""
+    try:
+        first = next(iter(inspect.signature(function).parameters), "")
+    except (TypeError, ValueError):
+        return False
+    return first.startswith("_")
 
 
 def _functions(tf):
@@ -194,20 +227,40 @@ class _Watch:
         self.call = call  # the code object of `_call`, where the walk up the stack ends
         self.inputs: dict = {}  # id of a `KerasTensor` -> (parameter, position)
         self.converted: list = []
+        self.dispatched: list = []  # those handed to Keras by a dispatching function
 
-    def noted(self, value):
-        """Note `value`, being converted, if it is one of the call's and no function between the
-        conversion and the call dispatches."""
-        kind = self.inputs.get(id(value))
-        if kind is None or kind in self.converted:
-            return
+    def dispatches(self, value):
+        """Whether a function between the conversion of `value` and the probed call dispatches:
+        the conversion must then raise TypeError, as TF 2.4's does, so that function hands its
+        call to Keras (an op layer, whose `KerasTensor` the probed call goes on with). Otherwise
+        the conversion would raise out of the call: note the parameters `value` comes from."""
         frame: types.FrameType | None = sys._getframe(2)
         while frame is not None and frame.f_code is not self.call:
             if frame.f_code in self.dispatching:
-                return
+                self.dispatched.extend(kind for kind in self._origins(value) if kind not in self.dispatched)
+                return True
             frame = frame.f_back
         if frame is not None:
-            self.converted.append(kind)
+            self.converted.extend(kind for kind in self._origins(value) if kind not in self.converted)
+        return False
+
+    def _origins(self, value):
+        """The (parameter, position) of each of the call's `KerasTensor`s that `value` is or is
+        made from, found through the Keras history of the op layers between them."""
+        found, seen, stack = [], set(), [value]
+        while stack:
+            value = stack.pop()
+            if id(value) in seen:
+                continue
+            seen.add(id(value))
+            kind = self.inputs.get(id(value))
+            if kind is not None:
+                found.append(kind)
+                continue
+            history = getattr(value, "_keras_history", None)
+            if history is not None:
+                stack.extend(history.layer._inbound_nodes[history.node_index].keras_inputs)
+        return sorted(found, key=lambda kind: kind[1])
 
 
 def _call(function, arguments, keywords):
@@ -234,8 +287,14 @@ def _converted(tf, watch, function, required, optional, only=None, filler=None):
             arguments.append(value)
         else:
             keywords[name] = value
-    with contextlib.suppress(BaseException):  # conversions are noted, whatever the call does after
+    watch.dispatched = []
+    try:
         _call(function, arguments, keywords)
+    except ValueError as error:  # conversions are noted, whatever the call does after
+        if _NO_FIRST_ARGUMENT in str(error):  # Keras's op layer could not take the call
+            watch.converted.extend(kind for kind in watch.dispatched if kind not in watch.converted)
+    except BaseException:
+        pass
     return [list(kind) for kind in watch.converted]
 
 
@@ -249,15 +308,18 @@ _FILLERS = (
 )
 
 
-def _one_at_a_time(tf, watch, function, required):
-    """`[[parameter, position], ...]` that `function` converts with no dispatch when that parameter
-    alone is given a `KerasTensor` and the other required ones a filler: the parameters whose
-    conversion the other `KerasTensor`s kept from happening."""
+def _one_at_a_time(tf, watch, function, required, converted):
+    """`converted` and the `[parameter, position]` that `function` converts with no dispatch when
+    that parameter alone is given a `KerasTensor` and the other required ones a filler: the
+    parameters whose conversion the other `KerasTensor`s kept from happening
+    (`K.moving_average_update(x, value, momentum)` converts `momentum` first)."""
     names = [name for name, _, _, default in required if default is not None]
     if len(names) < 2:
-        return []
-    converted: list = []
+        return converted
+    converted = list(converted)
     for name in names:
+        if any(kind[0] == name for kind in converted):
+            continue
         for filler in _FILLERS:
             found = _in_child(
                 functools.partial(_converted, tf, watch, function, required, None, name, filler)
@@ -299,7 +361,8 @@ def _in_child(work):
 
 def probe(tf, only=()):
     """`[[sorted names, [[parameter, position], ...]], ...]` (see the module docstring), of the
-    functions named `only` if any, and the last names of theirs that other public callables have."""
+    functions named `only` if any, the last names of theirs that other public callables have, and
+    the names of those of them that dispatch (`by_keyword`)."""
     from tensorflow.python.framework import tensor_conversion_registry  # type: ignore[import-untyped]
     from tensorflow.python.keras.engine import keras_tensor  # type: ignore[import-untyped]
     from tensorflow.python.util import dispatch
@@ -313,29 +376,34 @@ def probe(tf, only=()):
         return [1 if size is None else size for size in shape]
 
     def convert(value, dtype=None, name=None, as_ref=False):
-        watch.noted(value)
+        if watch.dispatches(value):
+            raise TypeError("a KerasTensor converted where a function dispatches")
         return tf.zeros(zeros(value.shape), dtype or value.dtype)
 
     def to_array(self, dtype=None):
         import numpy
 
-        watch.noted(self)
+        if watch.dispatches(self):
+            raise TypeError("a KerasTensor converted where a function dispatches")
         return numpy.zeros(zeros(self.shape), dtype or "float32")
 
     tensor_conversion_registry.register_tensor_conversion_function(keras_tensor.KerasTensor, convert, 1)
     keras_tensor.KerasTensor.__array__ = to_array
-    rows = []
+    rows: list = []
+    by_keyword: set = set()
     for function, names in found.values():
-        required = None if hasattr(function, dispatch.DISPATCH_ATTR) else _required(function)
+        dispatching = hasattr(function, dispatch.DISPATCH_ATTR)
+        required = _required(function) if not dispatching or _takes_a_sentinel(function) else None
         if not required:
             continue
         converted = _in_child(functools.partial(_converted, tf, watch, function, required, None))
         if not converted:
             converted = _in_child(functools.partial(_converted, tf, watch, function, required, 1))
-        if not converted:
-            converted = _one_at_a_time(tf, watch, function, required)
+        converted = _one_at_a_time(tf, watch, function, required, converted or [])
         if converted:
-            rows.append([sorted(names), converted, id(function)])
+            rows.append([sorted(names), sorted(converted, key=lambda kind: (kind[1], kind[0])), id(function)])
+            if dispatching:  # noted only as its op layer failed (`_takes_a_sentinel`)
+                by_keyword.update(names)
     ids = {row.pop() for row in rows}
     lasts = {name.rsplit(".", 1)[1] for names, _ in rows for name in names}
     import builtins
@@ -345,7 +413,7 @@ def probe(tf, only=()):
 
     common = set(dir(builtins)) | set(dir(math)) | set(dir(numpy))  # `sum(`, `np.sum(`
     shared = {last for last in lasts if public.get(last, set()) - ids or last in common}
-    return sorted(rows), sorted(shared)
+    return sorted(rows), sorted(shared), sorted(by_keyword)
 
 
 def main():
@@ -355,8 +423,8 @@ def main():
 
     out = os.fdopen(os.dup(1), "w")
     os.dup2(2, 1)  # what probed functions print is no part of the answer
-    rows, shared = probe(tf, sys.argv[1:])
-    answer = {"version": tf.__version__, "functions": rows, "shared": shared}
+    rows, shared, by_keyword = probe(tf, sys.argv[1:])
+    answer = {"version": tf.__version__, "functions": rows, "shared": shared, "by_keyword": by_keyword}
     json.dump(answer, out, sort_keys=True, separators=(",", ":"))
     out.close()
 

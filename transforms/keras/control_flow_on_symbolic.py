@@ -8,7 +8,7 @@ from __future__ import annotations
 import libcst as cst
 
 from tf24migrate.model.findings import Severity
-from tf24migrate.model.symbolic_dispatch import NOT_DISPATCHED
+from tf24migrate.model.symbolic_dispatch import BY_KEYWORD, NOT_DISPATCHED
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import abbreviated
 from tf24migrate.rules.context import RuleContext
@@ -158,7 +158,12 @@ class ControlFlowOnSymbolic(Rule):
     `tf.compat.v1.image.resize_bilinear`, generated ops as `gen_cudnn_rnn_ops.cudnn_rnn`, ...),
     also where another parameter must hold a variable or a shape for the call to reach the
     conversion: the value given to `tf.compat.v1.assign(ref, value)`, `tf.keras.backend.update(x,
-    new_x)` and `update_add`, the input of `tf.compat.v1.placeholder_with_default(input, shape)`. A
+    new_x)` and `update_add`, the input of `tf.compat.v1.placeholder_with_default(input, shape)`, and
+    where the function makes an op layer of it before a conversion that does not dispatch (the
+    `value` of `tf.keras.backend.moving_average_update(x, value, momentum)`). The TF 1 functions that
+    take a `_sentinel` first (`tf.compat.v1.nn.sigmoid_cross_entropy_with_logits(labels=...,
+    logits=...)`) dispatch, but their op layer wants that first argument, which a call by keyword
+    leaves out: they raise `ValueError` (`symbolic_dispatch.BY_KEYWORD`). A
     function made by `tf.custom_gradient` or `tf.recompute_grad` (a function of the file decorated
     with one, or a name bound to `tf.recompute_grad(f)`) does not dispatch either: the message says
     to apply a custom-gradient function through a layer, `tf.keras.layers.Lambda(f)(inputs)`, which
@@ -215,20 +220,27 @@ class ControlFlowOnSymbolic(Rule):
             if made is not None:
                 self._report_made(ctx, original, *made)
             return updated
+        error = "ValueError" if qualified in BY_KEYWORD else "TypeError"
         names = [found for arg in arguments for found in symbolic_names(ctx, arg.value)]
-        if not names or caught(ctx, "TypeError"):
+        if not names or caught(ctx, error):
             return updated
         name, evidence = names[0]
         assert qualified is not None
         if qualified in _CONTROL_FLOW:
             function = qualified.replace("tensorflow.", "tf.", 1)
             reason = "does not support control flow on symbolic tensors"
+        elif qualified in BY_KEYWORD:
+            function = abbreviated(original.func)
+            reason = (
+                f"hands `{function}` of symbolic tensors to an op layer, which wants its first argument, "
+                "`_sentinel`, that a call by keyword leaves out"
+            )
         else:
             function = abbreviated(original.func)
             reason = f"applies to symbolic tensors only the TF functions that dispatch on them, and `{function}` does not"
         ctx.report(
             original,
-            f"`{function}` on the Keras symbolic value `{name.value}` raises TypeError from TF 2.4: "
+            f"`{function}` on the Keras symbolic value `{name.value}` raises {error} from TF 2.4: "
             f"move it into a custom layer's `call`.\n{_sentence(evidence)}. TF 2.4 {reason}. Move the "
             f"`{function}` into the `call` method of a custom `tf.keras.layers.Layer` and apply that "
             f"layer to `{name.value}`.",
