@@ -7,7 +7,8 @@ import json
 import re
 
 import pytest
-from test_cli import ADVISORY, NEW, OLD, run
+from command_line import run_in_process
+from test_cli import ADVISORY, NEW, OLD
 
 from tf24migrate.catalogue.selection import select_rules
 from tf24migrate.catalogue.settings import Settings
@@ -29,8 +30,8 @@ def many(tmp_path, count=40):
 
 def test_parallel_and_serial_runs_print_the_same_in_sorted_order(tmp_path):
     many(tmp_path)
-    serial = run("-j", "1", ".", cwd=tmp_path)
-    parallel = run("-j", "2", ".", cwd=tmp_path)
+    serial = run_in_process("-j", "1", ".", cwd=tmp_path)
+    parallel = run_in_process("-j", "2", ".", cwd=tmp_path)
     assert serial.returncode == parallel.returncode == 2
     assert serial.stdout == parallel.stdout
     drop_time = lambda text: re.sub(r" in [0-9.]+s\n", "\n", text)  # noqa: E731
@@ -99,18 +100,13 @@ def test_stdin_json_carries_the_migrated_code(tmp_path):
 
 
 def run_bytes(args, data, cwd):
-    import subprocess
-    import sys
-
-    return subprocess.run(
-        [sys.executable, "-m", "tf24migrate", *args], input=data, capture_output=True, cwd=cwd
-    )
+    return run_in_process(*args, stdin=data, cwd=cwd, text=False)
 
 
 def test_interactive_writes_only_accepted_changes(tmp_path):
     for name in ("a.py", "b.py", "c.py", "d.py"):
         (tmp_path / name).write_text(OLD)
-    result = run("--interactive", ".", cwd=tmp_path, stdin="y\nn\nq\n")
+    result = run_in_process("--interactive", ".", cwd=tmp_path, stdin="y\nn\nq\n")
     assert result.returncode == 1, result.stderr  # the skipped files keep an error finding each
     assert result.stdout.count("Apply this change to ./") == 3  # a, b, c; quit before d
     assert "+strategy.run(step_fn)" in result.stdout
@@ -123,7 +119,7 @@ def test_interactive_writes_only_accepted_changes(tmp_path):
 def test_interactive_accept_all_and_help(tmp_path):
     for name in ("a.py", "b.py", "c.py"):
         (tmp_path / name).write_text(OLD)
-    result = run("-i", ".", cwd=tmp_path, stdin="?\nn\na\n")
+    result = run_in_process("-i", ".", cwd=tmp_path, stdin="?\nn\na\n")
     assert "a - write this change and all the following ones" in result.stdout
     assert result.stdout.count("Apply this change to ./") == 3  # asked twice about a.py, once about b.py
     assert [(tmp_path / n).read_text() for n in ("a.py", "b.py", "c.py")] == [OLD, NEW, NEW]
@@ -132,21 +128,21 @@ def test_interactive_accept_all_and_help(tmp_path):
 def test_interactive_refuses_what_it_cannot_ask_about(tmp_path):
     (tmp_path / "a.py").write_text(OLD)
     for args in (["-i", "--output-format", "json", "a.py"], ["-i", "-"], ["-i", "--check", "a.py"]):
-        result = run(*args, cwd=tmp_path, stdin="y\n")
+        result = run_in_process(*args, cwd=tmp_path, stdin="y\n")
         assert result.returncode == 2 and "tf24migrate: error: " in result.stderr, args
     assert (tmp_path / "a.py").read_text() == OLD
 
 
 def test_interactive_end_of_input_is_quit(tmp_path):
     (tmp_path / "a.py").write_text(OLD)
-    result = run("-i", "a.py", cwd=tmp_path, stdin="")
+    result = run_in_process("-i", "a.py", cwd=tmp_path, stdin="")
     assert (tmp_path / "a.py").read_text() == OLD
     assert "0 changed" in result.stderr
 
 
 def test_statistics_count_fixed_and_reported_sites_per_rule(tmp_path):
     many(tmp_path, 10)
-    result = run("--check", "--statistics", ".", cwd=tmp_path)
+    result = run_in_process("--check", "--statistics", ".", cwd=tmp_path)
     lines = [line for line in result.stdout.splitlines() if line.startswith("TF24")]
     assert lines == [
         "TF24005  syntax-error              0 fixable  2 reported",  # the 2 files that do not parse
@@ -155,7 +151,7 @@ def test_statistics_count_fixed_and_reported_sites_per_rule(tmp_path):
         "TF24201  steps-per-execution       2 fixable  0 reported",
     ]
     assert ": TF24101 " not in result.stdout  # statistics instead of each finding
-    as_json = run("--check", "--statistics", "--output-format", "json", ".", cwd=tmp_path)
+    as_json = run_in_process("--check", "--statistics", "--output-format", "json", ".", cwd=tmp_path)
     assert json.loads(as_json.stdout)["summary"]["findings"] == 8
     assert "TF24109  hints-parameter-override  0 fixable  2 reported" in as_json.stderr  # and in the document
     assert {s["code"]: s["reported"] for s in json.loads(as_json.stdout)["statistics"]}["TF24109"] == 2
@@ -163,10 +159,10 @@ def test_statistics_count_fixed_and_reported_sites_per_rule(tmp_path):
 
 def test_summary_line_has_the_time_and_no_progress_bar_off_a_terminal(tmp_path):
     many(tmp_path, 10)
-    result = run("--check", ".", cwd=tmp_path)
+    result = run_in_process("--check", ".", cwd=tmp_path)
     assert re.search(r"10 files scanned, 4 to change, 2 failed, 8 findings .* in [0-9.]+s\n$", result.stderr)
     assert "\r" not in result.stderr
-    assert run("--check", "--quiet", ".", cwd=tmp_path).stderr.count("tf24migrate:") == 0
+    assert run_in_process("--check", "--quiet", ".", cwd=tmp_path).stderr.count("tf24migrate:") == 0
 
 
 class Terminal(io.StringIO):
@@ -206,7 +202,7 @@ TWO_FIXES = (
 )
 def test_interactive_asks_about_each_fix_of_a_file(tmp_path, answers, expected, fixed):
     (tmp_path / "a.py").write_text(TWO_FIXES)
-    result = run("-i", "a.py", cwd=tmp_path, stdin=answers)
+    result = run_in_process("-i", "a.py", cwd=tmp_path, stdin=answers)
     asked = [line for line in result.stdout.splitlines() if "Apply this change to a.py" in line]
     wanted = ["(TF24101, line 2)", "(TF24201, line 3)", "(TF24104, line 4)"]
     assert [w for w in wanted if any(w in line for line in asked)] == wanted[: len(asked)]

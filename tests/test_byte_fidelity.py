@@ -4,10 +4,8 @@ whitespace-only line, a leading U+FEFF, a form feed in a statement's indentation
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
+from command_line import run_in_process
 
 from tf24migrate import migrate_source
 
@@ -46,15 +44,13 @@ def test_the_library_keeps_a_leading_byte_order_mark():
 def test_write_keeps_every_byte_outside_the_fix(tmp_path, source):
     target = tmp_path / "train.py"
     target.write_bytes(source)
-    result = subprocess.run(
-        [sys.executable, "-m", "tf24migrate", "--write", "train.py"], cwd=tmp_path, capture_output=True
-    )
+    result = run_in_process("--write", "train.py", cwd=tmp_path, text=False)
     assert result.returncode == 0, result.stderr
     assert target.read_bytes() == migrated(source)
 
 
 @pytest.mark.parametrize("source", SOURCES.values(), ids=SOURCES.keys())
 def test_stdin_keeps_every_byte_outside_the_fix(source):
-    result = subprocess.run([sys.executable, "-m", "tf24migrate", "-"], input=source, capture_output=True)
+    result = run_in_process("-", stdin=source, text=False)
     assert result.returncode == 0, result.stderr
     assert result.stdout == migrated(source)

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import textwrap
 
 import pytest
+from command_line import run_in_process
 
 from tf24migrate.catalogue.selection import select_rules
 from tf24migrate.catalogue.settings import Settings
@@ -89,12 +88,7 @@ def test_runner_dispatches_c_suffixes(tmp_path, suffix):
 def test_cli_walks_folders_for_c_sources(tmp_path):
     (tmp_path / "native").mkdir()
     (tmp_path / "native" / "strings.cc").write_text(SOURCE)
-    result = subprocess.run(
-        [sys.executable, "-m", "tf24migrate", "--check", "."],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-    )
+    result = run_in_process("--check", ".", cwd=tmp_path)
     assert result.returncode == 1  # unfixed errors
     assert "native/strings.cc:10:19: TF24701 error `TF_StringEncodedSize` was removed" in result.stdout
     assert "1 file scanned, 0 to change" in result.stderr
@@ -105,12 +99,7 @@ LATIN_1 = b"/* caf\xe9, \xa9 2020 */\n#include <x.h>\nsize_t n = TF_StringEncode
 
 def test_a_c_source_that_is_not_utf_8_is_read_byte_for_byte(tmp_path):
     (tmp_path / "ops.cc").write_bytes(LATIN_1)  # a Latin-1 comment: compilers read it, so do we
-    result = subprocess.run(
-        [sys.executable, "-m", "tf24migrate", "--write", "ops.cc"],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-    )
+    result = run_in_process("--write", "ops.cc", cwd=tmp_path)
     assert result.returncode == 1, result.stderr  # an unfixed error, not a file that failed
     assert "ops.cc:3:12: TF24701 error `TF_StringEncode` was removed" in result.stdout
     assert "cannot read" not in result.stderr and "encoding declaration" not in result.stderr
@@ -118,7 +107,6 @@ def test_a_c_source_that_is_not_utf_8_is_read_byte_for_byte(tmp_path):
 
 
 def test_stdin_echoes_a_c_source_that_is_not_utf_8():
-    command = [sys.executable, "-m", "tf24migrate", "--stdin-filename", "ops.cc", "-"]
-    result = subprocess.run(command, input=LATIN_1, capture_output=True)
+    result = run_in_process("--stdin-filename", "ops.cc", "-", stdin=LATIN_1, text=False)
     assert result.stdout == LATIN_1
     assert b"TF24701" in result.stderr and b"cannot read" not in result.stderr

@@ -12,7 +12,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from test_cli import run as run_command
+from command_line import run as run_command
 
 from tf24migrate.catalogue.selection import RuleSelection
 from tf24migrate.catalogue.settings import Settings

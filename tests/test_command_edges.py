@@ -8,7 +8,8 @@ import subprocess
 import sys
 
 import pytest
-from test_cli import OLD, run
+from command_line import run_in_process
+from test_cli import OLD
 
 posix_only = pytest.mark.skipif(os.name != "posix", reason="POSIX file names and limits")
 
@@ -33,7 +34,7 @@ def test_many_jobs_under_a_low_open_file_limit_neither_fail_nor_hang(tmp_path):
 @posix_only
 def test_sarif_names_a_file_whose_name_is_not_utf8(tmp_path):
     (tmp_path / os.fsdecode(b"caf\xe9.py")).write_text(OLD)
-    result = run("--output-format", "sarif", ".", cwd=tmp_path)
+    result = run_in_process("--output-format", "sarif", ".", cwd=tmp_path)
     assert result.returncode == 1, result.stderr  # a change is due
     assert '"uri": "caf%E9.py"' in result.stdout
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import textwrap
 
 import pytest
-from test_cli import OLD, run
+from command_line import run_in_process
+from test_cli import OLD
 
 from tf24migrate.run.config import Config, ConfigError, find_pyproject, load_config
 
@@ -53,16 +54,18 @@ def test_unknown_keys_and_wrong_types_are_errors_naming_them(tmp_path):
     path.write_text("[tool.tf24migrate]\nunsafe-fixes = 1\n")
     with pytest.raises(ConfigError, match="`unsafe-fixes` must be true or false"):
         load_config(str(path))
-    result = run("--check", ".", cwd=tmp_path)
+    result = run_in_process("--check", ".", cwd=tmp_path)
     assert result.returncode == 2
     assert "pyproject.toml: [tool.tf24migrate]: `unsafe-fixes` must be true or false" in result.stderr
 
 
 def test_the_config_applies_and_the_command_line_overrides_it(project):
-    from_config = run("--check", "src", cwd=project)
+    from_config = run_in_process("--check", "src", cwd=project)
     assert "TF24103" in from_config.stdout and "TF24101" not in from_config.stdout
     assert "legacy" not in from_config.stdout
-    overridden = run("--check", "--select", "TF24101", "--extend-exclude", "nothing", "src", cwd=project)
+    overridden = run_in_process(
+        "--check", "--select", "TF24101", "--extend-exclude", "nothing", "src", cwd=project
+    )
     assert "TF24101" in overridden.stdout and "TF24103" not in overridden.stdout
     assert "would change: src/legacy/old.py" in overridden.stdout
 
@@ -93,18 +96,20 @@ def test_unsafe_fixes_and_jobs_from_config_and_from_the_command_line(tmp_path, m
 def test_an_unknown_rule_in_the_config_names_the_file_and_the_key(tmp_path):
     (tmp_path / "a.py").write_text("x = 1\n")
     (tmp_path / "pyproject.toml").write_text("[tool.tf24migrate]\nselect = ['TF241']\nignore = ['TF249']\n")
-    result = run("--check", "a.py", cwd=tmp_path)
+    result = run_in_process("--check", "a.py", cwd=tmp_path)
     assert result.returncode == 2
     assert "pyproject.toml: [tool.tf24migrate] `ignore`: unknown rule selector 'TF249'" in result.stderr
-    assert run("--check", "--ignore", "TF24101", "a.py", cwd=tmp_path).returncode == 0  # the flag wins
+    assert (
+        run_in_process("--check", "--ignore", "TF24101", "a.py", cwd=tmp_path).returncode == 0
+    )  # the flag wins
     (tmp_path / "pyproject.toml").write_text("[tool.tf24migrate]\nselect = ['nope']\n")
-    result = run("--check", "a.py", cwd=tmp_path)
+    result = run_in_process("--check", "a.py", cwd=tmp_path)
     assert "pyproject.toml: [tool.tf24migrate] `select`: unknown rule selector 'nope'" in result.stderr
 
 
 def test_negative_jobs_in_the_config_says_what_is_allowed(tmp_path):
     (tmp_path / "pyproject.toml").write_text("[tool.tf24migrate]\njobs = -1\n")
-    result = run("--check", ".", cwd=tmp_path)
+    result = run_in_process("--check", ".", cwd=tmp_path)
     assert result.returncode == 2
     assert (
         "`jobs` must be 0 (one worker process per core) or a positive whole number "
@@ -118,6 +123,6 @@ def test_cache_dir_in_the_config_is_relative_to_the_file_and_must_be_a_string(tm
     (tmp_path / "pyproject.toml").write_text('[tool.tf24migrate]\ncache-dir = "build/tf24"\n')
     assert load_config(str(tmp_path / "pyproject.toml")).cache_dir == str(tmp_path / "build" / "tf24")
     (tmp_path / "pyproject.toml").write_text("[tool.tf24migrate]\ncache-dir = 3\n")
-    result = run("--check", ".", cwd=tmp_path)
+    result = run_in_process("--check", ".", cwd=tmp_path)
     assert result.returncode == 2
     assert "`cache-dir` must be a folder's path as a string, not 3" in result.stderr

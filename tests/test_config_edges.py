@@ -6,7 +6,8 @@ from __future__ import annotations
 import os
 
 import pytest
-from test_cli import OLD, run
+from command_line import run_in_process
+from test_cli import OLD
 
 
 @pytest.fixture
@@ -27,7 +28,7 @@ def project(tmp_path):
 )
 def test_a_bad_pyproject_is_a_config_error_naming_the_file(project, content, said):
     (project / "pyproject.toml").write_bytes(content)
-    result = run("--diff", "train.py", cwd=project)
+    result = run_in_process("--diff", "train.py", cwd=project)
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
     assert "pyproject.toml: " in result.stderr and said in result.stderr, result.stderr
@@ -39,7 +40,7 @@ def test_an_unreadable_pyproject_is_a_config_error(project):
     config.write_text("[tool.tf24migrate]\n")
     config.chmod(0)
     try:
-        result = run("--diff", "train.py", cwd=project)
+        result = run_in_process("--diff", "train.py", cwd=project)
     finally:
         config.chmod(0o644)
     assert result.returncode == 2 and "Traceback" not in result.stderr
@@ -53,7 +54,7 @@ def test_an_unreadable_pyproject_is_a_config_error(project):
 )
 def test_every_toml_spelling_of_the_table_is_read(project, table):
     (project / "pyproject.toml").write_text(table)
-    result = run("--diff", "train.py", cwd=project)
+    result = run_in_process("--diff", "train.py", cwd=project)
     assert result.returncode == 0, result.stderr
     assert "TF24101" not in result.stderr  # only TF24103 selected
 
@@ -63,6 +64,6 @@ def test_a_pyproject_above_the_repository_is_not_applied(tmp_path):
     repository = tmp_path / "repo"
     (repository / ".git").mkdir(parents=True)
     (repository / "train.py").write_text(OLD)
-    result = run("--diff", "train.py", cwd=repository)
+    result = run_in_process("--diff", "train.py", cwd=repository)
     assert result.returncode == 1, result.stderr  # a change is due
     assert "TF24101" in result.stderr  # the default rules, not the outer select

@@ -10,7 +10,7 @@ import shutil
 import textwrap
 
 import pytest
-from test_cli import run
+from command_line import run_in_process
 
 SOURCE = textwrap.dedent(
     """\
@@ -53,14 +53,14 @@ def _without_summary(stderr: str) -> str:
 
 def test_two_projects_are_each_migrated_by_their_own_rules(two):
     for order in (["a", "b"], ["b", "a"]):
-        result = run("--check", *order, cwd=two)
+        result = run_in_process("--check", *order, cwd=two)
         assert _codes(result.stdout, "a/m.py") == {"TF24101"}, result.stdout
         assert _codes(result.stdout, "b/m.py") == {"TF24103"}, result.stdout
         assert "note:" not in result.stderr
 
 
 def test_a_file_and_a_folder_in_different_projects(two):
-    result = run("--diff", "a/m.py", "b", cwd=two)
+    result = run_in_process("--diff", "a/m.py", "b", cwd=two)
     assert _codes(result.stderr, "a/m.py") == {"TF24101"}, result.stderr
     assert _codes(result.stderr, "b/m.py") == {"TF24103"}, result.stderr
     assert (
@@ -74,7 +74,7 @@ def test_a_path_without_a_pyproject_uses_the_defaults(tmp_path):
     _project(tmp_path, "a", ONLY_TF24103)
     _project(tmp_path, "plain")
     for order in (["a", "plain"], ["plain", "a"]):
-        result = run("--check", *order, cwd=tmp_path)
+        result = run_in_process("--check", *order, cwd=tmp_path)
         assert _codes(result.stdout, "a/m.py") == {"TF24103"}, result.stdout
         assert _codes(result.stdout, "plain/m.py") == {"TF24101", "TF24103"}, result.stdout
 
@@ -84,7 +84,7 @@ def test_the_target_of_each_project(tmp_path):
     _project(tmp_path, "pinned")
     (tmp_path / "pinned" / "requirements.txt").write_text("tensorflow>=2.2,<2.5\n")
     _project(tmp_path, "new")
-    result = run("--check", "old", "pinned", "new", cwd=tmp_path)
+    result = run_in_process("--check", "old", "pinned", "new", cwd=tmp_path)
     lines = result.stdout.splitlines()
     for project, fixable in (("old", False), ("pinned", False), ("new", True)):
         (line,) = [line for line in lines if line.startswith(f"{project}/m.py:5:38: TF24103")]
@@ -98,7 +98,7 @@ def test_one_summary_and_the_exit_code_count_every_group(tmp_path):
     text = "import tensorflow as tf\nstrategy.experimental_run_v2(f)\n"
     _project(tmp_path, "a", ONLY_TF24103, text=text)
     _project(tmp_path, "b", ONLY_TF24101, files=("m.py", "n.py"), text=text)
-    result = run("--check", "a", "b", cwd=tmp_path)
+    result = run_in_process("--check", "a", "b", cwd=tmp_path)
     assert result.returncode == 1, result.stderr
     assert result.stdout.splitlines()[0] == "would change: b/m.py"
     summaries = [line for line in result.stderr.splitlines() if " scanned, " in line]
@@ -106,19 +106,19 @@ def test_one_summary_and_the_exit_code_count_every_group(tmp_path):
     assert summaries[0].startswith(
         "tf24migrate: 3 files scanned, 2 to change, 0 failed, 2 findings (2 fixable, 0 left to you); "
     )
-    assert run("--check", "a", cwd=tmp_path).returncode == 0
+    assert run_in_process("--check", "a", cwd=tmp_path).returncode == 0
 
 
 def test_the_summary_json_and_sarif_name_every_config(two):
     _project(two, "plain")
-    result = run("--check", "a", "plain", "b/m.py", cwd=two)
+    result = run_in_process("--check", "a", "plain", "b/m.py", cwd=two)
     assert (
         "; 3 configs: a/pyproject.toml with target TensorFlow 2.4 (default: no TensorFlow version "
         "required in a), the defaults (no pyproject.toml) with target TensorFlow 2.4 (default: no "
         "project metadata found), b/pyproject.toml with target TensorFlow 2.4 (default: no TensorFlow "
         "version required in b) in "
     ) in result.stderr
-    document = json.loads(run("--output-format", "json", "b", "plain", cwd=two).stdout)
+    document = json.loads(run_in_process("--output-format", "json", "b", "plain", cwd=two).stdout)
 
     def default(source):
         return {"version": "2.4", "source": f"default: {source}", "newest": "2.4"}
@@ -136,7 +136,7 @@ def test_the_summary_json_and_sarif_name_every_config(two):
         ("b/m.py", "b/pyproject.toml", "b"),
         ("plain/m.py", None, None),
     ]
-    sarif = json.loads(run("--output-format", "sarif", "b", "plain", cwd=two).stdout)
+    sarif = json.loads(run_in_process("--output-format", "sarif", "b", "plain", cwd=two).stdout)
     (invocation,) = sarif["runs"][0]["invocations"]
     assert invocation["properties"]["config"] == document["config"]
     rules = [rule["id"] for rule in sarif["runs"][0]["tool"]["driver"]["rules"]]
@@ -145,15 +145,15 @@ def test_the_summary_json_and_sarif_name_every_config(two):
 
 
 def test_one_config_prints_as_before(two):
-    result = run("--check", "a", cwd=two)
+    result = run_in_process("--check", "a", cwd=two)
     assert (
         "; target TensorFlow 2.4 (default: no TensorFlow version required in a); config a/pyproject.toml in "
     ) in result.stderr
-    document = json.loads(run("--output-format", "json", "a", cwd=two).stdout)
+    document = json.loads(run_in_process("--output-format", "json", "a", cwd=two).stdout)
     assert document["config"] == "a/pyproject.toml"
     assert document["target"]["version"] == "2.4"
     assert "config" not in document["files"][0]
-    sarif = json.loads(run("--output-format", "sarif", "a", cwd=two).stdout)
+    sarif = json.loads(run_in_process("--output-format", "sarif", "a", cwd=two).stdout)
     assert "properties" not in sarif["runs"][0]["invocations"][0]
 
 
@@ -165,9 +165,9 @@ def test_results_are_those_of_one_run_per_project(tmp_path, options):
     names = [f"m{i}.py" for i in range(9)]
     _project(tmp_path, "a", ONLY_TF24101, files=names)
     _project(tmp_path, "b", ONLY_TF24103, files=names)
-    alone = [run(*options, project, cwd=tmp_path) for project in ("a", "b")]
+    alone = [run_in_process(*options, project, cwd=tmp_path) for project in ("a", "b")]
     for _ in range(2):
-        together = run(*options, "a", "b", cwd=tmp_path)
+        together = run_in_process(*options, "a", "b", cwd=tmp_path)
         assert together.stdout == alone[0].stdout + alone[1].stdout
         assert _without_summary(together.stderr) == _without_summary(alone[0].stderr) + _without_summary(
             alone[1].stderr
@@ -177,7 +177,7 @@ def test_results_are_those_of_one_run_per_project(tmp_path, options):
 
 def test_each_project_keeps_its_own_cache(two):
     env = {key: value for key, value in os.environ.items() if key != "TF24MIGRATE_CACHE_DIR"}
-    assert run("--check", "a", "b", cwd=two, env=env).returncode == 1
+    assert run_in_process("--check", "a", "b", cwd=two, env=env).returncode == 1
     assert (two / "a" / ".tf24migrate_cache").is_dir()
     assert (two / "b" / ".tf24migrate_cache").is_dir()
 
@@ -186,8 +186,8 @@ def test_write_gives_the_files_one_run_per_project_gives(two):
     copy = two.parent / (two.name + "-copy")
     shutil.copytree(two, copy)
     for project in ("a", "b"):
-        assert run("--write", project, cwd=copy).returncode == 0
-    result = run("--write", "b", "a", cwd=two)
+        assert run_in_process("--write", project, cwd=copy).returncode == 0
+    result = run_in_process("--write", "b", "a", cwd=two)
     assert result.returncode == 0, result.stderr
     for project in ("a", "b"):
         assert (two / project / "m.py").read_text() == (copy / project / "m.py").read_text()
@@ -196,16 +196,16 @@ def test_write_gives_the_files_one_run_per_project_gives(two):
 
 def test_files_from_and_stdin(two):
     (two / "list.txt").write_text("a/m.py\nb/m.py\n")
-    result = run("--check", "--files-from", "list.txt", cwd=two)
+    result = run_in_process("--check", "--files-from", "list.txt", cwd=two)
     assert _codes(result.stdout, "a/m.py") == {"TF24101"}
     assert _codes(result.stdout, "b/m.py") == {"TF24103"}
-    piped = run("--check", "--stdin-filename", "b/m.py", "-", cwd=two, stdin=SOURCE)
+    piped = run_in_process("--check", "--stdin-filename", "b/m.py", "-", cwd=two, stdin=SOURCE)
     assert _codes(piped.stderr, "b/m.py") == {"TF24103"}, piped.stderr
 
 
 def test_a_bad_config_of_any_path_stops_the_run(two):
     (two / "b" / "pyproject.toml").write_text("[tool.tf24migrate]\nselect = ['nope']\n")
-    result = run("--write", "a", "b", cwd=two)
+    result = run_in_process("--write", "a", "b", cwd=two)
     assert result.returncode == 2
     assert "b/pyproject.toml: [tool.tf24migrate] `select`: unknown rule selector 'nope'" in result.stderr
     assert (two / "a" / "m.py").read_text() == SOURCE  # nothing was written
@@ -218,7 +218,7 @@ def test_excludes_unsafe_fixes_and_jobs_are_each_project_s_own(two, monkeypatch)
     for project in ("a", "b"):
         (two / project / "legacy").mkdir()
         (two / project / "legacy" / "old.py").write_text(SOURCE)
-    result = run("--check", "a", "b", cwd=two)
+    result = run_in_process("--check", "a", "b", cwd=two)
     assert "a/legacy/old.py" not in result.stdout
     assert _codes(result.stdout, "b/legacy/old.py") == {"TF24103"}, result.stdout
 
@@ -242,7 +242,7 @@ def test_excludes_unsafe_fixes_and_jobs_are_each_project_s_own(two, monkeypatch)
 def test_interactive_asks_with_each_project_s_rules(two):
     _project(two, "plain")
     # b/m.py: its one fix (TF24103), yes; plain/m.py: TF24101 yes, TF24103 no.
-    result = run("--interactive", "b", "plain", cwd=two, stdin="y\ny\nn\n")
+    result = run_in_process("--interactive", "b", "plain", cwd=two, stdin="y\ny\nn\n")
     assert result.returncode == 1, result.stderr  # the TF24103 error declined is left
     assert "options=h" in (two / "b" / "m.py").read_text()
     assert (two / "plain" / "m.py").read_text() == SOURCE.replace("experimental_run_v2", "run")
@@ -253,7 +253,7 @@ def test_a_nested_project_named_keeps_its_own_config_in_any_order(tmp_path):
     (tmp_path / "m.py").write_text(SOURCE)
     _project(tmp_path, "sub", ONLY_TF24103)
     for order in ([".", "sub"], ["sub", "."], [".", "sub/m.py"]):
-        result = run("--check", *order, cwd=tmp_path)
+        result = run_in_process("--check", *order, cwd=tmp_path)
         codes = {
             line.split(":")[0].removeprefix("./"): _codes(result.stdout, line.split(":")[0])
             for line in result.stdout.splitlines()
@@ -261,7 +261,7 @@ def test_a_nested_project_named_keeps_its_own_config_in_any_order(tmp_path):
         }
         assert codes == {"m.py": {"TF24101"}, "sub/m.py": {"TF24103"}}, (order, result.stdout)
         assert result.stdout.count("would change: ") == 2, result.stdout
-    walked = run("--check", ".", cwd=tmp_path)  # not named: the walk's config applies under it
+    walked = run_in_process("--check", ".", cwd=tmp_path)  # not named: the walk's config applies under it
     assert _codes(walked.stdout, "./sub/m.py") == {"TF24101"}, walked.stdout
 
 

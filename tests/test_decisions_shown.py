@@ -3,7 +3,7 @@ each path, through the command."""
 
 from __future__ import annotations
 
-from command_line import run
+from command_line import run_in_process
 
 CODE = "import tensorflow as tf\nstrategy.experimental_run_v2(f)\n"
 
@@ -22,7 +22,7 @@ def project(tmp_path):
 
 
 def test_show_settings_prints_each_paths_settings_as_toml_and_exits(tmp_path):
-    result = run("--show-settings", "a", "b", "--no-cache", cwd=project(tmp_path))
+    result = run_in_process("--show-settings", "a", "b", "--no-cache", cwd=project(tmp_path))
     assert result.returncode == 0, result.stderr
     first, second = result.stdout.split("\n\n")
     assert first.splitlines()[:5] == [
@@ -39,17 +39,17 @@ def test_show_settings_prints_each_paths_settings_as_toml_and_exits(tmp_path):
 
 
 def test_show_files_lists_what_a_run_would_migrate(tmp_path):
-    result = run("--show-files", "a", "b", cwd=project(tmp_path))
+    result = run_in_process("--show-files", "a", "b", cwd=project(tmp_path))
     assert result.returncode == 0
     assert result.stdout.splitlines() == ["a/train.py", "b/other.py"]  # a/build/ is excluded
 
 
 def test_verbose_says_settings_files_and_cache_on_stderr(tmp_path):
     project(tmp_path)
-    cold = run("-v", "--check", "a", cwd=tmp_path)
+    cold = run_in_process("-v", "--check", "a", cwd=tmp_path)
     assert 'tf24migrate: config = "a/pyproject.toml"' in cold.stderr
     assert "tf24migrate: 1 file to migrate, 0 of them with a result in the cache" in cold.stderr
-    warm = run("--verbose", "--check", "a", cwd=tmp_path)
+    warm = run_in_process("--verbose", "--check", "a", cwd=tmp_path)
     assert "tf24migrate: 1 file to migrate, 1 of them with a result in the cache" in warm.stderr
     assert warm.stdout == cold.stdout  # the findings as without -v
     assert "tf24migrate: left out: a/build: excluded (exclude, extend-exclude)" in cold.stderr
@@ -60,7 +60,7 @@ def test_show_settings_splits_a_folder_by_the_project_each_file_is_in(tmp_path):
         (tmp_path / project).mkdir()
         (tmp_path / project / "requirements.txt").write_text(requirement + "\n")
         (tmp_path / project / "train.py").write_text(CODE)
-    result = run("--show-settings", ".", cwd=tmp_path)
+    result = run_in_process("--show-settings", ".", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     sections = [section.splitlines()[:3] for section in result.stdout.split("\n\n")]
     assert [(lines[0], lines[2].split("  #")[0]) for lines in sections] == [

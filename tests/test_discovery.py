@@ -6,7 +6,7 @@ import os
 import subprocess
 
 import pytest
-from test_cli import run
+from command_line import run_in_process
 
 from tf24migrate.run.discovery import DEFAULT_EXCLUDE, PathFilter, iter_source_files
 
@@ -108,7 +108,7 @@ def test_paths_come_out_sorted(tmp_path):
 
 
 def test_named_files_are_always_processed(repository):
-    result = run("--check", "generated/g.py", "scratch.py", ".hidden/h.py", cwd=repository)
+    result = run_in_process("--check", "generated/g.py", "scratch.py", ".hidden/h.py", cwd=repository)
     assert result.returncode == 1
     for name in ("generated/g.py", "scratch.py", ".hidden/h.py"):
         assert f"would change: {name}" in result.stdout
@@ -116,34 +116,36 @@ def test_named_files_are_always_processed(repository):
 
 def test_a_named_file_of_another_kind_is_skipped_not_failed(repository):
     (repository / "NOTES.md").write_text("# Notes\n\nstrategy.experimental_run_v2(fn) is gone.\n")
-    result = run("--check", "NOTES.md", "notes.txt", "a.py", cwd=repository)
+    result = run_in_process("--check", "NOTES.md", "notes.txt", "a.py", cwd=repository)
     assert result.returncode == 1, result.stderr  # a.py is due; the skips do not count
     assert "tf24migrate: NOTES.md: skipped: not a file tf24migrate handles" in result.stderr
     assert "tf24migrate: notes.txt: skipped" in result.stderr
     assert "1 file scanned, 1 to change, 0 failed" in result.stderr
-    alone = run("NOTES.md", cwd=repository)
+    alone = run_in_process("NOTES.md", cwd=repository)
     assert alone.returncode == 0, alone.stderr
     assert "skipped" in alone.stderr and "error" not in alone.stderr
     (repository / "train").write_text("#!/usr/bin/env python3\n" + DUE)
     (repository / "types.pyi").write_text(DUE)
-    kinds = run("--check", "train", "types.pyi", cwd=repository)
+    kinds = run_in_process("--check", "train", "types.pyi", cwd=repository)
     assert "would change: train" in kinds.stdout and "would change: types.pyi" in kinds.stdout
 
 
 def test_exclude_options_on_the_command_line(repository):
-    result = run("--check", "--extend-exclude", "pkg/sub,a.py", ".", cwd=repository)
+    result = run_in_process("--check", "--extend-exclude", "pkg/sub,a.py", ".", cwd=repository)
     assert changed(result) == ["./pkg/keep_me.py"]
-    result = run("--check", "--no-ignore", "--exclude", "", ".", cwd=repository)  # no default excludes
+    result = run_in_process(
+        "--check", "--no-ignore", "--exclude", "", ".", cwd=repository
+    )  # no default excludes
     assert "./build/out.py" in changed(result) and "./pkg/b.py" in changed(result)
-    result = run("--check", "--no-ignore", "--exclude", "pkg,generated", ".", cwd=repository)
+    result = run_in_process("--check", "--no-ignore", "--exclude", "pkg,generated", ".", cwd=repository)
     assert changed(result) == ["./a.py", "./build/out.py", "./node_modules/n.py", "./scratch.py"]
 
 
 def test_files_from_a_file_and_from_stdin(repository):
     (repository / "list.txt").write_text("a.py\n\npkg/sub\n")
-    result = run("--check", "--files-from", "list.txt", cwd=repository)
+    result = run_in_process("--check", "--files-from", "list.txt", cwd=repository)
     assert changed(result) == ["a.py", "pkg/sub/c.py"]
-    result = run("--check", "--files-from", "-", "scratch.py", cwd=repository, stdin="a.py\n")
+    result = run_in_process("--check", "--files-from", "-", "scratch.py", cwd=repository, stdin="a.py\n")
     assert changed(result) == ["scratch.py", "a.py"]
 
 

@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 import pytest
-from test_cli import run
+from command_line import run_in_process
 
 OLD = "import tensorflow as tf\nstrategy.experimental_run_v2(step_fn)\n"
 NEW = "import tensorflow as tf\nstrategy.run(step_fn)\n"
@@ -22,7 +22,7 @@ def test_write_never_follows_a_symlink_out_of_the_named_folder(tmp_path):
     project.mkdir()
     (project / "link.py").symlink_to(outside)
     (project / "own.py").write_text(OLD)
-    result = run("--write", "project", cwd=tmp_path)
+    result = run_in_process("--write", "project", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert outside.read_text() == OLD
     assert (project / "own.py").read_text() == NEW
@@ -33,7 +33,7 @@ def test_write_never_follows_a_symlink_out_of_the_named_folder(tmp_path):
 def test_a_symlink_to_a_file_inside_the_named_folder_is_followed_once(tmp_path):
     (tmp_path / "own.py").write_text(OLD)
     (tmp_path / "alias.py").symlink_to(tmp_path / "own.py")
-    result = run("--write", ".", cwd=tmp_path)
+    result = run_in_process("--write", ".", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "own.py").read_text() == NEW
     assert (tmp_path / "alias.py").is_symlink()
@@ -44,7 +44,7 @@ def test_symlink_loops_and_broken_links_are_skipped_with_a_note(tmp_path):
     (tmp_path / "loop.py").symlink_to(tmp_path / "loop.py")
     (tmp_path / "broken.py").symlink_to(tmp_path / "missing.py")
     (tmp_path / "own.py").write_text(OLD)
-    result = run("--check", ".", cwd=tmp_path)
+    result = run_in_process("--check", ".", cwd=tmp_path)
     assert result.returncode == 1, result.stderr  # own.py is due; no traceback
     assert "./loop.py: skipped: a symlink loop" in result.stderr
     assert "./broken.py: skipped: a broken symlink" in result.stderr
@@ -65,7 +65,7 @@ def test_a_gitignore_line_git_ignores_is_ignored(tmp_path):
     (tmp_path / ".gitignore").write_text("\\\nlegacy.py\n")
     (tmp_path / "legacy.py").write_text(OLD)
     (tmp_path / "own.py").write_text(OLD)
-    result = run("--check", ".", cwd=tmp_path)
+    result = run_in_process("--check", ".", cwd=tmp_path)
     assert result.returncode == 1, result.stderr
     assert "./own.py" in result.stdout and "legacy.py" not in result.stdout
 
@@ -75,7 +75,7 @@ def test_a_folder_named_env_is_walked_unless_it_is_a_virtual_environment(tmp_pat
         (tmp_path / folder).mkdir()
         (tmp_path / folder / "train.py").write_text(OLD)
     (tmp_path / "tools_env" / "pyvenv.cfg").write_text("home = /usr/bin\n")
-    result = run("--check", ".", cwd=tmp_path)
+    result = run_in_process("--check", ".", cwd=tmp_path)
     assert result.returncode == 1, result.stderr
     assert "env/train.py" in result.stdout
     assert "tools_env" not in result.stdout
@@ -93,23 +93,23 @@ def vendored(tmp_path):
 
 def test_force_exclude_applies_the_excludes_to_named_files(vendored):
     named = ("third_party/vendored.py", "src/train.py")
-    plain = run("--check", *named, cwd=vendored)
+    plain = run_in_process("--check", *named, cwd=vendored)
     assert "third_party/vendored.py" in plain.stdout and "src/train.py" in plain.stdout
-    forced = run("--check", "--force-exclude", *named, cwd=vendored)
+    forced = run_in_process("--check", "--force-exclude", *named, cwd=vendored)
     assert forced.returncode == 1, forced.stderr
     assert "src/train.py" in forced.stdout and "vendored" not in forced.stdout
-    forced_folder = run("--check", "--force-exclude", "third_party", cwd=vendored)
+    forced_folder = run_in_process("--check", "--force-exclude", "third_party", cwd=vendored)
     assert forced_folder.returncode == 0 and "vendored" not in forced_folder.stdout
 
 
 def test_force_exclude_from_pyproject(vendored):
     with open(vendored / "pyproject.toml", "a") as handle:
         handle.write("force-exclude = true\n")
-    result = run("--write", "third_party/vendored.py", "src/train.py", cwd=vendored)
+    result = run_in_process("--write", "third_party/vendored.py", "src/train.py", cwd=vendored)
     assert result.returncode == 0, result.stderr
     assert (vendored / "third_party" / "vendored.py").read_text() == OLD
     assert (vendored / "src" / "train.py").read_text() == NEW
-    overridden = run("--write", "--no-force-exclude", "third_party/vendored.py", cwd=vendored)
+    overridden = run_in_process("--write", "--no-force-exclude", "third_party/vendored.py", cwd=vendored)
     assert overridden.returncode == 0 and (vendored / "third_party" / "vendored.py").read_text() == NEW
 
 

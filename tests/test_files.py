@@ -11,7 +11,7 @@ import sys
 import time
 
 import pytest
-from test_cli import run
+from command_line import run_in_process
 
 from tf24migrate.catalogue.selection import select_rules
 from tf24migrate.catalogue.settings import Settings
@@ -52,7 +52,7 @@ BAD = {
 def test_encodings_line_endings_and_final_newline_are_kept_exactly(tmp_path):
     for name, (before, _) in PRESERVED.items():
         (tmp_path / name).write_bytes(before)
-    result = run("--write", ".", cwd=tmp_path)
+    result = run_in_process("--write", ".", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     for name, (_, after) in PRESERVED.items():
         assert (tmp_path / name).read_bytes() == after, name
@@ -62,7 +62,7 @@ def test_bad_files_are_left_byte_identical_reported_and_the_run_goes_on(tmp_path
     for name, (content, _) in BAD.items():
         (tmp_path / name).write_bytes(content)
     (tmp_path / "good.py").write_bytes(OLD_CALL + b"\n")
-    result = run("--write", ".", cwd=tmp_path)
+    result = run_in_process("--write", ".", cwd=tmp_path)
     assert result.returncode == 2
     for name, (content, message) in BAD.items():
         assert (tmp_path / name).read_bytes() == content, name
@@ -77,7 +77,7 @@ def test_file_mode_is_kept(tmp_path):
     script = tmp_path / "train.py"
     script.write_bytes(b"#!/usr/bin/env python\n" + OLD_CALL + b"\n")
     script.chmod(0o751)
-    assert run("--write", "train.py", cwd=tmp_path).returncode == 0
+    assert run_in_process("--write", "train.py", cwd=tmp_path).returncode == 0
     assert script.read_bytes().endswith(NEW_CALL + b"\n")
     assert stat.S_IMODE(script.stat().st_mode) == 0o751
 
@@ -88,7 +88,7 @@ def test_a_symlink_stays_a_symlink_and_its_target_is_migrated(tmp_path):
     (tmp_path / "src").mkdir()
     link = tmp_path / "src" / "link.py"
     link.symlink_to(target)
-    result = run("--write", "src", "real.py", cwd=tmp_path)
+    result = run_in_process("--write", "src", "real.py", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert link.is_symlink() and os.readlink(link) == str(target)
     assert target.read_bytes() == NEW_CALL + b"\n"
@@ -219,7 +219,7 @@ def test_a_broken_rule_leaves_the_file_alone_and_is_named(tmp_path, replacement,
 
 def test_a_utf16_file_is_named_as_such(tmp_path):
     (tmp_path / "train.py").write_bytes((OLD_CALL + b"\n").decode().encode("utf-16"))
-    result = run("--check", "train.py", cwd=tmp_path)
+    result = run_in_process("--check", "train.py", cwd=tmp_path)
     assert result.returncode == 2
     assert "train.py: error: cannot read: UTF-16 text (its byte order mark says so)" in result.stderr
     assert "encoding declaration" not in result.stderr and "binary file" not in result.stderr

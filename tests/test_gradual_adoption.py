@@ -6,7 +6,7 @@ from __future__ import annotations
 import subprocess
 
 import pytest
-from command_line import run
+from command_line import run_in_process
 
 CODE = (
     "import tensorflow as tf\n"
@@ -33,7 +33,7 @@ def test_per_file_ignores_leave_rules_out_for_the_files_their_globs_match(tmp_pa
         'per-file-ignores = {"tests/*" = ["TF24101"], "*_test.py" = ["removed-keras-utils"], '
         '"!src/*" = ["TF242"]}\n'
     )
-    result = run("--check", "src", "tests", cwd=tmp_path)
+    result = run_in_process("--check", "src", "tests", cwd=tmp_path)
     assert sorted(codes(result.stdout)) == [
         ("src/a.py", "TF24101"),
         ("src/a.py", "TF24202"),
@@ -41,7 +41,7 @@ def test_per_file_ignores_leave_rules_out_for_the_files_their_globs_match(tmp_pa
     ]
     assert "would change: tests/a_test.py" not in result.stdout  # its fix is left out too
     # A source on stdin takes the entries of the name it is given.
-    piped = run("--stdin-filename", "tests/x.py", "-", cwd=tmp_path, stdin=CODE)
+    piped = run_in_process("--stdin-filename", "tests/x.py", "-", cwd=tmp_path, stdin=CODE)
     assert piped.stdout == CODE
 
 
@@ -56,7 +56,7 @@ def test_per_file_ignores_leave_rules_out_for_the_files_their_globs_match(tmp_pa
 def test_per_file_ignores_that_cannot_be_used_are_one_line_errors(tmp_path, value, message):
     (tmp_path / "pyproject.toml").write_text(f"[tool.tf24migrate]\nper-file-ignores = {value}\n")
     (tmp_path / "a.py").write_text(CODE)
-    result = run("--check", "a.py", cwd=tmp_path)
+    result = run_in_process("--check", "a.py", cwd=tmp_path)
     assert result.returncode == 2
     assert result.stderr.startswith("tf24migrate: error: ") and message in result.stderr, result.stderr
     assert len(result.stderr.splitlines()) == 1
@@ -73,7 +73,7 @@ def test_add_noqa_suppresses_each_finding_left_and_leaves_the_fixable_ones(tmp_p
         "    model, gpus=2)\n"
     )
     (tmp_path / "a.py").write_text(source)
-    result = run("--add-noqa", ".", cwd=tmp_path)
+    result = run_in_process("--add-noqa", ".", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert "added 3 noqa codes in 1 file" in result.stderr
     assert (tmp_path / "a.py").read_text() == (
@@ -85,11 +85,11 @@ def test_add_noqa_suppresses_each_finding_left_and_leaves_the_fixable_ones(tmp_p
         "k = tf.keras.utils.multi_gpu_model(  # noqa: TF24202\n"
         "    model, gpus=2)\n"
     )
-    check = run("--check", ".", cwd=tmp_path)
+    check = run_in_process("--check", ".", cwd=tmp_path)
     assert codes(check.stdout) == [("./a.py", "TF24101")]
-    again = run("--add-noqa", ".", cwd=tmp_path)
+    again = run_in_process("--add-noqa", ".", cwd=tmp_path)
     assert "added 0 noqa codes in 0 files" in again.stderr
-    assert run("--add-noqa", "--write", ".", cwd=tmp_path).returncode == 2
+    assert run_in_process("--add-noqa", "--write", ".", cwd=tmp_path).returncode == 2
 
 
 def git(*args, cwd):
@@ -124,19 +124,19 @@ def branch(tmp_path):
 
 
 def test_since_takes_the_files_changed_since_the_merge_base(branch):
-    result = run("--check", "--since", "main", cwd=branch)
+    result = run_in_process("--check", "--since", "main", cwd=branch)
     assert result.returncode == 1
     assert sorted({path for path, _ in codes(result.stdout)}) == ["pkg/old.py", "pkg/untracked.py"]
     assert "README.md" not in result.stderr  # not a source: left out without a word
     (branch / "docs").mkdir()
-    nothing = run("--check", "--since", "main", "docs", cwd=branch)
+    nothing = run_in_process("--check", "--since", "main", "docs", cwd=branch)
     assert nothing.returncode == 0
     assert nothing.stderr == "tf24migrate: no file to migrate changed since the merge base with main\n"
-    assert run("--check", "--since", "main", "nowhere", cwd=branch).returncode == 2
+    assert run_in_process("--check", "--since", "main", "nowhere", cwd=branch).returncode == 2
 
 
 def test_only_changed_lines_reports_the_findings_on_the_lines_the_branch_changed(branch):
-    result = run("--check", "--since", "main", "--only-changed-lines", "pkg", cwd=branch)
+    result = run_in_process("--check", "--since", "main", "--only-changed-lines", "pkg", cwd=branch)
     assert codes(result.stdout) == [
         ("pkg/old.py", "TF24202"),  # line 5, added by the branch
         ("pkg/untracked.py", "TF24101"),  # a new file: every line
@@ -146,14 +146,14 @@ def test_only_changed_lines_reports_the_findings_on_the_lines_the_branch_changed
 
 
 def test_since_errors_are_one_line(branch, tmp_path_factory):
-    unknown = run("--since", "nope", cwd=branch)
+    unknown = run_in_process("--since", "nope", cwd=branch)
     assert unknown.returncode == 2
     assert unknown.stderr == (
         "tf24migrate: error: --since nope: git knows no commit by that name that shares history "
         "with HEAD (fetch it first?)\n"
     )
-    outside = run("--since", "main", cwd=tmp_path_factory.mktemp("not-a-repository"))
+    outside = run_in_process("--since", "main", cwd=tmp_path_factory.mktemp("not-a-repository"))
     assert outside.returncode == 2
     assert outside.stderr == "tf24migrate: error: --since works in a git repository: this folder is in none\n"
-    alone = run("--only-changed-lines", cwd=branch)
+    alone = run_in_process("--only-changed-lines", cwd=branch)
     assert alone.returncode == 2 and "needs --since REF" in alone.stderr

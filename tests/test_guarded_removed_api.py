@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from command_line import run
+from command_line import run_in_process
 
 GUARDED = """import tensorflow as tf
 
@@ -32,7 +32,7 @@ except ImportError:
 def test_a_guarded_import_is_a_note_and_nothing_else_in_shims_is_said(tmp_path):
     program = tmp_path / "train.py"
     program.write_text(GUARDED)
-    done = run("--write", "--output-format", "json", program)
+    done = run_in_process("--write", "--output-format", "json", program)
     assert done.returncode in (0, 1), done.stderr
     found = {f["line"]: f for f in json.loads(done.stdout)["findings"]}
     assert sorted(found) == [4, 15]
@@ -85,6 +85,6 @@ def test_code_behind_a_test_that_an_internal_module_imported_is_not_reported(tmp
 def _finding_lines(program, text: str) -> list[int]:
     """The lines of the findings of the command's check of `program`, written with `text`."""
     program.write_text(text)
-    done = run("--output-format", "json", program)
+    done = run_in_process("--output-format", "json", program)
     assert done.returncode in (0, 1), done.stderr
     return [f["line"] for f in json.loads(done.stdout)["findings"]]

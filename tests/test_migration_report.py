@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from command_line import run
+from command_line import run_in_process
 
 CODE = (
     "import tensorflow as tf\n"
@@ -25,22 +25,22 @@ def project(tmp_path):
 
 
 def test_output_file_takes_what_stdout_would_carry(project):
-    shown = run("--output-format", "json", ".", cwd=project)
-    saved = run("--output-format", "json", "-o", "out.json", ".", cwd=project)
+    shown = run_in_process("--output-format", "json", ".", cwd=project)
+    saved = run_in_process("--output-format", "json", "-o", "out.json", ".", cwd=project)
     assert saved.returncode == shown.returncode == 1
     assert saved.stdout == ""
     assert json.loads((project / "out.json").read_text())["findings"] == json.loads(shown.stdout)["findings"]
     assert "2 files scanned" in saved.stderr  # the summary stays on stderr
-    diff = run("--output-file", "changes.diff", ".", cwd=project)
+    diff = run_in_process("--output-file", "changes.diff", ".", cwd=project)
     assert (project / "changes.diff").read_text().startswith("--- a/train.py\n+++ b/train.py\n")
     assert diff.stdout == ""
-    bad = run("-o", "missing/out.txt", ".", cwd=project)
+    bad = run_in_process("-o", "missing/out.txt", ".", cwd=project)
     assert bad.returncode == 2
     assert bad.stderr.startswith("tf24migrate: error: --output-file missing/out.txt: cannot write")
 
 
 def test_json_report_after_write_has_each_change_and_what_is_left(project):
-    result = run("--write", "--report", "report.json", ".", cwd=project)
+    result = run_in_process("--write", "--report", "report.json", ".", cwd=project)
     assert result.returncode == 1  # TF24202 is left
     assert "strategy.run(step_fn)" in (project / "train.py").read_text()
     report = json.loads((project / "report.json").read_text())
@@ -62,7 +62,7 @@ def test_json_report_after_write_has_each_change_and_what_is_left(project):
 
 
 def test_markdown_report_of_a_preview(project):
-    result = run("--report", "report.md", ".", cwd=project)
+    result = run_in_process("--report", "report.md", ".", cwd=project)
     assert result.returncode == 1
     assert (project / "train.py").read_text() == CODE  # a preview writes nothing but the report
     text = (project / "report.md").read_text()
@@ -78,7 +78,7 @@ def test_markdown_report_of_a_preview(project):
 
 
 def test_report_needs_a_known_extension(project):
-    result = run("--report", "report.txt", ".", cwd=project)
+    result = run_in_process("--report", "report.txt", ".", cwd=project)
     assert result.returncode == 2
     assert result.stderr == (
         "tf24migrate: error: --report report.txt: name a .md (Markdown) or .json file: the extension says "

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from test_cli import run
+from command_line import run_in_process
 from test_notebooks import AddsTensorFlowImport, cell_sources, notebook
 
 from tf24migrate.catalogue.selection import select_rules
@@ -279,7 +279,7 @@ def test_a_notebook_with_a_repeated_key_is_refused_not_edited(tmp_path, repeated
         )
     path = tmp_path / "twice.ipynb"
     path.write_text(text)
-    result = run("--write", "twice.ipynb", cwd=tmp_path)
+    result = run_in_process("--write", "twice.ipynb", cwd=tmp_path)
     assert result.returncode == 2, result.stderr
     assert f"the key '{repeated}' appears twice in one JSON object" in result.stdout
     assert path.read_text() == text
@@ -298,7 +298,7 @@ def test_an_unchanged_line_holding_a_line_separator_stays_one_json_string(tmp_pa
     }
     path = tmp_path / "odd.ipynb"
     path.write_text(json.dumps(notebook, indent=1))
-    result = run("--write", "odd.ipynb", cwd=tmp_path)
+    result = run_in_process("--write", "odd.ipynb", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert json.loads(path.read_text())["cells"][0]["source"] == [lines[0], lines[1], "s.run(f)\n"]
 
@@ -325,12 +325,12 @@ def test_markdown_cells_are_prose_for_the_prose_rule(tmp_path):
     path = tmp_path / "guide.ipynb"
     path.write_text(json.dumps(_guide_notebook(), indent=1))
     command = ["--select", "TF24801,TF24101", "guide.ipynb"]
-    shown = run(*command, cwd=tmp_path)
+    shown = run_in_process(*command, cwd=tmp_path)
     assert (
         "guide.ipynb:cell 1:2:18: TF24801 info [unsafe fix: --unsafe-fixes] `strategy.experimental_run_v2`"
         in (shown.stderr)
     )
-    written = run(*command, "--unsafe-fixes", "--write", cwd=tmp_path)
+    written = run_in_process(*command, "--unsafe-fixes", "--write", cwd=tmp_path)
     assert written.returncode == 0, written.stderr
     cells = json.loads(path.read_text())["cells"]
     assert cells[0]["source"][1] == "Each step calls `strategy.run` on every replica;\n"
@@ -342,9 +342,9 @@ def test_markdown_cells_are_not_read_without_the_prose_rule(tmp_path):
     notebook["cells"] = notebook["cells"][:1]
     path = tmp_path / "guide.ipynb"
     path.write_text(json.dumps(notebook, indent=1))
-    result = run("--select", "all", "--unsafe-fixes", "--check", "guide.ipynb", cwd=tmp_path)
+    result = run_in_process("--select", "all", "--unsafe-fixes", "--check", "guide.ipynb", cwd=tmp_path)
     assert "guide.ipynb:cell 1:2:18: TF24801" in result.stdout + result.stderr  # selected by `all`
-    plain = run("--check", "guide.ipynb", cwd=tmp_path)
+    plain = run_in_process("--check", "guide.ipynb", cwd=tmp_path)
     assert plain.returncode == 0 and "TF24801" not in plain.stdout + plain.stderr
 
 

@@ -12,12 +12,11 @@ from __future__ import annotations
 import difflib
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import libcst as cst
 import pytest
+from command_line import run_in_process
 
 from tf24migrate.catalogue.selection import select_rules
 from tf24migrate.catalogue.settings import Settings
@@ -290,12 +289,6 @@ def test_cell_magics_decide_whether_a_cell_is_python(source, python):
 # ------------------------------------------------------------------ through the real command
 
 
-def run(*args, cwd):
-    return subprocess.run(
-        [sys.executable, "-m", "tf24migrate", *args], capture_output=True, text=True, cwd=cwd
-    )
-
-
 @pytest.fixture
 def project(tmp_path):
     for name in ("train.ipynb", "colab.ipynb", "r_kernel.ipynb"):
@@ -304,7 +297,7 @@ def project(tmp_path):
 
 
 def test_diff_shows_cell_source_not_json(project):
-    result = run("train.ipynb", cwd=project)
+    result = run_in_process("train.ipynb", cwd=project)
     assert result.returncode == 1, result.stderr  # the broken cell is an error left to the user
     assert result.stdout.startswith("--- a/train.ipynb:cell 4\n+++ b/train.ipynb:cell 4\n")
     assert "-    strategy.experimental_run_v2(train_step, args=(batch,))\n" in result.stdout
@@ -316,7 +309,7 @@ def test_diff_shows_cell_source_not_json(project):
 
 
 def test_write_changes_only_the_source_lines(project):
-    result = run("--write", ".", cwd=project)
+    result = run_in_process("--write", ".", cwd=project)
     assert "./colab.ipynb:cell 3:3:7: TF24104 info [fixed]" in result.stdout
     assert "./r_kernel.ipynb:1:1: TF24002 info notebook skipped" in result.stdout
     for name in FIXTURES:
@@ -326,17 +319,17 @@ def test_write_changes_only_the_source_lines(project):
 
 
 def test_check_lists_notebooks(project):
-    result = run("--check", ".", cwd=project)
+    result = run_in_process("--check", ".", cwd=project)
     assert result.returncode == 1
     assert result.stdout.count("would change:") == 2
     assert "would change: ./colab.ipynb" in result.stdout
     (project / "train.ipynb").unlink()
     (project / "colab.ipynb").write_text(read("colab.expected.ipynb"), encoding="utf-8")
-    assert run("--check", ".", cwd=project).returncode == 0
+    assert run_in_process("--check", ".", cwd=project).returncode == 0
 
 
 def test_json_output_carries_the_cell(project):
-    result = run("--output-format", "json", "colab.ipynb", "train.ipynb", cwd=project)
+    result = run_in_process("--output-format", "json", "colab.ipynb", "train.ipynb", cwd=project)
     document = json.loads(result.stdout)
     assert [f["path"] for f in document["files"]] == ["colab.ipynb", "train.ipynb"]
     assert document["files"][0]["diff"].startswith("--- a/colab.ipynb:cell 2\n+++ b/colab.ipynb:cell 2\n")
@@ -348,13 +341,15 @@ def test_json_output_carries_the_cell(project):
     ]
     python_file = project / "plain.py"
     python_file.write_text("s.experimental_run_v2(f)\n")
-    (finding,) = json.loads(run("--output-format", "json", "plain.py", cwd=project).stdout)["findings"]
+    (finding,) = json.loads(run_in_process("--output-format", "json", "plain.py", cwd=project).stdout)[
+        "findings"
+    ]
     assert "cell" not in finding  # Python files' findings are as before
 
 
 def test_invalid_notebook_fails_alone(project):
     (project / "bad.ipynb").write_text("{ not json", encoding="utf-8")
-    result = run("--write", ".", cwd=project)
+    result = run_in_process("--write", ".", cwd=project)
     assert result.returncode == 2
     assert "bad.ipynb:1:3: TF24005 error not a notebook: invalid JSON" in result.stdout
     assert (project / "colab.ipynb").read_text(encoding="utf-8") == read("colab.expected.ipynb")
@@ -368,13 +363,7 @@ def test_interactive_asks_about_each_fix_of_a_notebook(tmp_path):
             "model.compile(experimental_steps_per_execution=2)\n",
         )
     )
-    done = subprocess.run(
-        [sys.executable, "-m", "tf24migrate", "-i", "t.ipynb"],
-        input="n\ny\n",
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-    )
+    done = run_in_process("-i", "t.ipynb", stdin="n\ny\n", cwd=tmp_path)
     assert done.stdout.count("Apply this change to t.ipynb") == 2
     assert "(TF24101, cell 2, line 2)" in done.stdout and "(TF24201, cell 3, line 1)" in done.stdout
     assert cell_sources((tmp_path / "t.ipynb").read_text()) == [

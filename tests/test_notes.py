@@ -7,8 +7,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from command_line import run_in_process
 from test_notebooks import notebook
-from test_output_formats import _validate, run
+from test_output_formats import _validate
 
 from tf24migrate.model.notes import NOTES
 
@@ -40,7 +41,7 @@ def every_note(project):
 
 
 def test_sarif_describes_every_note(every_note):
-    result = run("--output-format", "sarif", ".", cwd=every_note)
+    result = run_in_process("--output-format", "sarif", ".", cwd=every_note)
     assert result.returncode == 2, result.stderr  # broken.py failed
     log = json.loads(result.stdout)
     _validate(log)
@@ -66,20 +67,22 @@ def test_sarif_describes_every_note(every_note):
 
 @pytest.mark.parametrize("output_format", ["text", "json", "github"])
 def test_every_format_reports_the_notes(every_note, output_format):
-    result = run("--check", "--output-format", output_format, ".", cwd=every_note)
+    result = run_in_process("--check", "--output-format", output_format, ".", cwd=every_note)
     assert result.returncode == 2, result.stderr
     for note in NOTES:
         assert note.code in result.stdout
 
 
 def test_ignore_hides_a_note(project):
-    result = run("--check", "--ignore", "TF24001,tf1-file", "--output-format", "json", ".", cwd=project)
+    result = run_in_process(
+        "--check", "--ignore", "TF24001,tf1-file", "--output-format", "json", ".", cwd=project
+    )
     assert result.returncode == 0, result.stderr  # the error note is hidden: nothing is due
     assert [f["code"] for f in json.loads(result.stdout)["findings"]] == ["TF24004", "TF24002"]
 
 
 def test_a_note_cannot_be_selected(project):
-    result = run("--select", "TF24001", ".", cwd=project)
+    result = run_in_process("--select", "TF24001", ".", cwd=project)
     assert result.returncode == 2
     assert "'TF24001' names a note, not a rule" in result.stderr
     assert "--ignore TF24001" in result.stderr

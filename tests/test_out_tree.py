@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import os
 
-from command_line import run
+from command_line import run_in_process
 
 CODE = "import tensorflow as tf\nstrategy.experimental_run_v2(step_fn)\nm = tf.keras.utils.multi_gpu_model(m, 2)\n"
 
@@ -24,7 +24,7 @@ def test_out_writes_the_migrated_tree_elsewhere_and_leaves_the_original(tmp_path
     os.chmod(source / "pkg" / "train.py", 0o755)
     out = tmp_path / "migrated"
 
-    result = run("--out", out, "--report", "report.json", "project", cwd=tmp_path)
+    result = run_in_process("--out", out, "--report", "report.json", "project", cwd=tmp_path)
     assert result.returncode == 1, result.stderr  # TF24202 is left to you
     assert (source / "pkg" / "train.py").read_bytes() == CODE.replace("\n", "\r\n").encode()
     migrated = out / "pkg" / "train.py"
@@ -49,10 +49,10 @@ def test_out_refuses_a_folder_that_is_not_empty_or_inside_the_source(tmp_path):
         ("full", "--out full: exists and is not an empty folder"),
         ("src/out", "--out src/out: inside src, which it copies"),
     ):
-        result = run("--out", out, "src", cwd=tmp_path)
+        result = run_in_process("--out", out, "src", cwd=tmp_path)
         assert result.returncode == 2
         assert result.stderr.startswith(f"tf24migrate: error: {why}"), result.stderr
-    assert run("--out", "new", "--check", "src", cwd=tmp_path).returncode == 2
+    assert run_in_process("--out", "new", "--check", "src", cwd=tmp_path).returncode == 2
     assert not (tmp_path / "new").exists()
     assert (tmp_path / "src" / "a.py").read_text() == CODE
 
@@ -62,7 +62,7 @@ def test_out_never_writes_through_a_symlink_to_the_original(tmp_path):
     source.mkdir()
     (source / "real.py").write_text(CODE)
     os.symlink(source / "real.py", source / "alias.py")  # absolute: its copy leads back to the original
-    result = run("--out", "copy", "src", cwd=tmp_path)
+    result = run_in_process("--out", "copy", "src", cwd=tmp_path)
     assert result.returncode == 2
     assert "outside --out: not written through" in result.stdout + result.stderr
     assert (source / "real.py").read_text() == CODE

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
 import jsonschema
 import pytest
+from command_line import run_in_process
 
 from tf24migrate.catalogue.selection import all_rules, select_rules
 from tf24migrate.cli.reporters.github import github_annotation
@@ -31,12 +30,6 @@ QUANTIZE = "import tensorflow as tf\ny = tf.quantization.quantize_and_dequantize
 SET_POLICY = 'import tensorflow as tf\ntf.keras.mixed_precision.experimental.set_policy("mixed_float16")\n'
 
 
-def run(*args, cwd):
-    return subprocess.run(
-        [sys.executable, "-m", "tf24migrate", *map(str, args)], capture_output=True, text=True, cwd=cwd
-    )
-
-
 @pytest.fixture
 def project(tmp_path):
     (tmp_path / "train.py").write_text(TRAIN)
@@ -47,7 +40,7 @@ def project(tmp_path):
 
 
 def test_github_annotations_one_per_finding(project):
-    result = run("--output-format", "github", "--check", ".", cwd=project)
+    result = run_in_process("--output-format", "github", "--check", ".", cwd=project)
     assert result.returncode == 1  # unfixed errors
     assert result.stdout.splitlines() == [
         "::error file=./native.cc,line=1,col=9,endLine=1,endColumn=29,title=TF24701::c-api-string-functions: "
@@ -88,7 +81,7 @@ def test_github_annotation_escapes_properties_and_message():
 
 def test_github_reports_failed_files(project):
     (project / "broken.py").write_text("def f(:\n    s.experimental_run_v2(x)\n")
-    result = run("--output-format", "github", "broken.py", cwd=project)
+    result = run_in_process("--output-format", "github", "broken.py", cwd=project)
     assert result.returncode == 2
     assert result.stdout.startswith(
         "::error file=broken.py,line=1,col=7,endLine=1,endColumn=7,title=TF24005::syntax-error: cannot parse"
@@ -112,7 +105,7 @@ def _apply(source: str, fix: dict) -> str:
 
 def test_sarif_is_valid_and_complete(project):
     (project / "broken.py").write_text("def f(:\n    s.experimental_run_v2(x)\n")
-    result = run("--output-format", "sarif", ".", cwd=project)
+    result = run_in_process("--output-format", "sarif", ".", cwd=project)
     assert result.returncode == 2  # broken.py failed
     log = json.loads(result.stdout)  # stdout holds the log and nothing else
     _validate(log)
@@ -157,7 +150,9 @@ def test_sarif_is_valid_and_complete(project):
 def test_sarif_fixes_with_unsafe_fixes_and_write(project):
     program = "import tensorflow as tf\n\nif __name__ == '__main__':\n    print(tf.__version__)\n"
     (project / "program.py").write_text(program)
-    result = run("--output-format", "sarif", "--write", "--unsafe-fixes", "--select", "all", ".", cwd=project)
+    result = run_in_process(
+        "--output-format", "sarif", "--write", "--unsafe-fixes", "--select", "all", ".", cwd=project
+    )
     log = json.loads(result.stdout)
     _validate(log)
     (sarif_run,) = log["runs"]
@@ -172,7 +167,7 @@ def test_sarif_fixes_with_unsafe_fixes_and_write(project):
 def test_sarif_uris_are_percent_encoded(tmp_path):
     (tmp_path / "my folder").mkdir()
     (tmp_path / "my folder" / "train#1.py").write_text(TRAIN)
-    log = json.loads(run("--output-format", "sarif", "my folder", cwd=tmp_path).stdout)
+    log = json.loads(run_in_process("--output-format", "sarif", "my folder", cwd=tmp_path).stdout)
     _validate(log)
     uris = {
         r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in log["runs"][0]["results"]
@@ -182,7 +177,7 @@ def test_sarif_uris_are_percent_encoded(tmp_path):
 
 def test_sarif_without_findings_is_valid(tmp_path):
     (tmp_path / "clean.py").write_text("import tensorflow as tf\n")
-    log = json.loads(run("--output-format", "sarif", "clean.py", cwd=tmp_path).stdout)
+    log = json.loads(run_in_process("--output-format", "sarif", "clean.py", cwd=tmp_path).stdout)
     _validate(log)
     assert log["runs"][0]["results"] == []
 
@@ -197,13 +192,13 @@ POLICY_EVIDENCE = "`policy` is a policy"
 
 def test_evidence_is_a_field_of_json_and_sarif_findings_and_quoted_in_the_details(tmp_path):
     (tmp_path / "policy.py").write_text(POLICY)
-    document = json.loads(run("--output-format", "json", "policy.py", cwd=tmp_path).stdout)
+    document = json.loads(run_in_process("--output-format", "json", "policy.py", cwd=tmp_path).stdout)
     (finding,) = [f for f in document["findings"] if f["code"] == "TF24309"]
     assert finding["evidence"] == POLICY_EVIDENCE
     assert f"{POLICY_EVIDENCE}; the experimental `Policy`" in finding["details"]
-    shown = run("policy.py", cwd=tmp_path)
+    shown = run_in_process("policy.py", cwd=tmp_path)
     assert finding["message"] in " ".join(line.strip() for line in (shown.stdout + shown.stderr).splitlines())
-    sarif = json.loads(run("--output-format", "sarif", "policy.py", cwd=tmp_path).stdout)
+    sarif = json.loads(run_in_process("--output-format", "sarif", "policy.py", cwd=tmp_path).stdout)
     _validate(sarif)
     (result,) = [r for r in sarif["runs"][0]["results"] if r["ruleId"] == "TF24309"]
     assert result["properties"]["evidence"] == POLICY_EVIDENCE

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from command_line import run
+from command_line import run_in_process
 
 from tf24migrate.catalogue.own_sources import is_tensorflow_source
 
@@ -23,7 +23,7 @@ def _package(root, *names):
 
 
 def _codes(folder):
-    done = run("--output-format", "json", folder)
+    done = run_in_process("--output-format", "json", folder)
     assert done.returncode in (0, 1), done.stderr
     return [(f["path"].rsplit("/", 1)[-1], f["code"]) for f in json.loads(done.stdout)["findings"]]
 

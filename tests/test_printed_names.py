@@ -6,7 +6,8 @@ from __future__ import annotations
 import os
 
 import pytest
-from test_cli import OLD, run
+from command_line import run_in_process
+from test_cli import OLD
 
 from tf24migrate.cli.output import finding_line, printable
 from tf24migrate.model.findings import Finding, Severity
@@ -44,7 +45,7 @@ def test_a_file_name_holding_a_newline_or_an_escape_prints_as_one_line(tmp_path)
     (tmp_path / "a\nb.py").write_text(OLD)
     (tmp_path / "e\x1b[2Jx.py").write_text(OLD)
     (tmp_path / "s\ny.py").write_text("import tensorflow as tf\ns.experimental_run_v2(\n")
-    result = run("--check", ".", cwd=tmp_path)
+    result = run_in_process("--check", ".", cwd=tmp_path)
     assert result.returncode == 2, result.stderr
     assert "\x1b" not in result.stdout + result.stderr
     lines = result.stdout.splitlines()
@@ -55,7 +56,7 @@ def test_a_file_name_holding_a_newline_or_an_escape_prints_as_one_line(tmp_path)
 
 @posix_only
 def test_a_missing_path_named_with_a_newline_prints_as_one_line(tmp_path):
-    result = run("--check", "gone\nx.py", cwd=tmp_path)
+    result = run_in_process("--check", "gone\nx.py", cwd=tmp_path)
     assert result.returncode == 2
     assert result.stderr == "tf24migrate: gone\\nx.py: no such file or folder\n"
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import textwrap
 
-from test_cli import run
+from command_line import run_in_process
 
 from tf24migrate import migrate_paths
 
@@ -43,7 +43,7 @@ def summary(stderr: str) -> str:
 
 def test_a_subproject_keeps_its_target_when_the_root_without_metadata_is_written(tmp_path):
     tree(tmp_path, {"top.py": SOURCE, "sub/requirements.txt": "tensorflow>=2.3.0\n", "sub/train.py": SOURCE})
-    result = run("--write", ".", cwd=tmp_path)
+    result = run_in_process("--write", ".", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "sub" / "train.py").read_text() == SOURCE  # the rewrites would break TF 2.3
     assert "distribute_datasets_from_function(make_dataset)" in (tmp_path / "top.py").read_text()
@@ -67,7 +67,7 @@ def test_a_subproject_does_not_take_the_root_s_tf1_target(tmp_path):
             "open/train.py": SOURCE,
         },
     )
-    result = run("--diff", ".", cwd=tmp_path)
+    result = run_in_process("--diff", ".", cwd=tmp_path)
     assert "+++ b/new/train.py" in result.stdout
     assert "legacy.py" not in result.stdout  # TF 1.15 has none of the new spellings
     assert "open/train.py" not in result.stdout
@@ -81,7 +81,7 @@ def test_a_subproject_does_not_take_the_root_s_tf1_target(tmp_path):
     assert ". with target TensorFlow 1.15 (from requirements.txt: tensorflow==1.15.5)" in line
     assert "new with target TensorFlow 2.4 (from new/requirements.txt: tensorflow>=2.4)" in line
     assert "open with target TensorFlow 2.3 (from open/requirements.txt: tensorflow>=2.3.0)" in line
-    document = json.loads(run("--output-format", "json", ".", cwd=tmp_path).stdout)
+    document = json.loads(run_in_process("--output-format", "json", ".", cwd=tmp_path).stdout)
     assert "target" not in document
     assert sorted((entry["project"], entry["target"]["version"]) for entry in document["config"]) == [
         (".", "1.15"),
@@ -108,7 +108,7 @@ def test_nested_projects_and_a_named_subfolder(tmp_path):
         },
     )
     for named in (".", "a", "a/pkg"):
-        result = run("--diff", named, cwd=tmp_path)
+        result = run_in_process("--diff", named, cwd=tmp_path)
         output = result.stdout.replace("./", "")
         changed = {line.split()[1] for line in output.splitlines() if line.startswith("+++ b/")}
         assert changed == {"b/a/pkg/m.py"}, (named, result.stdout)
@@ -128,14 +128,14 @@ def test_an_explicit_target_wins_over_every_project(tmp_path):
             "sub/train.py": SOURCE,
         },
     )
-    result = run("--check", "--target-version", "2.4", ".", cwd=tmp_path)
+    result = run_in_process("--check", "--target-version", "2.4", ".", cwd=tmp_path)
     assert [line for line in result.stdout.splitlines() if line.startswith("would change: ")] == [
         "would change: ./sub/train.py",
         "would change: ./top.py",
     ]
     assert "; target TensorFlow 2.4 (from --target-version) in " in summary(result.stderr)
     (tmp_path / "pyproject.toml").write_text('[tool.tf24migrate]\ntarget-version = "2.4"\n')
-    result = run("--check", ".", cwd=tmp_path)
+    result = run_in_process("--check", ".", cwd=tmp_path)
     assert [line for line in result.stdout.splitlines() if line.startswith("would change: ")] == [
         "would change: ./sub/train.py",
         "would change: ./top.py",
@@ -179,7 +179,7 @@ def test_a_setup_py_reading_its_requirements_from_a_dict_keeps_the_pinned_target
         """
     )
     tree(tmp_path, {"setup.py": setup, "train.py": SOURCE})
-    result = run("--write", ".", cwd=tmp_path)
+    result = run_in_process("--write", ".", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "train.py").read_text() == SOURCE
     assert "target TensorFlow 2.3 (from setup.py: tensorflow-gpu==2.3.0)" in summary(result.stderr)
@@ -211,7 +211,7 @@ def test_a_module_named_setup_py_that_calls_no_setup_makes_no_project(tmp_path):
             "pkg/train.py": SOURCE,
         },
     )
-    result = run("--write", ".", cwd=tmp_path)
+    result = run_in_process("--write", ".", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "utils" / "helpers.py").read_text() == SOURCE
     assert (tmp_path / "pkg" / "train.py").read_text() != SOURCE

@@ -9,7 +9,7 @@ import json
 import subprocess
 
 import pytest
-from command_line import run
+from command_line import run_in_process
 
 # `é` before the call: rdjson's columns count UTF-8 bytes, the text's count characters.
 TRAIN = (
@@ -32,22 +32,26 @@ def repository(tmp_path):
 
 
 def test_github_annotations_name_files_from_the_git_top_level(repository):
-    result = run("--check", "--output-format", "github", ".", cwd=repository)
+    result = run_in_process("--check", "--output-format", "github", ".", cwd=repository)
     assert result.returncode == 1, result.stderr
     files = [line.split("file=")[1].split(",")[0] for line in result.stdout.splitlines()]
     assert files == ["services/model/train.py", "services/model/train.py"]
 
 
 def test_project_root_names_files_from_the_folder_given(repository):
-    result = run("--check", "--output-format", "github", "--project-root", "..", ".", cwd=repository)
+    result = run_in_process(
+        "--check", "--output-format", "github", "--project-root", "..", ".", cwd=repository
+    )
     assert "file=model/train.py," in result.stdout
-    missing = run("--check", "--output-format", "github", "--project-root", "nowhere", ".", cwd=repository)
+    missing = run_in_process(
+        "--check", "--output-format", "github", "--project-root", "nowhere", ".", cwd=repository
+    )
     assert missing.returncode == 2
     assert missing.stderr.startswith("tf24migrate: error: --project-root nowhere: not a folder")
 
 
 def test_sarif_uris_are_relative_to_the_source_root(repository):
-    log = json.loads(run("--check", "--output-format", "sarif", ".", cwd=repository).stdout)
+    log = json.loads(run_in_process("--check", "--output-format", "sarif", ".", cwd=repository).stdout)
     (sarif_run,) = log["runs"]
     assert sarif_run["originalUriBaseIds"]["%SRCROOT%"]["uri"] == repository.parent.parent.as_uri() + "/"
     locations = [
@@ -57,7 +61,7 @@ def test_sarif_uris_are_relative_to_the_source_root(repository):
 
 
 def test_rdjson_suggestion_per_fixable_finding_applies_as_the_write_does(repository):
-    result = run("--output-format", "rdjson", ".", cwd=repository)
+    result = run_in_process("--output-format", "rdjson", ".", cwd=repository)
     assert result.returncode == 1, result.stderr
     document = json.loads(result.stdout)
     assert document["source"] == {"name": "tf24migrate"}
@@ -77,18 +81,18 @@ def test_rdjson_suggestion_per_fixable_finding_applies_as_the_write_does(reposit
     start, end = suggestion["range"]["start"], suggestion["range"]["end"]
     assert start["column"] == end["column"] == 1
     suggested = "".join(lines[: start["line"] - 1]) + suggestion["text"] + "".join(lines[end["line"] - 1 :])
-    assert run("--write", "-q", ".", cwd=repository).returncode == 1  # TF24202 is left
+    assert run_in_process("--write", "-q", ".", cwd=repository).returncode == 1  # TF24202 is left
     assert (repository / "train.py").read_text(encoding="utf-8") == suggested
 
 
 def test_rdjson_after_write_has_no_suggestion(repository):
-    document = json.loads(run("--write", "--output-format", "rdjson", ".", cwd=repository).stdout)
+    document = json.loads(run_in_process("--write", "--output-format", "rdjson", ".", cwd=repository).stdout)
     assert [d["code"]["value"] for d in document["diagnostics"]] == ["TF24101", "TF24202"]
     assert not any("suggestions" in d for d in document["diagnostics"])
 
 
 def test_check_diff_github_prints_the_patch_and_the_annotations(repository):
-    result = run("--check", "--diff", "--output-format", "github", ".", cwd=repository)
+    result = run_in_process("--check", "--diff", "--output-format", "github", ".", cwd=repository)
     assert result.returncode == 1
     lines = result.stdout.splitlines()
     assert lines[:2] == ["--- a/train.py", "+++ b/train.py"]
@@ -98,5 +102,5 @@ def test_check_diff_github_prints_the_patch_and_the_annotations(repository):
     subprocess.run(["git", "apply", "patch"], cwd=repository, check=True, capture_output=True)
     assert "strategy.run(step_fn)" in (repository / "train.py").read_text(encoding="utf-8")
     # Without --diff, the annotations alone, as before.
-    alone = run("--output-format", "github", ".", cwd=repository)
+    alone = run_in_process("--output-format", "github", ".", cwd=repository)
     assert all(line.startswith("::") for line in alone.stdout.splitlines())

@@ -78,13 +78,13 @@ def test_an_unreadable_folder_is_reported_and_fails_the_run(tmp_path, monkeypatc
     reason="root reads any folder",
 )
 def test_an_unreadable_folder_fails_the_run_through_the_command(tmp_path):
-    from test_cli import run
+    from command_line import run_in_process
 
     (tmp_path / "locked").mkdir()
     (tmp_path / "locked" / "m.py").write_text(OLD)
     (tmp_path / "locked").chmod(0)
     try:
-        result = run("--check", ".", cwd=tmp_path)
+        result = run_in_process("--check", ".", cwd=tmp_path)
     finally:
         (tmp_path / "locked").chmod(0o755)
     assert result.returncode == 2
@@ -92,16 +92,16 @@ def test_an_unreadable_folder_fails_the_run_through_the_command(tmp_path):
 
 
 def test_the_run_says_which_config_it_used_for_each_path(tmp_path):
-    from test_cli import run
+    from command_line import run_in_process
 
     for project in ("a", "b"):
         (tmp_path / project).mkdir()
         (tmp_path / project / "pyproject.toml").write_text("[tool.tf24migrate]\nignore = []\n")
         (tmp_path / project / "m.py").write_text(OLD)
-    assert "; config a/pyproject.toml in " in run("--check", "a", cwd=tmp_path).stderr
-    result = run("--check", "a", "b", cwd=tmp_path)
+    assert "; config a/pyproject.toml in " in run_in_process("--check", "a", cwd=tmp_path).stderr
+    result = run_in_process("--check", "a", "b", cwd=tmp_path)
     assert "; 2 configs: a/pyproject.toml with target " in result.stderr
     assert ", b/pyproject.toml with target " in result.stderr
     assert "note:" not in result.stderr
-    document = json.loads(run("--output-format", "json", "a", cwd=tmp_path).stdout)
+    document = json.loads(run_in_process("--output-format", "json", "a", cwd=tmp_path).stdout)
     assert document["config"] == "a/pyproject.toml"

@@ -9,6 +9,7 @@ import sys
 import textwrap
 
 import pytest
+from command_line import run_in_process
 
 from tf24migrate import Severity, migrate_paths, migrate_source
 from tf24migrate.catalogue.selection import all_rules
@@ -41,12 +42,6 @@ MIXED = textwrap.dedent(
     tf.keras.mixed_precision.experimental.set_policy("mixed_float16")
     """
 )
-
-
-def run(*args, cwd=None):
-    return subprocess.run(
-        [sys.executable, "-m", "tf24migrate", *map(str, args)], capture_output=True, text=True, cwd=cwd
-    )
 
 
 # --- specifiers ---------------------------------------------------------------------------------
@@ -267,7 +262,7 @@ def project(tmp_path):
 
 
 def test_the_project_requirement_sets_the_target_and_the_summary_says_so(project):
-    result = run("--diff", "train.py", cwd=project)
+    result = run_in_process("--diff", "train.py", cwd=project)
     assert "+strategy.run(step_fn)" in result.stdout
     assert "+strategy.distribute_datasets_from_function" not in result.stdout
     assert "; target TensorFlow 2.3 (from requirements.txt: tensorflow>=2.3,<2.5) in " in result.stderr
@@ -281,35 +276,35 @@ def test_the_project_requirement_sets_the_target_and_the_summary_says_so(project
 @pytest.mark.parametrize("pin", ["tensorflow==2.3.0rc0", "tensorflow-gpu==2.3.0rc2"])
 def test_an_exact_pin_of_a_pre_release_targets_its_release(tmp_path, pin):
     project = write(tmp_path, {"requirements.txt": pin + "\n", "train.py": OLD})
-    result = run("--diff", "train.py", cwd=project)
+    result = run_in_process("--diff", "train.py", cwd=project)
     assert f"; target TensorFlow 2.3 (from requirements.txt: {pin}) in " in result.stderr
     assert "+strategy.distribute_datasets_from_function" not in result.stdout
 
 
 def test_the_flag_overrides_the_key_which_overrides_the_project(project):
     (project / "pyproject.toml").write_text('[tool.tf24migrate]\ntarget-version = "2.1"\n')
-    from_key = run("--diff", "train.py", cwd=project)
+    from_key = run_in_process("--diff", "train.py", cwd=project)
     assert (
         "; target TensorFlow 2.1 (from pyproject.toml [tool.tf24migrate]); config pyproject.toml in "
         in from_key.stderr
     )
     assert from_key.stdout == ""  # `run` needs 2.2
     assert from_key.returncode == 1  # an error left: experimental_run_v2 stops working in 2.4
-    from_flag = run("--diff", "--target-version", "2.4", "train.py", cwd=project)
+    from_flag = run_in_process("--diff", "--target-version", "2.4", "train.py", cwd=project)
     assert "; target TensorFlow 2.4 (from --target-version); config pyproject.toml in " in from_flag.stderr
     assert "+strategy.distribute_datasets_from_function(dataset_fn)" in from_flag.stdout
 
 
 @pytest.mark.parametrize("value", ["2", "two.three", "2.3.1"])
 def test_a_bad_target_is_an_error_naming_where_it_came_from(project, value):
-    result = run("--target-version", value, "train.py", cwd=project)
+    result = run_in_process("--target-version", value, "train.py", cwd=project)
     assert result.returncode == 2
     assert (
         f"--target-version: the target version must be a TensorFlow version as X.Y (such as 2.3), not {value!r}"
         in result.stderr
     )
     (project / "pyproject.toml").write_text(f'[tool.tf24migrate]\ntarget-version = "{value}"\n')
-    result = run("train.py", cwd=project)
+    result = run_in_process("train.py", cwd=project)
     assert result.returncode == 2
     assert "pyproject.toml: [tool.tf24migrate]: `target-version`: the target version must be" in result.stderr
 
@@ -317,7 +312,7 @@ def test_a_bad_target_is_an_error_naming_where_it_came_from(project, value):
 def test_a_target_after_every_known_release_is_taken_and_says_where_the_facts_end(tmp_path):
     write(tmp_path, {"train.py": MIXED})
     beyond = f"newer than {'.'.join(map(str, NEWEST_KNOWN))}, the last release tf24migrate knows"
-    from_flag = run("--check", "--target-version", "2.30", "train.py", cwd=tmp_path)
+    from_flag = run_in_process("--check", "--target-version", "2.30", "train.py", cwd=tmp_path)
     assert f"; target TensorFlow 2.30 (from --target-version; {beyond}) in " in from_flag.stderr
     readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
     assert f"`target TensorFlow 2.30 (from --target-version; {beyond})`" in readme  # as the README quotes it
@@ -325,12 +320,12 @@ def test_a_target_after_every_known_release_is_taken_and_says_where_the_facts_en
     assert "train.py:3:1: TF24302 error [fixable]" in from_flag.stdout
     assert from_flag.returncode == 1
     (tmp_path / "pyproject.toml").write_text('[tool.tf24migrate]\ntarget-version = "3.0"\n')
-    from_key = run("--write", "train.py", cwd=tmp_path)
+    from_key = run_in_process("--write", "train.py", cwd=tmp_path)
     assert f"; target TensorFlow 3.0 (from pyproject.toml [tool.tf24migrate]; {beyond})" in from_key.stderr
     assert "set_global_policy" in (tmp_path / "train.py").read_text()
     (tmp_path / "pyproject.toml").unlink()
     write(tmp_path, {"requirements.txt": "tensorflow>=2.25\n", "train.py": MIXED})
-    from_project = run("--check", "train.py", cwd=tmp_path)
+    from_project = run_in_process("--check", "train.py", cwd=tmp_path)
     assert (
         f"target TensorFlow 2.25 (from requirements.txt: tensorflow>=2.25; {beyond})" in from_project.stderr
     )
@@ -362,7 +357,7 @@ def test_the_command_measures_severity_against_the_project_s_range(
     tmp_path, requirement, severity, first_line_end, exit_code
 ):
     write(tmp_path, {"requirements.txt": requirement + "\n", "train.py": MIXED})
-    result = run("--check", "train.py", cwd=tmp_path)
+    result = run_in_process("--check", "train.py", cwd=tmp_path)
     (line,) = [line for line in result.stdout.splitlines() if "TF24302" in line]
     assert line.startswith(f"train.py:3:1: TF24302 {severity} ")
     assert line.endswith(first_line_end)
@@ -427,14 +422,16 @@ STILL_WORKS = textwrap.dedent(
 def test_nothing_due_is_a_note_and_a_later_break_is_named_fixed_or_not(tmp_path, requirement, expected):
     write(tmp_path, {"requirements.txt": requirement + "\n", "m.py": STILL_WORKS})
     lines = [
-        line for line in run("--check", "m.py", cwd=tmp_path).stdout.splitlines() if line.startswith("m.py:")
+        line
+        for line in run_in_process("--check", "m.py", cwd=tmp_path).stdout.splitlines()
+        if line.startswith("m.py:")
     ]
     for line, start in zip(lines, expected, strict=True):  # a whole first line ends with its full stop
         assert line == start if start.endswith(".") else line.startswith(start), line
 
 
 def test_json_carries_the_target_and_each_findings_versions(project):
-    document = json.loads(run("--output-format", "json", "train.py", cwd=project).stdout)
+    document = json.loads(run_in_process("--output-format", "json", "train.py", cwd=project).stdout)
     assert document["target"] == {
         "version": "2.3",
         "source": "from requirements.txt: tensorflow>=2.3,<2.5",
@@ -445,10 +442,10 @@ def test_json_carries_the_target_and_each_findings_versions(project):
 
 
 def test_list_rules_and_explain_show_the_versions():
-    listing = run("--list-rules").stdout.splitlines()
+    listing = run_in_process("--list-rules").stdout.splitlines()
     assert listing[0].split() == ["code", "name", "fix", "default", "new", "since", "old", "removed"]
     assert next(line for line in listing if line.startswith("TF24101")).split()[-2:] == ["2.2", "2.4"]
-    explained = run("--explain", "TF24301").stdout
+    explained = run_in_process("--explain", "TF24301").stdout
     assert "TensorFlow versions: new spelling since 2.4; old spelling stops working in 2.9." in explained
     assert "keras 2.9.0" in explained  # where the fact was read
 
@@ -457,7 +454,7 @@ def test_notebooks_follow_the_target(project):
     cells = [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None, "source": OLD}]
     document = {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
     (project / "train.ipynb").write_text(json.dumps(document, indent=1) + "\n")
-    result = run("--write", "train.ipynb", cwd=project)
+    result = run_in_process("--write", "train.ipynb", cwd=project)
     source = json.loads((project / "train.ipynb").read_text())["cells"][0]["source"]
     assert "strategy.run(step_fn)" in "".join(source)
     assert "experimental_distribute_datasets_from_function" in "".join(source)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from test_cli import run as run_command
+from command_line import run as run_command
 
 OLD = b"import tensorflow as tf\nstrategy.experimental_run_v2(fn)\n"
 NEW = b"import tensorflow as tf\nstrategy.run(fn)\n"

@@ -4,11 +4,10 @@ every byte outside the edited text, or refuses the file with a message."""
 from __future__ import annotations
 
 import subprocess
-import sys
 
 import pytest
+from command_line import run_in_process
 from hostile_inputs import ODD_CODECS
-from test_cli import run
 
 
 def _with_odd_bytes(encoding: str) -> bytes:
@@ -25,7 +24,7 @@ def test_bytes_outside_the_edit_are_kept(tmp_path, encoding):
     source = _with_odd_bytes(encoding)
     assert source.decode(encoding).encode(encoding) != source
     (tmp_path / "train.py").write_bytes(source)
-    result = run("--write", "--no-cache", "train.py", cwd=tmp_path)
+    result = run_in_process("--write", "--no-cache", "train.py", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "train.py").read_bytes() == source.replace(b"experimental_run_v2(", b"run(")
 
@@ -38,15 +37,14 @@ def test_lines_that_cannot_be_kept_apart_refuse_the_file(tmp_path):
         b"strategy.experimental_run_v2(fn)\n"
     )
     (tmp_path / "train.py").write_bytes(source)
-    result = run("--write", "--no-cache", "train.py", cwd=tmp_path)
+    result = run_in_process("--write", "--no-cache", "train.py", cwd=tmp_path)
     assert result.returncode == 2
     assert "train.py" in result.stderr and "does not give back the same bytes" in result.stderr
     assert (tmp_path / "train.py").read_bytes() == source
 
 
 def _stdin(source: bytes, tmp_path) -> subprocess.CompletedProcess:
-    command = [sys.executable, "-m", "tf24migrate", "--no-cache", "-"]
-    return subprocess.run(command, input=source, capture_output=True, cwd=tmp_path, timeout=300)
+    return run_in_process("--no-cache", "-", stdin=source, cwd=tmp_path, text=False)
 
 
 @pytest.mark.parametrize("encoding", sorted(ODD_CODECS))

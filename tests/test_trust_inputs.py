@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 import pytest
-from test_cli import run
+from command_line import run
 
 OLD = "import tensorflow as tf\nstrategy.experimental_run_v2(fn)\n"
 COMMAND = [sys.executable, "-m", "tf24migrate"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from test_cli import run
+from command_line import run_in_process
 
 from tf24migrate import SourceSyntaxError, migrate_source
 
@@ -30,7 +30,7 @@ def _notebook(source: str, metadata: str = "{}") -> str:
 def test_a_long_chain_of_literals_is_skipped_with_what_it_has(tmp_path, expression):
     source = f"import tensorflow as tf\nstrategy.experimental_run_v2(fn, args=({expression},))\n"
     (tmp_path / "long.py").write_text(source, encoding="utf-8")
-    result = run("--write", "--no-cache", "long.py", cwd=tmp_path)
+    result = run_in_process("--write", "--no-cache", "long.py", cwd=tmp_path)
     assert result.returncode == 2
     assert "internal error" not in result.stderr and "Please report" not in result.stderr
     # A finding of the file as a whole, at 1:1 as ruff places those, and no line made up in the text.
@@ -44,7 +44,7 @@ def test_a_long_chain_of_literals_is_skipped_with_what_it_has(tmp_path, expressi
 def test_a_notebook_with_a_huge_number_in_its_metadata_is_migrated(tmp_path):
     text = _notebook("import tensorflow as tf\n" + CALL, '{"n": ' + "9" * 5000 + "}")
     (tmp_path / "big.ipynb").write_text(text)
-    result = run("--write", "--no-cache", "big.ipynb", cwd=tmp_path)
+    result = run_in_process("--write", "--no-cache", "big.ipynb", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "big.ipynb").read_text() == text.replace("experimental_run_v2(", "run(")
 
@@ -63,7 +63,7 @@ def test_a_notebook_with_a_huge_number_in_its_metadata_is_migrated(tmp_path):
 )
 def test_notebook_messages_speak_of_notebooks(tmp_path, data, says):
     (tmp_path / "n.ipynb").write_bytes(data)
-    result = run("--check", "--no-cache", "n.ipynb", cwd=tmp_path)
+    result = run_in_process("--check", "--no-cache", "n.ipynb", cwd=tmp_path)
     assert result.returncode == 2
     assert says in result.stderr and "notebook" in result.stderr
     assert "coding" not in result.stderr and "Python cannot run" not in result.stderr
@@ -72,7 +72,7 @@ def test_notebook_messages_speak_of_notebooks(tmp_path, data, says):
 @pytest.mark.parametrize("name", ["evil\u202eyp.py", "zero\u200bwidth.py", "iso\u2066late.py"])
 def test_names_with_invisible_characters_are_shown_escaped(tmp_path, name):
     (tmp_path / name).write_text("import tensorflow as tf\n" + CALL)
-    result = run("--check", "--no-cache", ".", cwd=tmp_path)
+    result = run_in_process("--check", "--no-cache", ".", cwd=tmp_path)
     assert result.returncode == 1
     escaped = name.encode("unicode_escape").decode()
     assert f"would change: ./{escaped}" in result.stdout
@@ -85,7 +85,7 @@ def test_a_lone_surrogate_is_named_and_placed_not_called_deep_nesting(tmp_path):
     one, or a text given to the library) is said to be that, where it is."""
     source = b"# -*- coding: unicode_escape -*-\nimport tensorflow as tf\n# \\ud800\n" + CALL.encode()
     (tmp_path / "lone.py").write_bytes(source)
-    result = run("--check", "--no-cache", "lone.py", cwd=tmp_path)
+    result = run_in_process("--check", "--no-cache", "lone.py", cwd=tmp_path)
     assert result.returncode == 2
     assert "lone.py:3:3: TF24005 error cannot parse: a lone surrogate (U+D800)" in result.stdout
     assert "nesting" not in result.stdout

@@ -10,7 +10,7 @@ import sys
 import threading
 
 import pytest
-from test_cli import run
+from command_line import run
 
 from tf24migrate.run import files, temporaries
 from tf24migrate.run.files import ChangedOnDisk, digest, write_source
