@@ -51,7 +51,17 @@ print("could fire", prefilter.could_fire(sample, RuleSelection()))
 
 @pytest.fixture
 def checkout(tmp_path):
-    copy = tmp_path / "repo"
+    return _checkout(tmp_path / "repo")
+
+
+@pytest.fixture(scope="module")
+def shared_checkout(tmp_path_factory):
+    """One checkout for the tests of refusals: each checks that nothing in it was written."""
+    return _checkout(tmp_path_factory.mktemp("refusals") / "repo")
+
+
+def _checkout(copy: Path) -> Path:
+    """A copy of what the developer command reads and writes, committed to a git repository of its own."""
     for name in ("transforms", "fixtures", "docs"):
         shutil.copytree(ROOT / name, copy / name, ignore=shutil.ignore_patterns("__pycache__"))
     (copy / "tf24migrate" / "catalogue").mkdir(parents=True)
@@ -206,11 +216,13 @@ def _rename(kind: str, old: str, new: str, *more: str) -> list[str]:
         ),
     ],
 )
-def test_a_rule_that_cannot_be_added_is_refused_with_what_to_do(checkout, args, message):
-    done = dev("new-rule", *args, root=checkout)
+def test_a_rule_that_cannot_be_added_is_refused_with_what_to_do(shared_checkout, args, message):
+    done = dev("new-rule", *args, root=shared_checkout)
     assert done.returncode == 2
     assert done.stderr.startswith("tf24migrate.dev: error: ") and message in done.stderr, done.stderr
-    assert not list((checkout / "fixtures").glob("TF24190-*"))
+    status = ["git", "status", "--porcelain", "--untracked-files=all", "--", ".", ":!**/__pycache__/**"]
+    written = subprocess.run(status, cwd=shared_checkout, capture_output=True, text=True, check=True).stdout
+    assert written == ""
 
 
 def test_regen_writes_a_stale_generated_file_back(checkout):

@@ -178,7 +178,11 @@ def test_import_mode_imports_the_modules_with_findings(tmp_path, releases, scrat
     assert [f["code"] for f in regression["findings"]] == ["TF24501"]
 
 
-def test_pytest_is_read_test_by_test(tmp_path, releases, scratch_root):
+def test_pytest_is_read_test_by_test(tmp_path, releases, scratch_root, monkeypatch):
+    # The project's two pytest runs need none of the plugins installed beside this suite's
+    # (xdist, asyncio, pytest-lsp, hypothesis): loading them was 1 s of CPU each. `--junitxml`, which
+    # the command reads, is pytest's own.
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
     tests = (
         "from pkg.steps import doubled\n\n\ndef test_doubled():\n    assert doubled(2) == 4\n\n\n"
         "def test_plain():\n    assert 1 + 1 == 2\n\n\ndef test_broken():\n    assert 1 + 1 == 3\n"
