@@ -35,6 +35,7 @@ from tf24migrate.rules.needles import (
 )
 
 FIXTURES = pathlib.Path(__file__).resolve().parents[1] / "fixtures"
+CASES = {case.input: case for case in all_cases()}  # read once: each test of a case looks it up
 
 
 def test_the_table_is_generated_from_the_rules():
@@ -580,7 +581,7 @@ NEEDLE_LOOK_ALIKES = {
 
 @pytest.mark.parametrize(
     "source",
-    [c.input for c in all_cases()] + list(NEEDLE_EDGES.values()) + list(NEEDLE_LOOK_ALIKES.values()),
+    list(CASES) + list(NEEDLE_EDGES.values()) + list(NEEDLE_LOOK_ALIKES.values()),
     ids=lambda s: (
         s.name
         if isinstance(s, pathlib.Path)
@@ -592,7 +593,7 @@ def test_the_prefilter_changes_speed_never_results(source, monkeypatch):
     statement as with the needles, the import check and the plan."""
     options = {}
     if isinstance(source, pathlib.Path):
-        case = next(c for c in all_cases() if c.input == source)
+        case = CASES[source]
         options, source = case.options(), source.read_text(encoding="utf-8")
     filtered = _outcome(source, **options)
     _unfiltered(monkeypatch)
