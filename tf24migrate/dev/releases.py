@@ -24,7 +24,7 @@ table the rules TF24508 `removed-api` and TF24509 `changed-parameters` read:
   TF24307;
 - `PUBLIC_MODULES`: the modules of either release's public API, so that a name assigned one
   (`K = tf.keras.backend`) is read as an alias of that module, as an import alias is
-  (`rules.names.module_alias`).
+  (`rules.names.public_module`).
 
 The data are facts of the wheels only; which of them another rule already reports is the rules'
 business (`transforms/core/removed_api.py`, `transforms/core/renames.py`).
@@ -37,6 +37,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -330,9 +331,13 @@ def _gone(old: dict, new: dict, *path: str) -> set[str]:
     return set(old) - set(new)
 
 
-def _names_table(constant: str, names: set[str]) -> list[str]:
-    """The lines of `CONSTANT: tuple[str, ...] = (...)` holding `names`, sorted."""
-    return [f"{constant}: tuple[str, ...] = (", *(f"    {name!r}," for name in sorted(names)), ")"]
+def _names_table(constant: str, names: Iterable[str], *, frozen: bool = False) -> list[str]:
+    """The lines of `CONSTANT: tuple[str, ...] = (...)`, or of `CONSTANT = frozenset({...})`, holding
+    `names`, sorted."""
+    opener, closer = (
+        (f"{constant} = frozenset({{", "})") if frozen else (f"{constant}: tuple[str, ...] = (", ")")
+    )
+    return [opener, *(f"    {name!r}," for name in sorted(names)), closer]
 
 
 def _row(changed: Parameters) -> str:
@@ -389,15 +394,11 @@ def dispatch_source(symbolic: dict) -> str:
         "",
         "# the last names of those that other callables also have (TF's public API, Python's builtins,",
         "# `math`, NumPy): a call spelled by such a name alone may be of another function",
-        "SHARED_NAMES = frozenset({",
-        *(f"    {name!r}," for name in symbolic["shared"]),
-        "})",
+        *_names_table("SHARED_NAMES", symbolic["shared"], frozen=True),
         "",
         "# of those, the functions that do dispatch, but whose op layer wants the first argument",
         "# (`_sentinel`) that a call by keyword leaves out: they raise ValueError, not TypeError",
-        "BY_KEYWORD = frozenset({",
-        *(f"    {name!r}," for name in symbolic["by_keyword"]),
-        "})",
+        *_names_table("BY_KEYWORD", symbolic["by_keyword"], frozen=True),
         "",
     ]
     return "\n".join(lines)

@@ -226,8 +226,8 @@ class _Watch:
         self.dispatching = dispatching  # code objects of the functions that dispatch
         self.call = call  # the code object of `_call`, where the walk up the stack ends
         self.inputs: dict = {}  # id of a `KerasTensor` -> (parameter, position)
-        self.converted: list = []
-        self.dispatched: list = []  # those handed to Keras by a dispatching function
+        self.converted: set = set()
+        self.dispatched: set = set()  # those handed to Keras by a dispatching function
 
     def dispatches(self, value):
         """Whether a function between the conversion of `value` and the probed call dispatches:
@@ -237,11 +237,11 @@ class _Watch:
         frame: types.FrameType | None = sys._getframe(2)
         while frame is not None and frame.f_code is not self.call:
             if frame.f_code in self.dispatching:
-                self.dispatched.extend(kind for kind in self._origins(value) if kind not in self.dispatched)
+                self.dispatched.update(self._origins(value))
                 return True
             frame = frame.f_back
         if frame is not None:
-            self.converted.extend(kind for kind in self._origins(value) if kind not in self.converted)
+            self.converted.update(self._origins(value))
         return False
 
     def _origins(self, value):
@@ -260,7 +260,7 @@ class _Watch:
             history = getattr(value, "_keras_history", None)
             if history is not None:
                 stack.extend(history.layer._inbound_nodes[history.node_index].keras_inputs)
-        return sorted(found, key=lambda kind: kind[1])
+        return found
 
 
 def _call(function, arguments, keywords):
@@ -274,7 +274,7 @@ def _converted(tf, watch, function, required, optional, only=None, filler=None):
     With `only`, that parameter alone is given a `KerasTensor`, and the other required ones
     `filler()` (see `_FILLERS`)."""
     arguments, keywords = [], {}
-    watch.inputs, watch.converted = {}, []
+    watch.inputs, watch.converted, watch.dispatched = {}, set(), set()
     for name, position, positional, default in required:
         if default is None:
             value = optional
@@ -287,12 +287,11 @@ def _converted(tf, watch, function, required, optional, only=None, filler=None):
             arguments.append(value)
         else:
             keywords[name] = value
-    watch.dispatched = []
     try:
         _call(function, arguments, keywords)
     except ValueError as error:  # conversions are noted, whatever the call does after
         if _NO_FIRST_ARGUMENT in str(error):  # Keras's op layer could not take the call
-            watch.converted.extend(kind for kind in watch.dispatched if kind not in watch.converted)
+            watch.converted |= watch.dispatched
     except BaseException:
         pass
     return [list(kind) for kind in watch.converted]
