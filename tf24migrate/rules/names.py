@@ -236,7 +236,7 @@ def ast_import_aliases(tree: ast.Module) -> dict[str, str]:
     `public_module`), read from its `ast` (as `engine.ast_bindings` reads imports for the plan;
     the rules come before the engine)."""
     aliases = {}
-    assigned: list[tuple[int, int, str, str]] = []  # (line, column, name, dotted name)
+    assigned: list[tuple[int, int, str, ast.expr]] = []  # (line, column, name, value) of `name = a.b.c`
     bound: dict[str, int] = {}  # how many times each name is bound other than by an import
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -252,11 +252,10 @@ def ast_import_aliases(tree: ast.Module) -> dict[str, str]:
             name = node.arg if isinstance(node, ast.arg) else node.name
             bound[name] = bound.get(name, 0) + 1
         if (found := dotted_assignment(node)) is not None:
-            assigned.append((node.lineno, node.col_offset, *found))  # type: ignore[attr-defined]
-    for _, _, name, dotted in sorted(assigned):
-        head, _, rest = dotted.partition(".")
-        if bound.get(name) == 1 and name not in aliases and head in aliases:
-            module = public_module(normalize(f"{aliases[head]}.{rest}"))
+            assigned.append((node.lineno, node.col_offset, found[0], node.value))  # type: ignore[attr-defined]
+    for _, _, name, value in sorted(assigned, key=lambda entry: entry[:2]):
+        if bound.get(name) == 1 and name not in aliases:
+            module = public_module(ast_qualified_name(value, aliases))
             if module is not None:
                 aliases[name] = module
     return aliases
