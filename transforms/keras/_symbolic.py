@@ -35,8 +35,9 @@ that makes a graph the default (`tf.compat.v1.Session(...)`, `graph.as_default()
 after a statement of its block that makes a graph placeholder (`tf.compat.v1.placeholder(...)`,
 which raises under eager execution: what follows runs only in a graph; not Keras's backend
 `placeholder`, which runs eagerly), and once eager execution is off (`eager_disabled`): after
-`tf.compat.v1.disable_eager_execution()` or `disable_v2_behavior()` in the same function, and everywhere but the module's statements before
-it when the module calls it (at its top level or in its `if __name__ == "__main__":` block). There
+`tf.compat.v1.disable_eager_execution()` or `disable_v2_behavior()` in the same function, and
+everywhere but the module's statements before it when the module calls it (at its top level or in
+its `if __name__ == "__main__":` block). There
 Keras's values are graph tensors on TF 2.4 too (executed on 2.4.0), which keep `.op`, `.graph` and
 `:0` names.
 
