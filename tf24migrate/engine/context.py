@@ -225,7 +225,7 @@ class FileContext(RuleContext):
                 base: cst.Name | str = cst.Name(binding.renamed_to) if binding.renamed_to else head
                 candidates.append((base, normalize(binding.spelled_name)))
             elif binding is not None and binding.module is not None:  # `keras = tf.keras`
-                candidates.append((head, binding.module))
+                candidates.append((head, binding.moved_to or binding.module))
         others = sorted(
             (b for b in scope.visible_imports() if b.renamed_to is None), key=lambda b: -len(b.spelled_name)
         )
@@ -380,11 +380,13 @@ class FileContext(RuleContext):
                 if (binding := self.scopes.alias_bindings.get(alias)) is not None:
                     binding.renamed_to = new_name
             case MoveBinding(alias, new_qualified_name):
-                if (binding := self.scopes.alias_bindings.get(alias)) is not None:
+
+                def move(binding: Binding) -> None:
                     binding.moved_to = new_qualified_name
+
+                self.scopes.when_bound(alias, move)
             case TrackUses(alias):
-                if (binding := self.scopes.alias_bindings.get(alias)) is not None:
-                    self._linked.track(binding)
+                self.scopes.when_bound(alias, self._linked.track)
             case _:
                 assert_never(edit)
 
@@ -398,7 +400,7 @@ class FileContext(RuleContext):
         if not self.scopes.is_reference(original):
             return result
         binding = self.scopes.scope.lookup(original.value)
-        if binding is None or not binding.is_import:
+        if binding is None or binding.stands_for is None:
             return result
         binding.uses += 1
         if binding.renamed_to and type(result) is cst.Name:
@@ -440,9 +442,9 @@ class FileContext(RuleContext):
     def _unused_imports(self) -> dict[cst.ImportFrom, set[str]]:
         """The `from ... import` names whose every use an applied fix rewrote away, by statement."""
         targets: dict[cst.ImportFrom, set[str]] = {}
-        for alias, binding in self.scopes.alias_bindings.items():
-            statement = self.scopes.import_of_alias.get(alias)
-            if statement is None or not binding.uses or binding.uses != binding.uses_dropped:
+        for alias, statement in self.scopes.import_of_alias.items():
+            binding = self.scopes.alias_bindings[alias]
+            if not binding.uses or binding.uses != binding.uses_dropped:
                 continue
             left = self._left_imports.get(statement)
             if left is not None:

@@ -15,6 +15,7 @@ from typing import Any
 import libcst as cst
 
 from tf24migrate.engine.ast_bindings import Bindings
+from tf24migrate.rules.edits import BindingNode
 from tf24migrate.rules.names import (
     Binding,
     Scope,
@@ -35,7 +36,9 @@ class ScopeTracker:
         self.scope = Scope("module")
         self.handler_depth = 0  # how many `except` handlers enclose the node
         self.not_references: set[cst.Name] = set()  # Names that are not expressions
-        self.alias_bindings: dict[cst.ImportAlias, Binding] = {}  # what each import alias binds
+        # What each import alias, and each assignment of a module alias (`mp = tf.a.b`), binds.
+        self.alias_bindings: dict[BindingNode, Binding] = {}
+        self._when_bound: dict[BindingNode, list[Callable[[Binding], None]]] = {}
         self.import_of_alias: dict[cst.ImportAlias, cst.ImportFrom] = {}  # the statement of each
 
     def is_reference(self, node: cst.Name) -> bool:
@@ -51,6 +54,15 @@ class ScopeTracker:
         binding = Binding(name, qualified_name, node, in_handler=self.handler_depth > 0, module=module)
         self.scope.bind(binding)
         return binding
+
+    def when_bound(self, node: BindingNode, action: Callable[[Binding], None]) -> None:
+        """Apply `action` to what `node` binds: now for an import (bound when it is entered), once
+        the assignment is left for a module alias (a rule's fix comes before that)."""
+        binding = self.alias_bindings.get(node)
+        if binding is not None:
+            action(binding)
+        elif type(node) is cst.Assign:
+            self._when_bound.setdefault(node, []).append(action)
 
     def bind_skipped(self, binds: Bindings) -> None:
         """Bind the names of a statement the transformer does not walk (`ast_bindings.bindings`)."""
@@ -148,7 +160,11 @@ class ScopeTracker:
         if type(original) is cst.Assign and len(targets) == 1 and type(targets[0]) is cst.Name:
             parts = dotted_parts(original.value) if type(original.value) is cst.Attribute else None
             module = public_module(self.qualified_name(parts)) if parts else None
-            self.bind(targets[0].value, original, module=module)  # `K = tf.keras.backend`: an alias
+            binding = self.bind(targets[0].value, original, module=module)  # `K = tf.keras.backend`
+            if module is not None:
+                self.alias_bindings[original] = binding
+                for action in self._when_bound.pop(original, ()):
+                    action(binding)
             return
         for target in targets:
             for name in target_names(target):

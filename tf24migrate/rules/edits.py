@@ -40,22 +40,28 @@ class RenameBinding:
     new_name: str
 
 
+BindingNode = cst.ImportAlias | cst.Assign
+"""What binds a module's name: an import alias, or an assignment `mp = tf.a.b` (a module alias)."""
+
+
 @dataclass(frozen=True)
 class MoveBinding:
-    """The import `alias` now binds `new_qualified_name`. References through it still resolve to
-    the old name (so rules match them), and `ctx.spell` spells new names through it."""
+    """The import alias or module assignment `alias` now binds `new_qualified_name`. References
+    through it still resolve to the old name (so rules match them), and `ctx.spell` spells new
+    names through it."""
 
-    alias: cst.ImportAlias
+    alias: BindingNode
     new_qualified_name: str
 
 
 @dataclass(frozen=True)
 class TrackUses:
-    """The fix changes what the name `alias` imports, so every use of the name must be migrated
-    by an applied fix too; if one is not, this fix is blocked (`ctx.blocked_reason(alias)`) and
-    the rules run again without it (`tf24migrate.engine.linked`)."""
+    """The fix changes what the name `alias` (an import alias or a module assignment) binds, so
+    every use of the name must be migrated by an applied fix too; if one is not, this fix is
+    blocked (`ctx.blocked_reason(alias)`) and the rules run again without it
+    (`tf24migrate.engine.linked`)."""
 
-    alias: cst.ImportAlias
+    alias: BindingNode
 
 
 @dataclass(frozen=True)

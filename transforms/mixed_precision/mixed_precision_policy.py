@@ -4,6 +4,9 @@ experimental module."""
 
 from __future__ import annotations
 
+import io
+import tokenize
+
 import libcst as cst
 
 from tf24migrate.model.findings import Fix, Severity
@@ -14,7 +17,7 @@ from tf24migrate.rules.calls import (
     keep_arguments,
 )
 from tf24migrate.rules.context import RuleContext
-from tf24migrate.rules.edits import MoveBinding, TrackUses
+from tf24migrate.rules.edits import Edit, MoveBinding, TrackUses
 from tf24migrate.rules.kinds import RenameSymbol
 from tf24migrate.rules.names import dotted_name_of_module, normalize
 from tf24migrate.rules.needles import word
@@ -46,7 +49,10 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
     `from tensorflow.keras import mixed_precision as X` (plain `... import mixed_precision` where X
     was `mixed_precision`) and `import tensorflow.keras.mixed_precision as X`; each use through X is
     rewritten by its own rule (TF24301–TF24305) and keeps the alias. Names imported from the
-    experimental module move to the stable module's import.
+    experimental module move to the stable module's import. A name assigned the module moves the
+    same way (`mp = tf.keras.mixed_precision.experimental` becomes `mp =
+    tf.keras.mixed_precision`), unless the name is also read above the assignment, in a function
+    the pass has already left: such a use cannot be followed, so the assignment is only reported.
 
     Before: `from tensorflow.keras import mixed_precision` then `policy = mixed_precision.experimental.Policy("mixed_float16", loss_scale="dynamic")`
     After:  `from tensorflow.keras import mixed_precision` then `policy = mixed_precision.Policy("mixed_float16")`
@@ -123,6 +129,37 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
                 names[index] = moved
         return updated.with_changes(names=names)
 
+    def leave_Assign(self, ctx: RuleContext, original: cst.Assign, updated: cst.Assign) -> cst.Assign:
+        """`mp = tf.keras.mixed_precision.experimental` moves as its import would."""
+        if (
+            len(original.targets) != 1
+            or type(original.targets[0].target) is not cst.Name
+            or ctx.qualified_name(original.value) != EXPERIMENTAL
+        ):
+            return updated
+        kept = ctx.blocked_reason(original)
+        if kept is not None:
+            ctx.report(
+                original.value,
+                f"{_MODULE_MESSAGE} The assignment stays as it is: {kept}; migrate them first.",
+            )
+            return updated
+        name = original.targets[0].target.value
+        above = _named_above(ctx.source, ctx.source_line(original), name)
+        if above is not None:  # a function above may read it: the pass has left it already
+            ctx.report(
+                original.value,
+                f"{_MODULE_MESSAGE} The assignment stays as it is: `{name}` is also named above it (line "
+                f"{above}), where its uses cannot be followed; change them and the assignment by hand.",
+            )
+            return updated
+        stable = ctx.spell(STABLE, like=original.value)
+        if stable is None:  # the chain's own head names TensorFlow: never reached
+            return updated
+        edits: list[Edit] = [MoveBinding(original, STABLE), TrackUses(original)]
+        moved = ctx.report(original.value, _MODULE_MESSAGE, replacement=stable, edits=edits)
+        return updated if moved is None else updated.with_changes(value=moved)
+
     def leave_Attribute(
         self, ctx: RuleContext, original: cst.Attribute, updated: cst.Attribute
     ) -> cst.BaseExpression:
@@ -185,6 +222,21 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
             )
             or updated
         )
+
+
+def _named_above(source: str, line: int, name: str) -> int | None:
+    """The first line above `line` whose code names `name` (not as an attribute, a comment or in
+    a string), or None."""
+    text = "".join(source.splitlines(keepends=True)[: line - 1])
+    previous = ""
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type == tokenize.NAME and token.string == name and previous != ".":
+                return token.start[0]
+            previous = token.string
+    except (tokenize.TokenError, SyntaxError):  # cannot tell: as if it were named
+        return 1
+    return None
 
 
 RULES = (MixedPrecisionPolicy(),)
