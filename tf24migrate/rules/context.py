@@ -26,6 +26,12 @@ if TYPE_CHECKING:  # the context is declared without loading LibCST (the text ru
 EVIDENCE = "{evidence}"
 """Where a message quotes the evidence passed with it (`RuleContext.report`)."""
 
+
+def sentence(text: str) -> str:
+    """`text` (evidence, a reason: "`x` is bound on line 3 to ...") to start a sentence with."""
+    return f"{text[:1].upper()}{text[1:]}"
+
+
 Replacement = TypeVar("Replacement", bound="cst.CSTNode | cst.RemovalSentinel")
 
 

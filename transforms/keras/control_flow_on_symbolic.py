@@ -11,7 +11,7 @@ from tf24migrate.model.findings import Severity
 from tf24migrate.model.symbolic_dispatch import BY_KEYWORD, NOT_DISPATCHED
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import abbreviated
-from tf24migrate.rules.context import RuleContext
+from tf24migrate.rules.context import RuleContext, sentence
 from tf24migrate.rules.needles import NotDispatchedCall, word
 
 from .._text import assigned_value
@@ -241,7 +241,7 @@ class ControlFlowOnSymbolic(Rule):
         ctx.report(
             original,
             f"`{function}` on the Keras symbolic value `{name.value}` raises {error} from TF 2.4: "
-            f"move it into a custom layer's `call`.\n{_sentence(evidence)}. TF 2.4 {reason}. Move the "
+            f"move it into a custom layer's `call`.\n{sentence(evidence)}. TF 2.4 {reason}. Move the "
             f"`{function}` into the `call` method of a custom `tf.keras.layers.Layer` and apply that "
             f"layer to `{name.value}`.",
             evidence=evidence,
@@ -263,7 +263,7 @@ class ControlFlowOnSymbolic(Rule):
         ctx.report(
             original,
             f"`&` of the boolean Keras symbolic value `{name.value}` raises TypeError from TF 2.4: "
-            f"write `tf.math.logical_and({left}, {right})`.\n{_sentence(evidence)}. `&` of boolean "
+            f"write `tf.math.logical_and({left}, {right})`.\n{sentence(evidence)}. `&` of boolean "
             "tensors is `tf.math.logical_and` through `Tensor.__and__`, which does not dispatch on "
             "symbolic tensors; `tf.math.logical_and` itself does (and runs on every TF 2 release).",
             evidence=evidence,
@@ -286,7 +286,7 @@ class ControlFlowOnSymbolic(Rule):
         ctx.report(
             call,
             f"`{made}`, a `{maker}` function, on the Keras symbolic value `{name.value}` raises TypeError "
-            f"from TF 2.4: {instruction}.\n{_sentence(evidence)}. TF 2.4 applies to symbolic tensors only "
+            f"from TF 2.4: {instruction}.\n{sentence(evidence)}. TF 2.4 applies to symbolic tensors only "
             f"the TF functions that dispatch on them, and a `{maker}` function does not; {how}.",
             evidence=evidence,
         )
@@ -295,10 +295,6 @@ class ControlFlowOnSymbolic(Rule):
 def _unparenthesized(node: cst.BaseExpression) -> cst.BaseExpression:
     """`node` without its own parentheses: an argument needs none."""
     return node.with_changes(lpar=(), rpar=()) if getattr(node, "lpar", None) else node
-
-
-def _sentence(text: str) -> str:
-    return f"{text[:1].upper()}{text[1:]}"
 
 
 RULES = (ControlFlowOnSymbolic(),)

@@ -8,7 +8,7 @@ import libcst as cst
 from tf24migrate.model.findings import Fix, Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import abbreviated, argument_values, code_for
-from tf24migrate.rules.context import RuleContext
+from tf24migrate.rules.context import RuleContext, sentence
 from tf24migrate.rules.needles import any_of, word
 
 from ._symbolic import (
@@ -88,7 +88,7 @@ class KerasSymbolicIsinstance(Rule):
         shown = abbreviated(value.value)
         what = f"`isinstance({shown}, tf.Tensor)` is False for Keras symbolic values from TF 2.4"
         why = (
-            f"{evidence[:1].upper()}{evidence[1:]}; they are `KerasTensor`s now. `tf.is_tensor({shown})` "
+            f"{sentence(evidence)}; they are `KerasTensor`s now. `tf.is_tensor({shown})` "
             "is True for them on TF 2.4–2.15 and tf_keras (also for variables, sparse and ragged tensors); "
             f"under Keras 3 use `tf.keras.backend.is_keras_tensor({shown})` for symbolic values."
         )
@@ -125,7 +125,7 @@ class KerasSymbolicIsinstance(Rule):
             call,
             f"`{abbreviated(call)}` is False for Keras symbolic values from TF 2.4: use "
             f"`tf.keras.backend.is_keras_tensor({shown})`.\n"
-            f"{evidence[:1].upper()}{evidence[1:]}; they are `KerasTensor`s now, not graph placeholders.",
+            f"{sentence(evidence)}; they are `KerasTensor`s now, not graph placeholders.",
             evidence=evidence,
         )
 

@@ -7,7 +7,7 @@ import libcst as cst
 
 from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
-from tf24migrate.rules.context import RuleContext
+from tf24migrate.rules.context import RuleContext, sentence
 from tf24migrate.rules.needles import Pattern, word
 
 from ._symbolic import EVIDENCE_TRIGGERS, EVIDENCE_WORDS, symbolic_names
@@ -61,7 +61,7 @@ class LambdaCapturesSymbolic(Rule):
             ctx.report(
                 original,
                 f"This `Lambda` captures the Keras symbolic value `{name.value}`, which TF 2.4 cannot do: "
-                f"pass it as an input\n{evidence[:1].upper()}{evidence[1:]}. TF 2.4 raises `TypeError: Could "
+                f"pass it as an input\n{sentence(evidence)}. TF 2.4 raises `TypeError: Could "
                 f"not build a TypeSpec`: pass it as an input of the layer, `Lambda(lambda xs: ...)([x, "
                 f"{name.value}])`, and use `xs[1]` in the function.",
                 evidence=evidence,

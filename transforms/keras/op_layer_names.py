@@ -8,7 +8,7 @@ import libcst as cst
 from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import MENTIONS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import abbreviated
-from tf24migrate.rules.context import RuleContext
+from tf24migrate.rules.context import RuleContext, sentence
 from tf24migrate.rules.needles import KeywordOfModuleCall, any_of
 
 from .._text import assigned_value, literal_value
@@ -118,7 +118,7 @@ class OpLayerNames(Rule):
             ctx.report(
                 name,
                 f"`{abbreviated(original.func)}(..., name=...)` on a Keras symbolic value: from TF 2.4 "
-                f"`name=` names neither its layer nor its tensor\n{evidence[:1].upper()}{evidence[1:]}. "
+                f"`name=` names neither its layer nor its tensor\n{sentence(evidence)}. "
                 "`model.output_names`, `get_layer` and the tensor's `.name` see another name: "
                 f"{_INSTEAD}.",
                 evidence=evidence,

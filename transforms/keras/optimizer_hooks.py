@@ -11,7 +11,7 @@ import libcst as cst
 from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import code_for
-from tf24migrate.rules.context import RuleContext
+from tf24migrate.rules.context import RuleContext, sentence
 from tf24migrate.rules.needles import Pattern, any_of, word
 from tf24migrate.rules.text import parsed_or_none
 
@@ -256,7 +256,7 @@ class OptimizerHooks(Rule):
                 original,
                 f"`{code_for(func)}` was removed in TF 2.4: clip with `tf.clip_by_norm` / "
                 "`tf.clip_by_global_norm` (or the optimizer's `clipnorm` / `global_clipnorm`) instead.\n"
-                f"{evidence[:1].upper()}{evidence[1:]}; TF 2.4 clips in gradient transformers "
+                f"{sentence(evidence)}; TF 2.4 clips in gradient transformers "
                 "(`Optimizer(gradient_transformers=...)`).",
                 evidence=evidence,
             )

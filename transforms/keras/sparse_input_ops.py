@@ -8,7 +8,7 @@ from tf24migrate.model.findings import Severity
 from tf24migrate.model.release_diff import SPARSE_SYMBOLIC_ATTRIBUTES_GONE, SYMBOLIC_ATTRIBUTES_GONE
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import abbreviated
-from tf24migrate.rules.context import RuleContext
+from tf24migrate.rules.context import RuleContext, sentence
 from tf24migrate.rules.needles import Pattern, after_dot, any_of
 
 from .._text import assigned_value
@@ -91,7 +91,7 @@ class SparseInputOps(Rule):
             original,
             f"`{abbreviated(original)}` of a sparse Keras `Input` raises AttributeError from TF 2.4: "
             f"{instead.format(receiver=receiver)}.\n"
-            f"{evidence[:1].upper()}{evidence[1:]}; from TF 2.4 it is a `SparseKerasTensor`, which has no "
+            f"{sentence(evidence)}; from TF 2.4 it is a `SparseKerasTensor`, which has no "
             f"`{attribute}`.",
             evidence=evidence,
         )
@@ -108,7 +108,7 @@ class SparseInputOps(Rule):
                 original,
                 f"`{abbreviated(original.func)}` of a sparse Keras `Input` raises from TF 2.4: call it in a "
                 f"layer instead (`tf.keras.layers.Lambda(lambda x: {abbreviated(original.func)}(x, ...))`).\n"
-                f"{evidence[:1].upper()}{evidence[1:]}; from TF 2.4 it is a `SparseKerasTensor`, not a "
+                f"{sentence(evidence)}; from TF 2.4 it is a `SparseKerasTensor`, not a "
                 "`SparseTensor`.",
                 evidence=evidence,
             )

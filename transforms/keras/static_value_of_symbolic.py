@@ -8,7 +8,7 @@ import libcst as cst
 from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import MENTIONS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import abbreviated
-from tf24migrate.rules.context import RuleContext
+from tf24migrate.rules.context import RuleContext, sentence
 
 from ._symbolic import EVIDENCE_IN_FILE, EVIDENCE_TRIGGERS, EVIDENCE_WORDS, expression_evidence
 
@@ -50,7 +50,7 @@ class StaticValueOfSymbolic(Rule):
                 original,
                 f"`{abbreviated(original)}` is None from TF 2.4: the value is computed from Keras "
                 "symbolic inputs; read their static shape (`x.shape.rank`, `x.shape[i]`) instead.\n"
-                f"{evidence[:1].upper()}{evidence[1:]}. From TF 2.4 TensorFlow ops on `KerasTensor`s "
+                f"{sentence(evidence)}. From TF 2.4 TensorFlow ops on `KerasTensor`s "
                 "give `KerasTensor`s, which have no constant value.",
                 evidence=evidence,
             )

@@ -8,7 +8,7 @@ import libcst as cst
 from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import MENTIONS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import abbreviated
-from tf24migrate.rules.context import RuleContext
+from tf24migrate.rules.context import RuleContext, sentence
 from tf24migrate.rules.needles import Pattern
 
 from ._symbolic import EVIDENCE_IN_FILE, EVIDENCE_TRIGGERS, EVIDENCE_WORDS, expression_evidence
@@ -63,7 +63,7 @@ class SymbolicGradients(Rule):
                 ctx.report(
                     original,
                     f"`{abbreviated(func)}` of a Keras symbolic tensor has no gradient from TF 2.4: use a "
-                    f"`tf.GradientTape` on real data.\n{evidence[:1].upper()}{evidence[1:]}. Call the model on "
+                    f"`tf.GradientTape` on real data.\n{sentence(evidence)}. Call the model on "
                     "real data inside `with tf.GradientTape() as tape:` (`tape.watch(x)`, `y = model(x)`) "
                     "and take `tape.gradient(y, x)`.",
                     evidence=evidence,

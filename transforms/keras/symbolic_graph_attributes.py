@@ -9,7 +9,7 @@ from tf24migrate.model.findings import Severity
 from tf24migrate.model.release_diff import SYMBOLIC_ATTRIBUTES_GONE
 from tf24migrate.rules.base import MENTIONS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import abbreviated
-from tf24migrate.rules.context import RuleContext
+from tf24migrate.rules.context import RuleContext, sentence
 from tf24migrate.rules.needles import Pattern, after_dot
 
 from ._symbolic import EVIDENCE_IN_FILE, EVIDENCE_TRIGGERS, EVIDENCE_WORDS, caught, symbolic_evidence
@@ -104,7 +104,7 @@ class SymbolicGraphAttributes(Rule):
         ctx.report(
             original,
             f"`{abbreviated(original)}` of a Keras symbolic tensor raises {raised} from TF 2.4\n"
-            f"{evidence[:1].upper()}{evidence[1:]}. `KerasTensor`s are not graph tensors: "
+            f"{sentence(evidence)}. `KerasTensor`s are not graph tensors: "
             f"{_instead(original)}.",
             evidence=evidence,
         )

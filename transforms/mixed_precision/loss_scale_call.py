@@ -14,7 +14,7 @@ from tf24migrate.model.release_diff import (
 )
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import code_for, indexed_result
-from tf24migrate.rules.context import RuleContext
+from tf24migrate.rules.context import RuleContext, sentence
 from tf24migrate.rules.needles import Pattern, after_dot, any_of, attribute
 
 from .._text import assigned_value
@@ -248,7 +248,7 @@ def _report_gone(
     if evidence is not None:
         ctx.report(
             node,
-            f"`{code_for(node)}` {what}.\n{evidence[:1].upper()}{evidence[1:]}; {why}.",
+            f"`{code_for(node)}` {what}.\n{sentence(evidence)}; {why}.",
             evidence=evidence,
         )
 

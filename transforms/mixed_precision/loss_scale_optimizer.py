@@ -15,7 +15,7 @@ from tf24migrate.rules.calls import (
     rebuild_args,
     updated_values,
 )
-from tf24migrate.rules.context import RuleContext
+from tf24migrate.rules.context import RuleContext, sentence
 
 from .._text import assigned_value
 from ._common import (
@@ -191,7 +191,7 @@ class LossScaleOptimizer(_ExperimentalCallee):
                 if isinstance(reason, str):  # the name's loss scale has no equivalent
                     ctx.report(
                         original,
-                        f"{by_hand}; {{evidence}}\n{reason[0].upper()}{reason[1:]}. {_BY_HAND}.",
+                        f"{by_hand}; {{evidence}}\n{sentence(reason)}. {_BY_HAND}.",
                         evidence=evidence,
                     )
                     return updated

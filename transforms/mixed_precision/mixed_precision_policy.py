@@ -16,7 +16,7 @@ from tf24migrate.rules.calls import (
     code_for,
     keep_arguments,
 )
-from tf24migrate.rules.context import RuleContext
+from tf24migrate.rules.context import RuleContext, sentence
 from tf24migrate.rules.edits import Edit, MoveBinding, TrackUses
 from tf24migrate.rules.kinds import RenameSymbol
 from tf24migrate.rules.names import dotted_name_of_module, normalize
@@ -181,7 +181,7 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
             ctx.report(
                 original,
                 f"{message}: not migrated, since this file reads the policy's loss scale.\n"
-                f"{read[:1].upper()}{read[1:]}, which the stable `Policy` does not have: read "
+                f"{sentence(read)}, which the stable `Policy` does not have: read "
                 "the loss scale from the `LossScaleOptimizer` first, then migrate this call.",
             )
             return updated

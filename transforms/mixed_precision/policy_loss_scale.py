@@ -11,7 +11,7 @@ import libcst as cst
 from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, MENTIONS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import code_for
-from tf24migrate.rules.context import RuleContext
+from tf24migrate.rules.context import RuleContext, sentence
 from tf24migrate.rules.needles import any_of, attribute
 
 from .._text import assigned_value
@@ -105,7 +105,7 @@ class PolicyLossScale(Rule):
             ctx.report(
                 original,
                 "A policy's `loss_scale` is gone from TF 2.4's stable `Policy`: read `optimizer.loss_scale` "
-                f"from the `LossScaleOptimizer` instead.\n{evidence[:1].upper()}{evidence[1:]}; the "
+                f"from the `LossScaleOptimizer` instead.\n{sentence(evidence)}; the "
                 "experimental `Policy` keeps it up to TF 2.8, TF 2.9 removes it. The loss scale lives on "
                 "the `LossScaleOptimizer` wrapping your optimizer (`model.optimizer.loss_scale` after "
                 "`compile` under 'mixed_float16').",

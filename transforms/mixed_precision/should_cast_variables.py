@@ -7,7 +7,7 @@ import libcst as cst
 from tf24migrate.model.findings import Fix, Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, MENTIONS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import code_for
-from tf24migrate.rules.context import RuleContext
+from tf24migrate.rules.context import RuleContext, sentence
 from tf24migrate.rules.needles import any_of, attribute
 
 from .policy_loss_scale import policy_evidence
@@ -61,7 +61,7 @@ class ShouldCastVariables(Rule):
         message = (
             f"`Policy.should_cast_variables` is gone from TF 2.4: write "
             f"`{receiver}.variable_dtype != {receiver}.compute_dtype`\n"
-            f"{evidence[:1].upper()}{evidence[1:]}. The attribute meant that comparison."
+            f"{sentence(evidence)}. The attribute meant that comparison."
         )
         if not isinstance(original.value, (cst.Name, cst.Attribute)):
             ctx.report(original, message, evidence=evidence)
