@@ -37,16 +37,49 @@ def _number(node: cst.BaseExpression) -> float | None:
     return None
 
 
+_TYPE_TESTS = frozenset({"isinstance", "issubclass"})
+_TYPE_ASSERTIONS = frozenset({"assertIsInstance", "assertNotIsInstance"})  # unittest's
+
+
+def _is_type_test(ctx: RuleContext, node: cst.CSTNode) -> bool:
+    """Whether `node` is the class that `isinstance`, `issubclass` or a test's `assertIsInstance`
+    tests against (or one of a tuple of them): a place where it is never called."""
+    ancestors = ctx.ancestors
+    if len(ancestors) >= 2 and isinstance(ancestors[0], cst.Element) and isinstance(ancestors[1], cst.Tuple):
+        ancestors = ancestors[2:]
+    if len(ancestors) < 2 or not isinstance(ancestors[0], cst.Arg) or not isinstance(ancestors[1], cst.Call):
+        return False
+    call, func = ancestors[1], ancestors[1].func
+    tests = (
+        isinstance(func, cst.Name) and func.value in _TYPE_TESTS and ctx.binding(func.value) is None
+    ) or (isinstance(func, cst.Attribute) and func.attr.value in _TYPE_ASSERTIONS)
+    return tests and len(call.args) >= 2 and call.args[1] is ancestors[0]
+
+
 class _ExperimentalCallee(RenameSymbol):
-    """A renamed symbol whose calls are rewritten by the rule's `leave_Call`; other references
-    (`isinstance(x, mp.LossScaleOptimizer)`) and imports of it are renamed as `RenameSymbol` does."""
+    """A renamed class that takes other arguments: its calls are rewritten by the rule's
+    `leave_Call`, and imports of it are renamed as `RenameSymbol` does (each use of the imported
+    name then migrated too, or the import stays). Any other reference is renamed only where the
+    class is tested against (`isinstance(x, mp.LossScaleOptimizer)`); elsewhere (`LSO =
+    mp.LossScaleOptimizer`, an argument, a base) it may be called out of sight with the old
+    arguments, so it is reported: `takes` says how the new class's arguments differ."""
+
+    takes = "other arguments"
 
     def leave_Attribute(
         self, ctx: RuleContext, original: cst.Attribute, updated: cst.Attribute
     ) -> cst.BaseExpression:
         if ctx.qualified_name(original) != self.old or _is_callee(ctx, original):
             return updated
-        return super().leave_Attribute(ctx, original, updated)
+        if _is_type_test(ctx, original):
+            return super().leave_Attribute(ctx, original, updated)
+        ctx.report(
+            original,
+            f"{self.message.rstrip('.')}, which takes {self.takes}: not renamed here, where its calls are "
+            "out of sight.\nRename it by hand together with each call it reaches, passing the stable "
+            f"arguments (see {self.code}'s documentation).",
+        )
+        return updated
 
 
 _MODULE_MESSAGE = "`tf.keras.mixed_precision.experimental` is `tf.keras.mixed_precision` from TF 2.4."

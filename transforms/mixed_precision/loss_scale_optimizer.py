@@ -118,11 +118,14 @@ class LossScaleOptimizer(_ExperimentalCallee):
     call (a variable, a function result; a name bound to a `DynamicLossScale(...)` or
     `FixedLossScale(...)` in the same scope gets the stable call spelled out: the optimizer copies
     that loss scale from TF 2.4, so the name's later uses no longer see its scale), a `DynamicLossScale` with a `multiplier` other than 2
-    (the stable class has none), and calls passing `*args` / `**kwargs`. Other references
-    (`isinstance(x, ...LossScaleOptimizer)`) are renamed, except the base of a class: `class
-    Sub(...experimental.LossScaleOptimizer)` built as `Sub(opt, "dynamic")` would raise TypeError
-    with the stable base alone, so the base stays and is reported, naming the constructions this
-    file shows, to be changed with it (by hand, in every file that builds `Sub`).
+    (the stable class has none), and calls passing `*args` / `**kwargs`. A reference that is not
+    called is renamed where the class is tested against (`isinstance(x,
+    ...LossScaleOptimizer)`, `issubclass`: the experimental class derives from the stable one),
+    and reported anywhere else, where it may be called out of sight with TF 2.3's arguments (`LSO
+    = ...LossScaleOptimizer`, `functools.partial(...)`). The base of a class is reported naming
+    the constructions this file shows: `class Sub(...experimental.LossScaleOptimizer)` built as
+    `Sub(opt, "dynamic")` would raise TypeError with the stable base alone, so base and
+    constructions change together (by hand, in every file that builds `Sub`).
 
     Versions: the stable `LossScaleOptimizer` is exported since TF 2.4
     (tensorflow/python/keras/api/_v2/keras/mixed_precision/__init__.py of the tensorflow-cpu 2.4.0 wheel;

@@ -65,13 +65,18 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
     policy's `.loss_scale` (TF24309), `Policy(...)` calls are not migrated: the stable `Policy` has
     none.
 
-    Not rewritten: calls passing `*args` / `**kwargs` (reported).
+    Not rewritten: calls passing `*args` / `**kwargs` (reported), and a reference to the class that
+    is not called, unless an `isinstance` or `issubclass` tests against it (the experimental class
+    derives from the stable one): `make = ...experimental.Policy` may be called out of sight with a
+    `loss_scale`, so it is reported.
 
     Versions: `tf.keras.mixed_precision.Policy` is exported since TF 2.4
     (tensorflow/python/keras/api/_v2/keras/mixed_precision/__init__.py of the tensorflow-cpu 2.4.0 wheel;
     absent in 2.3.0); the experimental module is exported in keras 2.8.0 and gone in keras 2.9.0
     (keras/api/_v2/keras/mixed_precision/).
     """
+
+    takes = "no `loss_scale`"
 
     def __init__(self) -> None:
         super().__init__(
