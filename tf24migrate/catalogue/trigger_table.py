@@ -16,7 +16,7 @@ from tf24migrate.rules.needles import (
 )
 
 # The digest of the sources this table was generated from: see `catalogue.generated`.
-SOURCES_DIGEST = "cb952e909ac89b1d3d6e7f7141791824"
+SOURCES_DIGEST = "72520bca4acb6af0f0efe4b8333ba105"
 
 
 class Row(NamedTuple):
@@ -63,6 +63,7 @@ ROWS = (
     Row("TF24227", "einsum-op-layer-config", True, (PublicImports(), any_of(Pattern(r"\.Input\b|\bInput[ \t]*\(|\bInput[ \t]+as\b", "Input"), Pattern(r"\.(?:in|out)puts?\b", ".input", ".output"), Pattern(r"(?:model|Model|MODEL|layer|Layer|LAYER)\w*[ \t]*\.(?:in|out)puts?\b|(?:model|Model|MODEL|layer|Layer|LAYER)[^\n\r]*[)\]][ \t]*\.(?:in|out)puts?\b|(?:\A|(?<=[\n\r]))[ \t]*[)\]]?[ \t]*\.(?:in|out)puts?\b|(?:(?:model|Model|MODEL|layer|Layer|LAYER)\w*|[)\]])[ \t]*\.\\\r?(?m:$)", ".input", ".output", ".\\")), Pattern(r"\beinsum\b", "einsum"), Pattern(r"\b(?:from_config|clone_model|model_from_config|model_from_json|model_from_yaml)\b", "from_config", "clone_model", "model_from_config", "model_from_json", "model_from_yaml")), (Pattern(r"\beinsum\b", "einsum"), Pattern(r"\b(?:from_config|clone_model|model_from_config|model_from_json|model_from_yaml)\b", "from_config", "clone_model", "model_from_config", "model_from_json", "model_from_yaml"))),
     Row("TF24228", "reloaded-metric-function", True, (PublicImports(), Pattern(r"\bload_model\b", "load_model"), Pattern(r"\bcustom_objects\b", "custom_objects"), Pattern(r"\bmetrics\b", "metrics")), (Pattern(r"\bload_model\b", "load_model"),)),
     Row("TF24229", "pickled-optimizer", True, (PublicImports(), Pattern(r"\bpickle\b", "pickle"), Pattern(r"\b(?:optimizer|optimizers)\b", "optimizer", "optimizers")), (Pattern(r"\b(?:dump|dumps)\b", "dump", "dumps"),)),
+    Row("TF24230", "schedule-integer-step", True, (PublicImports(), Pattern(r"\bLearningRateSchedule\b", "LearningRateSchedule")), (Pattern(r"\bdef[ \t]+__call__\b", "__call__"),)),
     Row("TF24301", "mixed-precision-policy", True, (PublicImports(), "experimental"), (Pattern(r"\bmixed_precision\b", "mixed_precision"),)),
     Row("TF24302", "set-policy", True, (PublicImports(),), ("set_policy",)),
     Row("TF24303", "global-policy", True, (PublicImports(),), ("global_policy",)),
