@@ -125,6 +125,10 @@ class ScopeTracker:
             for name in target_names(node.name.name):
                 self.bind(name.value, node)
 
+    def _visit_assign_target(self, node: cst.AssignTarget) -> None:
+        """The names an assignment binds are no uses of what they named before (`x = ...`)."""
+        self.not_references.update(target_names(node.target))
+
     def _visit_global(self, node: cst.Global | cst.Nonlocal) -> None:
         for item in node.names:
             self.not_references.add(item.name)
@@ -187,6 +191,7 @@ ScopeTracker.VISIT = {
     cst.For: ScopeTracker._visit_for,
     cst.ExceptHandler: ScopeTracker._visit_except_handler,
     cst.Global: ScopeTracker._visit_global,
+    cst.AssignTarget: ScopeTracker._visit_assign_target,
     cst.Nonlocal: ScopeTracker._visit_global,
     **dict.fromkeys(COMPREHENSIONS, ScopeTracker._visit_comprehension),
 }

@@ -53,6 +53,7 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
     same way (`mp = tf.keras.mixed_precision.experimental` becomes `mp =
     tf.keras.mixed_precision`), unless the name is also read above the assignment, in a function
     the pass has already left: such a use cannot be followed, so the assignment is only reported.
+    An assignment in a class body is left alone: its uses (`Config.mp`, `self.mp`) are not followed.
 
     Before: `from tensorflow.keras import mixed_precision` then `policy = mixed_precision.experimental.Policy("mixed_float16", loss_scale="dynamic")`
     After:  `from tensorflow.keras import mixed_precision` then `policy = mixed_precision.Policy("mixed_float16")`
@@ -135,11 +136,13 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
         return updated.with_changes(names=names)
 
     def leave_Assign(self, ctx: RuleContext, original: cst.Assign, updated: cst.Assign) -> cst.Assign:
-        """`mp = tf.keras.mixed_precision.experimental` moves as its import would."""
+        """`mp = tf.keras.mixed_precision.experimental` moves as its import would; not in a class
+        body, whose attribute is read as `Config.mp` or `self.mp`, which the pass does not follow."""
         if (
             len(original.targets) != 1
             or type(original.targets[0].target) is not cst.Name
             or ctx.qualified_name(original.value) != EXPERIMENTAL
+            or _in_class_body(ctx)
         ):
             return updated
         kept = ctx.blocked_reason(original)
@@ -227,6 +230,14 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
             )
             or updated
         )
+
+
+def _in_class_body(ctx: RuleContext) -> bool:
+    """Whether the statement being left is in a class body (not in a function of it)."""
+    scope = next(
+        (a for a in ctx.ancestors if isinstance(a, (cst.ClassDef, cst.FunctionDef, cst.Lambda))), None
+    )
+    return isinstance(scope, cst.ClassDef)
 
 
 def _named_above(source: str, line: int, name: str) -> int | None:
