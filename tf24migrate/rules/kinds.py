@@ -1,7 +1,8 @@
 """The rewrites behind rename-like rules, written once; each rule of these kinds is a table row.
 
 - `RenameSymbol`: a TensorFlow symbol reached through imports (`tf.a.B` -> `tf.a.C`, and
-  `from tensorflow.a import B` -> `from tensorflow.a import C`, references following).
+  `from tensorflow.a import B` -> `from tensorflow.a import C`, references following; or `import C
+  as B` where the file's own names would meet the rename: `rules.names.renames_cleanly`).
 - `RenameMethod`: an attribute by name on any receiver (`s.experimental_run_v2` -> `s.run`).
 - `RenameKeyword`: a keyword argument in calls of named methods or functions.
 - `ReportUse`: TensorFlow symbols with no mechanical replacement; every use is reported.
@@ -19,7 +20,7 @@ from tf24migrate.rules.base import IMPORTS_TENSORFLOW, MENTIONS_TENSORFLOW, Data
 from tf24migrate.rules.calls import code_for, keyword_arg
 from tf24migrate.rules.context import EVIDENCE, RuleContext
 from tf24migrate.rules.edits import AddStatementAfter, Edit, MoveBinding, RenameBinding, TrackUses
-from tf24migrate.rules.names import dotted_name_of_module, normalize, tf_spelling
+from tf24migrate.rules.names import dotted_name_of_module, normalize, renames_cleanly, tf_spelling
 from tf24migrate.rules.needles import MethodCallLines, attribute, keyword
 from tf24migrate.rules.receivers import tensorflow_class_of
 
@@ -98,7 +99,10 @@ class RenameSymbol(DataRule):
                 renamed = renamed.with_changes(asname=None)  # `import mixed_precision as mixed_precision`
             edits: list[Edit] = [MoveBinding(alias, self.new)]
             if alias.asname is None and new_last != old_last:
-                edits.insert(0, RenameBinding(alias, new_last))
+                if renames_cleanly(ctx.source, old_last, new_last):
+                    edits.insert(0, RenameBinding(alias, new_last))
+                else:  # the file's own names would meet the new one: the import keeps the old name
+                    renamed = renamed.with_changes(asname=cst.AsName(name=cst.Name(old_last)))
             if self.uses_must_follow:
                 edits.append(TrackUses(alias))
             if new_parent == old_parent:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from tf24migrate.model.release_diff import PUBLIC_MODULES
+from tf24migrate.rules.text import of_the_last_text, parsed_or_none
 
 TENSORFLOW = "tensorflow"
 _V2 = "tensorflow.compat.v2"
@@ -306,3 +307,47 @@ def ast_classes(tree: ast.Module) -> dict[str, ast.ClassDef]:
         if isinstance(node, ast.ClassDef):
             classes.setdefault(node.name, node)
     return classes
+
+
+@of_the_last_text
+def _bound_and_named(source: str) -> tuple[dict[str, int], frozenset[str]] | None:
+    """How many times each name is bound in `source` (assigned, defined, a parameter, imported,
+    caught, declared `global`), and every name it binds or reads; None when it does not parse."""
+    tree = parsed_or_none(source)
+    if tree is None:
+        return None
+    bound: dict[str, int] = {}
+    named: set[str] = set()
+
+    def bind(name: str) -> None:
+        bound[name] = bound.get(name, 0) + 1
+        named.add(name)
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            named.add(node.id)
+            if not isinstance(node.ctx, ast.Load):
+                bind(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bind(node.name)
+        elif isinstance(node, ast.arg):
+            bind(node.arg)
+        elif isinstance(node, ast.alias):
+            bind(node.asname or node.name.split(".", 1)[0])
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            bind(node.name)
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            for name in node.names:
+                bind(name)
+    return bound, frozenset(named)
+
+
+def renames_cleanly(source: str, old: str, new: str) -> bool:
+    """Whether an imported name `old` can become `new` throughout `source`: `old` is bound once
+    (its import), `new` is no name of the file at all, and no `__all__` exports names by string.
+    Otherwise a rename would reach a binding of the user's (`CommunicationOptions` of their own, a
+    `mixed_precision = False` switch, a `try:` import of `old` from elsewhere)."""
+    if "__all__" in source:
+        return False
+    found = _bound_and_named(source)
+    return found is not None and found[0].get(old, 0) == 1 and new not in found[1]
