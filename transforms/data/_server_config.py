@@ -41,6 +41,20 @@ def keyword_call(func: cst.BaseExpression, arguments: list[tuple[str, cst.BaseEx
     return cst.Call(func, args)
 
 
+_SAFE_OPERANDS = (cst.Name, cst.Attribute, cst.Call, cst.Subscript)
+
+
+def _defaulted(name: str, value: cst.BaseExpression) -> cst.BaseExpression:
+    """The config's `protocol` for a value that may be None: TF 2.3's servers read None as
+    `"grpc"`, TF 2.4's configs pass it on (an empty protocol, which fails to start), so a
+    value that is not a string written out becomes `value or "grpc"`."""
+    if name != "protocol" or isinstance(value, (cst.SimpleString, cst.ConcatenatedString)):
+        return value
+    if not isinstance(value, _SAFE_OPERANDS):
+        value = value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+    return cst.BooleanOperation(left=value, operator=cst.Or(), right=cst.SimpleString('"grpc"'))
+
+
 class _ServerConfig(Rule):
     """A tf.data service server whose TF 2.3 arguments move into a config tuple in TF 2.4."""
 
@@ -80,7 +94,7 @@ class _ServerConfig(Rule):
             return updated
         new_values = updated_values(original, updated)
         config_args = [
-            (name, new_values[bound[name]])
+            (name, _defaulted(name, new_values[bound[name]]))
             for name in self.config_order
             if name in bound and not is_none(bound[name].value)
         ]
@@ -120,6 +134,12 @@ class _ServerConfig(Rule):
         before = updated.whitespace_before_args
         indent = before.last_line.value if isinstance(before, cst.ParenthesizedWhitespace) else ""
         config = nested_multiline_call(config_func, moved, updated)
+        config = config.with_changes(
+            args=[
+                arg.with_changes(value=_defaulted(arg.keyword.value, arg.value)) if arg.keyword else arg
+                for arg in config.args
+            ]
+        )
         leading = leading_comment_lines(updated)
         if isinstance(before, cst.ParenthesizedWhitespace):  # its comment lines now precede their argument
             updated = updated.with_changes(whitespace_before_args=before.with_changes(empty_lines=[]))

@@ -26,6 +26,10 @@ class DispatchServerConfig(_ServerConfig):
     or a non-literal first argument in a file that already uses `DispatcherConfig`).
     `DispatchServer(0)` happens to run on TF 2.4 (`0` counts as no config) but is rewritten too.
 
+    A `protocol` that is not a string written out (a variable that may hold None) becomes
+    `protocol or "grpc"`: TF 2.3's server read None as `"grpc"`, while TF 2.4's `DispatcherConfig` passes
+    None on, and the server then fails to start (executed on TF 2.3.0 and 2.4.0).
+
     Versions: `DispatcherConfig` is exported since TF 2.4 and `DispatchServer` takes it instead of `port`
     there (tensorflow/_api/v2/data/experimental/service/__init__.py and
     tensorflow/python/data/experimental/service/server_lib.py of the tensorflow-cpu 2.3.0 and 2.4.0 wheels).

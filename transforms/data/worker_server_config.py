@@ -29,6 +29,10 @@ class WorkerServerConfig(_ServerConfig):
     calls that already look like TF 2.4 (`config=`, a config built in the call, a single argument,
     or `(config, True/False)`).
 
+    A `protocol` that is not a string written out (a variable that may hold None) becomes
+    `protocol or "grpc"`: TF 2.3's server read None as `"grpc"`, while TF 2.4's `WorkerConfig` passes
+    None on, and the server then fails to start (executed on TF 2.3.0 and 2.4.0).
+
     Versions: `WorkerConfig` is exported since TF 2.4 and `WorkerServer` takes it instead of `port` there
     (tensorflow/_api/v2/data/experimental/service/__init__.py and
     tensorflow/python/data/experimental/service/server_lib.py of the tensorflow-cpu 2.3.0 and 2.4.0 wheels).
