@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tf24migrate.rules.context import RuleContext
+from tf24migrate.rules.calls import code_for
+from tf24migrate.rules.context import RuleContext, sentence
 from tf24migrate.rules.kinds import RenameSymbol
 
 EXPERIMENTAL = "tensorflow.keras.mixed_precision.experimental"
@@ -79,7 +80,26 @@ class _ExperimentalCallee(RenameSymbol):
             "out of sight.\nRename it by hand together with each call it reaches, passing the stable "
             f"arguments (see {self.code}'s documentation).",
         )
+        self.keep_constructions(ctx, f"line {ctx.source_line(original)} keeps `{code_for(original)}`")
         return updated
+
+    def keep_constructions(self, ctx: RuleContext, why: str) -> None:
+        """Keep the file's constructions of the class as they are: the experimental class stays
+        named in the file (`why`), and the stable class is not derived from it, so an object
+        built from the stable one would fail an `isinstance` test against it."""
+        ctx.block(self, why)
+
+    def constructions_kept(self, ctx: RuleContext) -> str | None:
+        """Why the constructions of the class are not rewritten in this file, if they are not:
+        the first line of a finding at one, and what to do."""
+        why = ctx.blocked_reason(self)
+        if why is None:
+            return None
+        return (
+            f"not rewritten, since this file keeps the experimental class.\n{sentence(why)}, and an "
+            "object built from the stable class fails `isinstance` tests against the experimental one: "
+            "migrate those references first."
+        )
 
 
 _MODULE_MESSAGE = "`tf.keras.mixed_precision.experimental` is `tf.keras.mixed_precision` from TF 2.4."

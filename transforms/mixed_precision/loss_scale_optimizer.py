@@ -125,7 +125,10 @@ class LossScaleOptimizer(_ExperimentalCallee):
     = ...LossScaleOptimizer`, `functools.partial(...)`). The base of a class is reported naming
     the constructions this file shows: `class Sub(...experimental.LossScaleOptimizer)` built as
     `Sub(opt, "dynamic")` would raise TypeError with the stable base alone, so base and
-    constructions change together (by hand, in every file that builds `Sub`).
+    constructions change together (by hand, in every file that builds `Sub`). Where the file keeps
+    the experimental class so (reported, or a base), its constructions are reported, not
+    rewritten: the stable class does not derive from the experimental one, so an object built
+    from it fails `isinstance` tests against the name kept (executed on TF 2.4.0).
 
     Versions: the stable `LossScaleOptimizer` is exported since TF 2.4
     (tensorflow/python/keras/api/_v2/keras/mixed_precision/__init__.py of the tensorflow-cpu 2.4.0 wheel;
@@ -168,12 +171,19 @@ class LossScaleOptimizer(_ExperimentalCallee):
         cls = class_of_base(ctx)
         if cls is not None:
             ctx.report(base, subclass_report(cls, ctx.source, self.message, _BY_HAND))
+            self.keep_constructions(
+                ctx, f"line {ctx.source_line(base)} makes `{cls.name.value}` derive from it"
+            )
         return cls is not None
 
     def leave_Call(self, ctx: RuleContext, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         if ctx.qualified_name(original.func) != self.old:
             return updated
         message = "`LossScaleOptimizer(optimizer, loss_scale)` is stable in TF 2.4 with new arguments"
+        kept = self.constructions_kept(ctx)
+        if kept is not None:
+            ctx.report(original, f"{message}: {kept}")
+            return updated
         by_hand = f"{message}: rewrite the call by hand"
         bound = bind_or_report(ctx, original, ("optimizer", "loss_scale"), f"{by_hand}\n{_BY_HAND}.")
         if bound is None:

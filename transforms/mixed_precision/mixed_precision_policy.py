@@ -69,7 +69,8 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
     Not rewritten: calls passing `*args` / `**kwargs` (reported), and a reference to the class that
     is not called, unless an `isinstance` or `issubclass` tests against it (the experimental class
     derives from the stable one): `make = ...experimental.Policy` may be called out of sight with a
-    `loss_scale`, so it is reported.
+    `loss_scale`, so it is reported, and the file's `Policy(...)` calls with it: an object of the
+    stable class fails `isinstance` tests against the experimental one (executed on TF 2.4.0).
 
     Versions: `tf.keras.mixed_precision.Policy` is exported since TF 2.4
     (tensorflow/python/keras/api/_v2/keras/mixed_precision/__init__.py of the tensorflow-cpu 2.4.0 wheel;
@@ -184,6 +185,10 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
         message = (
             "`Policy` is stable in TF 2.4 as `tf.keras.mixed_precision.Policy(name)`, without `loss_scale`"
         )
+        constructions_kept = self.constructions_kept(ctx)
+        if constructions_kept is not None:
+            ctx.report(original, f"{message}: {constructions_kept}")
+            return updated
         read = ctx.blocked_reason(LOSS_SCALE_READ)
         if read is not None:
             ctx.report(
