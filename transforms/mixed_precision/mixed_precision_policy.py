@@ -5,6 +5,7 @@ experimental module."""
 from __future__ import annotations
 
 import io
+import re
 import tokenize
 
 import libcst as cst
@@ -136,6 +137,15 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
                 names[index] = moved
         return updated.with_changes(names=names)
 
+    def widened_test(self, ctx: RuleContext) -> str | None:
+        if _LOSS_SCALE_READ.search(ctx.source) is None:
+            return None
+        return (
+            "since this file reads a `.loss_scale`.\nThe stable `Policy` also matches the policies TF 2.4 "
+            "gives layers, which have no `loss_scale`: a read that the test guards would raise "
+            "AttributeError. Read the loss scale from the `LossScaleOptimizer` (TF24309), then rename it."
+        )
+
     def leave_Assign(self, ctx: RuleContext, original: cst.Assign, updated: cst.Assign) -> cst.Assign:
         """`mp = tf.keras.mixed_precision.experimental` moves as its import would; not in a class
         body, whose attribute is read as `Config.mp` or `self.mp`, which the pass does not follow."""
@@ -235,6 +245,9 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
             )
             or updated
         )
+
+
+_LOSS_SCALE_READ = re.compile(r"\.loss_scale\b")
 
 
 def _in_class_body(ctx: RuleContext) -> bool:
