@@ -55,6 +55,13 @@ def _defaulted(name: str, value: cst.BaseExpression) -> cst.BaseExpression:
     return cst.BooleanOperation(left=value, operator=cst.Or(), right=cst.SimpleString('"grpc"'))
 
 
+def _named_as_config(node: cst.BaseExpression) -> bool:
+    """Whether `node` is a name or attribute that says it holds a config (`config`, `self.cfg`)."""
+    parts = dotted_parts(node)
+    words = set(parts[-1].lower().split("_")) if parts else set()
+    return bool(words & {"config", "cfg", "configuration"})
+
+
 class _ServerConfig(Rule):
     """A tf.data service server whose TF 2.3 arguments move into a config tuple in TF 2.4."""
 
@@ -154,8 +161,9 @@ class _ServerConfig(Rule):
         return updated.with_changes(args=close_multiline_call(args, updated))
 
     def _already_migrated(self, ctx: RuleContext, call: cst.Call) -> bool:
-        """TF 2.4 style: `config=`, a config built in the call, no arguments, or a value that is not
-        a port in a file that already uses the config class."""
+        """TF 2.4 style: `config=`, a config built in the call, no arguments, a first argument named
+        as a config (`DispatchServer(config)`), or a value that is not a port in a file that already
+        uses the config class."""
         if any(arg.keyword is not None and arg.keyword.value == "config" for arg in call.args):
             return True
         positional = [arg.value for arg in call.args if arg.keyword is None and not arg.star]
@@ -168,6 +176,8 @@ class _ServerConfig(Rule):
         if len(positional) >= 2 and _is_bool(positional[1]):
             return True  # (config, start)
         first_is_port = positional and isinstance(positional[0], cst.Integer)
+        if positional and not first_is_port and _named_as_config(positional[0]):
+            return True  # `DispatchServer(config)`, `DispatchServer(self.dispatcher_config)`
         return bool(positional) and not first_is_port and self.config in ctx.source
 
     def _config_name(self, ctx: RuleContext, func: cst.BaseExpression) -> cst.BaseExpression | None:

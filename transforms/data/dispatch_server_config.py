@@ -23,7 +23,8 @@ class DispatchServerConfig(_ServerConfig):
 
     Not rewritten: calls passing `*args` / `**kwargs` (reported: their values cannot be matched),
     and calls that already look like TF 2.4 (`config=`, a config built in the call, no arguments,
-    or a non-literal first argument in a file that already uses `DispatcherConfig`).
+    a first argument named as a config (`DispatchServer(config)`, `self.dispatcher_cfg`), or a
+    non-literal first argument in a file that already uses `DispatcherConfig`).
     `DispatchServer(0)` happens to run on TF 2.4 (`0` counts as no config) but is rewritten too.
 
     A `protocol` that is not a string written out (a variable that may hold None) becomes
