@@ -65,7 +65,8 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
     suppressed line) keeps the experimental import, and the import's finding names those uses; the
     migrated uses are spelled through another TensorFlow import then. In a file that reads a
     policy's `.loss_scale` (TF24309), `Policy(...)` calls are not migrated: the stable `Policy` has
-    none.
+    none; nor in a file reading a `.loss_scale` of a value it does not show (a parameter's), which
+    may be a policy.
 
     Not rewritten: calls passing `*args` / `**kwargs` (reported), and a reference to the class that
     is not called, unless an `isinstance` or `issubclass` tests against it (the experimental class
@@ -199,7 +200,7 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
         if constructions_kept is not None:
             ctx.report(original, f"{message}: {constructions_kept}")
             return updated
-        read = ctx.blocked_reason(LOSS_SCALE_READ)
+        read = ctx.blocked_reason(LOSS_SCALE_READ) or _some_loss_scale_read(ctx.source)
         if read is not None:
             ctx.report(
                 original,
@@ -248,6 +249,15 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
 
 
 _LOSS_SCALE_READ = re.compile(r"\.loss_scale\b")
+
+
+def _some_loss_scale_read(source: str) -> str | None:
+    """Where the file reads a `.loss_scale` of something it does not show (a parameter, a call's
+    result): it may be a policy's, which the stable `Policy` does not have."""
+    found = _LOSS_SCALE_READ.search(source)
+    if found is None:
+        return None
+    return f"line {source.count(chr(10), 0, found.start()) + 1} reads a `.loss_scale`, maybe a policy's"
 
 
 def _in_class_body(ctx: RuleContext) -> bool:
