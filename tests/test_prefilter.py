@@ -22,6 +22,7 @@ from tf24migrate.engine.pipeline import migrate_source
 from tf24migrate.model.tricks import VARIABLE
 from tf24migrate.rules.needles import (
     IMPORTS_PUBLIC_TENSORFLOW,
+    FirstParameterUses,
     KeywordOfModuleCall,
     MethodCallLines,
     ModuleAttribute,
@@ -276,6 +277,10 @@ def test_each_rule_pattern_finds_what_its_regular_expression_finds(needle):
                     receiver = re.split(r"[\s:=]", told, maxsplit=1)[0]
                     called = rf"(?<![\w.]){re.escape(receiver)}\s*\.\s*(?:{methods})\b"
                     assert told.startswith("class ") or re.search(called, source), told
+        elif isinstance(needle, FirstParameterUses):  # the headers, and their parameter named below
+            parameters = {m.group(1) for m in needle.regex_in(source).finditer(source)}
+            for a, b in found:
+                assert (a, b) in everywhere or source[a:b] in parameters, source[a:b]
         else:  # it narrows its regular expression's matches (`KeywordOfModuleCall`), or each
             # alternative of an `any_of` is matched alone: found on some of the same lines
             assert {source.count("\n", 0, a) for a, _ in found} <= {
@@ -650,3 +655,18 @@ def test_an_import_in_a_docstring_or_comment_is_not_an_import():
         '"""Use:\n\n    import tensorflow as tf\n"""\n# import tensorflow\n'
     )
     assert all(map(_may_import_public_tensorflow, TRICKY_IMPORTS))
+
+
+def test_first_parameter_uses_are_the_lines_of_the_method_naming_it():
+    source = (
+        "class Warmup(Schedule):\n"
+        "    def __call__(self, step):\n"
+        "        rate = self.rate\n"
+        "        return rate * (\n"
+        "    step / 10)\n"  # a continuation line, shallower than the body
+        "\n"
+        "    def other(self, step):\n"
+        "        return step\n"
+        "step = 3\n"
+    )
+    assert trigger_lines(source, [FirstParameterUses("__call__")]) == {2, 5}

@@ -5,6 +5,7 @@ do not edit (see `tf24migrate.catalogue.prefilter`; tests/test_prefilter.py fail
 from typing import NamedTuple
 
 from tf24migrate.rules.needles import (
+    FirstParameterUses,
     KeywordOfModuleCall,
     MethodCallLines,
     ModuleAttribute,
@@ -16,7 +17,7 @@ from tf24migrate.rules.needles import (
 )
 
 # The digest of the sources this table was generated from: see `catalogue.generated`.
-SOURCES_DIGEST = "f207edc4d8492cb233953a2cae81551e"
+SOURCES_DIGEST = "53a9e1bd278f4bc0a9221fc1b3565645"
 
 
 class Row(NamedTuple):
@@ -63,7 +64,7 @@ ROWS = (
     Row("TF24227", "einsum-op-layer-config", True, (PublicImports(), any_of(Pattern(r"\.Input\b|\bInput[ \t]*\(|\bInput[ \t]+as\b", "Input"), Pattern(r"\.(?:in|out)puts?\b", ".input", ".output"), Pattern(r"(?:model|Model|MODEL|layer|Layer|LAYER)\w*[ \t]*\.(?:in|out)puts?\b|(?:model|Model|MODEL|layer|Layer|LAYER)[^\n\r]*[)\]][ \t]*\.(?:in|out)puts?\b|(?:\A|(?<=[\n\r]))[ \t]*[)\]]?[ \t]*\.(?:in|out)puts?\b|(?:(?:model|Model|MODEL|layer|Layer|LAYER)\w*|[)\]])[ \t]*\.\\\r?(?m:$)", ".input", ".output", ".\\")), Pattern(r"\beinsum\b", "einsum"), Pattern(r"\b(?:from_config|clone_model|model_from_config|model_from_json|model_from_yaml)\b", "from_config", "clone_model", "model_from_config", "model_from_json", "model_from_yaml")), (Pattern(r"\beinsum\b", "einsum"), Pattern(r"\b(?:from_config|clone_model|model_from_config|model_from_json|model_from_yaml)\b", "from_config", "clone_model", "model_from_config", "model_from_json", "model_from_yaml"))),
     Row("TF24228", "reloaded-metric-function", True, (PublicImports(), Pattern(r"\bload_model\b", "load_model"), Pattern(r"\bcustom_objects\b", "custom_objects"), Pattern(r"\bmetrics\b", "metrics")), (Pattern(r"\bload_model\b", "load_model"),)),
     Row("TF24229", "pickled-optimizer", True, (PublicImports(), Pattern(r"\bpickle\b", "pickle"), Pattern(r"\b(?:optimizer|optimizers)\b", "optimizer", "optimizers")), (Pattern(r"\b(?:dump|dumps)\b", "dump", "dumps"),)),
-    Row("TF24230", "schedule-integer-step", True, (PublicImports(), Pattern(r"\bLearningRateSchedule\b", "LearningRateSchedule")), (Pattern(r"\bdef[ \t]+__call__\b", "__call__"),)),
+    Row("TF24230", "schedule-integer-step", True, (PublicImports(), Pattern(r"\bLearningRateSchedule\b", "LearningRateSchedule")), (FirstParameterUses("__call__"),)),
     Row("TF24301", "mixed-precision-policy", True, (PublicImports(), "experimental"), (Pattern(r"\bmixed_precision\b", "mixed_precision"),)),
     Row("TF24302", "set-policy", True, (PublicImports(),), ("set_policy",)),
     Row("TF24303", "global-policy", True, (PublicImports(),), ("global_policy",)),

@@ -9,9 +9,12 @@ build patterns without importing the prefilter that reads the table.
 
 from __future__ import annotations
 
+import ast
 import functools
 import re
 from collections.abc import Iterable, Iterator, Mapping
+
+from tf24migrate.rules.text import line_starts, parsed_or_none
 
 
 class Pattern:
@@ -333,6 +336,43 @@ class MethodCallLines(_MadeOf):
         if names:
             bound = rf"{self._LINE}{_one_of(tuple(names))}[ \t]*(?::[^\n\r=]*)?=(?!=)"
             yield from re.finditer(bound, text)
+
+
+class FirstParameterUses(_MadeOf):
+    """The header of each `def method(self, name, ...)` of one of `methods`, and the lines of its
+    body that name its first parameter after `self` (`def __call__(self, step):` and the lines
+    reading or binding `step`): what a rule judging how a method uses that parameter must see,
+    without the rest of the method (its uses of `self`, which `Rule.follows` would bring)."""
+
+    __slots__ = ("methods",)
+
+    def __init__(self, *methods: str) -> None:
+        super().__init__(
+            rf"(?m)^[ \t]*def[ \t]+{_one_of(methods)}[ \t]*\([ \t]*self[ \t]*,[ \t]*(\w+)", *methods
+        )
+        self.methods = methods
+        self._arguments = methods
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        for header in super().finditer(text):
+            yield header
+            body = text.find("\n", header.end()) + 1 or len(text)
+            end = _end_of_function(text, text.count("\n", 0, header.start()) + 1)
+            yield from re.compile(rf"\b{header.group(1)}\b").finditer(text, body, end)
+
+
+def _end_of_function(text: str, line: int) -> int:
+    """Where the function defined on `line` ends in `text` (Python's parse of it says); the end of
+    the text if it does not parse (the engine then reads every line anyway)."""
+    tree = parsed_or_none(text)
+    if tree is None:
+        return len(text)
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.lineno == line:
+            last = node.end_lineno or line
+            starts = line_starts(text)  # of each line: the one after the function's last
+            return starts[last] if last < len(starts) else len(text)
+    return len(text)
 
 
 _STRING = re.compile(r"""('{3}|"{3}|'|")(?:\\.|(?!\1).)*?\1""", re.DOTALL)

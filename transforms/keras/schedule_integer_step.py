@@ -11,7 +11,7 @@ from tf24migrate.model.findings import Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import abbreviated, code_for
 from tf24migrate.rules.context import RuleContext
-from tf24migrate.rules.needles import Pattern, word
+from tf24migrate.rules.needles import FirstParameterUses, word
 
 _SCHEDULES = (
     "tensorflow.keras.optimizers.schedules.",
@@ -24,7 +24,6 @@ _CASTS = frozenset({"cast", "to_float", "convert_to_tensor", "float"})
 _FLOAT_ONLY = frozenset(
     {"rsqrt", "sqrt", "exp", "log", "log1p", "pow", "cos", "sin", "tanh", "sigmoid", "floor", "ceil", "erf"}
 )
-_CALL_DEF = Pattern(r"\bdef[ \t]+__call__\b", "__call__")
 
 
 def _last_name(node: cst.BaseExpression) -> str:
@@ -129,10 +128,10 @@ class ScheduleIntegerStep(Rule):
     changed_in = "2.4"
     fix = None
     severity = Severity.WARNING
-    triggers = (_CALL_DEF,)
+    # `def __call__(self, step)` and the lines naming `step` (not all of `__call__`'s)
+    triggers = (FirstParameterUses("__call__"),)
     requires = (*IMPORTS_TENSORFLOW, word("LearningRateSchedule"))
-    # the parameters of `__call__` are followed to the lines reading them
-    follows = (_CALL_DEF,)
+    follows = ()
 
     def leave_FunctionDef(
         self, ctx: RuleContext, original: cst.FunctionDef, updated: cst.FunctionDef
