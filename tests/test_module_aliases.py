@@ -11,7 +11,7 @@ import ast
 import pytest
 
 from tf24migrate import migrate_source
-from tf24migrate.rules.names import ast_import_aliases, is_tensorflow, public_module
+from tf24migrate.rules.names import ast_import_aliases, bound_once_in_scope, is_tensorflow, public_module
 
 POLICY = 'policy = {}.Policy("mixed_float16")\n'
 
@@ -117,3 +117,20 @@ def test_public_modules_come_from_the_releases():
     assert public_module("tensorflow.compat.v1.layers") == "tensorflow.compat.v1.layers"
     assert public_module("tensorflow.keras.backend.update") is None  # a function
     assert public_module("tensorflow.python.keras.backend") is None  # internal: no alias is assumed
+
+
+@pytest.mark.parametrize(
+    "source, once",
+    [
+        ("mp = a.b\n", True),
+        ("mp = a.b\ndef f(mp):\n    return mp\n", True),  # another scope's parameter
+        ("if c:\n    mp = a.b\nelse:\n    mp = None\n", False),
+        ("mp = a.b\ndef f():\n    global mp\n    mp = None\n", False),
+        ("def init(): global mp; mp = a.b\n", False),  # binds the module's name, read elsewhere
+        ("mp = a.b\nfrom helpers import *\n", False),
+        ("mp = a.b\n[mp for mp in range(3)]\n", True),  # the comprehension's own name
+    ],
+)
+def test_a_module_alias_moves_only_where_its_scope_binds_it_once(source, once):
+    line = next(n for n, text in enumerate(source.splitlines(), 1) if "mp = a.b" in text)
+    assert bound_once_in_scope(source, "mp", line) is once

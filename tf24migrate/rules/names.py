@@ -333,7 +333,7 @@ def _bound_and_named(source: str) -> tuple[dict[str, int], frozenset[str]] | Non
         elif isinstance(node, ast.arg):
             bind(node.arg)
         elif isinstance(node, ast.alias):
-            bind(node.asname or node.name.split(".", 1)[0])
+            bind(node.asname or node.name.split(".", 1)[0])  # `*` for a star import
         elif isinstance(node, ast.ExceptHandler) and node.name:
             bind(node.name)
         elif isinstance(node, (ast.Global, ast.Nonlocal)):
@@ -342,12 +342,84 @@ def _bound_and_named(source: str) -> tuple[dict[str, int], frozenset[str]] | Non
     return bound, frozenset(named)
 
 
+def bound_once(source: str, name: str) -> bool:
+    """Whether `source` binds `name` exactly once, and imports nothing with `*` (which may bind
+    any name)."""
+    found = _bound_and_named(source)
+    return found is not None and found[0].get(name, 0) == 1 and "*" not in found[0]
+
+
 def renames_cleanly(source: str, old: str, new: str) -> bool:
     """Whether an imported name `old` can become `new` throughout `source`: `old` is bound once
-    (its import), `new` is no name of the file at all, and no `__all__` exports names by string.
-    Otherwise a rename would reach a binding of the user's (`CommunicationOptions` of their own, a
-    `mixed_precision = False` switch, a `try:` import of `old` from elsewhere)."""
-    if "__all__" in source:
+    (its import), `new` is no name of the file at all, nothing is imported with `*`, and no
+    `__all__` exports names by string. Otherwise a rename would reach a binding of the user's
+    (`CommunicationOptions` of their own, a `mixed_precision = False` switch, a `try:` import of
+    `old` from elsewhere, a helper module's `set_global_policy`)."""
+    if "__all__" in source or not bound_once(source, old):
         return False
     found = _bound_and_named(source)
-    return found is not None and found[0].get(old, 0) == 1 and new not in found[1]
+    return found is not None and new not in found[1]
+
+
+# what has names of its own (a comprehension's variables are its own too)
+_SCOPES = (
+    ast.FunctionDef,
+    ast.AsyncFunctionDef,
+    ast.ClassDef,
+    ast.Lambda,
+    ast.ListComp,
+    ast.SetComp,
+    ast.DictComp,
+    ast.GeneratorExp,
+)
+
+
+def bound_once_in_scope(source: str, name: str, line: int) -> bool:
+    """Whether the scope holding `line` of `source` (the module, or the innermost function or
+    class) binds `name` once: no other assignment, parameter, import or `del` of it there, no
+    `global` (or `nonlocal`) declaration of it in a function nested in it, and nothing imported
+    with `*`. A name bound in two branches (`if amp: mp = ...` / `else: mp = None`) is not."""
+    tree = parsed_or_none(source)
+    if tree is None:
+        return False
+    scope: ast.AST = tree
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+            and node.lineno <= line <= (node.end_lineno or node.lineno)
+            and node.lineno >= getattr(scope, "lineno", 0)
+        ):
+            scope = node
+    count = 0
+    if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        arguments = scope.args
+        every = [
+            *arguments.posonlyargs,
+            *arguments.args,
+            *arguments.kwonlyargs,
+            arguments.vararg,
+            arguments.kwarg,
+        ]
+        count += sum(1 for argument in every if argument is not None and argument.arg == name)
+    declared = ast.Global if scope is tree else ast.Nonlocal
+    stack = list(ast.iter_child_nodes(scope))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, _SCOPES):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == name:
+                count += 1
+            # a nested function may declare the name and rebind it
+            count += sum(1 for inner in ast.walk(node) if isinstance(inner, declared) and name in inner.names)
+            continue
+        if isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names:
+            return False  # it binds a name of another scope, read out of sight
+        if isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load):
+            count += 1
+        elif isinstance(node, ast.alias):
+            if node.name == "*":
+                return False  # may bind the name
+            count += (node.asname or node.name.split(".")[0]) == name
+        elif isinstance(node, ast.ExceptHandler) and node.name == name:
+            count += 1
+        stack.extend(ast.iter_child_nodes(node))
+    return count == 1

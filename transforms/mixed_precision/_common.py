@@ -3,6 +3,8 @@ and small readers of literal arguments."""
 
 from __future__ import annotations
 
+import re
+
 import libcst as cst
 
 from tf24migrate.rules.calls import code_for
@@ -90,11 +92,22 @@ class _ExperimentalCallee(RenameSymbol):
         self.keep_constructions(ctx, f"line {ctx.source_line(original)} keeps `{code_for(original)}`")
         return updated
 
+    # what else a test against the stable class matches, where the file reads a loss scale
+    widens = ""
+
     def widened_test(self, ctx: RuleContext) -> str | None:
         """Why a test against the class must not name the stable one in this file (the rest of
         the finding's text), or None: the stable class is a base of the experimental one, so the
-        test then matches more objects."""
-        return None
+        test then matches more objects (`widens`), on which a loss scale the test guards is read
+        otherwise or not at all."""
+        read = READS_A_LOSS_SCALE.search(ctx.source)
+        if read is None:
+            return None
+        line = ctx.source.count("\n", 0, read.start()) + 1
+        return (
+            f"since this file reads a loss scale (line {line}).\n{self.widens}: code the test guards would "
+            "read it wrongly. Read the loss scale as TF24307 and TF24309 say, then rename it."
+        )
 
     def keep_constructions(self, ctx: RuleContext, why: str) -> None:
         """Keep the file's constructions of the class as they are: the experimental class stays
@@ -114,5 +127,8 @@ class _ExperimentalCallee(RenameSymbol):
             "migrate those references first."
         )
 
+
+# a read of a loss scale: an attribute, or by name (`getattr(policy, "loss_scale")`)
+READS_A_LOSS_SCALE = re.compile(r"""\.loss_scale\b|["']loss_scale["']""")
 
 _MODULE_MESSAGE = "`tf.keras.mixed_precision.experimental` is `tf.keras.mixed_precision` from TF 2.4."

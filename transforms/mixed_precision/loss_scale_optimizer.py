@@ -136,6 +136,11 @@ class LossScaleOptimizer(_ExperimentalCallee):
     (keras/api/_v2/keras/mixed_precision/).
     """
 
+    widens = (
+        "The stable `LossScaleOptimizer` also matches the one TF 2.4's `compile` wraps an optimizer in "
+        "under `mixed_float16`, whose `loss_scale` is a tensor, not TF 2.3's loss-scale object"
+    )
+
     def __init__(self) -> None:
         super().__init__(
             code="TF24305",

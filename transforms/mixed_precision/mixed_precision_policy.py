@@ -5,7 +5,6 @@ experimental module."""
 from __future__ import annotations
 
 import io
-import re
 import tokenize
 
 import libcst as cst
@@ -20,12 +19,13 @@ from tf24migrate.rules.calls import (
 from tf24migrate.rules.context import RuleContext, sentence
 from tf24migrate.rules.edits import Edit, MoveBinding, TrackUses
 from tf24migrate.rules.kinds import RenameSymbol
-from tf24migrate.rules.names import dotted_name_of_module, normalize
+from tf24migrate.rules.names import bound_once_in_scope, dotted_name_of_module, normalize
 from tf24migrate.rules.needles import word
 
 from ._common import (
     _MODULE_MESSAGE,
     EXPERIMENTAL,
+    READS_A_LOSS_SCALE,
     STABLE,
     _ExperimentalCallee,
     _string,
@@ -52,8 +52,9 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
     rewritten by its own rule (TF24301–TF24305) and keeps the alias. Names imported from the
     experimental module move to the stable module's import. A name assigned the module moves the
     same way (`mp = tf.keras.mixed_precision.experimental` becomes `mp =
-    tf.keras.mixed_precision`), unless the name is also read above the assignment, in a function
-    the pass has already left: such a use cannot be followed, so the assignment is only reported.
+    tf.keras.mixed_precision`), unless the name is bound elsewhere in the file too (`else: mp =
+    None`) or read above the assignment, in a function the pass has already left: such uses
+    cannot be followed, so the assignment is only reported.
     An assignment in a class body is left alone: its uses (`Config.mp`, `self.mp`) are not followed.
 
     Before: `from tensorflow.keras import mixed_precision` then `policy = mixed_precision.experimental.Policy("mixed_float16", loss_scale="dynamic")`
@@ -81,6 +82,7 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
     """
 
     takes = "no `loss_scale`"
+    widens = "The stable `Policy` also matches the policies TF 2.4 gives layers, which have no `loss_scale`"
 
     def __init__(self) -> None:
         super().__init__(
@@ -138,21 +140,13 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
                 names[index] = moved
         return updated.with_changes(names=names)
 
-    def widened_test(self, ctx: RuleContext) -> str | None:
-        if _LOSS_SCALE_READ.search(ctx.source) is None:
-            return None
-        return (
-            "since this file reads a `.loss_scale`.\nThe stable `Policy` also matches the policies TF 2.4 "
-            "gives layers, which have no `loss_scale`: a read that the test guards would raise "
-            "AttributeError. Read the loss scale from the `LossScaleOptimizer` (TF24309), then rename it."
-        )
-
     def leave_Assign(self, ctx: RuleContext, original: cst.Assign, updated: cst.Assign) -> cst.Assign:
         """`mp = tf.keras.mixed_precision.experimental` moves as its import would; not in a class
         body, whose attribute is read as `Config.mp` or `self.mp`, which the pass does not follow."""
         if (
             len(original.targets) != 1
             or type(original.targets[0].target) is not cst.Name
+            or type(original.value) is not cst.Attribute  # `amp = mp` is a use of `mp`
             or ctx.qualified_name(original.value) != EXPERIMENTAL
             or _in_class_body(ctx)
         ):
@@ -165,6 +159,13 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
             )
             return updated
         name = original.targets[0].target.value
+        if not bound_once_in_scope(ctx.source, name, ctx.source_line(original)):  # `else: mp = None`
+            ctx.report(
+                original.value,
+                f"{_MODULE_MESSAGE} The assignment stays as it is: `{name}` is bound elsewhere in its scope "
+                "too, and which of its values a use reads is out of sight; change them by hand.",
+            )
+            return updated
         above = _named_above(ctx.source, ctx.source_line(original), name)
         if above is not None:  # a function above may read it: the pass has left it already
             ctx.report(
@@ -248,16 +249,13 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
         )
 
 
-_LOSS_SCALE_READ = re.compile(r"\.loss_scale\b")
-
-
 def _some_loss_scale_read(source: str) -> str | None:
     """Where the file reads a `.loss_scale` of something it does not show (a parameter, a call's
     result): it may be a policy's, which the stable `Policy` does not have."""
-    found = _LOSS_SCALE_READ.search(source)
+    found = READS_A_LOSS_SCALE.search(source)
     if found is None:
         return None
-    return f"line {source.count(chr(10), 0, found.start()) + 1} reads a `.loss_scale`, maybe a policy's"
+    return f"line {source.count(chr(10), 0, found.start()) + 1} reads a loss scale, maybe a policy's"
 
 
 def _in_class_body(ctx: RuleContext) -> bool:
