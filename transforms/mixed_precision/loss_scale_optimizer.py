@@ -125,7 +125,10 @@ class LossScaleOptimizer(_ExperimentalCallee):
     = ...LossScaleOptimizer`, `functools.partial(...)`). The base of a class is reported naming
     the constructions this file shows: `class Sub(...experimental.LossScaleOptimizer)` built as
     `Sub(opt, "dynamic")` would raise TypeError with the stable base alone, so base and
-    constructions change together (by hand, in every file that builds `Sub`). Where the file keeps
+    constructions change together (by hand, in every file that builds `Sub`). In a file that reads
+    a loss scale, a test against the class is kept too: the stable class also matches the optimizer
+    TF 2.4's `compile` wraps under `mixed_float16`, whose `loss_scale` is a tensor, so the code the
+    test guards would read it wrongly (executed on TF 2.4.0). Where the file keeps
     the experimental class so (reported, or a base), its constructions are reported, not
     rewritten: the stable class does not derive from the experimental one, so an object built
     from it fails `isinstance` tests against the name kept (executed on TF 2.4.0).
