@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pathlib
+import ast
 import re
 
 import pytest
@@ -278,7 +279,7 @@ def test_each_rule_pattern_finds_what_its_regular_expression_finds(needle):
                     called = rf"(?<![\w.]){re.escape(receiver)}\s*\.\s*(?:{methods})\b"
                     assert told.startswith("class ") or re.search(called, source), told
         elif isinstance(needle, FirstParameterUses):  # the headers, and their parameter named below
-            parameters = {m.group(1) for m in needle.regex_in(source).finditer(source)}
+            parameters = {t.arg for t in ast.walk(ast.parse(source)) if isinstance(t, ast.arg)}
             for a, b in found:
                 assert (a, b) in everywhere or source[a:b] in parameters, source[a:b]
         else:  # it narrows its regular expression's matches (`KeywordOfModuleCall`), or each

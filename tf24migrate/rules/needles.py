@@ -10,6 +10,7 @@ build patterns without importing the prefilter that reads the table.
 from __future__ import annotations
 
 import ast
+import bisect
 import functools
 import re
 from collections.abc import Iterable, Iterator, Mapping
@@ -339,40 +340,45 @@ class MethodCallLines(_MadeOf):
 
 
 class FirstParameterUses(_MadeOf):
-    """The header of each `def method(self, name, ...)` of one of `methods`, and the lines of its
-    body that name its first parameter after `self` (`def __call__(self, step):` and the lines
-    reading or binding `step`): what a rule judging how a method uses that parameter must see,
-    without the rest of the method (its uses of `self`, which `Rule.follows` would bring)."""
+    """The `def` of each method named one of `methods` (`def __call__(self, step):`), and the lines
+    of it that name its first parameter after the instance (`step`, in the signature and the
+    body), as Python's parse of the text gives them: what a rule judging how a method uses that
+    parameter must see, without the rest of the method (its uses of `self`, which `Rule.follows`
+    would bring)."""
 
     __slots__ = ("methods",)
 
     def __init__(self, *methods: str) -> None:
-        super().__init__(
-            rf"(?m)^[ \t]*def[ \t]+{_one_of(methods)}[ \t]*\([ \t]*self[ \t]*,[ \t]*(\w+)", *methods
-        )
+        super().__init__(rf"\b(?:async[ \t]+)?def[ \t]+{_one_of(methods)}\b", *methods)
         self.methods = methods
         self._arguments = methods
 
     def finditer(self, text: str) -> Iterator[re.Match[str]]:
         for header in super().finditer(text):
             yield header
-            body = text.find("\n", header.end()) + 1 or len(text)
-            end = _end_of_function(text, text.count("\n", 0, header.start()) + 1)
-            yield from re.compile(rf"\b{header.group(1)}\b").finditer(text, body, end)
+            found = _first_parameter(text, header.start())
+            if found is not None:
+                name, end = found
+                yield from re.compile(rf"\b{name}\b").finditer(text, header.end(), end)
 
 
-def _end_of_function(text: str, line: int) -> int:
-    """Where the function defined on `line` ends in `text` (Python's parse of it says); the end of
-    the text if it does not parse (the engine then reads every line anyway)."""
+def _first_parameter(text: str, at: int) -> tuple[str, int] | None:
+    """The name of the second parameter of the function whose `def` is at `at` (the first after
+    `self`), and where the function ends; None when the text does not parse (the engine then reads
+    every line anyway) or the function takes fewer."""
     tree = parsed_or_none(text)
     if tree is None:
-        return len(text)
+        return None
+    starts = line_starts(text)
+    line = bisect.bisect_right(starts, at)
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.lineno == line:
+            parameters = [*node.args.posonlyargs, *node.args.args]
+            if len(parameters) < 2:
+                return None
             last = node.end_lineno or line
-            starts = line_starts(text)  # of each line: the one after the function's last
-            return starts[last] if last < len(starts) else len(text)
-    return len(text)
+            return parameters[1].arg, starts[last] if last < len(starts) else len(text)
+    return None
 
 
 _STRING = re.compile(r"""('{3}|"{3}|'|")(?:\\.|(?!\1).)*?\1""", re.DOTALL)

@@ -10,6 +10,7 @@ import libcst as cst
 from tf24migrate.rules.calls import code_for
 from tf24migrate.rules.context import RuleContext, sentence
 from tf24migrate.rules.kinds import RenameSymbol
+from tf24migrate.rules.names import dotted_name_of_module, normalize
 
 EXPERIMENTAL = "tensorflow.keras.mixed_precision.experimental"
 STABLE = "tensorflow.keras.mixed_precision"
@@ -94,6 +95,25 @@ class _ExperimentalCallee(RenameSymbol):
 
     # what else a test against the stable class matches, where the file reads a loss scale
     widens = ""
+
+    def leave_ImportFrom(
+        self, ctx: RuleContext, original: cst.ImportFrom, updated: cst.ImportFrom
+    ) -> cst.BaseSmallStatement | cst.RemovalSentinel:
+        """An import of the class that stays (a use of its name is not migrated) keeps the file's
+        constructions too: an object of the stable class fails `isinstance` tests against it."""
+        module = dotted_name_of_module(original.module) if original.module and not original.relative else None
+        parent, last = self.old.rsplit(".", 1)
+        if (
+            module is not None
+            and normalize(module) == parent
+            and not isinstance(original.names, cst.ImportStar)
+        ):
+            for alias in original.names:
+                if dotted_name_of_module(alias.name) == last and ctx.blocked_reason(alias) is not None:
+                    self.keep_constructions(
+                        ctx, f"line {ctx.source_line(alias)} keeps the import of `{last}`"
+                    )
+        return super().leave_ImportFrom(ctx, original, updated)
 
     def widened_test(self, ctx: RuleContext) -> str | None:
         """Why a test against the class must not name the stable one in this file (the rest of
