@@ -98,7 +98,9 @@ COLLECTIVE_HINTS = RenameSymbol(
     `tf.distribute.experimental.CollectiveHints` was renamed `CommunicationOptions` in TF 2.4.
 
     The arguments are the same (`bytes_per_pack`, first positionally in both); the old name is a
-    deprecated alias. Imported names are renamed in the import statement and at every use.
+    deprecated alias. Imported names are renamed in the import statement and at every use, or keep
+    their name (`import CommunicationOptions as CollectiveHints`) where the file's own names would
+    meet the new one (a class of that name, a second import of the old one, a star import).
 
     Before: `tf.distribute.experimental.CollectiveHints(bytes_per_pack=32 * 1024 * 1024)`
     After:  `tf.distribute.experimental.CommunicationOptions(bytes_per_pack=32 * 1024 * 1024)`

@@ -28,7 +28,8 @@ SET_POLICY = RenameSymbol(
 
     One function with two names in TF 2.4; the experimental name is gone from TF 2.9. Uses through
     a module alias keep the alias (see TF24301); an imported `set_policy` is renamed in the import
-    and at every use.
+    and at every use, or imported as `set_global_policy as set_policy` where the file's own names
+    would meet the new one (a function of that name, a star import, `__all__`).
 
     Before: `from tensorflow.keras import mixed_precision` then `mixed_precision.experimental.set_policy("mixed_float16")`
     After:  `from tensorflow.keras import mixed_precision` then `mixed_precision.set_global_policy("mixed_float16")`
