@@ -309,44 +309,39 @@ def ast_classes(tree: ast.Module) -> dict[str, ast.ClassDef]:
     return classes
 
 
+def _names_bound_by(node: ast.AST) -> tuple[str, ...]:
+    """The names `node` binds where it stands: an assignment target or `del`, a definition, a
+    parameter, an import (`*` for a star import), a caught exception."""
+    if isinstance(node, ast.Name):
+        return () if isinstance(node.ctx, ast.Load) else (node.id,)
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return (node.name,)
+    if isinstance(node, ast.arg):
+        return (node.arg,)
+    if isinstance(node, ast.alias):
+        return (node.asname or node.name.split(".", 1)[0],)
+    if isinstance(node, ast.ExceptHandler) and node.name:
+        return (node.name,)
+    return ()
+
+
 @of_the_last_text
 def _bound_and_named(source: str) -> tuple[dict[str, int], frozenset[str]] | None:
-    """How many times each name is bound in `source` (assigned, defined, a parameter, imported,
-    caught, declared `global`), and every name it binds or reads; None when it does not parse."""
+    """How many times each name is bound in `source` (`_names_bound_by`, or declared `global` or
+    `nonlocal`), and every name it binds or reads; None when it does not parse."""
     tree = parsed_or_none(source)
     if tree is None:
         return None
     bound: dict[str, int] = {}
     named: set[str] = set()
-
-    def bind(name: str) -> None:
-        bound[name] = bound.get(name, 0) + 1
-        named.add(name)
-
     for node in ast.walk(tree):
         if isinstance(node, ast.Name):
             named.add(node.id)
-            if not isinstance(node.ctx, ast.Load):
-                bind(node.id)
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            bind(node.name)
-        elif isinstance(node, ast.arg):
-            bind(node.arg)
-        elif isinstance(node, ast.alias):
-            bind(node.asname or node.name.split(".", 1)[0])  # `*` for a star import
-        elif isinstance(node, ast.ExceptHandler) and node.name:
-            bind(node.name)
-        elif isinstance(node, (ast.Global, ast.Nonlocal)):
-            for name in node.names:
-                bind(name)
+        declared = node.names if isinstance(node, (ast.Global, ast.Nonlocal)) else ()
+        for name in (*_names_bound_by(node), *declared):
+            bound[name] = bound.get(name, 0) + 1
+            named.add(name)
     return bound, frozenset(named)
-
-
-def bound_once(source: str, name: str) -> bool:
-    """Whether `source` binds `name` exactly once, and imports nothing with `*` (which may bind
-    any name)."""
-    found = _bound_and_named(source)
-    return found is not None and found[0].get(name, 0) == 1 and "*" not in found[0]
 
 
 def renames_cleanly(source: str, old: str, new: str) -> bool:
@@ -355,10 +350,11 @@ def renames_cleanly(source: str, old: str, new: str) -> bool:
     `__all__` exports names by string. Otherwise a rename would reach a binding of the user's
     (`CommunicationOptions` of their own, a `mixed_precision = False` switch, a `try:` import of
     `old` from elsewhere, a helper module's `set_global_policy`)."""
-    if "__all__" in source or not bound_once(source, old):
+    found = _bound_and_named(source) if "__all__" not in source else None
+    if found is None:
         return False
-    found = _bound_and_named(source)
-    return found is not None and new not in found[1]
+    bound, named = found
+    return bound.get(old, 0) == 1 and "*" not in bound and new not in named
 
 
 # what has names of its own (a comprehension's variables are its own too)
@@ -390,36 +386,20 @@ def bound_once_in_scope(source: str, name: str, line: int) -> bool:
             and node.lineno >= getattr(scope, "lineno", 0)
         ):
             scope = node
-    count = 0
-    if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        arguments = scope.args
-        every = [
-            *arguments.posonlyargs,
-            *arguments.args,
-            *arguments.kwonlyargs,
-            arguments.vararg,
-            arguments.kwarg,
-        ]
-        count += sum(1 for argument in every if argument is not None and argument.arg == name)
     declared = ast.Global if scope is tree else ast.Nonlocal
-    stack = list(ast.iter_child_nodes(scope))
+    count = 0
+    stack = list(ast.iter_child_nodes(scope))  # a function's parameters among them
     while stack:
         node = stack.pop()
-        if isinstance(node, _SCOPES):
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == name:
-                count += 1
-            # a nested function may declare the name and rebind it
-            count += sum(1 for inner in ast.walk(node) if isinstance(inner, declared) and name in inner.names)
-            continue
         if isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names:
             return False  # it binds a name of another scope, read out of sight
-        if isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load):
-            count += 1
-        elif isinstance(node, ast.alias):
-            if node.name == "*":
-                return False  # may bind the name
-            count += (node.asname or node.name.split(".")[0]) == name
-        elif isinstance(node, ast.ExceptHandler) and node.name == name:
-            count += 1
-        stack.extend(ast.iter_child_nodes(node))
+        bound = _names_bound_by(node)
+        if "*" in bound:
+            return False  # a star import may bind the name
+        count += bound.count(name)  # a nested definition's own name too
+        if isinstance(node, _SCOPES):
+            # its names are its own, but a function nested here may declare the name and rebind it
+            count += sum(1 for inner in ast.walk(node) if isinstance(inner, declared) and name in inner.names)
+        else:
+            stack.extend(ast.iter_child_nodes(node))
     return count == 1

@@ -44,15 +44,20 @@ def keyword_call(func: cst.BaseExpression, arguments: list[tuple[str, cst.BaseEx
 _SAFE_OPERANDS = (cst.Name, cst.Attribute, cst.Call, cst.Subscript)
 
 
-def _defaulted(name: str, value: cst.BaseExpression) -> cst.BaseExpression:
-    """The config's `protocol` for a value that may be None: TF 2.3's servers read None as
-    `"grpc"`, TF 2.4's configs pass it on (an empty protocol, which fails to start), so a
+def _protocol_defaulted(config: cst.Call) -> cst.Call:
+    """`config` with a `protocol` that may be None kept TF 2.3's default: TF 2.3's servers read
+    None as `"grpc"`, TF 2.4's configs pass it on (an empty protocol, which fails to start), so a
     value that is not a string written out becomes `value or "grpc"`."""
-    if name != "protocol" or isinstance(value, (cst.SimpleString, cst.ConcatenatedString)):
-        return value
+    args = list(config.args)
+    at = next((i for i, arg in enumerate(args) if arg.keyword and arg.keyword.value == "protocol"), None)
+    if at is None or isinstance(args[at].value, (cst.SimpleString, cst.ConcatenatedString)):
+        return config
+    value = args[at].value
     if not isinstance(value, _SAFE_OPERANDS):
         value = value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
-    return cst.BooleanOperation(left=value, operator=cst.Or(), right=cst.SimpleString('"grpc"'))
+    or_grpc = cst.BooleanOperation(left=value, operator=cst.Or(), right=cst.SimpleString('"grpc"'))
+    args[at] = args[at].with_changes(value=or_grpc)
+    return config.with_changes(args=args)
 
 
 def _named_as_config(node: cst.BaseExpression) -> bool:
@@ -101,7 +106,7 @@ class _ServerConfig(Rule):
             return updated
         new_values = updated_values(original, updated)
         config_args = [
-            (name, _defaulted(name, new_values[bound[name]]))
+            (name, new_values[bound[name]])
             for name in self.config_order
             if name in bound and not is_none(bound[name].value)
         ]
@@ -109,7 +114,7 @@ class _ServerConfig(Rule):
             replacement = self._multiline(updated, bound, config_func, original)
         else:
             new_args: list[tuple[str | None, cst.BaseExpression]] = [
-                (None, keyword_call(config_func, config_args))
+                (None, _protocol_defaulted(keyword_call(config_func, config_args)))
             ]
             if "start" in bound:
                 new_args.append(("start", new_values[bound["start"]]))
@@ -140,13 +145,7 @@ class _ServerConfig(Rule):
         ]
         before = updated.whitespace_before_args
         indent = before.last_line.value if isinstance(before, cst.ParenthesizedWhitespace) else ""
-        config = nested_multiline_call(config_func, moved, updated)
-        config = config.with_changes(
-            args=[
-                arg.with_changes(value=_defaulted(arg.keyword.value, arg.value)) if arg.keyword else arg
-                for arg in config.args
-            ]
-        )
+        config = _protocol_defaulted(nested_multiline_call(config_func, moved, updated))
         leading = leading_comment_lines(updated)
         if isinstance(before, cst.ParenthesizedWhitespace):  # its comment lines now precede their argument
             updated = updated.with_changes(whitespace_before_args=before.with_changes(empty_lines=[]))

@@ -69,6 +69,8 @@ class _ExperimentalCallee(RenameSymbol):
     arguments, so it is reported: `takes` says how the new class's arguments differ."""
 
     takes = "other arguments"
+    # what else a test against the stable class matches, where the file reads a loss scale
+    widens = ""
 
     def leave_Attribute(
         self, ctx: RuleContext, original: cst.Attribute, updated: cst.Attribute
@@ -92,9 +94,6 @@ class _ExperimentalCallee(RenameSymbol):
         )
         self.keep_constructions(ctx, f"line {ctx.source_line(original)} keeps `{code_for(original)}`")
         return updated
-
-    # what else a test against the stable class matches, where the file reads a loss scale
-    widens = ""
 
     def leave_ImportFrom(
         self, ctx: RuleContext, original: cst.ImportFrom, updated: cst.ImportFrom
@@ -120,10 +119,9 @@ class _ExperimentalCallee(RenameSymbol):
         the finding's text), or None: the stable class is a base of the experimental one, so the
         test then matches more objects (`widens`), on which a loss scale the test guards is read
         otherwise or not at all."""
-        read = READS_A_LOSS_SCALE.search(ctx.source)
-        if read is None:
+        line = loss_scale_read_line(ctx.source)
+        if line is None:
             return None
-        line = ctx.source.count("\n", 0, read.start()) + 1
         return (
             f"since this file reads a loss scale (line {line}).\n{self.widens}: code the test guards would "
             "read it wrongly. Read the loss scale as TF24307 and TF24309 say, then rename it."
@@ -149,6 +147,13 @@ class _ExperimentalCallee(RenameSymbol):
 
 
 # a read of a loss scale: an attribute, or by name (`getattr(policy, "loss_scale")`)
-READS_A_LOSS_SCALE = re.compile(r"""\.loss_scale\b|["']loss_scale["']""")
+_READS_A_LOSS_SCALE = re.compile(r"""\.loss_scale\b|["']loss_scale["']""")
+
+
+def loss_scale_read_line(source: str) -> int | None:
+    """The line of the file's first read of a loss scale, of whatever object, if any."""
+    read = _READS_A_LOSS_SCALE.search(source)
+    return None if read is None else source.count("\n", 0, read.start()) + 1
+
 
 _MODULE_MESSAGE = "`tf.keras.mixed_precision.experimental` is `tf.keras.mixed_precision` from TF 2.4."

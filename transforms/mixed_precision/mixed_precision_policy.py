@@ -25,10 +25,10 @@ from tf24migrate.rules.needles import word
 from ._common import (
     _MODULE_MESSAGE,
     EXPERIMENTAL,
-    READS_A_LOSS_SCALE,
     STABLE,
     _ExperimentalCallee,
     _string,
+    loss_scale_read_line,
 )
 from .policy_loss_scale import LOSS_SCALE_READ, policy_loss_scale_read
 
@@ -52,7 +52,7 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
     rewritten by its own rule (TF24301–TF24305) and keeps the alias. Names imported from the
     experimental module move to the stable module's import. A name assigned the module moves the
     same way (`mp = tf.keras.mixed_precision.experimental` becomes `mp =
-    tf.keras.mixed_precision`), unless the name is bound elsewhere in the file too (`else: mp =
+    tf.keras.mixed_precision`), unless the name is bound elsewhere in its scope too (`else: mp =
     None`) or read above the assignment, in a function the pass has already left: such uses
     cannot be followed, so the assignment is only reported.
     An assignment in a class body is left alone: its uses (`Config.mp`, `self.mp`) are not followed.
@@ -252,10 +252,8 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
 def _some_loss_scale_read(source: str) -> str | None:
     """Where the file reads a `.loss_scale` of something it does not show (a parameter, a call's
     result): it may be a policy's, which the stable `Policy` does not have."""
-    found = READS_A_LOSS_SCALE.search(source)
-    if found is None:
-        return None
-    return f"line {source.count(chr(10), 0, found.start()) + 1} reads a loss scale, maybe a policy's"
+    line = loss_scale_read_line(source)
+    return None if line is None else f"line {line} reads a loss scale, maybe a policy's"
 
 
 def _in_class_body(ctx: RuleContext) -> bool:
