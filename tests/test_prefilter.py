@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import pathlib
 import ast
+import pathlib
 import re
 
 import pytest

@@ -385,3 +385,20 @@ async def test_a_big_document_beyond_the_plane_keeps_its_characters(client: Lang
         assert applied(text, fix.edit.changes[uri]) == text.replace("experimental_run_v2", "run")
         assert not any("\ue000" <= character <= "\uf8ff" for character in found.message)
         forget(client, uri)
+
+
+async def test_a_name_another_file_imports_is_kept_as_the_command_keeps_it(
+    client: LanguageClient, project: Path
+):
+    utils = (
+        "from tensorflow.keras.mixed_precision import experimental as mp\n\nmp.set_policy('mixed_float16')\n"
+    )
+    (project / "mp_utils.py").write_text(utils)
+    (project / "mp_train.py").write_text("from mp_utils import mp\n\nopt = mp.LossScaleOptimizer(opt, 128)\n")
+    uri = open_document(client, project / "mp_utils.py", utils)
+    (kept,) = [d for d in await diagnostics_of(client, uri) if d.code == "TF24301"]
+    assert "`mp` is imported by `mp_train.py` (line 1)" in kept.message
+    (fix_all,) = (await actions_at(client, uri, span(0, 0, 0), only=["source.fixAll"])).values()
+    fixed = applied(utils, fix_all.edit.changes[uri])
+    assert fixed.startswith("from tensorflow.keras.mixed_precision import experimental as mp\n")
+    assert "set_global_policy('mixed_float16')" in fixed

@@ -3,7 +3,8 @@ library call) down to each file's engine pass."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import dataclasses
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -20,13 +21,15 @@ class Settings:
     """The rules to run (a `RuleSelection` loads them on first use), the oldest TensorFlow their
     fixes must run on (a fix needing a newer one is reported, not applied), whether unsafe fixes
     are applied, the findings of the file at hand whose fixes are declined (only reported:
-    `--interactive`), and the codes of the notes (`tf24migrate.model.notes`) left out."""
+    `--interactive`), the codes of the notes (`tf24migrate.model.notes`) left out, and the names
+    of the file at hand that other files import from it, each with where (`run.importers`)."""
 
     rules: Sequence[Rule]
     target: Target = DEFAULT_TARGET
     unsafe_fixes: bool = False
     declined: tuple[Finding, ...] = ()
     hidden_notes: frozenset[str] = frozenset()
+    imported_elsewhere: tuple[tuple[str, str], ...] = ()
 
     @classmethod
     def selected(
@@ -45,4 +48,10 @@ class Settings:
 
     def declining(self, findings: Iterable[Finding]) -> Settings:
         """These settings with the fixes of `findings` declined (instead of those declined here)."""
-        return Settings(self.rules, self.target, self.unsafe_fixes, tuple(findings), self.hidden_notes)
+        return dataclasses.replace(self, declined=tuple(findings))
+
+    def importing(self, names: Mapping[str, str]) -> Settings:
+        """These settings for a file whose module-level `names` other files import: `{name: where
+        (`train.py` line 3)}`. A fix that would rename, remove or rebind such a name to another
+        object is not applied, and says where (`run.importers`)."""
+        return dataclasses.replace(self, imported_elsewhere=tuple(sorted(names.items())))

@@ -34,6 +34,7 @@ from tf24migrate.rules.edits import (
     AddImport,
     AddStatementAfter,
     AnyEdit,
+    BindingNode,
     DropUse,
     Edit,
     ImportAlongside,
@@ -101,6 +102,7 @@ class FileContext(RuleContext):
         # whose fixes were declined (--interactive), checked where `locate` places a node.
         self._suppressions = suppressions or {}
         self._declined = frozenset((f.code, f.line, f.column) for f in settings.declined)
+        self._imported_elsewhere = dict(settings.imported_elsewhere)
         self._locate = locate
         self._statements = statements
         # Fixes that must not be applied alone (see `Linked`): what earlier passes blocked, and
@@ -275,6 +277,9 @@ class FileContext(RuleContext):
         if key not in self.blocked and key not in self.newly_blocked:
             self.newly_blocked[key] = reason
 
+    def imported_elsewhere(self, name: str) -> str | None:
+        return self._imported_elsewhere.get(name)
+
     def report(
         self,
         node: cst.CSTNode,
@@ -386,9 +391,20 @@ class FileContext(RuleContext):
 
                 self.scopes.when_bound(alias, move)
             case TrackUses(alias):
+                if self.scopes.scope.kind == "module":
+                    self.scopes.when_bound(alias, functools.partial(self._block_if_imported, alias))
                 self.scopes.when_bound(alias, self._linked.track)
             case _:
                 assert_never(edit)
+
+    def _block_if_imported(self, alias: BindingNode, binding: Binding) -> None:
+        """A fix that changes what a module-level name binds is blocked where another file
+        imports the name: its uses there would not follow."""
+        where = self._imported_elsewhere.get(binding.name)
+        if where is not None:
+            self.block(
+                alias, f"`{binding.name}` is imported by {where}, whose uses of it this file cannot see"
+            )
 
     # ----------------------------------------------------------------- hooks of the pass
 
@@ -445,6 +461,8 @@ class FileContext(RuleContext):
         for alias, statement in self.scopes.import_of_alias.items():
             binding = self.scopes.alias_bindings[alias]
             if not binding.uses or binding.uses != binding.uses_dropped:
+                continue
+            if binding.name in self._imported_elsewhere:  # another file imports it from here
                 continue
             left = self._left_imports.get(statement)
             if left is not None:

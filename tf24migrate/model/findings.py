@@ -111,6 +111,8 @@ class FileResult:
     # False for a result that may not follow from the file's content alone (an internal error,
     # perhaps a recursion limit): the result cache does not keep it.
     cacheable: bool = field(default=True, compare=False)
+    # A changed Python file's module-level names its new code binds otherwise (`run.importers`).
+    rebound: tuple[str, ...] = field(default=(), compare=False)
 
     @property
     def changed(self) -> bool:

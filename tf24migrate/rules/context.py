@@ -125,6 +125,11 @@ class RuleContext(Protocol):
         """Make the fix keyed by `key` not applied: the engine runs the rules again, and
         `blocked_reason(key)` says why."""
 
+    def imported_elsewhere(self, name: str) -> str | None:
+        """Where another file imports the module-level `name` from this one (`` `train.py` line
+        3 ``), as the command found (`run.importers`); None when no file is known to. A fix must
+        not rename such a name: the other file's import would fail."""
+
 
 class TextContext(Protocol):
     """What a rule that reads text (`Rule.scan_text`, `Rule.scan_markdown`) reports through: the

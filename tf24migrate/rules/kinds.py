@@ -99,7 +99,8 @@ class RenameSymbol(DataRule):
                 renamed = renamed.with_changes(asname=None)  # `import mixed_precision as mixed_precision`
             edits: list[Edit] = [MoveBinding(alias, self.new)]
             if alias.asname is None and new_last != old_last:
-                if renames_cleanly(ctx.source, old_last, new_last):
+                # another file importing the old name from this one would fail
+                if renames_cleanly(ctx.source, old_last, new_last) and not ctx.imported_elsewhere(old_last):
                     edits.insert(0, RenameBinding(alias, new_last))
                 else:  # the file's own names would meet the new one: the import keeps the old name
                     renamed = renamed.with_changes(asname=cst.AsName(name=cst.Name(old_last)))

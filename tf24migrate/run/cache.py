@@ -61,7 +61,7 @@ if TYPE_CHECKING:
 
 FOLDER_NAME = ".tf24migrate_cache"
 ENVIRONMENT_VARIABLE = "TF24MIGRATE_CACHE_DIR"
-FORMAT = 4
+FORMAT = 5
 MAX_BYTES = 256 * 1024 * 1024
 _TOUCH_AFTER = 3600.0  # seconds: how stale an entry's mtime may get before a hit refreshes it
 # A file whose modification or change time is this recent when indexed is not indexed: a write
@@ -395,6 +395,7 @@ def _encode(result: FileResult, key: str, content_digest: str) -> tuple[bytes, b
         "error": result.error,
         "encoding": result.encoding,
         "findings": _finding_rows(result),
+        "rebound": list(result.rebound),
     }
     texts = [result.source, result.code] if changed else None
     return json.dumps(head).encode(), json.dumps(texts).encode()
@@ -433,4 +434,5 @@ def _decode(head: dict, texts: list | None, key: str, path: str, content_digest:
         error=head["error"],
         encoding=head["encoding"] if status is Status.CHANGED else None,
         digest=content_digest if status is Status.CHANGED else None,
+        rebound=tuple(head["rebound"]),
     )

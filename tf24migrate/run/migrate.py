@@ -23,6 +23,7 @@ from tf24migrate.sources.kinds import SUFFIXES
 
 if TYPE_CHECKING:
     from tf24migrate.run.cache import ResultCache
+    from tf24migrate.run.importers import Importers
     from tf24migrate.run.workers import TailScan
 
 # Below this many files, starting worker processes costs more than it saves.
@@ -75,8 +76,10 @@ def migrate_files(
     # Where each file is when the run starts: a write goes there, not through a symlink put
     # in place of the file or a folder on its way since (`write_source`).
     reals = {path: os.path.realpath(path) for path in files} if write else {}
+    importers = _ImportersCheck(settings)
     try:
         for result in results:
+            result = importers.checked(result)
             if write and result.changed and choose is not None:
                 result = choose(result)
             if not (write and result.changed):
@@ -84,7 +87,7 @@ def migrate_files(
                 continue
 
             def again(path: str = result.path) -> FileResult:
-                fresh = migrate_file(path, settings)
+                fresh = importers.checked(migrate_file(path, settings))
                 return choose(fresh) if choose is not None and fresh.changed else fresh
 
             # A write and its report are one step: an interruption lands before or after both.
@@ -92,6 +95,25 @@ def migrate_files(
                 yield write_result(result, again=again, real=reals.get(result.path))
     finally:
         results.close()  # the workers finish the file at hand, and start no other
+
+
+class _ImportersCheck:
+    """A changed file whose new code binds module-level names otherwise (`FileResult.rebound`) is
+    migrated again, keeping those of them other files of its project import (`run.importers`)."""
+
+    def __init__(self, settings: Settings) -> None:
+        self._settings = settings
+        self._importers: Importers | None = None
+
+    def checked(self, result: FileResult) -> FileResult:
+        if not result.rebound:
+            return result
+        if self._importers is None:
+            from tf24migrate.run.importers import Importers
+
+            self._importers = Importers()
+        found = self._importers.of(result.path, result.rebound)
+        return migrate_file(result.path, self._settings.importing(found)) if found else result
 
 
 def _migrated(

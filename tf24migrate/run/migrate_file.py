@@ -22,6 +22,7 @@ from tf24migrate.run.files import (
     read_regular_file,
     write_source,
 )
+from tf24migrate.run.importers import rebound
 from tf24migrate.sources.kinds import NOTEBOOK, PYTHON, kind_of
 
 if TYPE_CHECKING:
@@ -189,6 +190,9 @@ def migrate_loaded(path: str, source: SourceFile, settings: Settings) -> FileRes
         findings=without_notes(result.findings, settings.hidden_notes),
         encoding=source.encoding if result.changed else None,
         digest=digest(source.raw) if result.changed and source.raw is not None else None,
+        rebound=rebound(source.text, result.code, result.edited)
+        if result.changed and kind_of(path) is PYTHON
+        else (),
     )
 
 

@@ -39,6 +39,8 @@ from tf24migrate.server.heap import give_back, keep_big_blocks_apart
 from tf24migrate.server.narrowing import Narrowed, narrow
 
 if TYPE_CHECKING:
+    from tf24migrate.cli.groups import Group
+    from tf24migrate.run.files import SourceFile
     from tf24migrate.server.settings import EditorSettings
 
 # What the worker sends when it takes a job, before migrating it: the time limit starts there.
@@ -163,20 +165,36 @@ def _migrate(job: Job, group, disk: bool = True) -> FileResult:
 
     on_disk = _on_disk(job.path, job.text) if disk else None
     if on_disk is None:
-        return migrate_loaded(job.path, SourceFile(job.text, "utf-8", None), group.settings)
+        source = SourceFile(job.text, "utf-8", None)
+        return _kept_for_importers(job.path, source, group, migrate_loaded(job.path, source, group.settings))
     encoding, key = on_disk.encoding, digest(on_disk.raw or b"")
     del on_disk  # its bytes and its text: the job's text is the same
+    source = SourceFile(job.text, encoding, None)
     cache = _cache(group)
-    if cache is not None:
-        cached = cache.load(job.path, key)
-        if cached is not None:
-            return cached
-    result = migrate_loaded(job.path, SourceFile(job.text, encoding, None), group.settings)
+    cached = cache.load(job.path, key) if cache is not None else None
+    if cached is not None:
+        return _kept_for_importers(job.path, source, group, cached)
+    result = migrate_loaded(job.path, source, group.settings)
     if result.changed:
         result = dataclasses.replace(result, digest=key)
     if cache is not None:
         cache.store(job.path, key, result)
-    return result
+    return _kept_for_importers(job.path, source, group, result)
+
+
+def _kept_for_importers(path: str, source: SourceFile, group: Group, result: FileResult) -> FileResult:
+    """`result`, or, where other files of the project import names its fixes rebind, the text
+    migrated again keeping them (`run.importers`), as the command does."""
+    if not result.rebound:
+        return result
+    from tf24migrate.run.importers import Importers
+    from tf24migrate.run.migrate_file import migrate_loaded
+
+    found = Importers().of(path, result.rebound)
+    if not found:
+        return result
+    kept = migrate_loaded(path, source, group.settings.importing(found))
+    return dataclasses.replace(kept, digest=result.digest) if kept.changed else kept
 
 
 def run_job(job: Job, disk: bool = True) -> Outcome:
@@ -191,10 +209,14 @@ def run_job(job: Job, disk: bool = True) -> Outcome:
     except (ConfigError, UnknownRuleError, TargetVersionError) as error:
         return Outcome(failure=f"the configuration cannot be used: {error}")
     if job.declined is not None:
+        from tf24migrate.run.importers import Importers, rebound
         from tf24migrate.run.migrate_file import migrate_declining
 
         source = FileResult(path=job.path, status=Status.UNCHANGED, source=job.text)
         declined = migrate_declining(source, group.settings, job.declined)
+        found = Importers().of(job.path, rebound(job.text, declined.code, declined.edited))
+        if found:  # as `_kept_for_importers`
+            declined = migrate_declining(source, group.settings.importing(found), job.declined)
         return Outcome(declined.findings, declined.code, unsafe_fixes=group.settings.unsafe_fixes)
     result = _migrate(job, group, disk)
     if job.pages is not None:

@@ -1,0 +1,236 @@
+"""Names other files import (`run.importers`): a fix that renames, removes or rebinds a
+module-level name of one file is right for that file's uses and wrong for another module's `from
+utils import mp`. The command finds the files of the project that import such a name and keeps
+it, reporting the fix instead; with no such file, the fix is applied as before.
+
+The case behind it, run on TF 2.4.0: `utils.py` imports `experimental as mp`, `train.py` does
+`from utils import mp` and `mp.LossScaleOptimizer(opt, 128)`; with `mp` moved to the stable
+module, `train.py` raises `TypeError: "dynamic" argument to LossScaleOptimizer.__init__ must be a
+bool, but got: 128`.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+from command_line import run_in_process
+
+from tf24migrate import migrate_paths
+from tf24migrate.run.importers import Importers, rebound
+
+UTILS = textwrap.dedent(
+    """\
+    import tensorflow as tf
+    from tensorflow.keras.mixed_precision import experimental as mp
+    from tensorflow.distribute.experimental import CollectiveHints
+
+    mp.set_policy("mixed_float16")
+    hints = CollectiveHints(bytes_per_pack=1)
+    """
+)
+TRAIN = textwrap.dedent(
+    """\
+    import tensorflow as tf
+    from pkg.utils import mp
+
+    opt = mp.LossScaleOptimizer(tf.keras.optimizers.SGD(), 128)
+    """
+)
+
+
+def tree(root, files: dict[str, str]):
+    """`files` (path: text) under `root`, a project's folder (it holds `setup.py`)."""
+    (root / "setup.py").write_text(
+        "from setuptools import setup\nsetup(install_requires=['tensorflow>=2.4'])\n"
+    )
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return root
+
+
+# ----------------------------------------------------------------- what a migration rebinds
+
+
+@pytest.mark.parametrize(
+    "source, code, expected",
+    [
+        ("from a import B\n", "from a import C\n", ("B",)),  # renamed
+        ("from a import B\nx = 1\n", "x = 1\n", ("B",)),  # no longer imported
+        ("from a import B\n", "from a import C as B\n", ("B",)),  # another object
+        ("from a.x import m as mp\n", "from a import m as mp\n", ("mp",)),
+        ("import a.x as mp\n", "import a as mp\n", ("mp",)),
+        ("mp = tf.a.x\n", "mp = tf.a\n", ("mp",)),  # a module alias
+        (
+            "try:\n    from a import B\nexcept ImportError:\n    B = None\n",
+            "try:\n    from a import C\nexcept ImportError:\n    B = None\n",
+            ("B",),
+        ),
+        ("import a.x\n", "import a.y\n", ()),  # binds `a` either way
+        ("from a import B\ny = f(1)\n", "from a import B\ny = g(1)\n", ()),  # a call's value: not compared
+        ("def f():\n    from a import B\n", "def f():\n    from a import C\n", ()),  # not the module's
+    ],
+)
+def test_rebound_names_the_module_level_bindings_the_code_changes(source, code, expected):
+    assert rebound(source, code) == expected
+
+
+# ----------------------------------------------------------------- who imports them
+
+
+@pytest.mark.parametrize(
+    "importer, line",
+    [
+        ("from pkg.utils import mp\n", 1),
+        ("import os\nfrom utils import mp as m\n", 2),  # a source folder on the path
+        ("from pkg.utils import *\n", 1),
+        ("import pkg.utils as u\n\nu.mp.set_policy('float32')\n", 3),
+        ("from pkg import utils\nutils.mp\n", 2),
+        ("import pkg.utils\npkg.utils.mp\n", 2),
+    ],
+)
+def test_importers_find_each_way_another_file_reads_the_name(tmp_path, importer, line):
+    tree(tmp_path, {"pkg/__init__.py": "", "pkg/utils.py": UTILS, "scripts/train.py": importer})
+    assert Importers().of(str(tmp_path / "pkg" / "utils.py"), ["mp"]) == {
+        "mp": f"`scripts/train.py` (line {line})"
+    }
+
+
+@pytest.mark.parametrize(
+    "path, importer",
+    [
+        ("pkg/train.py", "from .utils import mp\n"),
+        ("pkg/sub/train.py", "from ..utils import mp\n"),
+        ("pkg/train.py", "from . import utils\nutils.mp\n"),
+        ("pkg/sub/__init__.py", "from ..utils import mp\n"),
+    ],
+)
+def test_importers_resolve_relative_imports(tmp_path, path, importer):
+    tree(tmp_path, {"pkg/__init__.py": "", "pkg/utils.py": UTILS, "pkg/sub/__init__.py": "", path: importer})
+    assert set(Importers().of(str(tmp_path / "pkg" / "utils.py"), ["mp"])) == {"mp"}
+
+
+@pytest.mark.parametrize(
+    "importer",
+    [
+        "from pkg.other import mp\n",  # another module's `mp`
+        "from .utils import mp\n",  # relative to another package: `scripts.utils`
+        "from pkg.utils import hints\n",  # another name
+        "from pkg.utils import *\n",  # a star import brings no private name
+        "mp = 1\nutils = None\nutils.mp\n",  # `utils` is no import here
+    ],
+)
+def test_importers_leave_out_files_that_import_no_such_name(tmp_path, importer):
+    wanted = ["_mp"] if "*" in importer else ["mp"]
+    tree(
+        tmp_path,
+        {"pkg/__init__.py": "", "pkg/utils.py": UTILS, "pkg/other.py": "", "scripts/train.py": importer},
+    )
+    assert Importers().of(str(tmp_path / "pkg" / "utils.py"), wanted) == {}
+
+
+def test_a_package_s_init_is_imported_by_the_package_s_name(tmp_path):
+    tree(tmp_path, {"pkg/__init__.py": UTILS, "train.py": "from pkg import mp\n"})
+    assert Importers().of(str(tmp_path / "pkg" / "__init__.py"), ["mp"]) == {"mp": "`train.py` (line 1)"}
+
+
+def test_importers_search_the_project_not_a_virtual_environment_in_it(tmp_path):
+    tree(
+        tmp_path,
+        {"pkg/__init__.py": "", "pkg/utils.py": UTILS, ".venv/lib/x.py": "from pkg.utils import mp\n"},
+    )
+    (tmp_path / ".venv" / "pyvenv.cfg").write_text("home = /usr\n")
+    assert Importers().of(str(tmp_path / "pkg" / "utils.py"), ["mp"]) == {}
+
+
+# ----------------------------------------------------------------- the command and the library
+
+
+def test_a_name_another_file_imports_is_kept_and_the_fix_reported(tmp_path):
+    tree(tmp_path, {"pkg/__init__.py": "", "pkg/utils.py": UTILS, "train.py": TRAIN})
+    result = run_in_process("--write", "pkg/utils.py", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    written = (tmp_path / "pkg" / "utils.py").read_text()
+    assert "from tensorflow.keras.mixed_precision import experimental as mp\n" in written
+    assert 'tf.keras.mixed_precision.set_global_policy("mixed_float16")' in written  # not through `mp`
+    assert "CommunicationOptions(bytes_per_pack=1)" in written  # `CollectiveHints` is not imported elsewhere
+    assert (
+        "pkg/utils.py:2:46: TF24301 warning `tf.keras.mixed_precision.experimental` is "
+        "`tf.keras.mixed_precision` from TF 2.4. The import stays as it is: `mp` is imported by "
+        "`train.py` (line 2), whose uses of it this file cannot see; migrate them first"
+    ) in result.stdout
+
+
+def test_an_imported_name_renamed_keeps_its_old_name(tmp_path):
+    tree(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/utils.py": UTILS,
+            "train.py": "from pkg import utils\nutils.CollectiveHints\n",
+        },
+    )
+    result = run_in_process("--write", ".", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    written = (tmp_path / "pkg" / "utils.py").read_text()
+    assert (
+        "from tensorflow.distribute.experimental import CommunicationOptions as CollectiveHints\n" in written
+    )
+    assert "from tensorflow.keras import mixed_precision as mp\n" in written  # `mp` is not imported elsewhere
+
+
+def test_an_import_no_use_needs_any_more_stays_where_another_file_imports_it(tmp_path):
+    source = textwrap.dedent(
+        """\
+        import tensorflow as tf
+        from tensorflow.keras.mixed_precision.experimental import get_layer_policy
+
+        policy = get_layer_policy(tf.keras.layers.Dense(1))
+        """
+    )
+    tree(tmp_path, {"layers.py": source, "train.py": "from layers import get_layer_policy\n"})
+    result = run_in_process("--write", "layers.py", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    written = (tmp_path / "layers.py").read_text()
+    assert "policy = tf.keras.layers.Dense(1).dtype_policy\n" in written  # the file's own use
+    assert "import get_layer_policy\n" in written
+    assert "`get_layer_policy` is imported by `train.py` (line 1)" in result.stdout
+
+
+def test_without_an_importer_the_fixes_are_applied(tmp_path):
+    tree(tmp_path, {"pkg/__init__.py": "", "pkg/utils.py": UTILS, "train.py": "import pkg.utils\n"})
+    result = run_in_process("--write", ".", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    written = (tmp_path / "pkg" / "utils.py").read_text()
+    assert "from tensorflow.keras import mixed_precision as mp\n" in written
+    assert "import CommunicationOptions\n" in written
+
+
+def test_a_cached_result_is_checked_again_on_each_run(tmp_path):
+    tree(tmp_path, {"pkg/__init__.py": "", "pkg/utils.py": UTILS})
+    first = run_in_process("--check", ".", cwd=tmp_path)
+    assert "(3 fixable, 0 left to you)" in first.stderr
+    (tmp_path / "train.py").write_text(TRAIN)  # utils.py is unchanged: its result is cached
+    second = run_in_process("--check", ".", cwd=tmp_path)
+    assert "(2 fixable, 1 left to you)" in second.stderr
+    assert "`mp` is imported by `train.py` (line 2)" in second.stdout
+
+
+def test_the_library_keeps_them_too(tmp_path):
+    tree(tmp_path, {"pkg/__init__.py": "", "pkg/utils.py": UTILS, "train.py": TRAIN})
+    (result,) = [r for r in migrate_paths([str(tmp_path / "pkg")]) if r.path.endswith("utils.py")]
+    assert "experimental as mp" in (result.code or "")
+    assert [f.code for f in result.findings if f.applied] == ["TF24104", "TF24302"]
+
+
+def test_a_name_on_a_continuation_line_of_an_import_is_found(tmp_path):
+    source = (
+        "from tensorflow.distribute.experimental import (\n    CollectiveHints,\n)\n\nCollectiveHints()\n"
+    )
+    tree(tmp_path, {"hints.py": source, "train.py": "from hints import CollectiveHints\n"})
+    result = run_in_process("--diff", "hints.py", cwd=tmp_path)
+    assert "+    CommunicationOptions as CollectiveHints,\n" in result.stdout
+    (tmp_path / "train.py").unlink()
+    assert "+    CommunicationOptions,\n" in run_in_process("--diff", "hints.py", cwd=tmp_path).stdout

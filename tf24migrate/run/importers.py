@@ -1,0 +1,219 @@
+"""Names a migration changes that other files import, and the files that import them.
+
+A fix that renames an imported name, removes an import, or makes a module-level name bind another
+object (`mp = tf.keras.mixed_precision.experimental` moved to the stable module) is right for the
+file's own uses, which the rules follow, and wrong for another module's `from utils import mp`,
+whose `mp.LossScaleOptimizer(opt, 128)` would then mean `dynamic=128`. So each changed Python file
+says which of its module-level names its new code binds otherwise (`rebound`, kept in its result),
+and the run looks for the files of its project that import one of them (`Importers`). Where one
+does, the file is migrated again with those names kept (`Settings.importing`): the fixes that would
+change them are reported instead, each naming the file that imports the name.
+
+The search is by name and module, over every Python file of the file's project (the nearest folder
+above it holding project metadata, else the folder above its top package), as ruff and black find
+a configuration: a file the run does not migrate imports the name all the same. Only a file with
+rebound names is looked for, and only files that name both its module and one of those names are
+parsed. A module that several names could reach (`from utils import mp` and `from pkg.utils import
+mp`) matches each: a superset, where the cost of a match is a fix reported instead of applied.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+from collections.abc import Iterable, Iterator, Sequence
+
+from tf24migrate.run.discovery import PathFilter, iter_source_files
+from tf24migrate.run.files import UnreadableFile, decode_source, read_regular_file
+
+_COMPOUND = (ast.If, ast.Try, ast.With, ast.For, ast.While)
+
+
+def rebound(source: str, code: str, edited: Sequence[tuple[int, int]] | None = None) -> tuple[str, ...]:
+    """The module-level names that `code` (a migration of `source`) binds otherwise: an imported
+    name renamed or no longer imported, an import or a module alias (`mp = tf.a.b`) of another
+    module or name. Names bound by other statements (`def`, a call's value) are not compared.
+    `edited`: the (first, last) lines of `source` the migration regenerated, all others kept
+    (`MigrationResult.edited`); when none of them starts a binding, nothing is parsed."""
+    if edited is not None and not _binds(source, edited):  # most changes: no `ast` needed
+        return ()
+    before, after = _module_bindings(source), _module_bindings(code)
+    if before is None or after is None:
+        return ()
+    return tuple(sorted(name for name, bound in before.items() if after.get(name) != bound))
+
+
+# The first line of a statement that may bind a name as `_module_bindings` reads them.
+_BINDING = re.compile(r"[ \t]*(?:(?:import|from)[ \t]|\w+[ \t]*=[ \t]*[\w.]+[ \t]*(?:#.*)?$)")
+
+
+def _binds(source: str, edited: Sequence[tuple[int, int]]) -> bool:
+    """Whether a line of `source` in the `edited` ranges may start a binding `_module_bindings`
+    reads (a superset: an import in a function too)."""
+    lines = source.splitlines()
+    return any(_BINDING.match(line) for first, last in edited for line in lines[first - 1 : last])
+
+
+def _module_bindings(text: str) -> dict[str, list[str]] | None:
+    """`{name: what each of its module-level imports and alias assignments binds it to}`."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return None
+    found: dict[str, list[str]] = {}
+    for node in _module_statements(tree.body):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                name = alias.asname or alias.name.partition(".")[0]
+                found.setdefault(name, []).append(alias.name if alias.asname else name)
+        elif isinstance(node, ast.ImportFrom):
+            module = "." * node.level + (node.module or "")
+            for alias in node.names:
+                found.setdefault(alias.asname or alias.name, []).append(f"{module}:{alias.name}")
+        elif isinstance(node, ast.Assign) and isinstance(node.value, (ast.Attribute, ast.Name)):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    found.setdefault(target.id, []).append(ast.unparse(node.value))
+    return found
+
+
+def _module_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """The statements of a module's scope: its own, and those of its `if`, `try`, `with` and loops."""
+    for node in body:
+        yield node
+        if isinstance(node, _COMPOUND):
+            for field in ("body", "orelse", "finalbody"):
+                yield from _module_statements(getattr(node, field, []))
+            for handler in getattr(node, "handlers", []):
+                yield from _module_statements(handler.body)
+
+
+class Importers:
+    """The files that import names from a module, per project, for one run (each project's files
+    listed once, each file read once)."""
+
+    def __init__(self) -> None:
+        from tf24migrate.run.project_metadata import Projects
+
+        self._projects = Projects()
+        self._files: dict[str, list[str]] = {}
+        self._texts: dict[str, str | None] = {}
+
+    def of(self, path: str, names: Iterable[str]) -> dict[str, str]:
+        """`{name: where}` for each of `names`, bound at the top of the Python file `path`, that
+        another file of its project imports (`` `train.py` (line 3) ``, relative to the project)."""
+        wanted = set(names)
+        if not wanted:
+            return {}
+        real = os.path.realpath(path)
+        root = self._root(real)
+        module = _module_parts(real, root)
+        if not module:
+            return {}
+        words = re.compile(rf"\b{re.escape(module[-1])}\b")
+        found: dict[str, str] = {}
+        for other in self._python_files(root):
+            if other == real:
+                continue
+            text = self._text(other)
+            if text is None or not words.search(text) or not any(_names(text, wanted)):
+                continue
+            for name, line in _imported(text, _package_parts(other, root), module, wanted):
+                shown = os.path.relpath(other, root).replace(os.sep, "/")
+                found.setdefault(name, f"`{shown}` (line {line})")
+        return found
+
+    def _root(self, path: str) -> str:
+        """The project folder of `path`, else the folder above its top package."""
+        project = self._projects.folder(path)
+        if project is not None:
+            return os.path.realpath(project)
+        folder = os.path.dirname(path)
+        while os.path.isfile(os.path.join(folder, "__init__.py")) and os.path.dirname(folder) != folder:
+            folder = os.path.dirname(folder)
+        return folder
+
+    def _python_files(self, root: str) -> list[str]:
+        if root not in self._files:
+            walked = iter_source_files([root], (".py",), PathFilter(root=root))
+            self._files[root] = [os.path.realpath(path) for path in walked]
+        return self._files[root]
+
+    def _text(self, path: str) -> str | None:
+        if path not in self._texts:
+            try:
+                self._texts[path] = decode_source(read_regular_file(path)[0]).text
+            except (OSError, UnreadableFile):
+                self._texts[path] = None
+        return self._texts[path]
+
+
+def _names(text: str, wanted: set[str]) -> Iterator[bool]:
+    yield "*" in text
+    for name in wanted:
+        yield re.search(rf"\b{re.escape(name)}\b", text) is not None
+
+
+def _module_parts(path: str, root: str) -> list[str]:
+    """The dotted parts of the module `path` is, from `root` (`pkg/__init__.py`: `["pkg"]`)."""
+    relative = os.path.relpath(path, root)
+    if relative.startswith(".."):
+        return []
+    parts = relative.replace(os.sep, "/").removesuffix(".py").split("/")
+    return parts[:-1] if parts[-1] == "__init__" else parts
+
+
+def _package_parts(path: str, root: str) -> list[str]:
+    """The dotted parts of the package a relative import in `path` starts from."""
+    parts = _module_parts(path, root)
+    return parts if os.path.basename(path) == "__init__.py" else parts[:-1]
+
+
+def _reaches(parts: list[str], module: list[str]) -> bool:
+    """Whether an absolute import of `parts` may be `module`: `module` ends with it (a source
+    folder such as `src/` may be on the path)."""
+    return bool(parts) and module[-len(parts) :] == parts
+
+
+def _imported(
+    text: str, importer: list[str], module: list[str], wanted: set[str]
+) -> Iterator[tuple[str, int]]:
+    """`(name, line)` for each import of a name of `wanted` from `module` in `text`, a module of
+    the package `importer`: `from module import name` (or `*`, for the names without a leading underscore),
+    and `alias.name` where `alias` is the module imported (`import pkg.module as alias`, `from pkg
+    import module`)."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return
+    spelled: set[str] = set()  # what the module is read as in `text`: `alias.name`
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            parts = node.module.split(".") if node.module else []
+            if node.level:  # relative: from the package the dots name
+                base = importer[: len(importer) - node.level + 1] if node.level <= len(importer) + 1 else None
+                is_module = base is not None and base + parts == module
+                holds = base is not None and base + parts == module[:-1]
+            else:
+                is_module = _reaches(parts, module)
+                holds = _reaches([*parts, module[-1]], module)
+            for alias in node.names:
+                if is_module and (alias.name in wanted or alias.name == "*"):
+                    names = (
+                        [alias.name]
+                        if alias.name != "*"
+                        else sorted(n for n in wanted if not n.startswith("_"))
+                    )
+                    yield from ((name, node.lineno) for name in names)
+                elif holds and alias.name == module[-1]:
+                    spelled.add(alias.asname or alias.name)
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if _reaches(alias.name.split("."), module):
+                    spelled.add(alias.asname or alias.name)
+    if not spelled:
+        return
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in wanted and ast.unparse(node.value) in spelled:
+            yield node.attr, node.lineno
