@@ -70,7 +70,19 @@ def tree(root, files: dict[str, str]):
         ),
         ("import a.x\n", "import a.y\n", ()),  # binds `a` either way
         ("from a import B\ny = f(1)\n", "from a import B\ny = g(1)\n", ()),  # a call's value: not compared
-        ("def f():\n    from a import B\n", "def f():\n    from a import C\n", ()),  # not the module's
+        ("def f():\n    from a import B\n", "def f():\n    from a import C\n", ("B",)),  # a superset
+        (
+            "try: from a import B\nexcept ImportError: B = None\n",
+            "try: from a import C\nexcept ImportError: B = None\n",
+            ("B",),
+        ),
+        ("from a import (\n    B,  # (\n    D,\n)\n", "from a import (\n    C,  # (\n    D,\n)\n", ("B",)),
+        ("from a \\\n    import B\n", "from a \\\n    import C\n", ("B",)),
+        (
+            '"""We import B from a."""\nfrom a import B\n',
+            '"""We import C from a."""\nfrom a import B\n',
+            (),
+        ),  # prose
     ],
 )
 def test_rebound_names_the_module_level_bindings_the_code_changes(source, code, expected):

@@ -22,71 +22,86 @@ from __future__ import annotations
 import ast
 import os
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 
 from tf24migrate.run.discovery import PathFilter, iter_source_files
 from tf24migrate.run.files import UnreadableFile, decode_source, read_regular_file
 
-_COMPOUND = (ast.If, ast.Try, ast.With, ast.For, ast.While)
 
-
-def rebound(source: str, code: str, edited: Sequence[tuple[int, int]] | None = None) -> tuple[str, ...]:
-    """The module-level names that `code` (a migration of `source`) binds otherwise: an imported
-    name renamed or no longer imported, an import or a module alias (`mp = tf.a.b`) of another
-    module or name. Names bound by other statements (`def`, a call's value) are not compared.
-    `edited`: the (first, last) lines of `source` the migration regenerated, all others kept
-    (`MigrationResult.edited`); when none of them starts a binding, nothing is parsed."""
-    if edited is not None and not _binds(source, edited):  # most changes: no `ast` needed
+def rebound(source: str, code: str) -> tuple[str, ...]:
+    """The names that `code` (a migration of `source`) binds otherwise: an imported name renamed
+    or no longer imported, an import or an alias assignment (`mp = tf.a.b`) of another module or
+    name. Names bound by other statements (`def`, a call's value) are not compared; names bound in
+    functions are (a superset of the module's names: a name found costs a search, no more)."""
+    before, after = _binding_text(source), _binding_text(code)
+    if before == after:  # most changes
         return ()
-    before, after = _module_bindings(source), _module_bindings(code)
-    if before is None or after is None:
-        return ()
-    return tuple(sorted(name for name, bound in before.items() if after.get(name) != bound))
+    old, new = _bindings(before), _bindings(after)
+    return tuple(sorted(name for name, bound in old.items() if new.get(name) != bound))
 
 
-# The first line of a statement that may bind a name as `_module_bindings` reads them.
-_BINDING = re.compile(r"[ \t]*(?:(?:import|from)[ \t]|\w+[ \t]*=[ \t]*[\w.]+[ \t]*(?:#.*)?$)")
+# What marks a line that may bind a name as `_bindings` reads them: an import (`from a \\` then
+# `import b` on the next line reads as `import b`: the same names on both sides), an alias
+# assignment (`mp = tf.a.b`, also after `if x:`; `mp = (` continued). Each starts with a literal,
+# which Python's `re` finds fast (`\\bimport` would take 50 times as long).
+_BINDING_MARKS = (re.compile(r"import\b"), re.compile(r"=[ \t]*(?:[\w.]+|\()[ \t]*(?:#.*)?$", re.MULTILINE))
+# A clause's keyword before a statement on its line (`try: import a`): left out to parse the statement.
+_CLAUSE = re.compile(r"(?:try|else|finally|except\b[^:\n]*)[ \t]*:[ \t]*")
 
 
-def _binds(source: str, edited: Sequence[tuple[int, int]]) -> bool:
-    """Whether a line of `source` in the `edited` ranges may start a binding `_module_bindings`
-    reads (a superset: an import in a function too)."""
-    lines = source.splitlines()
-    return any(_BINDING.match(line) for first, last in edited for line in lines[first - 1 : last])
-
-
-def _module_bindings(text: str) -> dict[str, list[str]] | None:
-    """`{name: what each of its module-level imports and alias assignments binds it to}`."""
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError):
-        return None
-    found: dict[str, list[str]] = {}
-    for node in _module_statements(tree.body):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                name = alias.asname or alias.name.partition(".")[0]
-                found.setdefault(name, []).append(alias.name if alias.asname else name)
-        elif isinstance(node, ast.ImportFrom):
-            module = "." * node.level + (node.module or "")
-            for alias in node.names:
-                found.setdefault(alias.asname or alias.name, []).append(f"{module}:{alias.name}")
-        elif isinstance(node, ast.Assign) and isinstance(node.value, (ast.Attribute, ast.Name)):
-            for target in node.targets:
-                if isinstance(target, ast.Name):
-                    found.setdefault(target.id, []).append(ast.unparse(node.value))
+def _binding_text(text: str) -> list[str]:
+    """The statements of `text` that may bind a name as `_bindings` reads them, each from the
+    start of its line, with its continuation lines (in parentheses, after a backslash): a
+    superset, so two texts whose lists are equal bind their names alike."""
+    marks = sorted({match.start() for pattern in _BINDING_MARKS for match in pattern.finditer(text)})
+    found = []
+    end = -1
+    for mark in marks:
+        if mark <= end:  # on a line taken already
+            continue
+        start = text.rfind("\n", 0, mark) + 1
+        end = text.find("\n", mark)
+        end = len(text) if end < 0 else end
+        line = text[start:end]
+        depth = _opened(line)
+        while (depth > 0 or line.endswith("\\")) and end < len(text):
+            following = text.find("\n", end + 1)
+            following = len(text) if following < 0 else following
+            line, end = text[end + 1 : following], following
+            depth += _opened(line)
+        found.append(text[start:end])
     return found
 
 
-def _module_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
-    """The statements of a module's scope: its own, and those of its `if`, `try`, `with` and loops."""
-    for node in body:
-        yield node
-        if isinstance(node, _COMPOUND):
-            for field in ("body", "orelse", "finalbody"):
-                yield from _module_statements(getattr(node, field, []))
-            for handler in getattr(node, "handlers", []):
-                yield from _module_statements(handler.body)
+def _bindings(statements: list[str]) -> dict[str, list[str]]:
+    """`{name: what each import or alias assignment of `statements` binds it to}`; a statement
+    that does not parse on its own (a line of prose in a string) binds nothing."""
+    found: dict[str, list[str]] = {}
+    for statement in statements:
+        try:
+            tree = ast.parse(_CLAUSE.sub("", statement.lstrip(" \t"), count=1))
+        except (SyntaxError, ValueError):
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    name = alias.asname or alias.name.partition(".")[0]
+                    found.setdefault(name, []).append(alias.name if alias.asname else name)
+            elif isinstance(node, ast.ImportFrom):
+                module = "." * node.level + (node.module or "")
+                for alias in node.names:
+                    found.setdefault(alias.asname or alias.name, []).append(f"{module}:{alias.name}")
+            elif isinstance(node, ast.Assign) and isinstance(node.value, (ast.Attribute, ast.Name)):
+                for target in node.targets:
+                    if isinstance(target, ast.Name):
+                        found.setdefault(target.id, []).append(ast.unparse(node.value))
+    return found
+
+
+def _opened(line: str) -> int:
+    """How many more parentheses `line` opens than it closes, its comment left out."""
+    code = line.partition("#")[0]
+    return code.count("(") - code.count(")")
 
 
 class Importers:

@@ -190,9 +190,7 @@ def migrate_loaded(path: str, source: SourceFile, settings: Settings) -> FileRes
         findings=without_notes(result.findings, settings.hidden_notes),
         encoding=source.encoding if result.changed else None,
         digest=digest(source.raw) if result.changed and source.raw is not None else None,
-        rebound=rebound(source.text, result.code, result.edited)
-        if result.changed and kind_of(path) is PYTHON
-        else (),
+        rebound=rebound(source.text, result.code) if result.changed and kind_of(path) is PYTHON else (),
     )
 
 

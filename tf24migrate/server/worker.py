@@ -214,7 +214,7 @@ def run_job(job: Job, disk: bool = True) -> Outcome:
 
         source = FileResult(path=job.path, status=Status.UNCHANGED, source=job.text)
         declined = migrate_declining(source, group.settings, job.declined)
-        found = Importers().of(job.path, rebound(job.text, declined.code, declined.edited))
+        found = Importers().of(job.path, rebound(job.text, declined.code))
         if found:  # as `_kept_for_importers`
             declined = migrate_declining(source, group.settings.importing(found), job.declined)
         return Outcome(declined.findings, declined.code, unsafe_fixes=group.settings.unsafe_fixes)
