@@ -552,13 +552,17 @@ def test_the_first_line_says_when_the_spelling_breaks_and_why_it_was_not_fixed()
     # A report-only finding whose spelling breaks in a later release the range allows names it.
     loss_scale = (
         "from tensorflow.keras import mixed_precision\n"
-        'policy = mixed_precision.Policy("mixed_float16")\n'
+        'policy = mixed_precision.experimental.Policy("mixed_float16")\n'
         "print(policy.loss_scale)\n"
     )
     finding = _only_finding(loss_scale, "TF24309", Target((2, 4)))
     assert finding.severity is Severity.WARNING
     assert finding.message.endswith("(stops working in TensorFlow 2.9, which the requirement allows).")
     assert not _only_finding(loss_scale, "TF24309", DEFAULT_TARGET).message.endswith("allows).")
+    # The same read from the stable `Policy` breaks on TF 2.4 itself: an error, with nothing to add.
+    stable = _only_finding(loss_scale.replace(".experimental", ""), "TF24309", Target((2, 4)))
+    assert stable.severity is Severity.ERROR
+    assert stable.message.endswith("from the `LossScaleOptimizer` instead.")
 
 
 @pytest.mark.parametrize("rule", all_rules(), ids=lambda rule: rule.code)

@@ -291,6 +291,7 @@ class FileContext(RuleContext):
         evidence: str | None = None,
         note: bool = False,
         new_spelling: bool = True,
+        removed_in: str | None = None,
     ) -> Replacement | None:
         rule = self.cursor.rule
         assert rule is not None, "report() outside a rule handler"
@@ -311,6 +312,8 @@ class FileContext(RuleContext):
         if replacement is None:
             fix = None
         versions = rule.versions if new_spelling else dataclasses.replace(rule.versions, new_since=None)
+        if removed_in is not None:
+            versions = dataclasses.replace(versions, old_removed=removed_in)
         too_new = not self._target.allows(versions.new_since)  # the new spelling fails on the target
         applied = (
             (fix is Fix.SAFE or (fix is Fix.UNSAFE and self._unsafe_fixes)) and not declined and not too_new
@@ -341,7 +344,7 @@ class FileContext(RuleContext):
                 self.cursor.top_statement(),
                 evidence,
                 note,
-                None if new_spelling else versions,
+                None if new_spelling and removed_in is None else versions,
             )
         )
         if not applied:

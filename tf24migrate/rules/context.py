@@ -107,6 +107,7 @@ class RuleContext(Protocol):
         evidence: str | None = None,
         note: bool = False,
         new_spelling: bool = True,
+        removed_in: str | None = None,
     ) -> Replacement | None:
         """Report a finding at `node`. With a `replacement`, the finding is fixable (`fix`, default
         the rule's own kind); returns `replacement` when the fix is applied, else None. `edits`
@@ -115,7 +116,9 @@ class RuleContext(Protocol):
         `message` quotes it where it says `{evidence}`. With `note`, the finding is a note
         whatever the rule's severity (the code already copes: a guarded import's fallback), and
         has no fix. Without `new_spelling`, nothing replaces what the finding names (a name gone
-        for good, of a rule whose other findings have a new spelling): its versions say so."""
+        for good, of a rule whose other findings have a new spelling): its versions say so.
+        `removed_in`: the release where this finding's code breaks, when not the rule's
+        `old_removed` (a policy the code reads may already be the stable one on TF 2.4)."""
 
     def blocked_reason(self, key: object) -> str | None:
         """Why the fix keyed by `key` (an original node, or a rule's own key) must not be applied

@@ -6,6 +6,8 @@ TF24301 from migrating a `Policy(...)` call in a file that reads a policy's loss
 
 from __future__ import annotations
 
+import re
+
 import libcst as cst
 
 from tf24migrate.model.findings import Severity
@@ -27,6 +29,10 @@ _POLICY_SOURCES = frozenset(
         f"{_EXPERIMENTAL}.get_layer_policy",
     }
 )
+_STABLE_SOURCES = frozenset({f"{_STABLE}.Policy", f"{_STABLE}.global_policy"})
+# An experimental `set_policy` given something other than a string (a `Policy` object, which TF 2.4
+# keeps as the global policy with its `loss_scale`; from a string it makes a stable `Policy`).
+_SETS_POLICY_OBJECT = re.compile(r"\bset_policy\(\s*(?![\s\"'])")
 # A layer's public attribute (`_dtype_policy` is Keras's own, whose policy class keeps `loss_scale`).
 _POLICY_ATTRIBUTE = "dtype_policy"
 # The key under which a read blocks the migration of `Policy(...)` calls (see `ctx.block`).
@@ -76,7 +82,11 @@ class PolicyLossScale(Rule):
     Write instead: `print(optimizer.loss_scale)` (the `LossScaleOptimizer` wrapping your optimizer)
 
     Versions: the stable `Policy` has no `loss_scale` from TF 2.4, and the experimental `Policy`
-    that keeps it is gone from TF 2.9 (the release notes of TF 2.4 and 2.9).
+    that keeps it is gone from TF 2.9 (the release notes of TF 2.4 and 2.9). A read from an
+    experimental `Policy(...)` stops working in TF 2.9; one from the global policy or a layer's
+    breaks on TF 2.4 itself, where they are stable `Policy` objects (the experimental `set_policy`
+    given a string makes one too), unless the file sets the global policy to an experimental
+    `Policy` object (then TF 2.9, as the finding says); one from the stable API has none.
     """
 
     code = "TF24309"
@@ -101,17 +111,39 @@ class PolicyLossScale(Rule):
         self, ctx: RuleContext, original: cst.Attribute, updated: cst.Attribute
     ) -> cst.BaseExpression:
         evidence = policy_loss_scale_read(ctx, original)
-        if evidence is not None:
-            ctx.report(
-                original,
-                "A policy's `loss_scale` is gone from TF 2.4's stable `Policy`: read `optimizer.loss_scale` "
-                f"from the `LossScaleOptimizer` instead.\n{sentence(evidence)}; the "
-                "experimental `Policy` keeps it up to TF 2.8, TF 2.9 removes it. The loss scale lives on "
-                "the `LossScaleOptimizer` wrapping your optimizer (`model.optimizer.loss_scale` after "
-                "`compile` under 'mixed_float16').",
-                evidence=evidence,
+        if evidence is None:
+            return updated
+        source = _policy_source(ctx, original.value)
+        if source == f"{_EXPERIMENTAL}.Policy":
+            when, removed_in = "the experimental `Policy` keeps it up to TF 2.8, TF 2.9 removes it", None
+        elif source in _STABLE_SOURCES:
+            when, removed_in = "a policy of the stable API has none", "2.4"
+        elif _SETS_POLICY_OBJECT.search(ctx.source):
+            when, removed_in = (
+                "this file sets the global policy to an experimental `Policy` object, which keeps it up to "
+                "TF 2.8 (TF 2.9 removes it); a global policy set from a string, or not set, is a stable "
+                "`Policy` on TF 2.4, which has none",
+                None,
             )
+        else:  # the global policy, a layer's: the stable `Policy` of TF 2.4 (r16, r146)
+            when, removed_in = "on TF 2.4 it is a stable `Policy`, which has none", "2.4"
+        ctx.report(
+            original,
+            "A policy's `loss_scale` is gone from TF 2.4's stable `Policy`: read `optimizer.loss_scale` "
+            f"from the `LossScaleOptimizer` instead.\n{sentence(evidence)}; {when}. The loss scale lives on "
+            "the `LossScaleOptimizer` wrapping your optimizer (`model.optimizer.loss_scale` after "
+            "`compile` under 'mixed_float16').",
+            evidence=evidence,
+            removed_in=removed_in,
+        )
         return updated
+
+
+def _policy_source(ctx: RuleContext, receiver: cst.BaseExpression) -> str:
+    """The qualified name of the function whose call made the policy `receiver` is (itself, or
+    the value of its name); "" when it is no such call."""
+    value = assigned_value(ctx, receiver) if isinstance(receiver, cst.Name) else receiver
+    return (ctx.qualified_name(value.func) or "") if isinstance(value, cst.Call) else ""
 
 
 RULES = (PolicyLossScale(),)
