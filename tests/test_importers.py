@@ -157,6 +157,33 @@ def test_importers_search_the_project_not_a_virtual_environment_in_it(tmp_path):
     assert Importers().of(str(tmp_path / "pkg" / "utils.py"), ["mp"]) == {}
 
 
+def test_without_metadata_the_repository_is_searched(tmp_path):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "utils.py").write_text(UTILS)
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "scripts" / "train.py").write_text("from utils import mp\n")
+    assert Importers().of(str(tmp_path / "src" / "utils.py"), ["mp"]) == {"mp": "`scripts/train.py` (line 1)"}
+
+
+def test_a_loose_folder_is_searched_with_its_packages_only(tmp_path):
+    folder = tmp_path / "home"  # no metadata, no repository: perhaps a home folder
+    (folder / "pkg").mkdir(parents=True)
+    (folder / "pkg" / "__init__.py").write_text("")
+    (folder / "pkg" / "train.py").write_text("from utils import mp\n")
+    (folder / "downloads").mkdir()
+    (folder / "downloads" / "other.py").write_text("from utils import mp\n")
+    (folder / "utils.py").write_text(UTILS)
+    (folder / "run.py").write_text("import utils\nutils.mp\n")
+    assert Importers().of(str(folder / "utils.py"), ["mp"]) == {
+        "mp": "`pkg/train.py` (line 1)"
+    }  # first by path
+    (folder / "pkg" / "train.py").unlink()
+    assert Importers().of(str(folder / "utils.py"), ["mp"]) == {"mp": "`run.py` (line 2)"}
+    (folder / "run.py").unlink()
+    assert Importers().of(str(folder / "utils.py"), ["mp"]) == {}  # `downloads/` is not a package
+
+
 # ----------------------------------------------------------------- the command and the library
 
 

@@ -10,8 +10,9 @@ does, the file is migrated again with those names kept (`Settings.importing`): t
 change them are reported instead, each naming the file that imports the name.
 
 The search is by name and module, over every Python file of the file's project (the nearest folder
-above it holding project metadata, else the folder above its top package), as ruff and black find
-a configuration: a file the run does not migrate imports the name all the same. Only a file with
+above it holding project metadata, as ruff and black find a configuration, else the repository it
+is in), whether the run migrates it or not: a file the run leaves alone imports the name all the
+same. A file in no project and no repository is looked for in its folder and the packages there. Only a file with
 rebound names is looked for, and only files that name both its module and one of those names are
 parsed. A module that several names could reach (`from utils import mp` and `from pkg.utils import
 mp`) matches each: a superset, where the cost of a match is a fix reported instead of applied.
@@ -122,13 +123,13 @@ class Importers:
         if not wanted:
             return {}
         real = os.path.realpath(path)
-        root = self._root(real)
+        root, everywhere = self._root(real)
         module = _module_parts(real, root)
         if not module:
             return {}
         words = re.compile(rf"\b{re.escape(module[-1])}\b")
         found: dict[str, str] = {}
-        for other in self._python_files(root):
+        for other in self._python_files(root, everywhere):
             if other == real:
                 continue
             text = self._text(other)
@@ -139,20 +140,32 @@ class Importers:
                 found.setdefault(name, f"`{shown}` (line {line})")
         return found
 
-    def _root(self, path: str) -> str:
-        """The project folder of `path`, else the folder above its top package."""
+    def _root(self, path: str) -> tuple[str, bool]:
+        """Where to look for the files that import from `path`, and whether to look in every
+        folder there: the project folder of `path`, else the repository it is in (the folder
+        holding `.git`); else the folder above its top package, whose packages only are looked
+        in (a loose script in a home folder must not walk the home folder)."""
         project = self._projects.folder(path)
         if project is not None:
-            return os.path.realpath(project)
+            return os.path.realpath(project), True
         folder = os.path.dirname(path)
-        while os.path.isfile(os.path.join(folder, "__init__.py")) and os.path.dirname(folder) != folder:
+        top = None
+        while True:
+            if os.path.exists(os.path.join(folder, ".git")):
+                return folder, True
+            if top is None and not os.path.isfile(os.path.join(folder, "__init__.py")):
+                top = folder
+            if os.path.dirname(folder) == folder:
+                return top or folder, False
             folder = os.path.dirname(folder)
-        return folder
 
-    def _python_files(self, root: str) -> list[str]:
+    def _python_files(self, root: str, everywhere: bool) -> list[str]:
         if root not in self._files:
-            walked = iter_source_files([root], (".py",), PathFilter(root=root))
-            self._files[root] = [os.path.realpath(path) for path in walked]
+            if everywhere:
+                walked = iter_source_files([root], (".py",), PathFilter(root=root))
+                self._files[root] = [os.path.realpath(path) for path in walked]
+            else:
+                self._files[root] = sorted(_package_files(root))
         return self._files[root]
 
     def _text(self, path: str) -> str | None:
@@ -162,6 +175,19 @@ class Importers:
             except (OSError, UnreadableFile):
                 self._texts[path] = None
         return self._texts[path]
+
+
+def _package_files(folder: str) -> Iterator[str]:
+    """The Python files of `folder` and of the packages in it, and in theirs (real paths)."""
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for entry in entries:
+        if entry.name.endswith(".py") and entry.is_file():
+            yield os.path.realpath(entry.path)
+        elif entry.is_dir(follow_symlinks=False) and os.path.isfile(os.path.join(entry.path, "__init__.py")):
+            yield from _package_files(entry.path)
 
 
 def _names(text: str, wanted: set[str]) -> Iterator[bool]:
