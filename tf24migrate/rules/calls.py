@@ -347,6 +347,36 @@ def bind_or_report(
         return None
 
 
+_EFFECTS = (cst.Call, cst.Await, cst.Yield, cst.NamedExpr)
+
+
+def may_have_effects(node: cst.CSTNode) -> bool:
+    """Whether evaluating `node` may do more than read values: it holds a call, an `await`, a
+    `yield` or an assignment expression (`:=`), outside the body of a lambda."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, _EFFECTS):
+            return True
+        if not isinstance(current, cst.Lambda):
+            stack.extend(current.children)
+    return False
+
+
+def evaluation_order_kept(call: cst.Call, values: Sequence[cst.BaseExpression]) -> bool:
+    """Whether `values`, nodes of `call`'s arguments in the order a rewrite writes them, evaluate
+    those that may have effects in the order `call` evaluates them (its arguments left to right):
+    `f(b=g(), a=h())` rewritten as `f2(h(), g())` would call `h` first."""
+    position: dict[int, int] = {}
+    stack: list[cst.CSTNode] = list(reversed(call.args))
+    while stack:  # depth first, left to right: the order the nodes' code is written in
+        current = stack.pop()
+        position.setdefault(id(current), len(position))
+        stack.extend(reversed(current.children))
+    order = [position[id(value)] for value in values if id(value) in position and may_have_effects(value)]
+    return order == sorted(order)
+
+
 def updated_values(original: cst.Call, updated: cst.Call) -> dict[cst.Arg, cst.BaseExpression]:
     """`{original Arg: its value in the updated tree}`, for rules that bind the original call."""
     return {o: u.value for o, u in zip(original.args, updated.args, strict=True)}

@@ -11,6 +11,7 @@ from tf24migrate.rules.calls import (
     bind_arguments,
     bind_or_report,
     code_for,
+    evaluation_order_kept,
     lone_argument_on_one_line,
     rebuild_args,
     updated_values,
@@ -90,7 +91,9 @@ def stable_loss_scale_arguments(
         ):
             if old in bound and _number(bound[old].value) != default:
                 result.append((new, bound[old].value))
-        return result
+        # in the order the call gives them, which evaluates them in that order
+        given = [id(arg.value) for arg in loss_scale.args]
+        return sorted(result, key=lambda pair: given.index(id(pair[1])))
     return "the kind of `loss_scale` is not visible here"
 
 
@@ -118,7 +121,10 @@ class LossScaleOptimizer(_ExperimentalCallee):
     call (a variable, a function result; a name bound to a `DynamicLossScale(...)` or
     `FixedLossScale(...)` in the same scope gets the stable call spelled out: the optimizer copies
     that loss scale from TF 2.4, so the name's later uses no longer see its scale), a `DynamicLossScale` with a `multiplier` other than 2
-    (the stable class has none), and calls passing `*args` / `**kwargs`. A reference that is not
+    (the stable class has none), calls passing `*args` / `**kwargs`, and calls giving the loss
+    scale before the optimizer where both call functions (`loss_scale=FixedLossScale(scale()),
+    optimizer=make()`: the stable call takes the optimizer first, so the calls would run in
+    another order). A reference that is not
     called is renamed where the class is tested against (`isinstance(x,
     ...LossScaleOptimizer)`, `issubclass`: the experimental class derives from the stable one),
     and reported anywhere else, where it may be called out of sight with TF 2.3's arguments (`LSO
@@ -234,6 +240,13 @@ class LossScaleOptimizer(_ExperimentalCallee):
             ctx.report(original, f"{by_hand}; {reason}.\n{_BY_HAND}.")
             return updated
         new_args = [(None, new_values[bound["optimizer"]]), *arguments]
+        if not evaluation_order_kept(updated, [value for _, value in new_args]):
+            ctx.report(
+                original,
+                f"{by_hand}; the stable call takes the optimizer first, which would change the order "
+                f"its arguments' calls run in.\n{_BY_HAND}.",
+            )
+            return updated
         replacement = updated.with_changes(func=func, args=rebuild_args(updated.args, new_args))
         if len(new_args) < len(updated.args):
             replacement = lone_argument_on_one_line(replacement)
