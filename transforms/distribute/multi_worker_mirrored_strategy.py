@@ -12,6 +12,7 @@ from tf24migrate.rules.calls import (
     abbreviated,
     bind_arguments,
     code_for,
+    evaluation_order_kept,
     rebuild_args,
 )
 from tf24migrate.rules.context import RuleContext
@@ -62,8 +63,9 @@ class MultiWorkerMirroredStrategy(Rule):
 
     The experimental constructor is `(communication, cluster_resolver)`; the stable one is
     `(cluster_resolver, communication_options)`, with the communication implementation inside a
-    `CommunicationOptions`. The rewrite always uses keywords, in the new order, and only for the
-    arguments given; `communication_options` is dropped when the implementation is `AUTO` (the
+    `CommunicationOptions`. The rewrite always uses keywords, in the new order (in the call's
+    order where both arguments call functions, which then run in the order they did), and only for
+    the arguments given; `communication_options` is dropped when the implementation is `AUTO` (the
     default). A `CollectiveCommunication` member passed in is renamed by TF24105 in the same run.
     Calls with `*args` / `**kwargs` are reported, not rewritten, and so are the constructions in a
     file that uses the experimental class otherwise (`isinstance`, a subclass, an attribute assigned
@@ -130,8 +132,10 @@ class MultiWorkerMirroredStrategy(Rule):
             return updated
         updated_args = {o: u for o, u in zip(original.args, updated.args, strict=True)}
         new_args: list[tuple[str, cst.BaseExpression]] = []
+        given: list[cst.BaseExpression] = []  # the call's value each new argument carries
         if "cluster_resolver" in bound:
             new_args.append(("cluster_resolver", updated_args[bound["cluster_resolver"]].value))
+            given.append(updated_args[bound["cluster_resolver"]].value)
         communication = bound.get("communication")
         if communication is not None and ctx.qualified_name(communication.value) not in _AUTO:
             options = ctx.spell(f"{EXPERIMENTAL}.CommunicationOptions", like=original.func)
@@ -147,6 +151,9 @@ class MultiWorkerMirroredStrategy(Rule):
                     cst.Call(options, [cst.Arg(value, keyword=cst.Name("implementation"), equal=_equal())]),
                 )
             )
+            given.append(value)
+        if not evaluation_order_kept(updated, given):  # the call gives the communication first
+            new_args.reverse()
         func = ctx.spell(_MWMS_NEW, like=original.func)
         edits = (
             [DropUse(original.func)]
