@@ -10,6 +10,7 @@ from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import (
     bind_or_report,
     close_multiline_call,
+    evaluation_order_kept,
     is_multiline,
     keyword_arg,
     leading_comment_lines,
@@ -105,13 +106,20 @@ class _ServerConfig(Rule):
             ctx.report(original, f"{by_hand}; this file has no way to name `{self.config}`.\n{how}")
             return updated
         new_values = updated_values(original, updated)
-        config_args = [
-            (name, new_values[bound[name]])
-            for name in self.config_order
-            if name in bound and not is_none(bound[name].value)
-        ]
+        names = [name for name in self.config_order if name in bound and not is_none(bound[name].value)]
+        start = [new_values[bound["start"]]] if "start" in bound else []
+        if not evaluation_order_kept(updated, [*(new_values[bound[name]] for name in names), *start]):
+            names.sort(key=lambda name: original.args.index(bound[name]))  # in the call's order
+            if not evaluation_order_kept(updated, [*(new_values[bound[name]] for name in names), *start]):
+                ctx.report(
+                    original,
+                    f"{by_hand}; `start` would run after the config's arguments, where this call runs it "
+                    f"before them, and both call functions.\n{how}",
+                )
+                return updated
+        config_args = [(name, new_values[bound[name]]) for name in names]
         if is_multiline(original):
-            replacement = self._multiline(updated, bound, config_func, original)
+            replacement = self._multiline(updated, bound, names, config_func, original)
         else:
             new_args: list[tuple[str | None, cst.BaseExpression]] = [
                 (None, _protocol_defaulted(keyword_call(config_func, config_args)))
@@ -132,17 +140,15 @@ class _ServerConfig(Rule):
         self,
         updated: cst.Call,
         bound: dict[str, cst.Arg],
+        names: list[str],
         config_func: cst.BaseExpression,
         original: cst.Call,
     ) -> cst.Call:
         """The rewrite of a call written over several lines: the config call is laid out one
-        argument per line too, each argument keeping its comments."""
+        argument per line too (the `bound` arguments `names`, in that order), each argument keeping
+        its comments."""
         updated_args = {o: u for o, u in zip(original.args, updated.args, strict=True)}
-        moved = [
-            (name, updated_args[bound[name]])
-            for name in self.config_order
-            if name in bound and not is_none(bound[name].value)
-        ]
+        moved = [(name, updated_args[bound[name]]) for name in names]
         before = updated.whitespace_before_args
         indent = before.last_line.value if isinstance(before, cst.ParenthesizedWhitespace) else ""
         config = _protocol_defaulted(nested_multiline_call(config_func, moved, updated))

@@ -11,7 +11,9 @@ class DispatchServerConfig(_ServerConfig):
 
     The TF 2.4 constructor is `DispatchServer(config=None, start=True)`. The old arguments move
     into `tf.data.experimental.service.DispatcherConfig`, always as keywords (its positional
-    layout grew between releases), in the order `port`, `protocol`; `None` arguments are dropped
+    layout grew between releases), in the order `port`, `protocol` (in the call's order where both
+    call functions, so that the calls run in the order they did; a `start=` calling one before
+    them is reported); `None` arguments are dropped
     so the defaults apply; `start` stays on the server, as a keyword. The config class is named
     the way the file named the server: through the same module path or alias, or added to the
     same `from ... import` statement. A new call that would make its line longer than the file's

@@ -17,7 +17,9 @@ class WorkerServerConfig(_ServerConfig):
     The TF 2.4 constructor is `WorkerServer(config, start=True)`. The old arguments move into
     `tf.data.experimental.service.WorkerConfig`, always as keywords, because its positional order
     differs from the old server's (`dispatcher_address` comes first). They are written in the
-    order `dispatcher_address`, `port`, `worker_address`, `protocol` (the required address first);
+    order `dispatcher_address`, `port`, `worker_address`, `protocol` (the required address first;
+    in the call's order where more than one calls a function, so that those calls run in the order
+    they did, and a `start=` calling one before them is reported);
     `None` arguments are dropped so the defaults apply; `start` stays on the server, as a
     keyword. The config class is named the way the file named the server (same module path or
     alias, or added to the same `from ... import` statement). Long lines are split as for TF24401.
