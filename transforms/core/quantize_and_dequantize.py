@@ -8,7 +8,7 @@ import libcst as cst
 
 from tf24migrate.model.findings import Fix, Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
-from tf24migrate.rules.calls import UnboundArguments, bind_arguments, code_for
+from tf24migrate.rules.calls import UnboundArguments, bind_arguments, code_for, evaluation_order_kept
 from tf24migrate.rules.context import RuleContext
 
 _QUANTIZE_PARAMS = (
@@ -33,6 +33,43 @@ def _free_parameter_name(call: cst.Call) -> str:
     return name
 
 
+_SCOPES = (
+    cst.ClassDef,
+    cst.FunctionDef,
+    cst.Lambda,
+    cst.ListComp,
+    cst.SetComp,
+    cst.DictComp,
+    cst.GeneratorExp,
+)
+# what means something else in a lambda's body: `:=` binds in it, `await` and `yield` cannot be there
+_NOT_IN_A_LAMBDA = (cst.NamedExpr, cst.Await, cst.Yield)
+
+
+def _holds(node: cst.CSTNode, kinds: tuple[type[cst.CSTNode], ...]) -> bool:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, kinds):
+            return True
+        stack.extend(current.children)
+    return False
+
+
+def _unmovable(ctx: RuleContext, original: cst.Call, updated: cst.Call, input_arg: cst.Arg) -> str | None:
+    """Why the call's arguments other than the input cannot move into the closure, or None."""
+    scope = next((a for a in ctx.ancestors if isinstance(a, _SCOPES)), None)
+    if isinstance(scope, cst.ClassDef):
+        return "in a class body, a lambda does not see the class's names"
+    others = [u.value for o, u in zip(original.args, updated.args, strict=True) if o is not input_arg]
+    if any(_holds(value, _NOT_IN_A_LAMBDA) for value in others):
+        return "an argument holds `:=`, `await` or `yield`, which mean something else in a lambda"
+    value = updated.args[original.args.index(input_arg)].value
+    if not evaluation_order_kept(updated, [value, *others]):
+        return "the closure would run the other arguments' calls after the input's, not before"
+    return None
+
+
 class QuantizeAndDequantize(Rule):
     """`tf.quantization.quantize_and_dequantize` is deprecated from TF 2.4.
 
@@ -43,7 +80,10 @@ class QuantizeAndDequantize(Rule):
     closure form below keeps it, eagerly and in `tf.function`. The rewrite is unsafe: values and
     gradients stay the same, but the graph holds another op (`QuantizeAndDequantizeV4` under an
     identity gradient), which matters to converters and tools that look for the old op. It is
-    applied only with `--unsafe-fixes`; calls passing `*args` / `**kwargs` are reported as they are.
+    applied only with `--unsafe-fixes`; calls passing `*args` / `**kwargs` are reported as they are,
+    and so are calls whose other arguments cannot move into the closure: in a class body (a lambda
+    there does not see the class's names), holding `:=`, `await` or `yield`, or calling functions
+    before an input that calls one too (the closure runs them after the input).
 
     Before: `y = tf.quantization.quantize_and_dequantize(x, -10.0, 10.0, range_given=True)`
     After:  `y = tf.grad_pass_through(lambda _t: tf.quantization.quantize_and_dequantize_v2(_t, -10.0, 10.0, range_given=True))(x)`
@@ -77,6 +117,10 @@ class QuantizeAndDequantize(Rule):
             return updated
         if "input" not in bound:
             ctx.report(original, f"{message} Rewrite it by hand: the call passes no input.")
+            return updated
+        unmovable = _unmovable(ctx, original, updated, bound["input"])
+        if unmovable is not None:
+            ctx.report(original, f"{message} Rewrite it by hand: {unmovable}.")
             return updated
         v2 = ctx.spell("tensorflow.quantization.quantize_and_dequantize_v2", like=original.func)
         pass_through = ctx.spell("tensorflow.grad_pass_through", like=original.func)
