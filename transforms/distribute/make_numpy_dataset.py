@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 import libcst as cst
 
 from tf24migrate.model.findings import Fix, Severity
@@ -13,6 +15,15 @@ from tf24migrate.rules.calls import (
 )
 from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.needles import attribute
+
+# a definition of the name in the file: a method of the user's own (a wrapper of a strategy)
+_DEFINED = re.compile(r"^[ \t]*(?:async[ \t]+)?def[ \t]+experimental_make_numpy_dataset\b", re.MULTILINE)
+
+
+def _defined_here(source: str) -> int | None:
+    """The line where the file defines a function or method named `experimental_make_numpy_dataset`."""
+    found = _DEFINED.search(source)
+    return None if found is None else source.count("\n", 0, found.start()) + 1
 
 
 class MakeNumpyDataset(Rule):
@@ -31,7 +42,9 @@ class MakeNumpyDataset(Rule):
     After:  `dataset = tf.data.Dataset.from_tensor_slices((features, labels))`
 
     Not rewritten: calls passing `session=` (or a second argument), which only the TF 1
-    `tf.compat.v1.distribute.Strategy` accepts, and still does.
+    `tf.compat.v1.distribute.Strategy` accepts, and still does. Reported, not rewritten: the calls
+    in a file that defines a method of that name (a wrapper of a strategy, whose own method may
+    batch or distribute the dataset), since such a call may be of that method.
 
     Versions: `tf.data.Dataset.from_tensor_slices` exists since TF 2.0
     (tensorflow_core/python/data/ops/dataset_ops.py of the tensorflow 2.0.0 wheel); the TF2
@@ -63,6 +76,15 @@ class MakeNumpyDataset(Rule):
             return updated
         if "session" in bound or "numpy_input" not in bound:
             return updated  # the TF 1 strategy API, which kept the method
+        defined = _defined_here(ctx.source)
+        if defined is not None:
+            ctx.report(
+                original,
+                f"{message}; not rewritten: line {defined} of this file defines a method of that name, "
+                "which this call may reach.\nIf the call is a TensorFlow strategy's, write "
+                "`tf.data.Dataset.from_tensor_slices(...)`; if it is of your own method, rename that method.",
+            )
+            return updated
         from_tensor_slices = ctx.spell("tensorflow.data.Dataset.from_tensor_slices")
         if from_tensor_slices is None:
             ctx.report(original, f"{message}; this file has no way to name TensorFlow.")
