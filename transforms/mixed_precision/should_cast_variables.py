@@ -6,7 +6,7 @@ import libcst as cst
 
 from tf24migrate.model.findings import Fix, Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, MENTIONS_TENSORFLOW, Rule
-from tf24migrate.rules.calls import code_for
+from tf24migrate.rules.calls import code_for, may_have_effects
 from tf24migrate.rules.context import RuleContext, sentence
 from tf24migrate.rules.needles import any_of, attribute
 
@@ -24,7 +24,8 @@ class ShouldCastVariables(Rule):
     `get_layer_policy(...)` call, a name bound to one in the same scope, or a layer's
     `.dtype_policy` or Keras's private `._dtype_policy`, which code copied from Keras reads: a
     policy of either kind, without `should_cast_variables` on 2.4), and only for a name or an
-    attribute: another receiver is reported. Not where the attribute is written, not read.
+    attribute that calls nothing, since the comparison reads it twice: another receiver
+    (`make_layer()._dtype_policy`) is reported. Not where the attribute is written, not read.
 
     Before: `from tensorflow.keras import mixed_precision` then `policy = mixed_precision.experimental.Policy("mixed_float16")` then `cast = policy.should_cast_variables`
     After:  `from tensorflow.keras import mixed_precision` then `policy = mixed_precision.experimental.Policy("mixed_float16")` then `cast = (policy.variable_dtype != policy.compute_dtype)`
@@ -63,7 +64,14 @@ class ShouldCastVariables(Rule):
             f"`{receiver}.variable_dtype != {receiver}.compute_dtype`\n"
             f"{sentence(evidence)}. The attribute meant that comparison."
         )
-        if not isinstance(original.value, (cst.Name, cst.Attribute)):
+        if may_have_effects(original.value):  # read twice, it would run its calls twice
+            message = (
+                f"`Policy.should_cast_variables` is gone from TF 2.4: bind `{receiver}` to a name, `policy`, "
+                "then write `policy.variable_dtype != policy.compute_dtype`\n"
+                f"{sentence(evidence)}. The attribute meant that comparison; read twice, `{receiver}` would "
+                "run its calls twice."
+            )
+        if not isinstance(original.value, (cst.Name, cst.Attribute)) or may_have_effects(original.value):
             ctx.report(original, message, evidence=evidence)
             return updated
         comparison = cst.Comparison(
