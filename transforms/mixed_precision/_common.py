@@ -3,6 +3,7 @@ and small readers of literal arguments."""
 
 from __future__ import annotations
 
+import ast
 import re
 
 import libcst as cst
@@ -11,6 +12,7 @@ from tf24migrate.rules.calls import code_for
 from tf24migrate.rules.context import RuleContext, sentence
 from tf24migrate.rules.kinds import RenameSymbol
 from tf24migrate.rules.names import dotted_name_of_module, normalize
+from tf24migrate.rules.text import of_the_last_text, parsed_or_none
 
 EXPERIMENTAL = "tensorflow.keras.mixed_precision.experimental"
 STABLE = "tensorflow.keras.mixed_precision"
@@ -100,6 +102,7 @@ class _ExperimentalCallee(RenameSymbol):
     ) -> cst.BaseSmallStatement | cst.RemovalSentinel:
         """An import of the class that stays (a use of its name is not migrated) keeps the file's
         constructions too: an object of the stable class fails `isinstance` tests against it."""
+        block_exported_imports(ctx, original, self.old)
         module = dotted_name_of_module(original.module) if original.module and not original.relative else None
         parent, last = self.old.rsplit(".", 1)
         if (
@@ -157,3 +160,86 @@ def loss_scale_read_line(source: str) -> int | None:
 
 
 _MODULE_MESSAGE = "`tf.keras.mixed_precision.experimental` is `tf.keras.mixed_precision` from TF 2.4."
+
+
+def _literal_names(node: ast.expr) -> list[str] | None:
+    """The strings of a list or tuple of string literals, else None."""
+    if not isinstance(node, (ast.List, ast.Tuple)):
+        return None
+    names = [e.value for e in node.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+    return names if len(names) == len(node.elts) else None
+
+
+@of_the_last_text
+def _exports(source: str) -> tuple[int, frozenset[str] | None] | None:
+    """`(line, names)` of the module's `__all__`: its first line and the names it lists (None
+    where it is computed, so that any name may be in it); None without `__all__`."""
+    if "__all__" not in source:
+        return None
+    tree = parsed_or_none(source)
+    if tree is None:
+        return None
+    line = 0
+    names: set[str] | None = set()
+    for node in ast.walk(tree):
+        value: ast.expr | None = None
+        if (
+            isinstance(node, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets)
+        ) or (
+            isinstance(node, (ast.AugAssign, ast.AnnAssign))
+            and isinstance(node.target, ast.Name)
+            and node.target.id == "__all__"
+        ):
+            value = node.value
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id == "__all__"
+        ):
+            if node.func.attr == "append":
+                value = ast.Tuple(elts=list(node.args))
+            else:  # `extend(...)`, or a method whose effect is not read: as if computed
+                value = node.args[0] if node.func.attr == "extend" and node.args else None
+        else:
+            continue
+        line = min(line, node.lineno) if line else node.lineno
+        listed = _literal_names(value) if value is not None else None
+        if listed is None or names is None:
+            names = None
+        else:
+            names.update(listed)
+    if not line:
+        return None
+    return line, None if names is None else frozenset(names)
+
+
+def exported(ctx: RuleContext, name: str) -> str | None:
+    """Why the module's name `name` may be used by other modules, which this file does not show,
+    or None: the module's `__all__` lists it (or is computed, and may list it)."""
+    exports = _exports(ctx.source)
+    if exports is None:
+        return None
+    line, names = exports
+    if names is None:
+        return f"line {line} computes `__all__`, which may export `{name}`"
+    if name in names:
+        return f"line {line} exports `{name}` to other modules (`__all__`)"
+    return None
+
+
+def block_exported_imports(ctx: RuleContext, original: cst.ImportFrom, qualified_name: str) -> None:
+    """Keep the imports of `qualified_name` in `original` whose name the module exports: other
+    modules, which this file does not show, may use the name as TF 2.3 did (`ctx.block` of the
+    import alias, whose rule then reports it and leaves it as it is)."""
+    parent, last = qualified_name.rsplit(".", 1)
+    module = dotted_name_of_module(original.module) if original.module and not original.relative else None
+    if module is None or normalize(module) != parent or isinstance(original.names, cst.ImportStar):
+        return
+    for alias in original.names:
+        if dotted_name_of_module(alias.name) != last:
+            continue
+        why = exported(ctx, code_for(alias.asname.name) if alias.asname is not None else last)
+        if why is not None:
+            ctx.block(alias, why)

@@ -7,6 +7,7 @@ import libcst as cst
 
 from tf24migrate.model.findings import Fix, Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
+from tf24migrate.rules.calls import code_for
 from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.edits import TrackUses
 from tf24migrate.rules.names import dotted_name_of_module, normalize
@@ -14,6 +15,7 @@ from tf24migrate.rules.names import dotted_name_of_module, normalize
 from ._common import (
     EXPERIMENTAL,
     _is_callee,
+    exported,
 )
 
 
@@ -24,7 +26,8 @@ class GetLayerPolicy(Rule):
     TF 2.4 made `Layer.dtype_policy` public and kept `get_layer_policy` only in the experimental
     module, which TF 2.9 removed. The call becomes the property of its argument (in parentheses
     when the argument is not a simple name, attribute, call or subscript). A name imported from the
-    experimental module is removed from the import.
+    experimental module is removed from the import, unless the module's `__all__` lists it (or is
+    computed): other modules may import it from this one.
 
     Before: `from tensorflow.keras import mixed_precision` then `policy = mixed_precision.experimental.get_layer_policy(model.layers[0])`
     After:  `from tensorflow.keras import mixed_precision` then `policy = model.layers[0].dtype_policy`
@@ -91,7 +94,9 @@ class GetLayerPolicy(Rule):
         for alias in original.names:
             if dotted_name_of_module(alias.name) != "get_layer_policy":
                 continue
-            kept = ctx.blocked_reason(alias)
+            kept = ctx.blocked_reason(alias) or exported(
+                ctx, code_for(alias.asname.name) if alias.asname is not None else "get_layer_policy"
+            )
             if kept is not None:
                 ctx.report(alias, f"{self._message}: the import stays as it is: {kept}; migrate them first.")
                 continue

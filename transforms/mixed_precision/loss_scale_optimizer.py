@@ -134,7 +134,10 @@ class LossScaleOptimizer(_ExperimentalCallee):
     constructions change together (by hand, in every file that builds `Sub`). In a file that reads
     a loss scale, a test against the class is kept too: the stable class also matches the optimizer
     TF 2.4's `compile` wraps under `mixed_float16`, whose `loss_scale` is a tensor, so the code the
-    test guards would read it wrongly (executed on TF 2.4.0). Where the file keeps
+    test guards would read it wrongly (executed on TF 2.4.0). An import of the class whose name
+    the module's `__all__` lists (or a computed `__all__` may list) stays too: other modules may
+    call it with TF 2.3's arguments (`LossScaleOptimizer(opt, 128)` raises TypeError on the
+    stable class). Where the file keeps
     the experimental class so (reported, or a base), its constructions are reported, not
     rewritten: the stable class does not derive from the experimental one, so an object built
     from it fails `isinstance` tests against the name kept (executed on TF 2.4.0).

@@ -28,6 +28,8 @@ from ._common import (
     STABLE,
     _ExperimentalCallee,
     _string,
+    block_exported_imports,
+    exported,
     loss_scale_read_line,
 )
 from .policy_loss_scale import LOSS_SCALE_READ, policy_loss_scale_read
@@ -64,7 +66,9 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
     its rule only reports (an unsafe `Policy(..., loss_scale=1024)` without `--unsafe-fixes`, a
     `LossScaleOptimizer` whose loss scale is not visible, an attribute with no stable equivalent, a
     suppressed line) keeps the experimental import, and the import's finding names those uses; the
-    migrated uses are spelled through another TensorFlow import then. In a file that reads a
+    migrated uses are spelled through another TensorFlow import then. Nor does an import or an
+    assignment whose name the module's `__all__` lists (or a computed `__all__` may list): other
+    modules, out of sight, may use it with TF 2.3's arguments. In a file that reads a
     policy's `.loss_scale` (TF24309), `Policy(...)` calls are not migrated: the stable `Policy` has
     none; nor in a file reading a `.loss_scale` of a value it does not show (a parameter's), which
     may be a policy.
@@ -117,6 +121,7 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
         self, ctx: RuleContext, original: cst.ImportFrom, updated: cst.ImportFrom
     ) -> cst.BaseSmallStatement | cst.RemovalSentinel:
         result = super().leave_ImportFrom(ctx, original, updated)
+        block_exported_imports(ctx, original, EXPERIMENTAL)
         if isinstance(result, cst.ImportFrom):
             result = self._module.leave_ImportFrom(ctx, original, result)
         return result
@@ -131,7 +136,9 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
                 continue
             module = dotted.rsplit(".", 1)[0]
             moved = names[index].with_changes(name=cst.parse_expression(module))
-            kept = ctx.blocked_reason(alias)
+            kept = ctx.blocked_reason(alias) or (
+                exported(ctx, code_for(alias.asname.name)) if alias.asname is not None else None
+            )
             if kept is not None:
                 ctx.report(alias, f"{_MODULE_MESSAGE} The import stays as it is: {kept}; migrate them first.")
                 continue
@@ -151,7 +158,7 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
             or _in_class_body(ctx)
         ):
             return updated
-        kept = ctx.blocked_reason(original)
+        kept = ctx.blocked_reason(original) or exported(ctx, original.targets[0].target.value)
         if kept is not None:
             ctx.report(
                 original.value,
