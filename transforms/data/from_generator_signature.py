@@ -8,6 +8,7 @@ from tf24migrate.model.findings import Fix, Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import (
     bind_or_report,
+    evaluation_order_kept,
     rebuild_args,
     updated_values,
 )
@@ -64,8 +65,9 @@ class FromGeneratorSignature(Rule):
     After:  `tf.data.Dataset.from_generator(gen, output_signature=(tf.TensorSpec(shape=(), dtype=tf.int64), tf.TensorSpec(shape=(None, 3), dtype=tf.float32)))`
 
     Not rewritten, reported: structures that are not written out in the call (a variable, a
-    computed shape), calls without `output_shapes` (the shapes are unknown), and calls passing
-    `*args` / `**kwargs`.
+    computed shape), calls without `output_shapes` (the shapes are unknown), calls passing
+    `*args` / `**kwargs`, and calls whose arguments' calls would run in another order (`args=`
+    or `output_shapes=` before a generator that is called, `args=` before shapes that are).
 
     Versions: `output_signature=` exists since TF 2.4 (`Dataset.from_generator` in
     tensorflow/python/data/ops/dataset_ops.py of the tensorflow-cpu 2.4.0 wheel; absent in 2.3.0);
@@ -107,6 +109,14 @@ class FromGeneratorSignature(Rule):
             ctx.report(original, f"{by_hand}; the structures are not written out in the call.")
             return updated
         generator = bound.get("generator")
+        carried = [bound[name] for name in ("generator", "output_shapes", "args") if name in bound]
+        if not evaluation_order_kept(updated, [new_values[arg] for arg in carried]):
+            ctx.report(
+                original,
+                f"{by_hand}; written as `(generator, output_signature, args)`, the calls in its "
+                "arguments would run in another order.",
+            )
+            return updated
         new_args: list[tuple[str | None, cst.BaseExpression]] = []
         if generator is not None:
             new_args.append((generator.keyword.value if generator.keyword else None, new_values[generator]))
