@@ -64,8 +64,8 @@ class MultiWorkerMirroredStrategy(Rule):
     The experimental constructor is `(communication, cluster_resolver)`; the stable one is
     `(cluster_resolver, communication_options)`, with the communication implementation inside a
     `CommunicationOptions`. The rewrite always uses keywords, in the new order (in the call's
-    order where both arguments call functions, which then run in the order they did), and only for
-    the arguments given; `communication_options` is dropped when the implementation is `AUTO` (the
+    order where both arguments call functions, which then run in the order they did, or where the
+    call holds comments, which stay with their arguments), and only for the arguments given; `communication_options` is dropped when the implementation is `AUTO` (the
     default). A `CollectiveCommunication` member passed in is renamed by TF24105 in the same run.
     Calls with `*args` / `**kwargs` are reported, not rewritten, and so are the constructions in a
     file that uses the experimental class otherwise (`isinstance`, a subclass, an attribute assigned
@@ -152,7 +152,11 @@ class MultiWorkerMirroredStrategy(Rule):
                 )
             )
             given.append(value)
-        if not evaluation_order_kept(updated, given):  # the call gives the communication first
+        if (
+            len(given) == 2
+            and original.args.index(bound["communication"]) < original.args.index(bound["cluster_resolver"])
+            and (not evaluation_order_kept(updated, given) or "#" in code_for(updated.with_changes(func=_F)))
+        ):  # the call gives the communication first, and its calls or comments keep their order
             new_args.reverse()
         func = ctx.spell(_MWMS_NEW, like=original.func)
         edits = (
@@ -178,6 +182,9 @@ class MultiWorkerMirroredStrategy(Rule):
             )
             or updated
         )
+
+
+_F = cst.Name("f")
 
 
 def _equal() -> cst.AssignEqual:
