@@ -45,10 +45,17 @@ def keyword_call(func: cst.BaseExpression, arguments: list[tuple[str, cst.BaseEx
 _SAFE_OPERANDS = (cst.Name, cst.Attribute, cst.Call, cst.Subscript)
 
 
-def _protocol_defaulted(config: cst.Call) -> cst.Call:
+def _grpc(ctx: RuleContext) -> cst.SimpleString:
+    """`"grpc"`, or `'grpc'` in an f-string written with double quotes, whose replacement fields
+    cannot hold that quote before Python 3.12."""
+    inside = next((a for a in ctx.ancestors if isinstance(a, cst.FormattedString)), None)
+    return cst.SimpleString("'grpc'" if inside is not None and '"' in inside.start else '"grpc"')
+
+
+def _protocol_defaulted(config: cst.Call, grpc: cst.SimpleString) -> cst.Call:
     """`config` with a `protocol` that may be None kept TF 2.3's default: TF 2.3's servers read
     None as `"grpc"`, TF 2.4's configs pass it on (an empty protocol, which fails to start), so a
-    value that is not a string written out becomes `value or "grpc"`."""
+    value that is not a string written out becomes `value or "grpc"` (the literal `grpc`)."""
     args = list(config.args)
     at = next((i for i, arg in enumerate(args) if arg.keyword and arg.keyword.value == "protocol"), None)
     if at is None or isinstance(args[at].value, (cst.SimpleString, cst.ConcatenatedString)):
@@ -56,7 +63,7 @@ def _protocol_defaulted(config: cst.Call) -> cst.Call:
     value = args[at].value
     if not isinstance(value, _SAFE_OPERANDS):
         value = value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
-    or_grpc = cst.BooleanOperation(left=value, operator=cst.Or(), right=cst.SimpleString('"grpc"'))
+    or_grpc = cst.BooleanOperation(left=value, operator=cst.Or(), right=grpc)
     args[at] = args[at].with_changes(value=or_grpc)
     return config.with_changes(args=args)
 
@@ -119,10 +126,10 @@ class _ServerConfig(Rule):
                 return updated
         config_args = [(name, new_values[bound[name]]) for name in names]
         if is_multiline(original):
-            replacement = self._multiline(updated, bound, names, config_func, original)
+            replacement = self._multiline(updated, bound, names, config_func, original, _grpc(ctx))
         else:
             new_args: list[tuple[str | None, cst.BaseExpression]] = [
-                (None, _protocol_defaulted(keyword_call(config_func, config_args)))
+                (None, _protocol_defaulted(keyword_call(config_func, config_args), _grpc(ctx)))
             ]
             if "start" in bound:
                 new_args.append(("start", new_values[bound["start"]]))
@@ -143,15 +150,16 @@ class _ServerConfig(Rule):
         names: list[str],
         config_func: cst.BaseExpression,
         original: cst.Call,
+        grpc: cst.SimpleString,
     ) -> cst.Call:
         """The rewrite of a call written over several lines: the config call is laid out one
         argument per line too (the `bound` arguments `names`, in that order), each argument keeping
-        its comments."""
+        its comments; `grpc` is the literal a protocol that may be None defaults to."""
         updated_args = {o: u for o, u in zip(original.args, updated.args, strict=True)}
         moved = [(name, updated_args[bound[name]]) for name in names]
         before = updated.whitespace_before_args
         indent = before.last_line.value if isinstance(before, cst.ParenthesizedWhitespace) else ""
-        config = _protocol_defaulted(nested_multiline_call(config_func, moved, updated))
+        config = _protocol_defaulted(nested_multiline_call(config_func, moved, updated), grpc)
         leading = leading_comment_lines(updated)
         if isinstance(before, cst.ParenthesizedWhitespace):  # its comment lines now precede their argument
             updated = updated.with_changes(whitespace_before_args=before.with_changes(empty_lines=[]))
