@@ -29,7 +29,7 @@ class ParameterServerStrategy(Rule):
     variable_partitioner=None)`, meant for `ClusterCoordinator`; the TF 2.3 class is reachable
     only under `tf.compat.v1`. Called without a cluster resolver, as TF 2.3 code does, the new
     class raises `TypeError` (executed on TF 2.4.0), so the finding is an error. The fix keeps the
-    old class and its arguments; where none is given it passes
+    old class and its arguments; where none is given, or `None` is written out, it passes
     `tf.distribute.cluster_resolver.TFConfigClusterResolver()`, the resolver the TF 2.3 class used
     by default (the `tf.compat.v1` class of TF 2.3 has none and ignores `TF_CONFIG`, executed on
     TF 2.3.0). It is unsafe (applied with `--unsafe-fixes`): the old class is a TF 1
@@ -71,13 +71,26 @@ class ParameterServerStrategy(Rule):
         )
         func = ctx.spell(_PSS_V1, like=original.func)
         args: Sequence[cst.Arg] | None = updated.args
-        if not any(arg.keyword is None or arg.keyword.value == "cluster_resolver" for arg in original.args):
+        given = [
+            index
+            for index, arg in enumerate(original.args)
+            if arg.keyword is None or arg.keyword.value == "cluster_resolver"
+        ]
+        value = original.args[given[0]].value if given else None
+        none_given = isinstance(value, cst.Name) and value.value == "None"  # `cluster_resolver=None`
+        if not given or none_given:
             message += (
                 " Called without a cluster resolver, the TF 2.4 class raises TypeError; the TF 2.3 class read "
                 "`TF_CONFIG` through `TFConfigClusterResolver()`, which the fix passes."
             )
             resolver = ctx.spell(_TF_CONFIG_RESOLVER, like=original.func)
-            args = None if resolver is None else (cst.Arg(cst.Call(resolver)), *updated.args)
+            if resolver is None:
+                args = None
+            elif none_given:  # the TF 1 class of TF 2.3 reads no `TF_CONFIG` for None
+                args = list(updated.args)
+                args[given[0]] = args[given[0]].with_changes(value=cst.Call(resolver))
+            else:
+                args = (cst.Arg(cst.Call(resolver)), *updated.args)
         if func is None or args is None:
             ctx.report(original, message)
             return updated
