@@ -102,7 +102,7 @@ class _ExperimentalCallee(RenameSymbol):
     ) -> cst.BaseSmallStatement | cst.RemovalSentinel:
         """An import of the class that stays (a use of its name is not migrated) keeps the file's
         constructions too: an object of the stable class fails `isinstance` tests against it."""
-        block_exported_imports(ctx, original, self.old)
+        exported_aliases = block_exported_imports(ctx, original, self.old)
         module = dotted_name_of_module(original.module) if original.module and not original.relative else None
         parent, last = self.old.rsplit(".", 1)
         if (
@@ -111,7 +111,8 @@ class _ExperimentalCallee(RenameSymbol):
             and not isinstance(original.names, cst.ImportStar)
         ):
             for alias in original.names:
-                if dotted_name_of_module(alias.name) == last and ctx.blocked_reason(alias) is not None:
+                kept = ctx.blocked_reason(alias) is not None or alias in exported_aliases
+                if dotted_name_of_module(alias.name) == last and kept:
                     self.keep_constructions(
                         ctx, f"line {ctx.source_line(alias)} keeps the import of `{last}`"
                     )
@@ -229,17 +230,22 @@ def exported(ctx: RuleContext, name: str) -> str | None:
     return None
 
 
-def block_exported_imports(ctx: RuleContext, original: cst.ImportFrom, qualified_name: str) -> None:
+def block_exported_imports(
+    ctx: RuleContext, original: cst.ImportFrom, qualified_name: str
+) -> list[cst.ImportAlias]:
     """Keep the imports of `qualified_name` in `original` whose name the module exports: other
     modules, which this file does not show, may use the name as TF 2.3 did (`ctx.block` of the
-    import alias, whose rule then reports it and leaves it as it is)."""
+    import alias, whose rule then reports it and leaves it as it is). The aliases kept so."""
     parent, last = qualified_name.rsplit(".", 1)
     module = dotted_name_of_module(original.module) if original.module and not original.relative else None
     if module is None or normalize(module) != parent or isinstance(original.names, cst.ImportStar):
-        return
+        return []
+    kept = []
     for alias in original.names:
         if dotted_name_of_module(alias.name) != last:
             continue
         why = exported(ctx, code_for(alias.asname.name) if alias.asname is not None else last)
         if why is not None:
             ctx.block(alias, why)
+            kept.append(alias)
+    return kept
