@@ -26,7 +26,9 @@ def render_reference(rules: Iterable[Rule]) -> str:
         "Do not edit by hand. -->",
         "",
         "Fix kinds: **safe** fixes are applied by default; **unsafe** ones only with `--unsafe-fixes` "
-        "(otherwise the finding shows the rewrite); **none** means report only. Opt-in rules run only "
+        "(otherwise the finding shows the rewrite); **none** means report only. A safe fix that would "
+        "drop a comment inside the code it rewrites is unsafe at that site, as ruff's are (comments of an "
+        "argument the fix removes go with it). Opt-in rules run only "
         "when selected (`--select CODE`, a prefix, or `all`).",
         "",
         "TensorFlow versions: a fix is applied only when the target (`--target-version`, or the "

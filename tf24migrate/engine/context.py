@@ -9,10 +9,11 @@ moved, a statement to put after the current one) at once, the import edits after
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import functools
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -311,6 +312,11 @@ class FileContext(RuleContext):
             fix = rule.fix or Fix.SAFE
         if replacement is None:
             fix = None
+        dropped = _dropped_comments(node, replacement) if fix is Fix.SAFE else ()
+        if dropped:  # as ruff's fixes: one that deletes comments is unsafe
+            fix = Fix.UNSAFE
+            shown = ", ".join(f"`{comment}`" for comment in dropped)
+            message = f"{message}\nThe fix would drop the comment{'s' if len(dropped) > 1 else ''} {shown}."
         versions = rule.versions if new_spelling else dataclasses.replace(rule.versions, new_since=None)
         if removed_in is not None:
             versions = dataclasses.replace(versions, old_removed=removed_in)
@@ -480,6 +486,43 @@ class FileContext(RuleContext):
             if not self.scopes.scope.ever_bound(local) and not re.search(rf"\b{local}\b", self.source):
                 return local
         return None
+
+
+def _dropped_comments(node: cst.CSTNode, replacement: Replacement | None) -> tuple[str, ...]:
+    """The comments inside `node` that its `replacement` (a new node) no longer holds, each once,
+    but for those of an argument the replacement leaves out with its value (`loss_scale="dynamic",
+    # dynamic`): a fix that would drop the others is unsafe, as ruff's are. A removal drops the
+    comments of what it removes (an imported name's), which are about it: not counted."""
+    if not isinstance(replacement, cst.CSTNode):
+        return ()
+    kept = collections.Counter(comment for comment, _ in _comments(replacement))
+    missing = []
+    for comment, argument in _comments(node):
+        if kept[comment]:
+            kept[comment] -= 1
+        else:
+            missing.append((comment, argument))
+    if not missing:
+        return ()
+    written = code_for(replacement)
+    return tuple(
+        dict.fromkeys(
+            comment
+            for comment, argument in missing
+            if argument is None or code_for(argument.value) in written
+        )
+    )
+
+
+def _comments(node: cst.CSTNode) -> Iterator[tuple[str, cst.Arg | None]]:
+    """Each comment inside `node`, in the order of the source, with the argument it is in."""
+    stack: list[tuple[cst.CSTNode, cst.Arg | None]] = [(node, None)]
+    while stack:
+        current, argument = stack.pop()
+        if type(current) is cst.Comment:
+            yield current.value, argument
+        inner = current if isinstance(current, cst.Arg) else argument
+        stack.extend((child, inner) for child in reversed(current.children))
 
 
 def _attribute_chain(base: cst.Name, rest: list[str]) -> cst.BaseExpression:
