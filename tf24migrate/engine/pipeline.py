@@ -56,7 +56,7 @@ from tf24migrate.engine.syntax import (
     statement_too_large,
 )
 from tf24migrate.engine.text_reports import TextReports
-from tf24migrate.engine.tf1_code import tf1_evidence, tf1_note, with_tf1_support
+from tf24migrate.engine.tf1_code import tf1_evidence, tf1_note, with_older_support, with_tf1_support
 from tf24migrate.engine.transformer import run_pass
 from tf24migrate.model.errors import RuleError, SourceSyntaxError
 from tf24migrate.model.findings import Finding, MigrationResult, Span
@@ -142,6 +142,7 @@ def _run_rules(source: str, settings: Settings, *, path: str | None) -> Migratio
     if tf1 is not None:  # TF 1 code: rewrites would break it, rules do not run (see `tf1_code`)
         return MigrationResult(source=source, code=source, findings=(tf1_note(tf1, path),))
     target = with_tf1_support(source, target)  # TF 2 code that still runs on TF 1 keeps doing so
+    target = with_older_support(source, target)  # and so does code that still runs on TF 2.3
     if target is not settings.target:
         settings = dataclasses.replace(settings, target=target)
     text_rules = [rule for rule in active if rule.reads_text]

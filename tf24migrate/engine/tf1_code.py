@@ -1,5 +1,6 @@
 """TensorFlow 1 files: found before any rule runs, and left alone with one note (`notes.TF1_FILE`);
-and TF 2 files that still support TF 1 (`with_tf1_support`), whose target is TF 1.15.
+and TF 2 files that still support TF 1 (`with_tf1_support`), whose target is TF 1.15, or, where
+no target is named, a TF 2 release before 2.4 (`with_older_support`).
 
 A TF 2.4 rewrite in TF 1 code breaks it (`nodes_blacklist=` -> `nodes_denylist=` is a TypeError on
 TF 1.15), and such a file needs `tf_upgrade_v2` first anyway. A file is TF 1 code when it imports
@@ -25,7 +26,7 @@ from tf24migrate.engine.public_api import imports_public_tensorflow
 from tf24migrate.engine.shims import SHIM_EXCEPTIONS, VERSION_CONSTANT, VERSION_WORDS, version_names
 from tf24migrate.model.findings import Finding
 from tf24migrate.model.notes import TF1_FILE, note_finding
-from tf24migrate.model.target import TF1_TARGET, Target
+from tf24migrate.model.target import TF1_TARGET, Target, format_version
 from tf24migrate.rules.names import last_name, normalize
 from tf24migrate.rules.needles import Pattern, attribute, word
 from tf24migrate.rules.text import first_line, in_code, line_starts, python_chunks
@@ -275,6 +276,39 @@ def _contrib_under_import_error(source: str) -> bool:
         )
     except (SyntaxError, ValueError, RecursionError):
         return False
+
+
+# TensorFlow's own version compared with a TF 2 release from 2.1 to 2.4: ordered (`tf.__version__ <
+# "2.4"`: the file has code for the releases below), or matched (`tf.__version__.startswith("2.3")`).
+_OLDER_RELEASE = Pattern(
+    r"\b(?:tf|tensorflow)\.(?:__version__|version\.VERSION)\b([^\n]*?)['\"]2\.([1-4])(?!\d)",
+    "__version__",
+    "version.VERSION",
+)
+# A comparison that only raises (`if tf.__version__ < "2.4": raise ...`) claims no support.
+_RAISES = re.compile(r"[^\n]*(?:\braise\b|\n[ \t]*raise\b)")
+
+
+def with_older_support(source: str, target: Target) -> Target:
+    """`target` lowered below TF 2.4 where nothing names one (the default) and `source` compares
+    TensorFlow's version with a TF 2 release up to 2.4: the file keeps code for the releases below
+    it (`if tf.__version__ < "2.4": ... else: ...`), which a fix whose new spelling they lack would
+    break in the code outside that `if`. The target is the lowest release the file has code for
+    (2.3 for `< "2.4"`, 2.1 for `.startswith("2.1")`); a comparison that only raises (`TF 2.4 is
+    required`) claims no support."""
+    if not target.source.startswith("default") or ("__version__" not in source and "VERSION" not in source):
+        return target
+    code = set(in_code(source, "__version__")) | set(in_code(source, "VERSION"))  # not in prose
+    supported = [
+        (2, int(match.group(2)) - (1 if re.search("[<>]", match.group(1)) else 0))
+        for match in _OLDER_RELEASE.finditer(source)
+        if code.intersection(range(match.start(), match.start(1))) and not _RAISES.match(source, match.end())
+    ]
+    lowest = min(supported, default=None)
+    if lowest is None or lowest >= target.version:
+        return target
+    why = f"this file supports TF {format_version(lowest)}: it checks TensorFlow's version for it"
+    return Target(lowest, why, target.newest)
 
 
 def with_tf1_support(source: str, target: Target) -> Target:
