@@ -216,6 +216,16 @@ class AddsTensorFlowImport(Rule):
             ["# title\nimport tensorflow as tf\n", "%pip install numpy\nx = 1\n", "x = tf.identity(x)\n"],
             1,
         ),
+        (  # a later cell imports too: above the use, after the import before it, in its cell
+            ["# title\n", "import numpy as np\nx = np.ones(2)\n", "x = helper(x)\n", "import os\n"],
+            [
+                "# title\n",
+                "import numpy as np\nimport tensorflow as tf\nx = np.ones(2)\n",
+                "x = tf.identity(x)\n",
+                "import os\n",
+            ],
+            1,
+        ),
     ],
 )
 def test_lines_a_rule_adds_stay_in_their_cell(sources, expected, finding_line):

@@ -24,7 +24,9 @@ def remove_imported_names(module: cst.Module, targets: dict[cst.ImportFrom, set[
 
 def add_imports(module: cst.Module, imports: dict[str, str]) -> cst.Module:
     """`module` with `import <module> as <local>` for each of `imports` (local -> module), sorted,
-    after its last top-level import (else after its docstring)."""
+    after its last top-level import (else after its docstring); but before the first top-level
+    statement that uses one of the locals (a fix's `tf.x` at module level, above a later import):
+    after the last import before it."""
     if not imports:
         return module
     new = [
@@ -33,6 +35,9 @@ def add_imports(module: cst.Module, imports: dict[str, str]) -> cst.Module:
     ]
     body: list[cst.BaseStatement] = list(module.body)
     index = import_insertion_index(body)
+    first_use = next((i for i, statement in enumerate(body[:index]) if _names_any(statement, imports)), None)
+    if first_use is not None:
+        index = import_insertion_index(body[:first_use])
     return module.with_changes(body=[*body[:index], *new, *body[index:]])
 
 
@@ -123,6 +128,17 @@ def merge_from_imports(statements: list[cst.BaseStatement]) -> list[cst.BaseStat
             body=[first_import.with_changes(names=[*names, *body.names])]
         )
     return merged
+
+
+def _names_any(node: cst.CSTNode, names: dict[str, str]) -> bool:
+    """Whether a `Name` of `names` occurs in `node`."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, cst.Name) and current.value in names:
+            return True
+        stack.extend(current.children)
+    return False
 
 
 def is_docstring(statement: cst.CSTNode) -> bool:
