@@ -43,7 +43,15 @@ from tf24migrate.rules.edits import (
     RenameBinding,
     TrackUses,
 )
-from tf24migrate.rules.names import TENSORFLOW, Binding, dotted_parts, head_name, is_tensorflow, normalize
+from tf24migrate.rules.names import (
+    TENSORFLOW,
+    Binding,
+    dotted_parts,
+    head_name,
+    is_tensorflow,
+    normalize,
+    quoted,
+)
 
 _ONE_LINE = re.compile(r"\s*\n\s*")
 
@@ -465,11 +473,12 @@ class FileContext(RuleContext):
         return import_edits.add_imports(module, self._module_imports)
 
     def _unused_imports(self) -> dict[cst.ImportFrom, set[str]]:
-        """The `from ... import` names whose every use an applied fix rewrote away, by statement."""
+        """The `from ... import` names whose every use an applied fix rewrote away, by statement;
+        not a name a string literal holds (a doctest example's use, `getattr(module, "name")`)."""
         targets: dict[cst.ImportFrom, set[str]] = {}
         for alias, statement in self.scopes.import_of_alias.items():
             binding = self.scopes.alias_bindings[alias]
-            if not binding.uses or binding.uses != binding.uses_dropped:
+            if not binding.uses or binding.uses != binding.uses_dropped or quoted(self.source, binding.name):
                 continue
             if binding.name in self._imported_elsewhere:  # another file imports it from here
                 continue

@@ -11,6 +11,7 @@ shadows.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -325,36 +326,52 @@ def _names_bound_by(node: ast.AST) -> tuple[str, ...]:
     return ()
 
 
+_WORD = re.compile(r"[^\W\d]\w*")
+
+
 @of_the_last_text
-def _bound_and_named(source: str) -> tuple[dict[str, int], frozenset[str]] | None:
+def _bound_and_named(source: str) -> tuple[dict[str, int], frozenset[str], frozenset[str]] | None:
     """How many times each name is bound in `source` (`_names_bound_by`, or declared `global` or
-    `nonlocal`), and every name it binds or reads; None when it does not parse."""
+    `nonlocal`), every name it binds or reads, and every word of its string literals (`quoted`);
+    None when it does not parse."""
     tree = parsed_or_none(source)
     if tree is None:
         return None
     bound: dict[str, int] = {}
     named: set[str] = set()
+    quoted: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Name):
             named.add(node.id)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            quoted.update(_WORD.findall(node.value))
         declared = node.names if isinstance(node, (ast.Global, ast.Nonlocal)) else ()
         for name in (*_names_bound_by(node), *declared):
             bound[name] = bound.get(name, 0) + 1
             named.add(name)
-    return bound, frozenset(named)
+    return bound, frozenset(named), frozenset(quoted)
+
+
+def quoted(source: str, name: str) -> bool:
+    """Whether `name` is a word of a string literal of `source` (or `source` does not parse): a
+    docstring's doctest examples run with the module's names, and a string may name one
+    (`getattr(module, "name")`, an annotation `"name"`), out of sight of a rename or a removal."""
+    found = _bound_and_named(source)
+    return found is None or name in found[2]
 
 
 def renames_cleanly(source: str, old: str, new: str) -> bool:
     """Whether an imported name `old` can become `new` throughout `source`: `old` is bound once
-    (its import), `new` is no name of the file at all, nothing is imported with `*`, and no
-    `__all__` exports names by string. Otherwise a rename would reach a binding of the user's
+    (its import), `new` is no name of the file at all, nothing is imported with `*`, no
+    `__all__` exports names by string, and no string literal names `old` (a doctest example using
+    it). Otherwise a rename would reach a binding of the user's
     (`CommunicationOptions` of their own, a `mixed_precision = False` switch, a `try:` import of
-    `old` from elsewhere, a helper module's `set_global_policy`)."""
+    `old` from elsewhere, a helper module's `set_global_policy`), or miss a use of the name."""
     found = _bound_and_named(source) if "__all__" not in source else None
     if found is None:
         return False
-    bound, named = found
-    return bound.get(old, 0) == 1 and "*" not in bound and new not in named
+    bound, named, in_strings = found
+    return bound.get(old, 0) == 1 and "*" not in bound and new not in named and old not in in_strings
 
 
 # what has names of its own (a comprehension's variables are its own too)
