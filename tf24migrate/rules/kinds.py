@@ -113,6 +113,9 @@ class RenameSymbol(DataRule):
                 if ctx.report(alias, self.message, replacement=renamed, edits=edits) is not None:
                     names[index] = renamed
                     moved_module = cst.parse_expression(new_parent)
+            elif not isinstance(ctx.ancestors[0], cst.SimpleStatementLine):
+                # `if c: from a import x, y`: no line of its own to put the moved name's import after
+                ctx.report(alias, f"{self.message} Put this import on a line of its own to have it fixed.")
             else:
                 moved = cst.parse_statement(
                     f"from {new_parent} import {code_for(renamed.with_changes(comma=cst.MaybeSentinel.DEFAULT))}\n"
