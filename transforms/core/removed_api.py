@@ -3,6 +3,7 @@ released wheels (`tf24migrate/model/release_diff.py`)."""
 
 from __future__ import annotations
 
+import re
 from typing import TypeVar
 
 import libcst as cst
@@ -128,6 +129,18 @@ def _dotted(module: str) -> cst.Attribute | cst.Name:
     return expression
 
 
+def _lost_through(ctx: RuleContext, gone: str, bound: cst.BaseExpression | None) -> list[str]:
+    """The names of the moved module `gone` that its home lacks and that the file reads as
+    attributes of `bound`, the name its import binds (`policy.USE_DEFAULT`)."""
+    if not isinstance(bound, cst.Name):
+        return []
+    return [
+        name
+        for name in REMOVED[gone][3]
+        if re.search(rf"(?<![\w.]){re.escape(bound.value)}\s*\.\s*{re.escape(name)}\b", ctx.source)
+    ]
+
+
 def _fixable(gone: str, lost: list[str]) -> bool:
     home, _, home_later, _ = REMOVED[gone]
     return bool(home) and home_later and not lost
@@ -149,7 +162,8 @@ class RemovedApi(Rule):
     Where the same object lives elsewhere in TF 2.4.0 (a module of that name, maybe `_v1`, that
     defines what the old one defined; a module that now defines the name) and still does in TF
     2.15.1, a `from ... import` of one name, or of names from a moved module, and an `import ...
-    as` are fixed: they import the new home, bound to the same name. Every other reference is reported, naming the new home or saying that TF 2.4.0
+    as` are fixed: they import the new home, bound to the same name (not a moved module the file
+    reads a name of that its home lacks, `policy.policy_defaults_to_floatx`). Every other reference is reported, naming the new home or saying that TF 2.4.0
     has the object nowhere. Where the reference is in the body of a `try` whose `except`
     catches ImportError or AttributeError and falls back to something (a guarded import), the
     finding is a note without a fix: the line fails on TF 2.4 and the fallback runs; the note
@@ -202,14 +216,15 @@ class RemovedApi(Rule):
             if gone is None:
                 continue
             replacement = None
-            if _fixable(gone, []) and gone == qualified and len(names) == 1:
+            lost = _lost_through(ctx, gone, alias.asname.name if alias.asname else alias.name)
+            if _fixable(gone, lost) and gone == qualified and len(names) == 1:
                 home_module, home_name = REMOVED[gone][0].rsplit(".", 1)
                 moved = updated.names[0] if not isinstance(updated.names, cst.ImportStar) else alias
                 if home_name != qualified.rsplit(".", 1)[1]:
                     asname = moved.asname or cst.AsName(name=cst.Name(qualified.rsplit(".", 1)[1]))
                     moved = moved.with_changes(name=cst.Name(home_name), asname=asname)
                 replacement = updated.with_changes(module=_dotted(home_module), names=[moved])
-            if _report(ctx, alias, gone, _message(gone, []), replacement) is not None:
+            if _report(ctx, alias, gone, _message(gone, lost), replacement) is not None:
                 return replacement or updated
         return updated
 
@@ -222,8 +237,9 @@ class RemovedApi(Rule):
             if gone is None:
                 continue
             replacement = None
+            lost = _lost_through(ctx, gone, alias.asname.name if alias.asname else None)
             if (
-                _fixable(gone, [])
+                _fixable(gone, lost)
                 and gone == qualified
                 and alias.asname is not None
                 and len(original.names) == 1
@@ -234,7 +250,7 @@ class RemovedApi(Rule):
                     names=[cst.ImportAlias(name=cst.Name(home_name), asname=alias.asname)],
                     semicolon=updated.semicolon,
                 )
-            if _report(ctx, alias, gone, _message(gone, []), replacement) is not None:
+            if _report(ctx, alias, gone, _message(gone, lost), replacement) is not None:
                 return replacement or updated
         return updated
 
