@@ -382,3 +382,25 @@ def test_interactive_asks_about_each_fix_of_a_notebook(tmp_path):
         "model.compile(steps_per_execution=2)\n",
     ]
     assert "2 findings (1 fixed, 1 left to you)" in done.stderr
+
+
+def test_a_name_an_ipython_line_uses_keeps_its_import():
+    # The magic lines keep their text: a rename of the import (TF24105) or its removal once the
+    # code's uses are rewritten (TF24107) would leave them a name nothing binds.
+    sources = [
+        "from tensorflow.distribute.experimental import CollectiveCommunication\n",
+        "x = CollectiveCommunication.RING\n%time y = CollectiveCommunication.AUTO\n",
+        "from tensorflow.distribute.experimental import MultiWorkerMirroredStrategy\n",
+        "s = MultiWorkerMirroredStrategy()\n%time t = MultiWorkerMirroredStrategy()\n",
+        "from tensorflow.distribute.experimental import CollectiveHints\nh = CollectiveHints()\n",
+    ]
+    result = migrate(notebook(*sources), "a.ipynb")
+    assert cell_sources(result.code) == [
+        *sources[:4],
+        "from tensorflow.distribute.experimental import CommunicationOptions\nh = CommunicationOptions()\n",
+    ]
+    assert [(f.cell, f.code, f.applied) for f in result.findings] == [
+        (1, "TF24105", False),
+        (4, "TF24107", False),
+        (5, "TF24104", True),
+    ]

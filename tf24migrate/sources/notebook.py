@@ -4,6 +4,8 @@ The code cells of a Python notebook are migrated as one module, so an import in 
 resolves names in later cells: each cell's source, with its IPython syntax masked
 (`ipython_syntax`), is joined with a marker statement between cells, the engine runs once, and
 the result is split at the markers back into cells. Findings are mapped back to their cell.
+An IPython line keeps its text, so a fix that would take a name it uses out of the module (an
+import renamed, or removed once the code's uses are rewritten) is declined: reported, not applied.
 
 What a cell is follows IPython (`notebook_cells`): a cell indented as a whole is dedented, as
 IPython runs it, and re-indented on the way back; a `%%writefile name.py` cell holds a Python file,
@@ -27,6 +29,7 @@ source lines. The marker between cells is a name no cell holds (`__tf24m_cell_1_
 
 from __future__ import annotations
 
+import ast
 import bisect
 import json
 import re
@@ -156,6 +159,41 @@ def _in_module(finding: Finding, cells: Sequence[CellCode], starts: list[int]) -
     return None
 
 
+_WORD = re.compile(r"[^\W\d]\w*")
+
+
+def _names(code: str) -> set[str]:
+    """The names a module reads or binds (its imports' too)."""
+    names: set[str] = set()
+    for node in ast.walk(parse_python(code)):
+        if isinstance(node, ast.Name):
+            names.add(node.id)
+        elif isinstance(node, ast.alias):
+            names.add(node.asname or node.name.split(".", 1)[0])
+    return names
+
+
+def _fixes_hiding_names(module: str, result: MigrationResult, cells: Sequence[CellCode]) -> list[Finding]:
+    """The applied fixes of `result` (of the joined `module`) on a name that the migration took
+    out of the module and that an IPython line of `cells` names (`%time x = CollectiveHints()`
+    after its import was renamed or removed): the masked line keeps the name, which would then
+    raise NameError. They are the findings on an occurrence of such a name (the rename's on the
+    import, the removal's on the use it rewrote)."""
+    words = {word for cell in cells for line in cell.masked.ipython_lines for word in _WORD.findall(line)}
+    if not words or not result.changed:
+        return []
+    lost = (_names(module) - _names(result.code)) & words
+    if not lost:
+        return []
+    pattern = re.compile(rf"(?<![\w.])(?:{'|'.join(map(re.escape, sorted(lost)))})\b")
+    at = {
+        (number, match.start() + 1)
+        for number, line in enumerate(re.split(r"\r\n?|\n", module), 1)  # as Python ends lines
+        for match in pattern.finditer(line)
+    }
+    return [f for f in result.findings if f.applied and (f.line, f.column) in at]
+
+
 def _migrate_cells(
     cells: list[CellCode], settings: Settings, path: str | None
 ) -> tuple[dict[int, str], list[Finding]]:
@@ -178,6 +216,9 @@ def _migrate_cells(
                 f for f in (_in_module(f, cells, starts) for f in settings.declined) if f is not None
             ]
             result = run_rules(module, settings.declining(in_module), path=path)
+            hiding = _fixes_hiding_names(module, result, cells)
+            if hiding:  # an IPython line uses a name the fixes renamed or removed: decline those
+                result = run_rules(module, settings.declining([*in_module, *hiding]), path=path)
         except SourceSyntaxError as error:  # LibCST refused what Python's parser took: drop that cell
             at = max(bisect.bisect_right(starts, error.lineno or 1) - 1, 0)
             line = (error.lineno or 1) - starts[at] + 1
