@@ -20,7 +20,13 @@ from tf24migrate.rules.base import IMPORTS_TENSORFLOW, MENTIONS_TENSORFLOW, Data
 from tf24migrate.rules.calls import code_for, keyword_arg
 from tf24migrate.rules.context import EVIDENCE, RuleContext
 from tf24migrate.rules.edits import AddStatementAfter, Edit, MoveBinding, RenameBinding, TrackUses
-from tf24migrate.rules.names import dotted_name_of_module, normalize, renames_cleanly, tf_spelling
+from tf24migrate.rules.names import (
+    defines_attribute,
+    dotted_name_of_module,
+    normalize,
+    renames_cleanly,
+    tf_spelling,
+)
 from tf24migrate.rules.needles import MethodCallLines, attribute, keyword
 from tf24migrate.rules.receivers import tensorflow_class_of
 
@@ -189,7 +195,9 @@ class ReportUse(DataRule):
 
 
 class RenameMethod(DataRule):
-    """A method of TensorFlow objects that was renamed, matched by name on any receiver."""
+    """A method of TensorFlow objects that was renamed, matched by name on any receiver; only
+    reported in a file that defines a method (or attribute) of that name itself, which a call may
+    reach instead."""
 
     follows = ()  # the attribute is the whole match
 
@@ -204,6 +212,14 @@ class RenameMethod(DataRule):
         self, ctx: RuleContext, original: cst.Attribute, updated: cst.Attribute
     ) -> cst.BaseExpression:
         if original.attr.value != self.old or ctx.resolves_to_module_other_than_tensorflow(original):
+            return updated
+        if defines_attribute(ctx.source, self.old):  # a wrapper's method: which one is called is not seen
+            ctx.report(
+                original,
+                f"{self.message}\nNot rewritten: this file defines a `{self.old}` of its own (a wrapper's "
+                f"method, or one patched onto an object), which this call may reach: rename the calls "
+                f"of TensorFlow's by hand.",
+            )
             return updated
         replacement = updated.with_changes(attr=updated.attr.with_changes(value=self.new))
         return ctx.report(original, self.message, replacement=replacement) or updated

@@ -374,6 +374,37 @@ def renames_cleanly(source: str, old: str, new: str) -> bool:
     return bound.get(old, 0) == 1 and "*" not in bound and new not in named and old not in in_strings
 
 
+@of_the_last_text
+def _attributes_defined(source: str) -> frozenset[str] | None:
+    """The names `source` defines as attributes of its own objects: functions and methods (`def
+    name`), names assigned in a class body, attributes assigned (`obj.name = ...`); None when it
+    does not parse."""
+    tree = parsed_or_none(source)
+    if tree is None:
+        return None
+    defined: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            defined.add(node.name)
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+            defined.add(node.attr)
+        elif isinstance(node, ast.ClassDef):
+            for statement in node.body:
+                targets = statement.targets if isinstance(statement, ast.Assign) else []
+                if isinstance(statement, ast.AnnAssign):
+                    targets = [statement.target]
+                defined.update(t.id for t in targets if isinstance(t, ast.Name))
+    return frozenset(defined)
+
+
+def defines_attribute(source: str, name: str) -> bool:
+    """Whether `source` may give an object of its own an attribute `name` (`_attributes_defined`):
+    a method of a wrapper class, or a name patched onto an object (`s.experimental_run_v2 =
+    s.run`), which a call `x.name(...)` may reach instead of TensorFlow's."""
+    defined = _attributes_defined(source)
+    return defined is None or name in defined
+
+
 # what has names of its own (a comprehension's variables are its own too)
 _SCOPES = (
     ast.FunctionDef,

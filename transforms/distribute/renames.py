@@ -22,7 +22,9 @@ EXPERIMENTAL_RUN_V2 = RenameMethod(
     `Strategy.experimental_run_v2` was removed in TF 2.4; `Strategy.run` takes the same arguments.
 
     Matched by method name on any receiver (the name exists only in TensorFlow), including the bare
-    attribute `strategy.experimental_run_v2` passed around as a function.
+    attribute `strategy.experimental_run_v2` passed around as a function. In a file that defines an
+    `experimental_run_v2` of its own (a wrapper class's method, one patched onto a strategy), which a
+    call may reach instead, the calls are reported, not rewritten.
 
     Before: `strategy.experimental_run_v2(step_fn, args=(batch,))`
     After:  `strategy.run(step_fn, args=(batch,))`
@@ -46,7 +48,8 @@ DISTRIBUTE_DATASETS_FROM_FUNCTION = RenameMethod(
     doc="""
     `Strategy.experimental_distribute_datasets_from_function` became `distribute_datasets_from_function`.
 
-    The old name is a deprecated alias from TF 2.4 on. Matched by method name on any receiver.
+    The old name is a deprecated alias from TF 2.4 on. Matched by method name on any receiver; in a
+    file that defines a method of that name of its own (a wrapper), reported, not rewritten.
 
     Before: `strategy.experimental_distribute_datasets_from_function(dataset_fn)`
     After:  `strategy.distribute_datasets_from_function(dataset_fn)`
