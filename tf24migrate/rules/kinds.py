@@ -22,6 +22,7 @@ from tf24migrate.rules.context import EVIDENCE, RuleContext
 from tf24migrate.rules.edits import AddStatementAfter, Edit, MoveBinding, RenameBinding, TrackUses
 from tf24migrate.rules.names import (
     defines_attribute,
+    defines_keyword,
     dotted_name_of_module,
     normalize,
     renames_cleanly,
@@ -226,7 +227,9 @@ class RenameMethod(DataRule):
 
 
 class RenameKeyword(DataRule):
-    """A keyword argument that was renamed, in calls of the named methods or functions."""
+    """A keyword argument that was renamed, in calls of the named methods or functions; only
+    reported in a file that defines such a function taking the old keyword itself (a wrapper),
+    which a call may reach instead."""
 
     follows = ()  # the call holding the keyword is the whole match
 
@@ -245,6 +248,18 @@ class RenameKeyword(DataRule):
             return updated
         keywords = {arg.keyword.value for arg in original.args if arg.keyword is not None}
         if self.old not in keywords:
+            return updated
+        if defines_keyword(
+            ctx.source, self.callees, self.old
+        ):  # a wrapper's: which one is called is not seen
+            for arg in original.args:
+                if arg.keyword is not None and arg.keyword.value == self.old:
+                    ctx.report(
+                        arg,
+                        f"{self.message}\nNot rewritten: this file defines a `{callee_name(original)}` "
+                        f"taking `{self.old}=` (a wrapper's), which this call may reach: rename the "
+                        "keyword in the calls of TensorFlow's by hand.",
+                    )
             return updated
         args = list(updated.args)
         for index, arg in enumerate(original.args):

@@ -405,6 +405,38 @@ def defines_attribute(source: str, name: str) -> bool:
     return defined is None or name in defined
 
 
+@of_the_last_text
+def _keywords_defined(source: str) -> dict[str, frozenset[str]] | None:
+    """For each function (or method) name `source` defines, the keywords its definitions take by
+    name (parameters, and strings equal to a name in their bodies: `kwargs.pop("name")`); None
+    when it does not parse."""
+    tree = parsed_or_none(source)
+    if tree is None:
+        return None
+    taken: dict[str, set[str]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            names = taken.setdefault(node.name, set())
+            arguments = node.args
+            names.update(a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs))
+            names.update(
+                inner.value
+                for inner in ast.walk(node)
+                if isinstance(inner, ast.Constant)
+                and isinstance(inner.value, str)
+                and inner.value.isidentifier()
+            )
+    return {name: frozenset(keywords) for name, keywords in taken.items()}
+
+
+def defines_keyword(source: str, functions: frozenset[str], keyword: str) -> bool:
+    """Whether `source` defines a function or method named one of `functions` that takes
+    `keyword` by name (a wrapper's `def compile(self, ..., experimental_steps_per_execution=1)`),
+    which a call passing it may reach instead of TensorFlow's."""
+    defined = _keywords_defined(source)
+    return defined is None or any(keyword in defined.get(name, ()) for name in functions)
+
+
 # what has names of its own (a comprehension's variables are its own too)
 _SCOPES = (
     ast.FunctionDef,

@@ -23,7 +23,9 @@ STEPS_PER_EXECUTION = RenameKeyword(
     `Model.compile(experimental_steps_per_execution=N)` is `steps_per_execution=N` from TF 2.4.
 
     Keras 2 still accepts the old keyword with a warning; Keras 3 (the default `tf.keras` from
-    TF 2.16) raises `TypeError`. Matched on `.compile(...)` calls by method name.
+    TF 2.16) raises `TypeError`. Matched on `.compile(...)` calls by method name; in a file that
+    defines a `compile` taking `experimental_steps_per_execution` itself (a wrapper, which a call
+    may reach instead), reported, not rewritten.
 
     Before: `model.compile(optimizer="sgd", loss="mse", experimental_steps_per_execution=8)`
     After:  `model.compile(optimizer="sgd", loss="mse", steps_per_execution=8)`
