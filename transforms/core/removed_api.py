@@ -24,6 +24,25 @@ REPORTED_ELSEWHERE = {
     "tensorflow.keras.utils.convert_all_kernels_in_model": "TF24202",
     "tensorflow.keras.experimental.terminate_keras_multiprocessing_pools": "TF24202",
 }
+# Names of a moved module that its home binds to another object: TF 2.4's stable mixed precision
+# classes took the names, TF 2.3's classes are the `V1` ones there (`inspect.signature` in the
+# tensorflow-cpu 2.3.0 and 2.4.0 wheels: `LossScaleOptimizer(optimizer, loss_scale)` became
+# `LossScaleOptimizer(inner_optimizer, dynamic=True, ...)`, `Policy(name, loss_scale=...)`
+# became `Policy(name)`). Like the names a home lacks, an import reaching them is not moved.
+CHANGED_AT_HOME = {
+    "tensorflow.python.keras.mixed_precision.experimental.loss_scale_optimizer": {
+        "LossScaleOptimizer": "LossScaleOptimizerV1"
+    },
+    "tensorflow.python.keras.mixed_precision.experimental.policy": {"Policy": "PolicyV1"},
+}
+# Of those, the ones that differ only in some uses: the stable `Policy(name)` computes and stores
+# as TF 2.3's did; it has no loss scale (no second argument, no `loss_scale` nor
+# `should_cast_variables`). A file with none of those uses may move its import.
+_DIFFERS_WHERE = {
+    "Policy": re.compile(
+        r"\b(?:loss_scale|should_cast_variables)\b|\bPolicy\s*\([^(),]*(?:\([^()]*\)[^(),]*)*,"
+    )
+}
 Fixed = TypeVar("Fixed", bound=cst.CSTNode)
 # The packages of `tensorflow` that are not its public API (nor is any `.python.` module, as in
 # `tensorflow.lite.python`): reached through imports only.
@@ -72,8 +91,15 @@ def _message(gone: str, lost: list[str]) -> str:
     notes = []
     if lost or not home_later:
         notes.append(f"TensorFlow {NEW} has it as `{home}`")
-    if lost:
-        notes.append(f"which has no {', '.join(f'`{name}`' for name in lost)}")
+    changed = CHANGED_AT_HOME.get(gone, {})
+    missing = [name for name in lost if name not in changed]
+    if missing:
+        notes.append(f"which has no {', '.join(f'`{name}`' for name in missing)}")
+    notes.extend(
+        f"whose `{name}` is another class (TF 2.3's is its `{changed[name]}`)"
+        for name in lost
+        if name in changed
+    )
     if not home_later:
         notes.append("gone again by TensorFlow 2.15")
     where = ", ".join(notes) + ". " if notes else ""
@@ -129,6 +155,17 @@ def _dotted(module: str) -> cst.Attribute | cst.Name:
     return expression
 
 
+def _lost(gone: str, source: str) -> tuple[str, ...]:
+    """The names of the moved module `gone` that its home lacks, or binds to another object
+    (that behaves otherwise in the uses `source` has)."""
+    changed = [
+        name
+        for name in CHANGED_AT_HOME.get(gone, ())
+        if name not in _DIFFERS_WHERE or _DIFFERS_WHERE[name].search(source)
+    ]
+    return (*REMOVED[gone][3], *changed)
+
+
 def _lost_through(ctx: RuleContext, gone: str, bound: cst.BaseExpression | None) -> list[str]:
     """The names of the moved module `gone` that its home lacks and that the file reads as
     attributes of `bound`, the name its import binds (`policy.USE_DEFAULT`)."""
@@ -136,7 +173,7 @@ def _lost_through(ctx: RuleContext, gone: str, bound: cst.BaseExpression | None)
         return []
     return [
         name
-        for name in REMOVED[gone][3]
+        for name in _lost(gone, ctx.source)
         if re.search(rf"(?<![\w.]){re.escape(bound.value)}\s*\.\s*{re.escape(name)}\b", ctx.source)
     ]
 
@@ -162,8 +199,10 @@ class RemovedApi(Rule):
     Where the same object lives elsewhere in TF 2.4.0 (a module of that name, maybe `_v1`, that
     defines what the old one defined; a module that now defines the name) and still does in TF
     2.15.1, a `from ... import` of one name, or of names from a moved module, and an `import ...
-    as` are fixed: they import the new home, bound to the same name (not a moved module the file
-    reads a name of that its home lacks, `policy.policy_defaults_to_floatx`). Every other reference is reported, naming the new home or saying that TF 2.4.0
+    as` are fixed: they import the new home, bound to the same name (not where the file reads a
+    name of a moved module that its home lacks, `policy.policy_defaults_to_floatx`, or binds to
+    another class: TF 2.4's `LossScaleOptimizer` there is the stable one, and so is `Policy`, which
+    differs where a loss scale is passed or read). Every other reference is reported, naming the new home or saying that TF 2.4.0
     has the object nowhere. Where the reference is in the body of a `try` whose `except`
     catches ImportError or AttributeError and falls back to something (a guarded import), the
     finding is a note without a fix: the line fails on TF 2.4 and the fallback runs; the note
@@ -205,7 +244,11 @@ class RemovedApi(Rule):
         gone = removed(module)
         if gone is not None and not (names and all(name in REMOVED for name in imported)):
             # the module itself is gone (`from gone.module import a, b`)
-            lost = [name.rsplit(".", 1)[1] for name in imported if name.rsplit(".", 1)[1] in REMOVED[gone][3]]
+            lost = [
+                name.rsplit(".", 1)[1]
+                for name in imported
+                if name.rsplit(".", 1)[1] in _lost(gone, ctx.source)
+            ]
             replacement = None
             if _fixable(gone, lost) and names:
                 home = REMOVED[gone][0] + module[len(gone) :]
