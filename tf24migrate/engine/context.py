@@ -48,6 +48,7 @@ from tf24migrate.rules.names import (
     Binding,
     dotted_parts,
     head_name,
+    imported_conditionally,
     is_tensorflow,
     normalize,
     quoted,
@@ -237,8 +238,13 @@ class FileContext(RuleContext):
                 candidates.append((base, normalize(binding.spelled_name)))
             elif binding is not None and binding.module is not None:  # `keras = tf.keras`
                 candidates.append((head, binding.moved_to or binding.module))
-        others = sorted(
-            (b for b in scope.visible_imports() if b.renamed_to is None), key=lambda b: -len(b.spelled_name)
+        others = sorted(  # not an import in a branch (`if TYPE_CHECKING:`): the new name may run without it
+            (
+                b
+                for b in scope.visible_imports()
+                if b.renamed_to is None and not imported_conditionally(self.source, b.name)
+            ),
+            key=lambda b: -len(b.spelled_name),
         )
         candidates.extend((b.name, normalize(b.spelled_name)) for b in others)
         candidates.extend(self._module_imports.items())

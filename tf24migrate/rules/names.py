@@ -437,6 +437,36 @@ def defines_keyword(source: str, functions: frozenset[str], keyword: str) -> boo
     return defined is None or any(keyword in defined.get(name, ()) for name in functions)
 
 
+_BRANCHES = (ast.If, ast.For, ast.AsyncFor, ast.While, *((ast.Match,) if hasattr(ast, "Match") else ()))
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+
+@of_the_last_text
+def _imported_conditionally(source: str) -> frozenset[str] | None:
+    """The names an import of `source` binds inside a branch of its scope (`if TYPE_CHECKING:`,
+    `if __name__ == "__main__":`, a loop), which a use elsewhere in that scope may run without;
+    None when it does not parse."""
+    tree = parsed_or_none(source)
+    if tree is None:
+        return None
+    found: set[str] = set()
+    stack: list[tuple[ast.AST, bool]] = [(tree, False)]
+    while stack:
+        node, branched = stack.pop()
+        if isinstance(node, (ast.Import, ast.ImportFrom)) and branched:
+            found.update(_names_bound_by(alias)[0] for alias in node.names if alias.name != "*")
+        inner = False if isinstance(node, _DEFINITIONS) else branched or isinstance(node, _BRANCHES)
+        stack.extend((child, inner) for child in ast.iter_child_nodes(node))
+    return frozenset(found)
+
+
+def imported_conditionally(source: str, name: str) -> bool:
+    """Whether an import of `source` binds `name` in a branch of its scope (`_imported_conditionally`):
+    spelling a new name through it may reach a name that is not bound where the new name runs."""
+    found = _imported_conditionally(source)
+    return found is None or name in found
+
+
 # what has names of its own (a comprehension's variables are its own too)
 _SCOPES = (
     ast.FunctionDef,
