@@ -363,15 +363,40 @@ def quoted(source: str, name: str) -> bool:
 def renames_cleanly(source: str, old: str, new: str) -> bool:
     """Whether an imported name `old` can become `new` throughout `source`: `old` is bound once
     (its import), `new` is no name of the file at all, nothing is imported with `*`, no
-    `__all__` exports names by string, and no string literal names `old` (a doctest example using
-    it). Otherwise a rename would reach a binding of the user's
+    `__all__` exports names by string, no string literal names `old` (a doctest example using
+    it), and no line above the import reads it (a function above a late import). Otherwise a rename would reach a binding of the user's
     (`CommunicationOptions` of their own, a `mixed_precision = False` switch, a `try:` import of
     `old` from elsewhere, a helper module's `set_global_policy`), or miss a use of the name."""
     found = _bound_and_named(source) if "__all__" not in source else None
     if found is None:
         return False
     bound, named, in_strings = found
-    return bound.get(old, 0) == 1 and "*" not in bound and new not in named and old not in in_strings
+    return (
+        bound.get(old, 0) == 1
+        and "*" not in bound
+        and new not in named
+        and old not in in_strings
+        and not _read_above_binding(source, old)
+    )
+
+
+def _read_above_binding(source: str, name: str) -> bool:
+    """Whether `source` reads `name` on a line above the one binding it (a function defined above
+    a late import, run after it): the pass renames only the uses it meets after the binding."""
+    tree = parsed_or_none(source)
+    if tree is None:
+        return True
+    bound_at = min(
+        (
+            node.lineno
+            for node in ast.walk(tree)
+            if isinstance(node, ast.alias) and name in _names_bound_by(node)
+        ),
+        default=0,
+    )
+    return any(
+        isinstance(node, ast.Name) and node.id == name and node.lineno < bound_at for node in ast.walk(tree)
+    )
 
 
 @of_the_last_text
