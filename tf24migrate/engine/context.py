@@ -474,9 +474,14 @@ class FileContext(RuleContext):
                 if key in self._left_imports
             },
         )
+        # new imports first, placed among the imports still there: an import the fixes leave
+        # unused may be the only one, and its place is then theirs (not the top, above code)
+        before = {id(statement) for statement in module.body}
+        module = import_edits.add_imports(module, self._module_imports)
         if "__all__" not in self.source:  # a module may re-export what it imports
-            module = import_edits.remove_imported_names(module, self._unused_imports())
-        return import_edits.add_imports(module, self._module_imports)
+            added = [statement for statement in module.body if id(statement) not in before]
+            module = import_edits.remove_imported_names(module, self._unused_imports(), added)
+        return module
 
     def _unused_imports(self) -> dict[cst.ImportFrom, set[str]]:
         """The `from ... import` names whose every use an applied fix rewrote away, by statement;

@@ -4,6 +4,8 @@ queued `from` imports merged by module, and where new imports go."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import libcst as cst
 
 from tf24migrate.engine.walk import walk
@@ -16,10 +18,37 @@ def add_imported_names(module: cst.Module, targets: dict[cst.ImportFrom, list[st
     return walk(module, AddImportedNames(targets)) if targets else module
 
 
-def remove_imported_names(module: cst.Module, targets: dict[cst.ImportFrom, set[str]]) -> cst.Module:
+def remove_imported_names(
+    module: cst.Module, targets: dict[cst.ImportFrom, set[str]], added: Iterable[cst.CSTNode] = ()
+) -> cst.Module:
     """`module` with local names removed from `from ... import` statements (the nodes of
-    `module`); a statement left with no name is removed."""
-    return walk(module, RemoveImportedNames(targets)) if targets else module
+    `module`); a statement left with no name is removed. A top-level line removed so, followed by
+    one of the statements `added` (`add_imports`), leaves that statement its blank lines."""
+    if not targets:
+        return module
+    heirs = {id(statement) for statement in added}
+    body = list(module.body)
+    for index, statement in enumerate(body[:-1]):
+        heir = body[index + 1]
+        if (
+            id(heir) in heirs
+            and isinstance(heir, cst.SimpleStatementLine)
+            and _removed_whole(statement, targets)
+        ):
+            assert isinstance(statement, cst.SimpleStatementLine)
+            body[index + 1] = heir.with_changes(leading_lines=[*statement.leading_lines, *heir.leading_lines])
+    return walk(module.with_changes(body=body), RemoveImportedNames(targets))
+
+
+def _removed_whole(statement: cst.BaseStatement, targets: dict[cst.ImportFrom, set[str]]) -> bool:
+    """Whether `statement` is a line of one `from ... import` whose every name is removed."""
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return False
+    node = statement.body[0]
+    if not isinstance(node, cst.ImportFrom) or isinstance(node.names, cst.ImportStar):
+        return False
+    names = targets.get(node)
+    return names is not None and all(_local_name(alias) in names for alias in node.names)
 
 
 def add_imports(module: cst.Module, imports: dict[str, str]) -> cst.Module:
