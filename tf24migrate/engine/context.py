@@ -515,9 +515,12 @@ def _dropped_comments(node: cst.CSTNode, replacement: Replacement | None) -> tup
     comments of what it removes (an imported name's), which are about it: not counted."""
     if not isinstance(replacement, cst.CSTNode):
         return ()
+    comments = list(_comments(node))
+    if not comments:  # most nodes: the replacement need not be walked
+        return ()
     kept = collections.Counter(comment for comment, _ in _comments(replacement))
     missing = []
-    for comment, argument in _comments(node):
+    for comment, argument in comments:
         if kept[comment]:
             kept[comment] -= 1
         else:

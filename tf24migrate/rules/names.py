@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import libcst as cst
 
 from tf24migrate.model.release_diff import PUBLIC_MODULES
-from tf24migrate.rules.text import of_the_last_text, parsed_or_none
+from tf24migrate.rules.text import of_the_last_text, parsed_or_none, python_chunks
 
 TENSORFLOW = "tensorflow"
 _V2 = "tensorflow.compat.v2"
@@ -403,12 +404,11 @@ def _read_above_binding(source: str, name: str) -> bool:
 def _attributes_defined(source: str) -> frozenset[str] | None:
     """The names `source` defines as attributes of its own objects: functions and methods (`def
     name`), names assigned in a class body, attributes assigned (`obj.name = ...`); None when it
-    does not parse."""
-    tree = parsed_or_none(source)
-    if tree is None:
-        return None
+    does not parse. A long source is read in chunks (`python_chunks`), as every whole-text walk."""
     defined: set[str] = set()
-    for node in ast.walk(tree):
+    for node in _nodes(source):
+        if node is None:
+            return None
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             defined.add(node.name)
         elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
@@ -422,10 +422,23 @@ def _attributes_defined(source: str) -> frozenset[str] | None:
     return frozenset(defined)
 
 
+def _nodes(source: str) -> Iterator[ast.AST | None]:
+    """Every node of `source`'s `ast`, a chunk's at a time (`python_chunks`); None last where it
+    does not parse."""
+    try:
+        for tree in python_chunks(source):
+            yield from ast.walk(tree)
+    except (SyntaxError, ValueError, RecursionError):
+        yield None
+
+
 def defines_attribute(source: str, name: str) -> bool:
     """Whether `source` may give an object of its own an attribute `name` (`_attributes_defined`):
     a method of a wrapper class, or a name patched onto an object (`s.experimental_run_v2 =
     s.run`), which a call `x.name(...)` may reach instead of TensorFlow's."""
+    # a definition, an assignment (augmented too), an annotation, a target in a tuple or a `for`
+    if not re.search(rf"\bdef[ \t]+{name}\b|\b{name}[ \t]*(?:[-+*/%&|^@<>]*=|[:,)\]]|in\b)", source):
+        return False  # nothing can define it (a call `x.name(...)` alone): no `ast` needed
     defined = _attributes_defined(source)
     return defined is None or name in defined
 
@@ -435,11 +448,10 @@ def _keywords_defined(source: str) -> dict[str, frozenset[str]] | None:
     """For each function (or method) name `source` defines, the keywords its definitions take by
     name (parameters, and strings equal to a name in their bodies: `kwargs.pop("name")`); None
     when it does not parse."""
-    tree = parsed_or_none(source)
-    if tree is None:
-        return None
     taken: dict[str, set[str]] = {}
-    for node in ast.walk(tree):
+    for node in _nodes(source):
+        if node is None:
+            return None
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             names = taken.setdefault(node.name, set())
             arguments = node.args
@@ -458,10 +470,14 @@ def defines_keyword(source: str, functions: frozenset[str], keyword: str) -> boo
     """Whether `source` defines a function or method named one of `functions` that takes
     `keyword` by name (a wrapper's `def compile(self, ..., experimental_steps_per_execution=1)`),
     which a call passing it may reach instead of TensorFlow's."""
+    if not re.search(rf"\bdef[ \t]+(?:{'|'.join(map(re.escape, functions))})\b", source):
+        return False  # no such function is defined: no `ast` needed
     defined = _keywords_defined(source)
     return defined is None or any(keyword in defined.get(name, ()) for name in functions)
 
 
+# An import that may be in a branch: indented, or after a compound statement's colon on its line.
+_INDENTED_IMPORT = re.compile(r"^[ \t]+(?:import|from)[ \t]|:[ \t]*(?:import|from)[ \t]", re.MULTILINE)
 _BRANCHES = (ast.If, ast.For, ast.AsyncFor, ast.While, *((ast.Match,) if hasattr(ast, "Match") else ()))
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 
@@ -471,23 +487,26 @@ def _imported_conditionally(source: str) -> frozenset[str] | None:
     """The names an import of `source` binds inside a branch of its scope (`if TYPE_CHECKING:`,
     `if __name__ == "__main__":`, a loop), which a use elsewhere in that scope may run without;
     None when it does not parse."""
-    tree = parsed_or_none(source)
-    if tree is None:
-        return None
     found: set[str] = set()
-    stack: list[tuple[ast.AST, bool]] = [(tree, False)]
-    while stack:
-        node, branched = stack.pop()
-        if isinstance(node, (ast.Import, ast.ImportFrom)) and branched:
-            found.update(_names_bound_by(alias)[0] for alias in node.names if alias.name != "*")
-        inner = False if isinstance(node, _DEFINITIONS) else branched or isinstance(node, _BRANCHES)
-        stack.extend((child, inner) for child in ast.iter_child_nodes(node))
+    try:
+        for tree in python_chunks(source):  # top-level statements, a chunk's at a time
+            stack: list[tuple[ast.AST, bool]] = [(tree, False)]
+            while stack:
+                node, branched = stack.pop()
+                if isinstance(node, (ast.Import, ast.ImportFrom)) and branched:
+                    found.update(_names_bound_by(alias)[0] for alias in node.names if alias.name != "*")
+                inner = False if isinstance(node, _DEFINITIONS) else branched or isinstance(node, _BRANCHES)
+                stack.extend((child, inner) for child in ast.iter_child_nodes(node))
+    except (SyntaxError, ValueError, RecursionError):
+        return None
     return frozenset(found)
 
 
 def imported_conditionally(source: str, name: str) -> bool:
     """Whether an import of `source` binds `name` in a branch of its scope (`_imported_conditionally`):
     spelling a new name through it may reach a name that is not bound where the new name runs."""
+    if not _INDENTED_IMPORT.search(source):
+        return False  # every import starts a line of the module: none is in a branch
     found = _imported_conditionally(source)
     return found is None or name in found
 
