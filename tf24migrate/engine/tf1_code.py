@@ -298,11 +298,14 @@ def with_older_support(source: str, target: Target) -> Target:
     required`) claims no support."""
     if not target.source.startswith("default") or ("__version__" not in source and "VERSION" not in source):
         return target
+    matches = [match for match in _OLDER_RELEASE.finditer(source) if not _RAISES.match(source, match.end())]
+    if not matches:
+        return target
     code = set(in_code(source, "__version__")) | set(in_code(source, "VERSION"))  # not in prose
     supported = [
         (2, int(match.group(2)) - (1 if re.search("[<>]", match.group(1)) else 0))
-        for match in _OLDER_RELEASE.finditer(source)
-        if code.intersection(range(match.start(), match.start(1))) and not _RAISES.match(source, match.end())
+        for match in matches
+        if code.intersection(range(match.start(), match.start(1)))
     ]
     lowest = min(supported, default=None)
     if lowest is None or lowest >= target.version:

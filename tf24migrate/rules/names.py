@@ -476,8 +476,7 @@ def defines_keyword(source: str, functions: frozenset[str], keyword: str) -> boo
     return defined is None or any(keyword in defined.get(name, ()) for name in functions)
 
 
-# An import that may be in a branch: indented, or after a compound statement's colon on its line.
-_INDENTED_IMPORT = re.compile(r"^[ \t]+(?:import|from)[ \t]|:[ \t]*(?:import|from)[ \t]", re.MULTILINE)
+_IMPORT_WORD = re.compile(r"import\b")  # a literal first: Python's `re` finds it fast
 _BRANCHES = (ast.If, ast.For, ast.AsyncFor, ast.While, *((ast.Match,) if hasattr(ast, "Match") else ()))
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 
@@ -488,6 +487,8 @@ def _imported_conditionally(source: str) -> frozenset[str] | None:
     `if __name__ == "__main__":`, a loop), which a use elsewhere in that scope may run without;
     None when it does not parse."""
     found: set[str] = set()
+    if not _may_import_in_a_branch(source):  # most files: nothing to parse
+        return frozenset()
     try:
         for tree in python_chunks(source):  # top-level statements, a chunk's at a time
             stack: list[tuple[ast.AST, bool]] = [(tree, False)]
@@ -502,11 +503,19 @@ def _imported_conditionally(source: str) -> frozenset[str] | None:
     return frozenset(found)
 
 
+def _may_import_in_a_branch(source: str) -> bool:
+    """Whether an import of `source` may be inside a statement: on a line that starts indented,
+    or after a colon (`try: import x`). One that starts a line at column 0 is the module's own."""
+    for match in _IMPORT_WORD.finditer(source):
+        head = source[source.rfind("\n", 0, match.start()) + 1 : match.start()]
+        if head[:1] in (" ", "\t") or ":" in head:
+            return True
+    return False
+
+
 def imported_conditionally(source: str, name: str) -> bool:
     """Whether an import of `source` binds `name` in a branch of its scope (`_imported_conditionally`):
     spelling a new name through it may reach a name that is not bound where the new name runs."""
-    if not _INDENTED_IMPORT.search(source):
-        return False  # every import starts a line of the module: none is in a branch
     found = _imported_conditionally(source)
     return found is None or name in found
 
