@@ -39,12 +39,18 @@ _POLICY_ATTRIBUTE = "dtype_policy"
 LOSS_SCALE_READ = "policy-loss-scale-read"
 
 
+def _policy_source(ctx: RuleContext, receiver: cst.BaseExpression) -> str:
+    """The qualified name of the function whose call made the policy `receiver` is (itself, or
+    the value of its name); "" when it is no such call."""
+    value = assigned_value(ctx, receiver) if isinstance(receiver, cst.Name) else receiver
+    return (ctx.qualified_name(value.func) or "") if isinstance(value, cst.Call) else ""
+
+
 def policy_evidence(ctx: RuleContext, receiver: cst.BaseExpression) -> str | None:
     """Why `receiver` is a mixed-precision policy, or None when the file does not show it: a call
     of `Policy(...)` / `global_policy()` / `get_layer_policy(...)` (experimental or stable), a name
     bound to one in the same scope, or a layer's `.dtype_policy`."""
-    value = assigned_value(ctx, receiver) if isinstance(receiver, cst.Name) else receiver
-    if isinstance(value, cst.Call) and ctx.qualified_name(value.func) in _POLICY_SOURCES:
+    if _policy_source(ctx, receiver) in _POLICY_SOURCES:
         return f"`{code_for(receiver)}` is a policy"
     if isinstance(receiver, cst.Attribute) and receiver.attr.value == _POLICY_ATTRIBUTE:
         return f"`{code_for(receiver)}` is a policy"
@@ -137,13 +143,6 @@ class PolicyLossScale(Rule):
             removed_in=removed_in,
         )
         return updated
-
-
-def _policy_source(ctx: RuleContext, receiver: cst.BaseExpression) -> str:
-    """The qualified name of the function whose call made the policy `receiver` is (itself, or
-    the value of its name); "" when it is no such call."""
-    value = assigned_value(ctx, receiver) if isinstance(receiver, cst.Name) else receiver
-    return (ctx.qualified_name(value.func) or "") if isinstance(value, cst.Call) else ""
 
 
 RULES = (PolicyLossScale(),)
