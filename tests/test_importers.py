@@ -12,6 +12,7 @@ bool, but got: 128`.
 from __future__ import annotations
 
 import textwrap
+import warnings
 
 import pytest
 from command_line import run_in_process
@@ -273,3 +274,16 @@ def test_a_name_on_a_continuation_line_of_an_import_is_found(tmp_path):
     assert "+    CommunicationOptions as CollectiveHints,\n" in result.stdout
     (tmp_path / "train.py").unlink()
     assert "+    CommunicationOptions,\n" in run_in_process("--diff", "hints.py", cwd=tmp_path).stdout
+
+
+def test_an_importer_s_own_warnings_are_not_raised_nor_printed(tmp_path, recwarn):
+    """Its text is the user's, parsed silently as the engine parses it: an invalid escape warns
+    on Python 3.12 (SyntaxWarning), and under `-W error` was an error that hid the import."""
+    tree(
+        tmp_path,
+        {"pkg/__init__.py": "", "pkg/utils.py": UTILS, "train.py": "from pkg.utils import mp\nz = '\\d'\n"},
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert Importers().of(str(tmp_path / "pkg" / "utils.py"), ["mp"]) == {"mp": "`train.py` (line 1)"}
+    assert not recwarn.list

@@ -25,6 +25,7 @@ import os
 import re
 from collections.abc import Iterable, Iterator
 
+from tf24migrate.rules.text import parse_python, parsed_or_none
 from tf24migrate.run.discovery import PathFilter, iter_source_files
 from tf24migrate.run.files import UnreadableFile, decode_source, read_regular_file
 
@@ -80,8 +81,8 @@ def _bindings(statements: list[str]) -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
     for statement in statements:
         try:
-            tree = ast.parse(_CLAUSE.sub("", statement.lstrip(" \t"), count=1))
-        except (SyntaxError, ValueError):
+            tree = parse_python(_CLAUSE.sub("", statement.lstrip(" \t"), count=1))
+        except (SyntaxError, ValueError, RecursionError):
             continue
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):
@@ -133,7 +134,7 @@ class Importers:
             if other == real:
                 continue
             text = self._text(other)
-            if text is None or not words.search(text) or not any(_names(text, wanted)):
+            if text is None or not words.search(text) or not _names_any(text, wanted):
                 continue
             for name, line in _imported(text, _package_parts(other, root), module, wanted):
                 shown = os.path.relpath(other, root).replace(os.sep, "/")
@@ -190,10 +191,9 @@ def _package_files(folder: str) -> Iterator[str]:
             yield from _package_files(entry.path)
 
 
-def _names(text: str, wanted: set[str]) -> Iterator[bool]:
-    yield "*" in text
-    for name in wanted:
-        yield re.search(rf"\b{re.escape(name)}\b", text) is not None
+def _names_any(text: str, wanted: set[str]) -> bool:
+    """Whether `text` may import one of `wanted`: it names one, or imports with `*`."""
+    return "*" in text or any(re.search(rf"\b{re.escape(name)}\b", text) for name in wanted)
 
 
 def _module_parts(path: str, root: str) -> list[str]:
@@ -224,9 +224,8 @@ def _imported(
     the package `importer`: `from module import name` (or `*`, for the names without a leading underscore),
     and `alias.name` where `alias` is the module imported (`import pkg.module as alias`, `from pkg
     import module`)."""
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError):
+    tree = parsed_or_none(text)  # silent, as for the user's files the engine reads
+    if tree is None:
         return
     spelled: set[str] = set()  # what the module is read as in `text`: `alias.name`
     for node in ast.walk(tree):
