@@ -28,6 +28,7 @@ def probe(
     imports: dict | None = None,
     symbolic: list | None = None,
     sparse_symbolic: list | None = None,
+    signatures: dict | None = None,
 ) -> dict:
     """A release as `release_probe.py` prints it."""
     return {
@@ -35,6 +36,7 @@ def probe(
         "modules": modules,
         "defines": defines,
         "imports": imports or {},
+        "signatures": signatures or {},
         "public": public or {},
         "symbolic": symbolic or [],
         "sparse_symbolic": sparse_symbolic or [],
@@ -180,6 +182,75 @@ def test_a_name_neither_imported_nor_defined_and_a_module_gone_with_no_home():
     assert "tensorflow.python.gone.thing" not in table  # it goes with its module
     assert table["tensorflow.keras.utils.gone_util"].home == ""
     assert "tensorflow.keras.layers.Dense" not in table
+
+
+def _parameters(*names: str) -> list:
+    """Parameters as the probe lists them: `"name="` has a default, `"**name"` takes keywords."""
+    return [
+        [
+            name.strip("*="),
+            "VAR_KEYWORD" if name.startswith("**") else "POSITIONAL_OR_KEYWORD",
+            name.endswith("="),
+        ]
+        for name in names
+    ]
+
+
+def test_a_moved_definition_with_other_parameters_is_changed_at_home():
+    """`LossScaleOptimizer(optimizer, loss_scale)` became `LossScaleOptimizer(inner_optimizer,
+    dynamic=True)` in the moved module's home, which gives TF 2.3's parameters to
+    `LossScaleOptimizerV1`; an added keyword with a default binds every old call alike."""
+    module, home = "tensorflow.python.mp.experimental.lso", "tensorflow.python.mp.lso"
+    old = probe(
+        "2.3.0",
+        modules={module: ["LossScaleOptimizer", "wrap"], "tensorflow.python.ops": ["enable"]},
+        defines={module: ["LossScaleOptimizer", "wrap"], "tensorflow.python.ops": ["enable"]},
+        signatures={
+            module: {"LossScaleOptimizer": _parameters("optimizer", "loss_scale"), "wrap": _parameters("v")},
+            "tensorflow.python.ops": {"enable": _parameters("dtype", "graph=")},
+        },
+    )
+    new = probe(
+        "2.4.0",
+        modules={home: ["LossScaleOptimizer", "LossScaleOptimizerV1", "wrap"], "tensorflow.python.ops": []},
+        defines={home: ["LossScaleOptimizer", "LossScaleOptimizerV1", "wrap", "enable"]},
+        signatures={
+            home: {
+                "LossScaleOptimizer": _parameters("inner_optimizer", "dynamic="),
+                "LossScaleOptimizerV1": _parameters("optimizer", "loss_scale"),
+                "wrap": _parameters("v", "op="),
+                "enable": _parameters("dtype"),
+            }
+        },
+    )
+    table = releases.removed(old, new, None)
+    assert table[module].home == home and table["tensorflow.python.ops.enable"].home == f"{home}.enable"
+    modules, names = releases.changed_at_home(old, new, table)
+    assert modules == {module: {"LossScaleOptimizer": "LossScaleOptimizerV1"}}
+    assert names == {"tensorflow.python.ops.enable"}  # `graph=` is no keyword of the new one
+
+
+def test_the_probe_reads_parameters_from_the_source():
+    """`release_probe._signature`: a `def`'s parameters, a class's `__init__`'s without `self`,
+    none for a class that defines no `__init__`; as `_parameters` lists them."""
+    import ast
+
+    tree = ast.parse(
+        "def f(a, /, b=1, *args, c, d=2, **kw): pass\n"
+        "class C:\n    def __init__(self, name, loss_scale=None): pass\n"
+        "class D(C): pass\n"
+    )
+    f, c, d = (release_probe._signature(node) for node in tree.body)
+    assert f == [
+        ["a", "POSITIONAL_ONLY", False],
+        ["b", "POSITIONAL_OR_KEYWORD", True],
+        ["args", "VAR_POSITIONAL", False],
+        ["c", "KEYWORD_ONLY", False],
+        ["d", "KEYWORD_ONLY", True],
+        ["kw", "VAR_KEYWORD", False],
+    ]
+    assert c == [["name", "POSITIONAL_OR_KEYWORD", False], ["loss_scale", "POSITIONAL_OR_KEYWORD", True]]
+    assert d is None
 
 
 def test_parameters_report_shifted_positionals_and_ignore_keyword_only_raw_ops():

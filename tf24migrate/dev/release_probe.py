@@ -13,6 +13,9 @@ Standard library only, Python 3.8 and later: it runs in the runtimes of `scripts
   on this machine (a TPU, a GPU, an optional dependency) is listed all the same;
 - `defines`: of each module, the names its own `def`, `class` and assignment statements bind
   (where an object is defined, not imported: what tells where a name moved);
+- `signatures`: of each module, the parameters of the functions it defines and of the classes
+  whose `__init__` it defines, read from the source (`self` left out; as `public` gives them): what
+  tells a moved name's new definition from its old one;
 - `imports`: of each module, the names its imports bind, each with what it imports (`{"np":
   "numpy", "nest": "tensorflow.python.util.nest"}`): where the object of an imported name is;
 - `public`: every name of the public API reached from `import tensorflow as tf` through its API
@@ -77,10 +80,40 @@ def _absolute(module, level, package):
     return ".".join(base + ([module] if module else []))
 
 
+def _signature(node):
+    """The parameters of a `def`, or of the `__init__` a `class` defines (`self` left out), as
+    `_parameters` gives them (`[[name, kind, has default], ...]`), or None for a class that
+    defines no `__init__`."""
+    if isinstance(node, ast.ClassDef):
+        init = next(
+            (item for item in node.body if isinstance(item, ast.FunctionDef) and item.name == "__init__"),
+            None,
+        )
+        return None if init is None else _signature(init)[1:]
+    arguments = node.args
+    only = getattr(arguments, "posonlyargs", [])
+    positional = only + arguments.args
+    first_default = len(positional) - len(arguments.defaults)
+    found = [
+        [arg.arg, "POSITIONAL_ONLY" if index < len(only) else "POSITIONAL_OR_KEYWORD", index >= first_default]
+        for index, arg in enumerate(positional)
+    ]
+    if arguments.vararg:
+        found.append([arguments.vararg.arg, "VAR_POSITIONAL", False])
+    found += [
+        [arg.arg, "KEYWORD_ONLY", arguments.kw_defaults[index] is not None]
+        for index, arg in enumerate(arguments.kwonlyargs)
+    ]
+    if arguments.kwarg:
+        found.append([arguments.kwarg.arg, "VAR_KEYWORD", False])
+    return found
+
+
 def _bound_names(tree, package):
     """The names a module's top level binds, those its `def`, `class` and assignment statements
-    bind, the modules it star-imports, and what each of its imports binds."""
-    names, defined, stars, imported = set(), set(), [], {}
+    bind, the modules it star-imports, what each of its imports binds, and the signatures of its
+    functions and classes."""
+    names, defined, stars, imported, signatures = set(), set(), [], {}, {}
 
     def targets(node):
         if isinstance(node, ast.Name):
@@ -97,6 +130,9 @@ def _bound_names(tree, package):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 names.add(node.name)
                 defined.add(node.name)
+                signature = _signature(node)
+                if signature is not None:
+                    signatures[node.name] = signature
             elif isinstance(node, ast.Assign):
                 for target in node.targets:
                     targets(target)
@@ -122,19 +158,26 @@ def _bound_names(tree, package):
                     statements(handler.body)
 
     statements(tree.body)
-    return names, defined, stars, imported
+    return names, defined, stars, imported, signatures
 
 
 def modules(root):
-    """`({module: sorted names}, {module: sorted defined names}, {module: {name: source}})` of the
-    package at `root` (see the module docstring)."""
+    """`({module: sorted names}, {module: sorted defined names}, {module: {name: source}},
+    {module: {name: signature}})` of the package at `root` (see the module docstring)."""
     files = _module_files(root)
     bound: dict[str, set[str]] = {}
     defines: dict[str, set[str]] = {}
     stars: dict[str, list[str]] = {}
     imports: dict[str, dict[str, str]] = {}
+    signatures: dict[str, dict[str, str]] = {}
     for module, path in files.items():
-        bound[module], defines[module], stars[module], imports[module] = set(), set(), [], {}
+        bound[module], defines[module], stars[module], imports[module], signatures[module] = (
+            set(),
+            set(),
+            [],
+            {},
+            {},
+        )
         if not path.endswith(".py"):
             continue
         package = module if path.endswith("__init__.py") else module.rpartition(".")[0]
@@ -143,7 +186,9 @@ def modules(root):
                 tree = ast.parse(source.read(), path)
         except (SyntaxError, ValueError):
             continue
-        bound[module], defines[module], stars[module], imports[module] = _bound_names(tree, package)
+        bound[module], defines[module], stars[module], imports[module], signatures[module] = _bound_names(
+            tree, package
+        )
     for module in files:  # submodules are attributes of their package once imported
         parent, _, name = module.rpartition(".")
         if parent in bound:
@@ -164,6 +209,7 @@ def modules(root):
         names,
         {module: sorted(defines[module]) for module in sorted(files) if defines[module]},
         {module: imports[module] for module in sorted(files) if imports[module]},
+        {module: signatures[module] for module in sorted(files) if signatures[module]},
     )
 
 
@@ -315,13 +361,14 @@ def main():
     warnings.simplefilter("ignore")
     import tensorflow as tf  # type: ignore[import-untyped]
 
-    names, defines, imports = modules(os.path.dirname(tf.__file__))
+    names, defines, imports, signatures = modules(os.path.dirname(tf.__file__))
     json.dump(
         {
             "version": tf.__version__,
             "modules": names,
             "defines": defines,
             "imports": imports,
+            "signatures": signatures,
             "public": public(tf),
             "public_modules": public_modules(tf),
             "symbolic": symbolic_attributes(tf),

@@ -250,6 +250,37 @@ def methods(old: dict, new: dict) -> dict[tuple[str, ...], tuple[tuple[str, Para
     return {classes: tuple(changed) for classes, changed in table.items()}
 
 
+def changed_at_home(
+    old: dict, new: dict, table: dict[str, Removed]
+) -> tuple[dict[str, dict[str, str]], set[str]]:
+    """Of the moved modules and names of `table`, what their home defines with other parameters
+    than the old release did (a call written for the old one binds otherwise there: `_changed`),
+    read from the modules' sources (`signatures`): `({moved module: {name: the name its home
+    gives the old parameters, or ""}}, {moved name})`. A class whose body defines no `__init__`
+    is not compared."""
+    modules: dict[str, dict[str, str]] = {}
+    names: set[str] = set()
+    for gone, moved in table.items():
+        if not moved.home:
+            continue
+        if gone in old["modules"]:
+            before = old["signatures"].get(gone, {})
+            after = new["signatures"].get(moved.home, {})
+            for name in sorted(before.keys() & after.keys()):
+                if _changed(before[name], after[name]) is not None:
+                    twins = sorted(twin for twin, other in after.items() if other == before[name])
+                    twin = next((twin for twin in twins if twin.startswith(name)), twins[0] if twins else "")
+                    modules.setdefault(gone, {})[name] = twin
+        else:
+            module, _, name = gone.rpartition(".")
+            home, _, home_name = moved.home.rpartition(".")
+            before_parameters = old["signatures"].get(module, {}).get(name)
+            after_parameters = new["signatures"].get(home, {}).get(home_name)
+            if _changed(before_parameters, after_parameters) is not None:
+                names.add(gone)
+    return modules, names
+
+
 def table_source(old: dict, new: dict, later: dict | None) -> str:
     """The text of `tf24migrate/model/release_diff.py`."""
     lines = [
@@ -266,10 +297,20 @@ def table_source(old: dict, new: dict, later: dict | None) -> str:
         "# names of a moved module that its home lacks)",
         "REMOVED: dict[str, tuple[str, str, bool, tuple[str, ...]]] = {",
     ]
-    for name, gone in removed(old, new, later).items():
+    table = removed(old, new, later)
+    for name, gone in table.items():
         lines.append(f"    {name!r}: ({gone.home!r}, {gone.public!r}, {gone.home_later!r}, {gone.lost!r}),")
+    changed_modules, changed_names = changed_at_home(old, new, table)
     lines += [
         "}",
+        "",
+        "# moved module -> {name its home defines with other parameters: the name the home gives",
+        "# OLD's parameters, or ''}: a call written for OLD binds otherwise there",
+        "CHANGED_AT_HOME: dict[str, dict[str, str]] = {",
+        *(f"    {module!r}: {names!r}," for module, names in changed_modules.items()),
+        "}",
+        "# the moved names whose new home defines them with other parameters",
+        *_names_table("CHANGED_WHEN_MOVED", changed_names, frozen=True),
         "",
         "# (positional parameters in OLD, in NEW, keywords NEW no longer takes by name, whether NEW",
         "# takes **kwargs)",

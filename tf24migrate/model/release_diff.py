@@ -618,6 +618,18 @@ REMOVED: dict[str, tuple[str, str, bool, tuple[str, ...]]] = {
     'tensorflow.tools.docs.doc_controls.should_skip_class_attr': ('', '', False, ()),
 }
 
+# moved module -> {name its home defines with other parameters: the name the home gives
+# OLD's parameters, or ''}: a call written for OLD binds otherwise there
+CHANGED_AT_HOME: dict[str, dict[str, str]] = {
+    'tensorflow.python.keras.mixed_precision.experimental.loss_scale_optimizer': {'LossScaleOptimizer': 'LossScaleOptimizerV1'},
+    'tensorflow.python.keras.mixed_precision.experimental.policy': {'Policy': 'PolicyV1'},
+    'tensorflow.python.keras.mixed_precision.experimental.test_util': {'MultiplyLayer': ''},
+}
+# the moved names whose new home defines them with other parameters
+CHANGED_WHEN_MOVED = frozenset({
+    'tensorflow.python.framework.ops.enable_auto_cast_variables',
+})
+
 # (positional parameters in OLD, in NEW, keywords NEW no longer takes by name, whether NEW
 # takes **kwargs)
 Signature = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], bool]

@@ -9,7 +9,7 @@ from typing import TypeVar
 import libcst as cst
 
 from tf24migrate.model.findings import Fix, Severity
-from tf24migrate.model.release_diff import NEW, REMOVED
+from tf24migrate.model.release_diff import CHANGED_AT_HOME, CHANGED_WHEN_MOVED, NEW, REMOVED
 from tf24migrate.rules.base import MENTIONS_TENSORFLOW, Rule
 from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.names import dotted_name_of_module, normalize
@@ -24,20 +24,11 @@ REPORTED_ELSEWHERE = {
     "tensorflow.keras.utils.convert_all_kernels_in_model": "TF24202",
     "tensorflow.keras.experimental.terminate_keras_multiprocessing_pools": "TF24202",
 }
-# Names of a moved module that its home binds to another object: TF 2.4's stable mixed precision
-# classes took the names, TF 2.3's classes are the `V1` ones there (`inspect.signature` in the
-# tensorflow-cpu 2.3.0 and 2.4.0 wheels: `LossScaleOptimizer(optimizer, loss_scale)` became
-# `LossScaleOptimizer(inner_optimizer, dynamic=True, ...)`, `Policy(name, loss_scale=...)`
-# became `Policy(name)`). Like the names a home lacks, an import reaching them is not moved.
-CHANGED_AT_HOME = {
-    "tensorflow.python.keras.mixed_precision.experimental.loss_scale_optimizer": {
-        "LossScaleOptimizer": "LossScaleOptimizerV1"
-    },
-    "tensorflow.python.keras.mixed_precision.experimental.policy": {"Policy": "PolicyV1"},
-}
-# Of those, the ones that differ only in some uses: the stable `Policy(name)` computes and stores
-# as TF 2.3's did; it has no loss scale (no second argument, no `loss_scale` nor
-# `should_cast_variables`). A file with none of those uses may move its import.
+# Of the names a moved module's home defines with other parameters (`CHANGED_AT_HOME`: TF 2.4's
+# stable mixed precision classes took the names of TF 2.3's, which are the `V1` ones there), the
+# ones that differ only in some uses: the stable `Policy(name)` computes and stores as TF 2.3's
+# did; it has no loss scale (no second argument, no `loss_scale` nor `should_cast_variables`). A
+# file with none of those uses may move its import.
 _DIFFERS_WHERE = {
     "Policy": re.compile(
         r"\b(?:loss_scale|should_cast_variables)\b|\bPolicy\s*\([^(),]*(?:\([^()]*\)[^(),]*)*,"
@@ -82,21 +73,24 @@ def _message(gone: str, lost: list[str]) -> str:
     home, public, home_later, _ = REMOVED[gone]
     if public:
         first = f"`{gone}` is gone from TF 2.4: use the public `{public.replace('tensorflow', 'tf', 1)}`."
-    elif home and home_later and not lost:
+    elif _fixable(gone, lost):
         first = f"`{gone}` is gone from TF 2.4: use `{home}`, the same object."
     else:
         first = f"`{gone}` is gone from TF 2.4: use the public `tf.*` API, or copy what you need from TF 2.3's sources."
     if not home:
         return f"{first}\nTensorFlow {NEW} has it nowhere: the import fails (ImportError or AttributeError)."
     notes = []
-    if lost or not home_later:
+    if lost or not home_later or gone in CHANGED_WHEN_MOVED:
         notes.append(f"TensorFlow {NEW} has it as `{home}`")
+    if gone in CHANGED_WHEN_MOVED:
+        notes.append("where it is defined anew, with other parameters")
     changed = CHANGED_AT_HOME.get(gone, {})
     missing = [name for name in lost if name not in changed]
     if missing:
         notes.append(f"which has no {', '.join(f'`{name}`' for name in missing)}")
     notes.extend(
-        f"whose `{name}` is another class (TF 2.3's is its `{changed[name]}`)"
+        f"whose `{name}` is defined anew, with other parameters"
+        + (f" (TF 2.3's is its `{changed[name]}`)" if changed[name] else "")
         for name in lost
         if name in changed
     )
@@ -179,8 +173,10 @@ def _lost_through(ctx: RuleContext, gone: str, bound: cst.BaseExpression | None)
 
 
 def _fixable(gone: str, lost: list[str]) -> bool:
+    """Whether an import of the removed `gone` may move to its home: the home lasts, holds every
+    name the file reads of it (`lost`: none), and is the same object (its parameters unchanged)."""
     home, _, home_later, _ = REMOVED[gone]
-    return bool(home) and home_later and not lost
+    return bool(home) and home_later and not lost and gone not in CHANGED_WHEN_MOVED
 
 
 class RemovedApi(Rule):
@@ -200,9 +196,11 @@ class RemovedApi(Rule):
     defines what the old one defined; a module that now defines the name) and still does in TF
     2.15.1, a `from ... import` of one name, or of names from a moved module, and an `import ...
     as` are fixed: they import the new home, bound to the same name (not where the file reads a
-    name of a moved module that its home lacks, `policy.policy_defaults_to_floatx`, or binds to
-    another class: TF 2.4's `LossScaleOptimizer` there is the stable one, and so is `Policy`, which
-    differs where a loss scale is passed or read). Every other reference is reported, naming the new home or saying that TF 2.4.0
+    name of a moved module that its home lacks, `policy.policy_defaults_to_floatx`, nor where the
+    home defines the name anew, with parameters a call written for TF 2.3 binds otherwise, as the
+    wheels' sources say: TF 2.4's `LossScaleOptimizer` there is the stable one, and so is `Policy`,
+    which differs where a loss scale is passed or read; `ops.enable_auto_cast_variables` moved
+    without its `graph=`). Every other reference is reported, naming the new home or saying that TF 2.4.0
     has the object nowhere. Where the reference is in the body of a `try` whose `except`
     catches ImportError or AttributeError and falls back to something (a guarded import), the
     finding is a note without a fix: the line fails on TF 2.4 and the fallback runs; the note
