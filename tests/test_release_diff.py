@@ -230,6 +230,28 @@ def test_a_moved_definition_with_other_parameters_is_changed_at_home():
     assert names == {"tensorflow.python.ops.enable"}  # `graph=` is no keyword of the new one
 
 
+def test_internal_parameters_are_those_a_module_of_both_releases_defines_otherwise():
+    """`freeze_graph(..., variable_names_blacklist="")` became `variable_names_denylist`; an added
+    keyword with a default, a private name and a name gone from the module are not listed."""
+    module = "tensorflow.python.tools.freeze_graph"
+    before = {
+        "freeze_graph": _parameters("input_graph", "variable_names_blacklist="),
+        "run": _parameters("flags"),
+        "_parse": _parameters("a"),
+        "gone": _parameters("a"),
+    }
+    after = {
+        "freeze_graph": _parameters("input_graph", "variable_names_denylist="),
+        "run": _parameters("flags", "extra="),
+        "_parse": _parameters("b"),
+    }
+    old = probe("2.3.0", modules={module: sorted(before)}, defines={}, signatures={module: before})
+    new = probe("2.4.0", modules={module: sorted(after)}, defines={}, signatures={module: after})
+    table = releases.internal_parameters(old, new)
+    assert list(table) == [f"{module}.freeze_graph"]
+    assert table[f"{module}.freeze_graph"].keywords_gone == ("variable_names_blacklist",)
+
+
 def test_the_probe_reads_parameters_from_the_source():
     """`release_probe._signature`: a `def`'s parameters, a class's `__init__`'s without `self`,
     none for a class that defines no `__init__`; as `_parameters` lists them."""

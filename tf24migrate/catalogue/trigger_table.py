@@ -17,7 +17,7 @@ from tf24migrate.rules.needles import (
 )
 
 # The digest of the sources this table was generated from: see `catalogue.generated`.
-SOURCES_DIGEST = "e373119a0bbde8e54113246422d087ab"
+SOURCES_DIGEST = "5341daa919d131b405472430fba3f6ab"
 
 
 class Row(NamedTuple):
@@ -93,6 +93,7 @@ ROWS = (
     Row("TF24508", "removed-api", True, ("tensorflow",), (RemovedReference("tensorflow.compiler", "tensorflow.examples", "tensorflow.lite", "tensorflow.python", "tensorflow.tools"),), True),
     Row("TF24509", "positional-parameters", True, (PublicImports(),), ("GRU(", "GRUCell(", "LSTM(", "LSTMCell(", "PeepholeLSTMCell(", "TPUEmbedding(", MethodCallLines("8", "add_weight"))),
     Row("TF24510", "checkpoint-root", True, (PublicImports(), "Checkpoint"), (Pattern(r"\broot[ \t]*=", "root"),)),
+    Row("TF24511", "internal-parameters", True, ("tensorflow.python",), ("CollectiveAllReduce(", "CollectiveAllReduceExtended(", "CollectiveAllReduceStrategy(", "CollectiveKeys(", "DatasetIterator(", "DispatchServer(", "DistributedDataset(", "DistributedDatasetV1(", "FunctionSpec(", "GRU(", "GRUCell(", "InfeedQueue(", "IteratorResourceDeleter(", "KerasTensor(", "LSTM(", "LSTMCell(", "MultiProcessRunner(", "OnRunStartResponse(", "OwnedIterator(", "TPUEmbedding(", "TrtGraphConverter(", "WatchOptions(", "WorkerServer(", "aot_compile_cpu_meta_graph_def(", "args_to_matching_eager(", "auto_shard_dataset(", "auto_shard_dataset_eager_fallback(", "convert_variables_to_constants_from_session_graph(", "create_cluster_spec(", "create_mirrored_variable(", "experimental_convert_saved_model_v1_to_mlir(", "experimental_ignore_errors_dataset(", "experimental_ignore_errors_dataset_eager_fallback(", "freeze_graph(", "freeze_graph_with_def_protos(", "func_graph_from_py_func(", "get_distributed_dataset(", "ignore_errors_dataset(", "ignore_errors_dataset_eager_fallback(", "imag(", "is_sequence_right_padded(", "isscalar(", "keras_tensor_from_tensor(", "list_source_files_against_dump(", "max_pool(", "max_pool_eager_fallback(", "max_pool_grad(", "max_pool_grad_eager_fallback(", "model_dataset(", "model_dataset_eager_fallback(", "model_to_dot(", "non_max_suppression_padded_v2(", "optimize(", "pad(", "plot_model(", "prefetch_dataset(", "prefetch_dataset_eager_fallback(", "run(", "snapshot_dataset_v2(", "snapshot_dataset_v2_eager_fallback(", "tpu_replicate_metadata(", "tpu_replicate_metadata_eager_fallback(", "transform(", "watch_graph("), True),
     Row("TF24601", "trt-nodes-denylist", True, (), (Pattern(r"(?<![\w.])nodes_blacklist[ \t]*(?:=(?!=)|#|\\?\r?(?m:$))", "nodes_blacklist"),)),
     Row("TF24602", "amp-env-lists", True, (), ("TF_AUTO_MIXED_PRECISION_GRAPH_REWRITE_",)),
     Row("TF24603", "tpu-embedding-batch-size", True, (PublicImports(),), ("TPUEmbedding",)),

@@ -10,8 +10,13 @@ table the rules TF24508 `removed-api` and TF24509 `changed-parameters` read:
   the same object lives in TF 2.4.0 (a module of the same name holding its definitions, a module that
   now defines the name, what an imported name imported), the public spelling of that object in TF 2.4.0, and whether the new home
   still exists in TF 2.15.1;
+- `CHANGED_AT_HOME` and `CHANGED_WHEN_MOVED`: of those moved, the names whose new home defines
+  them with other parameters (read from the modules' sources), so not the same object;
 - `PARAMETERS`: every public callable whose positional parameters (as `inspect.signature` gives
   them) differ between the two releases, or that no longer takes a keyword by name;
+- `INTERNAL_PARAMETERS`: the same of the functions and classes the modules define (read from
+  their sources), where a module of both releases defines the name (`freeze_graph.freeze_graph`
+  took `variable_names_denylist` for `variable_names_blacklist`);
 - `METHODS`: the same of the methods the public classes define or inherit (`self` left out),
   with the public classes whose instances have them so changed, each list of classes once
   (`Layer.add_weight` lost `partitioner`: `tf.keras.layers.Layer`, `tf.keras.layers.Dense`, ...);
@@ -233,6 +238,21 @@ def parameters(old: dict, new: dict) -> dict[str, Parameters]:
     return table
 
 
+def internal_parameters(old: dict, new: dict) -> dict[str, Parameters]:
+    """The callables outside the public API (`tensorflow.python.tools.freeze_graph.freeze_graph`)
+    that a module of both releases defines, with parameters a call written for the old one binds
+    otherwise in the new one, read from the modules' sources (`signatures`; private names left
+    out)."""
+    table = {}
+    for module, before in sorted(old["signatures"].items()):
+        after = new["signatures"].get(module, {})
+        for name, parameters in sorted(before.items()):
+            changed = None if name.startswith("_") else _changed(parameters, after.get(name))
+            if changed is not None:
+                table[f"{module}.{name}"] = changed
+    return table
+
+
 def methods(old: dict, new: dict) -> dict[tuple[str, ...], tuple[tuple[str, Parameters], ...]]:
     """`{public classes: the methods their instances have changed alike, with the change}`, of
     the methods the public classes of both releases define or inherit: a class list written once
@@ -318,10 +338,12 @@ def table_source(old: dict, new: dict, later: dict | None) -> str:
         "",
         "# public callable -> how its parameters changed",
         "PARAMETERS: dict[str, Signature] = {",
-    ]
-    for name, changed in parameters(old, new).items():
-        lines.append(f"    {name!r}: {_row(changed)},")
-    lines += [
+        *(f"    {name!r}: {_row(changed)}," for name, changed in parameters(old, new).items()),
+        "}",
+        "",
+        "# internal callable (of a module, not the public API) -> how its parameters changed",
+        "INTERNAL_PARAMETERS: dict[str, Signature] = {",
+        *(f"    {name!r}: {_row(changed)}," for name, changed in internal_parameters(old, new).items()),
         "}",
         "",
         "# ((method, how its parameters changed), ...), the public classes whose instances have them",

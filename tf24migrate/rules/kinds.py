@@ -316,10 +316,14 @@ class ShiftedPositionals(DataRule):
         signatures: Mapping[str, Signature],
         methods: Mapping[tuple[str, str], Signature] | None = None,
         ignored: Mapping[str, str] | None = None,
+        advice: str = "",
         **kwargs,
     ) -> None:
         self.methods = dict(methods or {})
         self.ignored = dict(ignored or {})
+        self.advice = f"\n{advice}" if advice else ""
+        # internal callables (`tensorflow.python...`): quiet in TensorFlow's own sources
+        self.reads_internals = any(name.startswith("tensorflow.python.") for name in signatures)
         method_names = tuple(sorted({method for _, method in self.methods}))
         # `LSTM(`: a call, not the classes' names in Keras's own sources and docstrings
         triggers: list[Needle] = [*sorted({f"{name.rsplit('.', 1)[1]}(" for name in signatures})]
@@ -359,13 +363,15 @@ class ShiftedPositionals(DataRule):
         `evidence`: why the call is one of `name` (a method's receiver), said last; None for a
         callable."""
         old, new, gone, takes_kwargs = signatures
-        why = f"\n{EVIDENCE}." if evidence is not None else ""
+        why = self.advice + (f"\n{EVIDENCE}." if evidence is not None else "")
         if not takes_kwargs:
             for arg in original.args:
                 if arg.keyword is not None and arg.keyword.value in gone:
+                    keyword = arg.keyword.value
                     ctx.report(
                         arg,
-                        f"`{name}` takes no `{arg.keyword.value}` from TF 2.4: remove it, or see the release notes.{why}",
+                        f"`{name}` takes no `{keyword}` from TF 2.4{_in_its_place(keyword, old, new)}: remove it, "
+                        f"or see the release notes.{why}",
                         evidence=evidence,
                     )
         first = _first_change(old, new)
@@ -420,6 +426,15 @@ class ShiftedPositionals(DataRule):
             args[index] = keyword_arg(old[index], args[index].value, like=args[index])
         replacement = updated.with_changes(args=args)
         return ctx.report(original, message + why, replacement=replacement, evidence=evidence) or updated
+
+
+def _in_its_place(keyword: str, old: tuple[str, ...], new: tuple[str, ...]) -> str:
+    """` (it has `x` in its place)`, where the new release has at `keyword`'s position a parameter
+    the old one had not (`variable_names_blacklist`, `variable_names_denylist`), else ""."""
+    index = old.index(keyword) if keyword in old else len(new)
+    if index < len(new) and new[index] not in old:
+        return f" (it has `{new[index]}` in its place)"
+    return ""
 
 
 def _is_none(node: cst.BaseExpression) -> bool:

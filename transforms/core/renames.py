@@ -1,9 +1,10 @@
-"""The family's rename-like rules, as rows: TF24509 `positional-parameters`."""
+"""The family's rename-like rules, as rows: TF24509 `positional-parameters`, TF24511
+`internal-parameters`."""
 
 from __future__ import annotations
 
 from tf24migrate.model.findings import Fix, Severity
-from tf24migrate.model.release_diff import METHODS, PARAMETERS
+from tf24migrate.model.release_diff import INTERNAL_PARAMETERS, METHODS, PARAMETERS
 from tf24migrate.rules.kinds import ShiftedPositionals
 
 # Callables whose change another rule fixes with more knowledge of it (a config object, a
@@ -89,4 +90,40 @@ POSITIONAL_PARAMETERS = ShiftedPositionals(
     """,
 )
 
-RULES = (POSITIONAL_PARAMETERS,)
+INTERNAL_POSITIONAL_PARAMETERS = ShiftedPositionals(
+    code="TF24511",
+    name="internal-parameters",
+    new_since="2.3",  # the keywords written are TF 2.3's own: no older release was read
+    old_removed="2.4",
+    fix=Fix.SAFE,
+    severity=Severity.ERROR,
+    signatures=INTERNAL_PARAMETERS,
+    requires=("tensorflow.python",),
+    advice="Internal modules change between releases: prefer the public `tf.*` API.",
+    doc="""
+    A callable of TensorFlow's internal modules whose parameters changed in TF 2.4: pass the later arguments by keyword.
+
+    TF24509's check, for what code imports from `tensorflow.python` rather than the public API:
+    the table is the difference of the parameters of every function and class (its `__init__`)
+    that a module of both releases defines, read from the wheels' sources (`python -m
+    tf24migrate.dev releases`). `freeze_graph.freeze_graph` and
+    `convert_to_constants.convert_variables_to_constants_from_session_graph` took
+    `variable_names_denylist` (and `_allowlist`) in place of `variable_names_blacklist`
+    (`_whitelist`), so a call passing the old keyword raises TypeError; the recurrent layers'
+    `implementation` stopped being positional; `server_lib.DispatchServer(port)` takes a config.
+    A keyword TF 2.4 no longer takes is reported where it is passed, naming the parameter at its
+    place; positional arguments from the first change on become keywords of the TF 2.3 signature
+    where TF 2.4 still takes them, as TF24509 writes them. Quiet in TensorFlow's own sources.
+
+    Before: `from tensorflow.python.keras.layers import recurrent` then `layer = recurrent.LSTM(4, "tanh", "sigmoid", True, "glorot_uniform", "orthogonal", "zeros", True, None, None, None, None, None, None, None, 0.0, 0.0, 2, True)`
+    After:  `from tensorflow.python.keras.layers import recurrent` then `layer = recurrent.LSTM(4, "tanh", "sigmoid", True, "glorot_uniform", "orthogonal", "zeros", True, None, None, None, None, None, None, None, 0.0, 0.0, implementation=2, return_sequences=True)`
+
+    Reported: `from tensorflow.python.tools import freeze_graph` then `freeze_graph.freeze_graph(graph, "", False, checkpoint, "out", "", "", frozen, True, "", variable_names_blacklist="global_step")`
+    Write instead: `from tensorflow.python.tools import freeze_graph` then `freeze_graph.freeze_graph(graph, "", False, checkpoint, "out", "", "", frozen, True, "", variable_names_denylist="global_step")`
+
+    Versions: the parameters are those of the tensorflow-cpu 2.3.0 and 2.4.0 wheels' sources (read
+    by `tf24migrate/dev/release_probe.py`), in tf24migrate/model/release_diff.py.
+    """,
+)
+
+RULES = (POSITIONAL_PARAMETERS, INTERNAL_POSITIONAL_PARAMETERS)
