@@ -175,6 +175,14 @@ def test_an_imported_name_lives_where_it_was_imported_from_while_that_lasts():
     assert table["tensorflow.python.keras.engine.training_utils.np"].home == ""  # not TensorFlow's
 
 
+def test_a_home_the_old_release_already_has_is_one_a_fix_for_both_can_use():
+    table = releases.removed(OLD, NEW, LATER)
+    homes = releases.homes_in_old(OLD, table)
+    assert "tensorflow.python.keras.engine.training_utils.ops" in homes  # imported from there
+    assert "tensorflow.python.keras.engine.training_utils.MetricsAggregator" not in homes  # a `_v1` module
+    assert "tensorflow.python.keras.engine.training_eager" not in homes  # a module's home is new
+
+
 def test_a_name_neither_imported_nor_defined_and_a_module_gone_with_no_home():
     table = releases.removed(OLD, NEW, LATER)
     assert table["tensorflow.python.keras.engine.training_utils.smart_cond"].home == ""

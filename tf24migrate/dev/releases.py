@@ -12,6 +12,8 @@ table the rules TF24508 `removed-api` and TF24509 `changed-parameters` read:
   still exists in TF 2.15.1;
 - `CHANGED_AT_HOME` and `CHANGED_WHEN_MOVED`: of those moved, the names whose new home defines
   them with other parameters (read from the modules' sources), so not the same object;
+- `HOMES_IN_OLD`: of those moved, the names whose home TF 2.3.0 already has (the old module
+  imported them from there), so that a fix moving an import there works on both releases;
 - `PARAMETERS`: every public callable whose positional parameters (as `inspect.signature` gives
   them) differ between the two releases, or that no longer takes a keyword by name;
 - `INTERNAL_PARAMETERS`: the same of the functions and classes the modules define (read from
@@ -270,6 +272,13 @@ def methods(old: dict, new: dict) -> dict[tuple[str, ...], tuple[tuple[str, Para
     return {classes: tuple(changed) for classes, changed in table.items()}
 
 
+def homes_in_old(old: dict, table: dict[str, Removed]) -> set[str]:
+    """The removed names of `table` whose home the old release already has (the old module
+    imported it from there): an import moved to it works on both releases."""
+    have = _names(old)
+    return {gone for gone, moved in table.items() if moved.home and moved.home in have}
+
+
 def changed_at_home(
     old: dict, new: dict, table: dict[str, Removed]
 ) -> tuple[dict[str, dict[str, str]], set[str]]:
@@ -331,6 +340,8 @@ def table_source(old: dict, new: dict, later: dict | None) -> str:
         "}",
         "# the moved names whose new home defines them with other parameters",
         *_names_table("CHANGED_WHEN_MOVED", changed_names, frozen=True),
+        "# the removed names whose home OLD already has: an import moved there works on both",
+        *_names_table("HOMES_IN_OLD", homes_in_old(old, table), frozen=True),
         "",
         "# (positional parameters in OLD, in NEW, keywords NEW no longer takes by name, whether NEW",
         "# takes **kwargs)",

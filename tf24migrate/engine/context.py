@@ -307,6 +307,7 @@ class FileContext(RuleContext):
         note: bool = False,
         new_spelling: bool = True,
         removed_in: str | None = None,
+        new_since: str | None = None,
     ) -> Replacement | None:
         rule = self.cursor.rule
         assert rule is not None, "report() outside a rule handler"
@@ -334,6 +335,8 @@ class FileContext(RuleContext):
         versions = rule.versions if new_spelling else dataclasses.replace(rule.versions, new_since=None)
         if removed_in is not None:
             versions = dataclasses.replace(versions, old_removed=removed_in)
+        if new_since is not None and new_spelling:
+            versions = dataclasses.replace(versions, new_since=new_since)
         too_new = not self._target.allows(versions.new_since)  # the new spelling fails on the target
         applied = (
             (fix is Fix.SAFE or (fix is Fix.UNSAFE and self._unsafe_fixes)) and not declined and not too_new
@@ -364,7 +367,7 @@ class FileContext(RuleContext):
                 self.cursor.top_statement(),
                 evidence,
                 note,
-                None if new_spelling and removed_in is None else versions,
+                None if new_spelling and removed_in is None and new_since is None else versions,
             )
         )
         if not applied:

@@ -108,6 +108,7 @@ class RuleContext(Protocol):
         note: bool = False,
         new_spelling: bool = True,
         removed_in: str | None = None,
+        new_since: str | None = None,
     ) -> Replacement | None:
         """Report a finding at `node`. With a `replacement`, the finding is fixable (`fix`, default
         the rule's own kind); returns `replacement` when the fix is applied, else None. `edits`
@@ -118,7 +119,9 @@ class RuleContext(Protocol):
         has no fix. Without `new_spelling`, nothing replaces what the finding names (a name gone
         for good, of a rule whose other findings have a new spelling): its versions say so.
         `removed_in`: the release where this finding's code breaks, when not the rule's
-        `old_removed` (a policy the code reads may already be the stable one on TF 2.4)."""
+        `old_removed` (a policy the code reads may already be the stable one on TF 2.4);
+        `new_since`: the first release with the spelling this finding's fix writes, when not the
+        rule's (a moved name whose new home TF 2.3 already has)."""
 
     def blocked_reason(self, key: object) -> str | None:
         """Why the fix keyed by `key` (an original node, or a rule's own key) must not be applied

@@ -9,7 +9,14 @@ from typing import TypeVar
 import libcst as cst
 
 from tf24migrate.model.findings import Fix, Severity
-from tf24migrate.model.release_diff import CHANGED_AT_HOME, CHANGED_WHEN_MOVED, NEW, REMOVED
+from tf24migrate.model.release_diff import (
+    CHANGED_AT_HOME,
+    CHANGED_WHEN_MOVED,
+    HOMES_IN_OLD,
+    NEW,
+    OLD,
+    REMOVED,
+)
 from tf24migrate.rules.base import MENTIONS_TENSORFLOW, Rule
 from tf24migrate.rules.context import RuleContext
 from tf24migrate.rules.names import dotted_name_of_module, normalize
@@ -35,6 +42,8 @@ _DIFFERS_WHERE = {
     )
 }
 Fixed = TypeVar("Fixed", bound=cst.CSTNode)
+# A fix to a home TF 2.3 already has works there too: such a finding's new spelling is TF 2.3's.
+_OLD_RELEASE = ".".join(OLD.split(".")[:2])
 # The packages of `tensorflow` that are not its public API (nor is any `.python.` module, as in
 # `tensorflow.lite.python`): reached through imports only.
 _INTERNAL = ("python", "core", "compiler", "tools", "examples")
@@ -123,7 +132,13 @@ def _report(
     guard = ctx.guard
     if guard is None:
         home, public, _, _ = REMOVED[gone]
-        return ctx.report(node, message, replacement=replacement, new_spelling=bool(home or public))
+        return ctx.report(
+            node,
+            message,
+            replacement=replacement,
+            new_spelling=bool(home or public),
+            new_since=_OLD_RELEASE if gone in HOMES_IN_OLD else None,
+        )
     if guard == "fallback":
         ctx.report(node, _note(gone), note=True)
     return None
@@ -209,6 +224,10 @@ class RemovedApi(Rule):
     in a `tensorflow` package, which moves with it; a user's file that imports only internals
     is checked), or for the public names TF24202 reports. Internal modules move between releases: the public `tf.*` API is the lasting
     fix.
+
+    Where TF 2.3.0 already has the new home (the old module imported the name from there, as
+    `training_utils` did the `smart_cond` module of `tensorflow.python.framework`), the fix works
+    on both releases and is applied for a target of TF 2.3 too; its versions say so.
 
     Before: `from tensorflow.python.keras.utils.tf_utils import smart_cond`
     After:  `from tensorflow.python.keras.utils.control_flow_util import smart_cond`
