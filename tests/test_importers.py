@@ -11,6 +11,7 @@ bool, but got: 128`.
 
 from __future__ import annotations
 
+import json
 import textwrap
 import warnings
 
@@ -183,6 +184,66 @@ def test_a_loose_folder_is_searched_with_its_packages_only(tmp_path):
     assert Importers().of(str(folder / "utils.py"), ["mp"]) == {"mp": "`run.py` (line 2)"}
     (folder / "run.py").unlink()
     assert Importers().of(str(folder / "utils.py"), ["mp"]) == {}  # `downloads/` is not a package
+
+
+def _notebook(cells: list[str], language: str = "python") -> str:
+    return json.dumps(
+        {
+            "cells": [{"cell_type": "code", "metadata": {}, "outputs": [], "source": c} for c in cells],
+            "metadata": {"kernelspec": {"name": language, "display_name": language, "language": language}},
+            "nbformat": 4,
+            "nbformat_minor": 5,
+        }
+    )
+
+
+def test_a_notebook_beside_the_module_is_an_importer(tmp_path):
+    """A notebook runs `from utils import mp` as a script does, and breaks the same way on TF 2.4.0
+    when `utils.py` alone is migrated; its cells are read as one module, IPython lines masked."""
+    cells = [
+        "%matplotlib inline\nimport utils\n",
+        "this does not parse(\n",
+        "!ls\nx = 1\nutils.mp.set_policy('float32')\n",
+    ]
+    (tmp_path / "utils.py").write_text(UTILS)
+    (tmp_path / "train.ipynb").write_text(_notebook(cells))
+    assert Importers().of(str(tmp_path / "utils.py"), ["mp"]) == {"mp": "`train.ipynb` (cell 3, line 3)"}
+    (tmp_path / "train.ipynb").write_text(_notebook(cells, "R"))  # not Python: imports nothing
+    (tmp_path / "notes.ipynb").write_text("{not json")
+    assert Importers().of(str(tmp_path / "utils.py"), ["mp"]) == {}
+
+
+@pytest.mark.parametrize(
+    "run", ["%run utils.py", "%run -i ./utils.py", "%run -m utils", "%run -t utils.py 1"]
+)
+def test_a_notebook_running_the_module_is_an_importer(tmp_path, run):
+    """`%run` runs the module in the notebook's namespace: its names are the notebook's."""
+    (tmp_path / "utils.py").write_text(UTILS)
+    (tmp_path / "train.ipynb").write_text(_notebook(["x = 1\n", f"y = 2\nif y:\n    {run}\n"]))
+    assert Importers().of(str(tmp_path / "utils.py"), ["mp"]) == {"mp": "`train.ipynb` (cell 2, line 3)"}
+    (tmp_path / "train.ipynb").write_text(_notebook([run.replace("utils", "other")]))
+    assert Importers().of(str(tmp_path / "utils.py"), ["mp"]) == {}
+
+
+def test_the_whole_repository_is_searched_not_only_the_project(tmp_path):
+    """`liba/` and `appb/` each have their own requirements; `appb` imports from `liba`."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "liba").mkdir()
+    (tmp_path / "appb").mkdir()
+    tree(tmp_path / "liba", {"liba/__init__.py": "", "liba/utils.py": UTILS})
+    tree(tmp_path / "appb", {"train.py": TRAIN.replace("pkg.utils", "liba.utils")})
+    assert Importers().of(str(tmp_path / "liba" / "liba" / "utils.py"), ["mp"]) == {
+        "mp": "`appb/train.py` (line 2)"
+    }
+
+
+def test_a_source_on_stdin_keeps_the_names_the_file_named_exports(tmp_path):
+    """`--stdin-filename` (an editor piping the file through the command) is checked as the file is."""
+    tree(tmp_path, {"pkg/__init__.py": "", "pkg/utils.py": UTILS, "train.py": TRAIN})
+    result = run_in_process("-", "--stdin-filename", "pkg/utils.py", cwd=tmp_path, stdin=UTILS)
+    assert result.returncode == 0, result.stderr
+    assert "from tensorflow.keras.mixed_precision import experimental as mp\n" in result.stdout
+    assert "`mp` is imported by `train.py` (line 2)" in result.stderr
 
 
 # ----------------------------------------------------------------- the command and the library

@@ -30,7 +30,7 @@ from tf24migrate.model.notes import SYNTAX_ERROR
 from tf24migrate.run.discovery import iter_source_files
 from tf24migrate.run.files import STOP_SIGNALS, UnreadableFile
 from tf24migrate.run.migrate import migrate_files
-from tf24migrate.run.migrate_file import decode_file, encoded_result, migrate_loaded
+from tf24migrate.run.migrate_file import decode_file, encoded_result, kept_for_importers, migrate_loaded
 from tf24migrate.sources.kinds import SUFFIXES
 
 
@@ -412,7 +412,9 @@ def migrate_stdin(run: Run, name: str) -> int:
         output = raw
     else:
         group = file_group(run.groups[0], name)  # as the file named would be
-        result = migrate_loaded(name, source, group.settings)
+        result = kept_for_importers(
+            name, source, group.settings, migrate_loaded(name, source, group.settings)
+        )
         output = raw
         if result.status is Status.CHANGED and run.writes:
             result, output = encoded_result(result, raw)  # the bytes a write would put in the file

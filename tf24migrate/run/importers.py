@@ -9,25 +9,32 @@ and the run looks for the files of its project that import one of them (`Importe
 does, the file is migrated again with those names kept (`Settings.importing`): the fixes that would
 change them are reported instead, each naming the file that imports the name.
 
-The search is by name and module, over every Python file of the file's project (the nearest folder
-above it holding project metadata, as ruff and black find a configuration, else the repository it
-is in), whether the run migrates it or not: a file the run leaves alone imports the name all the
-same. A file in no project and no repository is looked for in its folder and the packages there. Only a file with
-rebound names is looked for, and only files that name both its module and one of those names are
-parsed. A module that several names could reach (`from utils import mp` and `from pkg.utils import
-mp`) matches each: a superset, where the cost of a match is a fix reported instead of applied.
+The search is by name and module, over every Python file and notebook of the repository the file
+is in (another project there may import it), else of its project (the nearest folder above it
+holding project metadata, as ruff and black find a configuration), whether the run migrates it or
+not: a file the run leaves alone imports the name all the same. A file in no repository and no
+project is looked for in its folder and the packages there. Only a file with rebound names is
+looked for, and only files that name both its module and one of those names are parsed. A module
+that several names could reach (`from utils import mp` and `from pkg.utils import mp`) matches
+each: a superset, where the cost of a match is a fix reported instead of applied.
 """
 
 from __future__ import annotations
 
 import ast
+import bisect
 import os
 import re
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from tf24migrate.rules.text import parse_python, parsed_or_none
 from tf24migrate.run.discovery import PathFilter, iter_source_files
 from tf24migrate.run.files import UnreadableFile, decode_source, read_regular_file
+
+if TYPE_CHECKING:
+    from tf24migrate.sources.notebook_cells import CellCode
 
 
 def rebound(source: str, code: str) -> tuple[str, ...]:
@@ -115,7 +122,7 @@ class Importers:
 
         self._projects = Projects()
         self._files: dict[str, list[str]] = {}
-        self._texts: dict[str, str | None] = {}
+        self._texts: dict[str, _Code | None] = {}
 
     def of(self, path: str, names: Iterable[str]) -> dict[str, str]:
         """`{name: where}` for each of `names`, bound at the top of the Python file `path`, that
@@ -133,22 +140,21 @@ class Importers:
         for other in self._python_files(root, everywhere):
             if other == real:
                 continue
-            text = self._text(other)
-            if text is None or not words.search(text) or not _names_any(text, wanted):
+            code = self._code(other)
+            if code is None or not words.search(code.text) or not _names_any(code.text, wanted):
                 continue
-            for name, line in _imported(text, _package_parts(other, root), module, wanted):
+            for name, line in _imported(code.text, _package_parts(other, root), module, wanted):
                 shown = os.path.relpath(other, root).replace(os.sep, "/")
-                found.setdefault(name, f"`{shown}` (line {line})")
+                found.setdefault(name, f"`{shown}` ({code.place(line)})")
         return found
 
     def _root(self, path: str) -> tuple[str, bool]:
         """Where to look for the files that import from `path`, and whether to look in every
-        folder there: the project folder of `path`, else the repository it is in (the folder
-        holding `.git`); else the folder above its top package, whose packages only are looked
-        in (a loose script in a home folder must not walk the home folder)."""
-        project = self._projects.folder(path)
-        if project is not None:
-            return os.path.realpath(project), True
+        folder there: the repository it is in (the folder holding `.git`), whose other projects
+        may import it too (`official/` of a repository beside `research/`, each with its own
+        requirements); else its project folder; else the folder above its top package, whose
+        packages only are looked in (a loose script in a home folder must not walk the home
+        folder)."""
         folder = os.path.dirname(path)
         top = None
         while True:
@@ -157,35 +163,101 @@ class Importers:
             if top is None and not os.path.isfile(os.path.join(folder, "__init__.py")):
                 top = folder
             if os.path.dirname(folder) == folder:
-                return top or folder, False
+                break
             folder = os.path.dirname(folder)
+        project = self._projects.folder(path)
+        if project is not None:
+            return os.path.realpath(project), True
+        return top or folder, False
 
     def _python_files(self, root: str, everywhere: bool) -> list[str]:
         if root not in self._files:
             if everywhere:
-                walked = iter_source_files([root], (".py",), PathFilter(root=root))
+                walked = iter_source_files([root], _SUFFIXES, PathFilter(root=root))
                 self._files[root] = [os.path.realpath(path) for path in walked]
             else:
                 self._files[root] = sorted(_package_files(root))
         return self._files[root]
 
-    def _text(self, path: str) -> str | None:
+    def _code(self, path: str) -> _Code | None:
         if path not in self._texts:
             try:
-                self._texts[path] = decode_source(read_regular_file(path)[0]).text
+                text = decode_source(read_regular_file(path)[0]).text
             except (OSError, UnreadableFile):
                 self._texts[path] = None
+            else:
+                self._texts[path] = _notebook_code(text) if path.endswith(".ipynb") else _Code(text)
         return self._texts[path]
 
 
+@dataclass(frozen=True, slots=True)
+class _Code:
+    """The Python code of a file: a module's text, or the code cells of a notebook (`cells`)
+    joined, each starting on its line of `starts`."""
+
+    text: str
+    cells: tuple[CellCode, ...] = ()
+    starts: tuple[int, ...] = ()
+
+    def place(self, line: int) -> str:
+        """Where `line` of `text` is in the file, as a finding names it."""
+        if not self.cells:
+            return f"line {line}"
+        at = bisect.bisect_right(self.starts, line) - 1
+        cell = self.cells[at]
+        return f"cell {cell.number}, line {cell.in_cell(line - self.starts[at] + 1, 1)[0]}"
+
+
+def _notebook_code(text: str) -> _Code | None:
+    """The code of a notebook's cells as one module (a notebook beside the modules runs `from
+    utils import mp` as a script does): the cells that parse, their IPython lines masked, as
+    `migrate_notebook` reads them."""
+    from tf24migrate.model.errors import SourceSyntaxError
+    from tf24migrate.sources.notebook import python_cells
+
+    try:
+        cells = [cell for cell in python_cells(text) if parsed_or_none(cell.masked.code) is not None]
+    except SourceSyntaxError:
+        return None
+    starts, line = [], 1
+    for cell in cells:
+        starts.append(line)
+        line += cell.masked.code.count("\n") + 1
+    return _Code("\n".join(map(_with_runs, cells)), tuple(cells), tuple(starts))
+
+
+# `%run utils.py` (or `%run -m pkg.utils`) runs a module in the notebook's namespace, as `from
+# utils import *` would bring its names.
+_RUN = re.compile(r"[ \t]*%run[ \t]+(?:-[a-ln-z]\S*[ \t]+)*(?:-m[ \t]+([\w.]+)|(?:\S*/)?(\w+)\.py)\b")
+
+
+def _with_runs(cell: CellCode) -> str:
+    """The masked code of `cell`, each `%run` of a module as a star import of it, on its line."""
+    masked = cell.masked
+    if not any("%run" in line for line in masked.ipython_lines):
+        return masked.code
+
+    def run(match: re.Match[str]) -> str:
+        ran = _RUN.match(masked.ipython_lines[int(match.group(2))])
+        return (
+            match.group(0) if ran is None else f"{match.group(1)}from {ran.group(1) or ran.group(2)} import *"
+        )
+
+    return re.sub(rf"^([ \t]*){masked.placeholder}(\d+)__(?=\r?\n|\Z)", run, masked.code, flags=re.MULTILINE)
+
+
+# The files that may import a module: Python files, and notebooks (beside the modules they import).
+_SUFFIXES = (".py", ".ipynb")
+
+
 def _package_files(folder: str) -> Iterator[str]:
-    """The Python files of `folder` and of the packages in it, and in theirs (real paths)."""
+    """The Python files and notebooks of `folder` and of the packages in it, and in theirs (real paths)."""
     try:
         entries = list(os.scandir(folder))
     except OSError:
         return
     for entry in entries:
-        if entry.name.endswith(".py") and entry.is_file():
+        if entry.name.endswith(_SUFFIXES) and entry.is_file():
             yield os.path.realpath(entry.path)
         elif entry.is_dir(follow_symlinks=False) and os.path.isfile(os.path.join(entry.path, "__init__.py")):
             yield from _package_files(entry.path)

@@ -194,6 +194,21 @@ def migrate_loaded(path: str, source: SourceFile, settings: Settings) -> FileRes
     )
 
 
+def kept_for_importers(path: str, source: SourceFile, settings: Settings, result: FileResult) -> FileResult:
+    """`result` (of `source`, read from `path` or given as its text), or, where other files of its
+    project import names its fixes rebind, the text migrated again keeping them (`run.importers`),
+    as a run over files does: for the editor's server and a source on stdin."""
+    if not result.rebound:
+        return result
+    from tf24migrate.run.importers import Importers
+
+    found = Importers().of(path, result.rebound)
+    if not found:
+        return result
+    kept = migrate_loaded(path, source, settings.importing(found))
+    return dataclasses.replace(kept, digest=result.digest) if kept.changed else kept
+
+
 def slim(result: FileResult, texts: bool) -> FileResult:
     if texts or result.status is Status.CHANGED or (result.source is None and result.code is None):
         return result

@@ -39,8 +39,6 @@ from tf24migrate.server.heap import give_back, keep_big_blocks_apart
 from tf24migrate.server.narrowing import Narrowed, narrow
 
 if TYPE_CHECKING:
-    from tf24migrate.cli.groups import Group
-    from tf24migrate.run.files import SourceFile
     from tf24migrate.server.settings import EditorSettings
 
 # What the worker sends when it takes a job, before migrating it: the time limit starts there.
@@ -161,40 +159,27 @@ def _migrate(job: Job, group, disk: bool = True) -> FileResult:
     None: the worker never writes): a second copy of a big document costs 2-4 bytes a character
     beyond Latin-1."""
     from tf24migrate.run.files import SourceFile, digest
-    from tf24migrate.run.migrate_file import migrate_loaded
+    from tf24migrate.run.migrate_file import kept_for_importers, migrate_loaded
 
     on_disk = _on_disk(job.path, job.text) if disk else None
     if on_disk is None:
         source = SourceFile(job.text, "utf-8", None)
-        return _kept_for_importers(job.path, source, group, migrate_loaded(job.path, source, group.settings))
+        return kept_for_importers(
+            job.path, source, group.settings, migrate_loaded(job.path, source, group.settings)
+        )
     encoding, key = on_disk.encoding, digest(on_disk.raw or b"")
     del on_disk  # its bytes and its text: the job's text is the same
     source = SourceFile(job.text, encoding, None)
     cache = _cache(group)
     cached = cache.load(job.path, key) if cache is not None else None
     if cached is not None:
-        return _kept_for_importers(job.path, source, group, cached)
+        return kept_for_importers(job.path, source, group.settings, cached)
     result = migrate_loaded(job.path, source, group.settings)
     if result.changed:
         result = dataclasses.replace(result, digest=key)
     if cache is not None:
         cache.store(job.path, key, result)
-    return _kept_for_importers(job.path, source, group, result)
-
-
-def _kept_for_importers(path: str, source: SourceFile, group: Group, result: FileResult) -> FileResult:
-    """`result`, or, where other files of the project import names its fixes rebind, the text
-    migrated again keeping them (`run.importers`), as the command does."""
-    if not result.rebound:
-        return result
-    from tf24migrate.run.importers import Importers
-    from tf24migrate.run.migrate_file import migrate_loaded
-
-    found = Importers().of(path, result.rebound)
-    if not found:
-        return result
-    kept = migrate_loaded(path, source, group.settings.importing(found))
-    return dataclasses.replace(kept, digest=result.digest) if kept.changed else kept
+    return kept_for_importers(job.path, source, group.settings, result)
 
 
 def run_job(job: Job, disk: bool = True) -> Outcome:
@@ -215,7 +200,7 @@ def run_job(job: Job, disk: bool = True) -> Outcome:
         source = FileResult(path=job.path, status=Status.UNCHANGED, source=job.text)
         declined = migrate_declining(source, group.settings, job.declined)
         found = Importers().of(job.path, rebound(job.text, declined.code))
-        if found:  # as `_kept_for_importers`
+        if found:  # as `kept_for_importers`
             declined = migrate_declining(source, group.settings.importing(found), job.declined)
         return Outcome(declined.findings, declined.code, unsafe_fixes=group.settings.unsafe_fixes)
     result = _migrate(job, group, disk)

@@ -258,18 +258,34 @@ class _Cells:
             self.markdown.append((index + 1, prose))
 
 
-def migrate_notebook(text: str, settings: Settings, *, path: str | None = None) -> MigrationResult:
-    """Migrate the code cells of a notebook's JSON text; see the module docstring. The fixes of
-    the findings `settings` declines are not applied, only reported (as `run_rules` does).
-
-    Raises `SourceSyntaxError` when the text is not a notebook, `RuleError` as `run_rules` does.
-    """
+def _read(text: str, path: str | None) -> tuple[dict, _Cells]:
+    """The notebook's JSON object without its cells, and its cells (`SourceSyntaxError`: not a notebook)."""
     cells = _Cells()
     notebook = load_streaming(text, cells.read)  # never all the cells' JSON objects at once
     if notebook is None:  # not a plain notebook: read whole, for its error or its cells
         notebook, cells = load(text, path), _Cells()
         for index, cell in enumerate(notebook.pop("cells")):
             cells.read(index, cell)
+    return notebook, cells
+
+
+def python_cells(text: str) -> list[CellCode]:
+    """The code cells of a notebook's module, as `migrate_notebook` reads them (each cell's
+    IPython lines masked; not the `%%writefile` cells, modules of their own), for what reads a
+    notebook's imports; none where the kernel is not Python. Raises `SourceSyntaxError` when the
+    text is not a notebook."""
+    notebook, cells = _read(text, None)
+    language = kernel_language(notebook)
+    return cells.in_notebook if language is None or language.lower().startswith("python") else []
+
+
+def migrate_notebook(text: str, settings: Settings, *, path: str | None = None) -> MigrationResult:
+    """Migrate the code cells of a notebook's JSON text; see the module docstring. The fixes of
+    the findings `settings` declines are not applied, only reported (as `run_rules` does).
+
+    Raises `SourceSyntaxError` when the text is not a notebook, `RuleError` as `run_rules` does.
+    """
+    notebook, cells = _read(text, path)
     language = kernel_language(notebook)
     if language is not None and not language.lower().startswith("python"):
         message = f"notebook skipped: its kernel language is {language}, not Python"
