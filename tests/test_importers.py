@@ -71,7 +71,15 @@ def tree(root, files: dict[str, str]):
             ("B",),
         ),
         ("import a.x\n", "import a.y\n", ()),  # binds `a` either way
-        ("from a import B\ny = f(1)\n", "from a import B\ny = g(1)\n", ()),  # a call's value: not compared
+        (
+            "from a import B\ny = f(1)\n",
+            "from a import B\ny = f(2)\n",
+            (),
+        ),  # a call's arguments: not compared
+        ("p = a.x.Policy('m')\n", "p = a.Policy('m')\n", ("p",)),  # another callable's value
+        ("p: P = a.x.Policy(\n    'm',\n)\n", "p: P = a.Policy(\n    'm',\n)\n", ("p",)),
+        ("p = f(a=1)\nq = g(\n    b=1)\n", "p = f(b=1)\nq = g(\n    c=1)\n", ()),
+        ("from a.x import P\np = P('m')\nq = f(1)\n", "from a import P\np = P('m')\nq = f(1)\n", ("P", "p")),
         ("def f():\n    from a import B\n", "def f():\n    from a import C\n", ("B",)),  # a superset
         (
             "try: from a import B\nexcept ImportError: B = None\n",
@@ -262,6 +270,62 @@ def test_a_name_another_file_imports_is_kept_and_the_fix_reported(tmp_path):
         "`tf.keras.mixed_precision` from TF 2.4. The import stays as it is: `mp` is imported by "
         "`train.py` (line 2), whose uses of it this file cannot see; migrate them first"
     ) in result.stdout
+
+
+@pytest.mark.parametrize(
+    "construction, train",
+    [
+        (  # AttributeError on TF 2.4.0 once `policy` is of the stable class
+            'policy = tf.keras.mixed_precision.experimental.Policy("mixed_float16")\n',
+            "from utils import policy\nprint(policy.loss_scale)\n",
+        ),
+        (  # False on TF 2.4.0 once `opt` is of the stable class
+            "opt = tf.keras.mixed_precision.experimental.LossScaleOptimizer(tf.keras.optimizers.SGD(), 'dynamic')\n",
+            "import tensorflow as tf\nimport utils\n"
+            "print(isinstance(utils.opt, tf.keras.mixed_precision.experimental.LossScaleOptimizer))\n",
+        ),
+    ],
+)
+def test_a_construction_another_file_imports_stays_experimental(tmp_path, construction, train):
+    """Run on TF 2.4.0, `train.py` works with `utils.py` as it is, and not once it builds its
+    object from the stable class."""
+    utils = f"import tensorflow as tf\n\n{construction}"
+    tree(tmp_path, {"utils.py": utils, "train.py": train})
+    result = run_in_process("--write", "utils.py", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "utils.py").read_text() == utils
+    assert (
+        f"not rewritten, since `{construction.partition(' ')[0]}` is imported by `train.py` (line"
+        in result.stdout
+    )
+    (tmp_path / "train.py").unlink()
+    assert run_in_process("--write", "utils.py", cwd=tmp_path).returncode == 0
+    assert "experimental" not in (tmp_path / "utils.py").read_text()
+
+
+@pytest.mark.parametrize(
+    "train",
+    [
+        "from utils import policy\nprint(policy.loss_scale)\n",  # AttributeError on TF 2.4.0
+        "from utils import Policy\nPolicy('mixed_float16', loss_scale=128)\n",  # TypeError there
+    ],
+)
+def test_a_moved_module_whose_class_changed_stays_where_another_file_uses_it(tmp_path, train):
+    """TF24508 moves `...experimental.policy` to `...mixed_precision.policy`, whose `Policy` is
+    the stable class, where the file itself passes or reads no loss scale: another file may."""
+    utils = (
+        "from tensorflow.python.keras.mixed_precision.experimental.policy import Policy\n\n"
+        'policy = Policy("mixed_float16")\n'
+    )
+    tree(tmp_path, {"utils.py": utils, "train.py": train})
+    result = run_in_process("--write", "utils.py", cwd=tmp_path)
+    assert result.returncode == 1, result.stderr
+    assert (tmp_path / "utils.py").read_text() == utils
+    assert "whose `Policy` is another class (TF 2.3's is its `PolicyV1`)" in result.stdout
+    (tmp_path / "train.py").unlink()
+    run_in_process("--write", "utils.py", cwd=tmp_path)
+    assert "import Policy\n" in (tmp_path / "utils.py").read_text()
+    assert ".experimental" not in (tmp_path / "utils.py").read_text()
 
 
 def test_an_imported_name_renamed_keeps_its_old_name(tmp_path):

@@ -25,6 +25,7 @@ import ast
 import bisect
 import os
 import re
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -40,20 +41,45 @@ if TYPE_CHECKING:
 def rebound(source: str, code: str) -> tuple[str, ...]:
     """The names that `code` (a migration of `source`) binds otherwise: an imported name renamed
     or no longer imported, an import or an alias assignment (`mp = tf.a.b`) of another module or
-    name. Names bound by other statements (`def`, a call's value) are not compared; names bound in
-    functions are (a superset of the module's names: a name found costs a search, no more)."""
+    name, a name assigned a call of another callable (`policy = ...experimental.Policy(...)` made
+    the stable `Policy`, which has no `loss_scale` for an importer to read). Names bound by other
+    statements (`def`) are not compared, nor a call's arguments; names bound in functions are (a
+    superset of the module's names: a name found costs a search, no more). Only the statements
+    that differ are parsed."""
     before, after = _binding_text(source), _binding_text(code)
     if before == after:  # most changes
         return ()
-    old, new = _bindings(before), _bindings(after)
-    return tuple(sorted(name for name, bound in old.items() if new.get(name) != bound))
+    taken, added = Counter(before), Counter(after)
+    old, new = _bindings(list((taken - added).elements())), _bindings(list((added - taken).elements()))
+    names = {name for name, bound in old.items() if new.get(name) != bound}
+    return tuple(sorted(names | _made_by(after, names)))
+
+
+def _made_by(statements: list[str], names: set[str]) -> set[str]:
+    """The names `statements` assign a call of one of `names` (`policy = Policy(...)`, `Policy`
+    imported from elsewhere now): their objects may be of another class, the line unchanged."""
+    if not names:
+        return set()
+    call = re.compile(rf"=[ \t]*(?:{'|'.join(map(re.escape, names))})\b[\w. \t]*\(")
+    return {
+        name
+        for name, bound in _bindings(
+            [statement for statement in statements if call.search(statement)]
+        ).items()
+        if any(value.partition(".")[0].removesuffix("()") in names for value in bound)
+    }
 
 
 # What marks a line that may bind a name as `_bindings` reads them: an import (`from a \\` then
 # `import b` on the next line reads as `import b`: the same names on both sides), an alias
-# assignment (`mp = tf.a.b`, also after `if x:`; `mp = (` continued). Each starts with a literal,
-# which Python's `re` finds fast (`\\bimport` would take 50 times as long).
-_BINDING_MARKS = (re.compile(r"import\b"), re.compile(r"=[ \t]*(?:[\w.]+|\()[ \t]*(?:#.*)?$", re.MULTILINE))
+# assignment (`mp = tf.a.b`, also after `if x:`; `mp = (` continued), the assignment of a call
+# (`policy = mp.Policy(`). Each starts with a literal, which Python's `re` finds fast (`\\bimport`
+# would take 50 times as long).
+_BINDING_MARKS = (
+    re.compile(r"import\b"),
+    re.compile(r"=[ \t]*(?:[\w.]+|\()[ \t]*(?:#.*)?$", re.MULTILINE),
+    re.compile(r"=[ \t]*[\w.]+\("),
+)
 # A clause's keyword before a statement on its line (`try: import a`): left out to parse the statement.
 _CLAUSE = re.compile(r"(?:try|else|finally|except\b[^:\n]*)[ \t]*:[ \t]*")
 
@@ -100,10 +126,13 @@ def _bindings(statements: list[str]) -> dict[str, list[str]]:
                 module = "." * node.level + (node.module or "")
                 for alias in node.names:
                     found.setdefault(alias.asname or alias.name, []).append(f"{module}:{alias.name}")
-            elif isinstance(node, ast.Assign) and isinstance(node.value, (ast.Attribute, ast.Name)):
-                for target in node.targets:
+            elif isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(
+                value := node.value, (ast.Attribute, ast.Name, ast.Call)
+            ):
+                bound = f"{ast.unparse(value.func)}()" if isinstance(value, ast.Call) else ast.unparse(value)
+                for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
                     if isinstance(target, ast.Name):
-                        found.setdefault(target.id, []).append(ast.unparse(node.value))
+                        found.setdefault(target.id, []).append(bound)
     return found
 
 

@@ -164,15 +164,22 @@ def _dotted(module: str) -> cst.Attribute | cst.Name:
     return expression
 
 
-def _lost(gone: str, source: str) -> tuple[str, ...]:
+def _lost(gone: str, ctx: RuleContext) -> tuple[str, ...]:
     """The names of the moved module `gone` that its home lacks, or binds to another object
-    (that behaves otherwise in the uses `source` has)."""
-    changed = [
-        name
-        for name in CHANGED_AT_HOME.get(gone, ())
-        if name not in _DIFFERS_WHERE or _DIFFERS_WHERE[name].search(source)
-    ]
+    (that behaves otherwise in the file's uses, or may in another file's)."""
+    changed = [name for name in CHANGED_AT_HOME.get(gone, ()) if _differs(ctx, name)]
     return (*REMOVED[gone][3], *changed)
+
+
+def _differs(ctx: RuleContext, name: str) -> bool:
+    """Whether the class `name`, another class at its new home, behaves otherwise in the file's
+    uses (`_DIFFERS_WHERE`), or may in another file's: one imports it, or a module-level name
+    this file binds to one of its objects (`policy = Policy("mixed_float16")`, then `from utils
+    import policy` and `policy.loss_scale`; such a name is `rebound`, so the run looks)."""
+    if name not in _DIFFERS_WHERE or _DIFFERS_WHERE[name].search(ctx.source) or ctx.imported_elsewhere(name):
+        return True
+    made = re.compile(rf"^(\w+)[ \t]*(?::[^=\n]*)?=[ \t]*(?:[\w.]+\.)?{name}[ \t]*\(", re.MULTILINE)
+    return any(ctx.imported_elsewhere(match.group(1)) for match in made.finditer(ctx.source))
 
 
 def _lost_through(ctx: RuleContext, gone: str, bound: cst.BaseExpression | None) -> list[str]:
@@ -182,7 +189,7 @@ def _lost_through(ctx: RuleContext, gone: str, bound: cst.BaseExpression | None)
         return []
     return [
         name
-        for name in _lost(gone, ctx.source)
+        for name in _lost(gone, ctx)
         if re.search(rf"(?<![\w.]){re.escape(bound.value)}\s*\.\s*{re.escape(name)}\b", ctx.source)
     ]
 
@@ -261,11 +268,7 @@ class RemovedApi(Rule):
         gone = removed(module)
         if gone is not None and not (names and all(name in REMOVED for name in imported)):
             # the module itself is gone (`from gone.module import a, b`)
-            lost = [
-                name.rsplit(".", 1)[1]
-                for name in imported
-                if name.rsplit(".", 1)[1] in _lost(gone, ctx.source)
-            ]
+            lost = [name.rsplit(".", 1)[1] for name in imported if name.rsplit(".", 1)[1] in _lost(gone, ctx)]
             replacement = None
             if _fixable(gone, lost) and names:
                 home = REMOVED[gone][0] + module[len(gone) :]

@@ -62,6 +62,25 @@ def _is_type_test(ctx: RuleContext, node: cst.CSTNode) -> bool:
     return tests and len(call.args) >= 2 and call.args[1] is ancestors[0]
 
 
+def _importer_of_assigned(ctx: RuleContext, call: cst.Call) -> str | None:
+    """Which other file imports the module-level name `call` is assigned to (`opt =
+    LossScaleOptimizer(...)`, then `from utils import opt` there), or None. Such a name is
+    `rebound` when the call's callee changes, so the run looks for its importers."""
+    ancestors = ctx.ancestors
+    assignment = ancestors[0] if ancestors else None
+    if not isinstance(assignment, (cst.Assign, cst.AnnAssign)) or assignment.value is not call:
+        return None
+    if any(isinstance(node, (cst.FunctionDef, cst.ClassDef)) for node in ancestors):
+        return None
+    targets = (
+        [t.target for t in assignment.targets] if isinstance(assignment, cst.Assign) else [assignment.target]
+    )
+    for target in targets:
+        if isinstance(target, cst.Name) and (where := ctx.imported_elsewhere(target.value)) is not None:
+            return f"`{target.value}` is imported by {where}"
+    return None
+
+
 class _ExperimentalCallee(RenameSymbol):
     """A renamed class that takes other arguments: its calls are rewritten by the rule's
     `leave_Call`, and imports of it are renamed as `RenameSymbol` does (each use of the imported
@@ -73,6 +92,8 @@ class _ExperimentalCallee(RenameSymbol):
     takes = "other arguments"
     # what else a test against the stable class matches, where the file reads a loss scale
     widens = ""
+    # how an object of the stable class differs from one of the experimental class on TF 2.4
+    differs = "fails `isinstance` tests against the experimental one"
 
     def leave_Attribute(
         self, ctx: RuleContext, original: cst.Attribute, updated: cst.Attribute
@@ -137,16 +158,23 @@ class _ExperimentalCallee(RenameSymbol):
         built from the stable one would fail an `isinstance` test against it."""
         ctx.block(self, why)
 
-    def constructions_kept(self, ctx: RuleContext) -> str | None:
-        """Why the constructions of the class are not rewritten in this file, if they are not:
-        the first line of a finding at one, and what to do."""
+    def constructions_kept(self, ctx: RuleContext, call: cst.Call) -> str | None:
+        """Why the construction `call` is not rewritten, if it is not: the first line of a finding
+        at it, and what to do. The file keeps the experimental class, or another file imports the
+        module-level name `call` is assigned to (`from utils import opt`), whose uses of the
+        object, as one of the experimental class, this file cannot see."""
         why = ctx.blocked_reason(self)
-        if why is None:
+        if why is not None:
+            return (
+                f"not rewritten, since this file keeps the experimental class.\n{sentence(why)}, and an "
+                f"object built from the stable class {self.differs}: migrate those references first."
+            )
+        importer = _importer_of_assigned(ctx, call)
+        if importer is None:
             return None
         return (
-            f"not rewritten, since this file keeps the experimental class.\n{sentence(why)}, and an "
-            "object built from the stable class fails `isinstance` tests against the experimental one: "
-            "migrate those references first."
+            f"not rewritten, since {importer}.\nAn object built from the stable class {self.differs}, "
+            "which that file's uses may rely on: migrate them first."
         )
 
 

@@ -197,7 +197,7 @@ class LossScaleOptimizer(_ExperimentalCallee):
         if ctx.qualified_name(original.func) != self.old:
             return updated
         message = "`LossScaleOptimizer(optimizer, loss_scale)` is stable in TF 2.4 with new arguments"
-        kept = self.constructions_kept(ctx)
+        kept = self.constructions_kept(ctx, original)
         if kept is not None:
             ctx.report(original, f"{message}: {kept}")
             return updated

@@ -87,6 +87,7 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
 
     takes = "no `loss_scale`"
     widens = "The stable `Policy` also matches the policies TF 2.4 gives layers, which have no `loss_scale`"
+    differs = "fails `isinstance` tests against the experimental one and has no `loss_scale`"
 
     def __init__(self) -> None:
         super().__init__(
@@ -204,7 +205,7 @@ class MixedPrecisionPolicy(_ExperimentalCallee):
         message = (
             "`Policy` is stable in TF 2.4 as `tf.keras.mixed_precision.Policy(name)`, without `loss_scale`"
         )
-        constructions_kept = self.constructions_kept(ctx)
+        constructions_kept = self.constructions_kept(ctx, original)
         if constructions_kept is not None:
             ctx.report(original, f"{message}: {constructions_kept}")
             return updated
