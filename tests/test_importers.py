@@ -19,7 +19,10 @@ import pytest
 from command_line import run_in_process
 
 from tf24migrate import migrate_paths
+from tf24migrate.catalogue.selection import select_rules
+from tf24migrate.catalogue.settings import Settings
 from tf24migrate.run.importers import Importers, rebound
+from tf24migrate.sources.notebook import migrate_notebook
 
 UTILS = textwrap.dedent(
     """\
@@ -231,6 +234,25 @@ def test_a_notebook_running_the_module_is_an_importer(tmp_path, run):
     assert Importers().of(str(tmp_path / "utils.py"), ["mp"]) == {"mp": "`train.ipynb` (cell 2, line 3)"}
     (tmp_path / "train.ipynb").write_text(_notebook([run.replace("utils", "other")]))
     assert Importers().of(str(tmp_path / "utils.py"), ["mp"]) == {}
+
+
+@pytest.mark.parametrize(
+    "importer, kept",
+    [
+        ("from utils import mp\nmp.LossScaleOptimizer(tf.keras.optimizers.SGD(), 128)\n", True),
+        ("%run utils.py\nmp.LossScaleOptimizer(tf.keras.optimizers.SGD(), 128)\n", True),
+        ("from other import mp\n", False),
+    ],
+)
+def test_a_notebook_importing_the_file_it_writes_keeps_its_names(importer, kept):
+    """Run on TF 2.4.0, the notebook writes `utils.py` with `mp` the experimental module and its
+    next cell works; with `mp` moved to the stable module there, it raises TypeError."""
+    writes = "%%writefile utils.py\nfrom tensorflow.keras.mixed_precision import experimental as mp\n"
+    text = _notebook([writes, f"import tensorflow as tf\n{importer}"])
+    result = migrate_notebook(text, Settings(select_rules(None, None)), path="train.ipynb")
+    assert (json.loads(result.code)["cells"][0]["source"] == writes) is kept
+    messages = " ".join(f.message for f in result.findings)
+    assert ("`mp` is imported by `train.ipynb` (cell 2, line 2)" in messages) is kept
 
 
 def test_the_whole_repository_is_searched_not_only_the_project(tmp_path):

@@ -10,7 +10,8 @@ import renamed, or removed once the code's uses are rewritten) is declined: repo
 What a cell is follows IPython (`notebook_cells`): a cell indented as a whole is dedented, as
 IPython runs it, and re-indented on the way back; a `%%writefile name.py` cell holds a Python file,
 so its body is migrated as a module of its own (its names are not the notebook's), the magic line
-left alone.
+left alone; a fix there that would rebind a name the notebook's own cells import from that file
+(`from utils import mp`, `%run utils.py`) is reported instead, as for a Python file's importers.
 
 Cells are numbered from 1 counting every cell (markdown and raw too), in file order: "cell 3" is
 the third cell from the top, whatever its type; lines count from the cell's first line, the
@@ -32,6 +33,7 @@ from __future__ import annotations
 import ast
 import bisect
 import json
+import os
 import re
 from collections.abc import Sequence
 from dataclasses import replace
@@ -49,6 +51,7 @@ from tf24migrate.model.notes import (
 from tf24migrate.rules.base import Rule
 from tf24migrate.rules.text import parse_python
 from tf24migrate.sources.ipython_syntax import absent_name, unmask
+from tf24migrate.sources.module_names import cells_code, imports_of, rebound
 from tf24migrate.sources.notebook_cells import CellCode, SkippedCell, classify
 from tf24migrate.sources.notebook_json import load, load_streaming, replace_sources
 from tf24migrate.sources.notebook_markdown import markdown_readers, migrate_markdown
@@ -258,6 +261,25 @@ class _Cells:
             self.markdown.append((index + 1, prose))
 
 
+def _imported_from_file(
+    cell: CellCode, changed: dict[int, str], notebook: Sequence[CellCode], path: str | None
+) -> dict[str, str]:
+    """`{name: where}` for the names the `%%writefile x.py` cell's migration (`changed`) binds
+    otherwise that the notebook's own cells import from x (`from x import mp`, `%run x.py`): the
+    notebook runs the file it writes (as `run.importers` finds the other files importing a
+    module)."""
+    names = rebound(cell.source, changed.get(cell.number - 1, cell.source))
+    if not names or cell.writes is None:
+        return {}
+    module = cell.writes.replace("\\", "/").removesuffix(".py").split("/")
+    code = cells_code(notebook)
+    shown = os.path.basename(path) if path else "this notebook"
+    found: dict[str, str] = {}
+    for name, line in imports_of(code.text, [], module, set(names)):
+        found.setdefault(name, f"`{shown}` ({code.place(line)})")
+    return found
+
+
 def _read(text: str, path: str | None) -> tuple[dict, _Cells]:
     """The notebook's JSON object without its cells, and its cells (`SourceSyntaxError`: not a notebook)."""
     cells = _Cells()
@@ -312,6 +334,10 @@ def migrate_notebook(text: str, settings: Settings, *, path: str | None = None) 
     for module in (in_notebook, *([cell] for cell in files)):
         if module and rules_that_could_fire("".join(cell.masked.code for cell in module), rules):
             changed, found = _migrate_cells(module, settings, path)
+            if module is not in_notebook and changed:  # `%%writefile x.py`: the notebook may import x
+                importing = _imported_from_file(module[0], changed, in_notebook, path)
+                if importing:
+                    changed, found = _migrate_cells(list(module), settings.importing(importing), path)
             new_sources.update(changed)
             findings += found
     if markdown and markdown_readers(rules):
