@@ -114,6 +114,7 @@ def test_rebound_names_the_module_level_bindings_the_code_changes(source, code, 
         ("import pkg.utils as u\n\nu.mp.set_policy('float32')\n", 3),
         ("from pkg import utils\nutils.mp\n", 2),
         ("import pkg.utils\npkg.utils.mp\n", 2),
+        ("import os, pkg\n\npkg.utils.mp.set_policy('float32')\n", 3),  # `pkg` imports `utils`
     ],
 )
 def test_importers_find_each_way_another_file_reads_the_name(tmp_path, importer, line):
@@ -145,6 +146,8 @@ def test_importers_resolve_relative_imports(tmp_path, path, importer):
         "from pkg.utils import hints\n",  # another name
         "from pkg.utils import *\n",  # a star import brings no private name
         "mp = 1\nutils = None\nutils.mp\n",  # `utils` is no import here
+        "import pkg\npkg.other.mp\n",  # another module of the package
+        "import pkg as p\nimport utils as pkg\npkg.utils.mp\n",  # `pkg` is another module
     ],
 )
 def test_importers_leave_out_files_that_import_no_such_name(tmp_path, importer):

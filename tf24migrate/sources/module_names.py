@@ -186,6 +186,7 @@ def imports_of(
     if tree is None:
         return
     spelled: set[str] = set()  # what the module is read as in `text`: `alias.name`
+    packages: set[str] = set()  # the names of `import pkg`, which reach the module as `pkg.utils`
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
             parts = node.module.split(".") if node.module else []
@@ -210,8 +211,14 @@ def imports_of(
             for alias in node.names:
                 if _reaches(alias.name.split("."), module):
                     spelled.add(alias.asname or alias.name)
-    if not spelled:
+                elif alias.asname is None:  # `import pkg`, then `pkg.utils.mp` (`pkg` imports `utils`)
+                    packages.add(alias.name.partition(".")[0])
+    if not spelled and not packages:
         return
     for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute) and node.attr in wanted and ast.unparse(node.value) in spelled:
-            yield node.attr, node.lineno
+        if isinstance(node, ast.Attribute) and node.attr in wanted:
+            chain = ast.unparse(node.value)
+            if chain in spelled or (
+                chain.partition(".")[0] in packages and _reaches(chain.split("."), module)
+            ):
+                yield node.attr, node.lineno
