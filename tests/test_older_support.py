@@ -52,6 +52,8 @@ def test_a_named_target_wins():
         'if tf.__version__ < "2.0":\n    Strategy = None\n',  # TF 1 support: `with_tf1_support`
         'if np.__version__ < "2.4":\n    pass\n',  # not TensorFlow's version
         '"""Before `tf.__version__ < "2.4"`, this was another way."""\n',  # prose
+        'assert tf.__version__ >= "2.4", "TensorFlow 2.4 is required"\n',
+        'VERSION = tf.__version__\nprint(np.__version__ < "2.1")\n',  # `np`'s, on a line of its own
     ],
 )
 def test_other_checks_claim_no_tf_2_3_support(check):
@@ -67,11 +69,30 @@ def test_other_checks_claim_no_tf_2_3_support(check):
         ('tf.version.VERSION >= "2.2.0"', (2, 1)),
         ('LooseVersion(tf.__version__) < LooseVersion("2.4.0")', (2, 3)),
         ('tf.__version__ < "2.10"', (2, 4)),  # a later release: the default stands
+        ('tuple(map(int, tf.__version__.split(".")[:2])) < (2, 4)', (2, 3)),
+        ("tuple(map(int, tf.version.VERSION.split('.')[:2])) == (2, 2)", (2, 2)),
+        ("tf.__version__ < (2, 10)", (2, 4)),
     ],
 )
 def test_the_target_is_the_release_before_the_one_compared(check, version):
     target = with_older_support(f"import tensorflow as tf\nif {check}:\n    pass\n", DEFAULT_TARGET)
     assert target.version == version
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        'import tensorflow as tf2\nif tf2.__version__ < "2.4":\n    pass\n',
+        'import tensorflow.compat.v2 as tfv2\nOLD = tfv2.version.VERSION.startswith("2.3")\n',
+        'import tensorflow as tf\nTF_VERSION = tf.__version__\n\nif TF_VERSION < "2.4":\n    pass\n',
+        "import tensorflow as tf\n_TF = LooseVersion(tf.__version__)\nOLD = _TF < LooseVersion('2.4')\n",
+        'from tensorflow import __version__ as tf_version\nif tf_version < "2.4":\n    pass\n',
+    ],
+)
+def test_the_version_is_found_however_the_file_names_it(source):
+    """Run on TF 2.3.0, each of these files with a fix outside its check applied failed
+    (`set_global_policy` is TF 2.4's): they were left at the default target."""
+    assert with_older_support(source, DEFAULT_TARGET).version == (2, 3)
 
 
 def test_only_the_default_target_is_lowered():

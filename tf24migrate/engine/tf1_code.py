@@ -279,14 +279,30 @@ def _contrib_under_import_error(source: str) -> bool:
 
 
 # TensorFlow's own version compared with a TF 2 release from 2.1 to 2.4: ordered (`tf.__version__ <
-# "2.4"`: the file has code for the releases below), or matched (`tf.__version__.startswith("2.3")`).
-_OLDER_RELEASE = Pattern(
-    r"\b(?:tf|tensorflow)\.(?:__version__|version\.VERSION)\b([^\n]*?)['\"]2\.([1-4])(?!\d)",
-    "__version__",
-    "version.VERSION",
+# "2.4"`, `< (2, 4)`: the file has code for the releases below), or matched
+# (`tf.__version__.startswith("2.3")`). The version is read through TensorFlow by any name the file
+# imports it as (`import tensorflow as tf2`), or through a name bound to it (`TF_VERSION =
+# tf.__version__`, `from tensorflow import __version__ as tf_version`).
+_TF_ALIAS = re.compile(r"^[ \t]*import[ \t]+tensorflow(?:\.compat\.v[12])?[ \t]+as[ \t]+(\w+)", re.MULTILINE)
+_VERSION_IMPORTED = re.compile(
+    r"\bfrom[ \t]+tensorflow(?:\.version)?[ \t]+import[ \t]+(?:__version__|VERSION)[ \t]+as[ \t]+(\w+)"
 )
-# A comparison that only raises (`if tf.__version__ < "2.4": raise ...`) claims no support.
+_RELEASE = r"(?:['\"]2\.([1-4])(?!\d)|\([ \t]*2[ \t]*,[ \t]*([1-4])[ \t]*[,)])"
+# A comparison that only raises (`if tf.__version__ < "2.4": raise ...`), or asserts, claims no support.
 _RAISES = re.compile(r"[^\n]*(?:\braise\b|\n[ \t]*raise\b)")
+_ASSERTS = re.compile(r"[ \t]*assert\b")
+
+
+def _older_release(source: str) -> tuple[Pattern, list[str]]:
+    """The pattern of a comparison of TensorFlow's version with a release (the text before the
+    release its group 1, the release's minor number its group 2 or 3), and the names the file
+    binds to the version."""
+    modules = "|".join(sorted({"tf", "tensorflow", *_TF_ALIAS.findall(source)}))
+    through = rf"\b(?:{modules})\.(?:__version__|version\.VERSION)\b"
+    bound = re.findall(rf"^[ \t]*(\w+)[ \t]*=[^=\n][^\n]*?{through}", source, re.MULTILINE)
+    names = sorted({*_VERSION_IMPORTED.findall(source), *bound})
+    spelled = rf"(?:{through}|\b(?:{'|'.join(names)})\b)" if names else through
+    return Pattern(rf"{spelled}([^\n]*?){_RELEASE}", "__version__", "version.VERSION", *names), names
 
 
 def with_older_support(source: str, target: Target) -> Target:
@@ -294,16 +310,23 @@ def with_older_support(source: str, target: Target) -> Target:
     TensorFlow's version with a TF 2 release up to 2.4: the file keeps code for the releases below
     it (`if tf.__version__ < "2.4": ... else: ...`), which a fix whose new spelling they lack would
     break in the code outside that `if`. The target is the lowest release the file has code for
-    (2.3 for `< "2.4"`, 2.1 for `.startswith("2.1")`); a comparison that only raises (`TF 2.4 is
-    required`) claims no support."""
+    (2.3 for `< "2.4"` or `< (2, 4)`, 2.1 for `.startswith("2.1")`), however the file spells the
+    version (`_older_release`); a comparison that only raises or asserts (`TF 2.4 is required`)
+    claims no support."""
     if not target.source.startswith("default") or ("__version__" not in source and "VERSION" not in source):
         return target
-    matches = [match for match in _OLDER_RELEASE.finditer(source) if not _RAISES.match(source, match.end())]
+    pattern, names = _older_release(source)
+    matches = [
+        match
+        for match in pattern.finditer(source)
+        if not _RAISES.match(source, match.end())
+        and not _ASSERTS.match(source, source.rfind("\n", 0, match.start()) + 1)
+    ]
     if not matches:
         return target
-    code = set(in_code(source, "__version__")) | set(in_code(source, "VERSION"))  # not in prose
+    code = {at for word in ("__version__", "VERSION", *names) for at in in_code(source, word)}  # not in prose
     supported = [
-        (2, int(match.group(2)) - (1 if re.search("[<>]", match.group(1)) else 0))
+        (2, int(match.group(2) or match.group(3)) - (1 if re.search("[<>]", match.group(1)) else 0))
         for match in matches
         if code.intersection(range(match.start(), match.start(1)))
     ]
