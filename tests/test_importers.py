@@ -353,6 +353,20 @@ def test_a_moved_module_whose_class_changed_stays_where_another_file_uses_it(tmp
     assert ".experimental" not in (tmp_path / "utils.py").read_text()
 
 
+def test_a_moved_module_another_file_reads_through_stays(tmp_path):
+    """`from utils import pol`, then `pol.Policy("mixed_float16", loss_scale=128)`: TypeError on
+    TF 2.4.0 with `pol` moved to the module whose `Policy` is the stable class."""
+    utils = "from tensorflow.python.keras.mixed_precision.experimental import policy as pol\n"
+    train = "from utils import pol\np = pol.Policy('mixed_float16', loss_scale=128)\n"
+    tree(tmp_path, {"utils.py": utils, "train.py": train})
+    result = run_in_process("--write", "utils.py", cwd=tmp_path)
+    assert (tmp_path / "utils.py").read_text() == utils, result.stdout
+    assert "whose `Policy` is another class (TF 2.3's is its `PolicyV1`)" in result.stdout
+    (tmp_path / "train.py").unlink()
+    run_in_process("--write", "utils.py", cwd=tmp_path)
+    assert (tmp_path / "utils.py").read_text() == utils.replace(".experimental", "")
+
+
 def test_an_imported_name_renamed_keeps_its_old_name(tmp_path):
     tree(
         tmp_path,

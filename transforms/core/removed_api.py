@@ -184,9 +184,13 @@ def _differs(ctx: RuleContext, name: str) -> bool:
 
 def _lost_through(ctx: RuleContext, gone: str, bound: cst.BaseExpression | None) -> list[str]:
     """The names of the moved module `gone` that its home lacks and that the file reads as
-    attributes of `bound`, the name its import binds (`policy.USE_DEFAULT`)."""
+    attributes of `bound`, the name its import binds (`policy.USE_DEFAULT`); all of them, and
+    those its home binds to another class, where another file imports `bound` (`from utils import
+    pol`, then `pol.Policy("mixed_float16", loss_scale=128)`), whose reads this file cannot see."""
     if not isinstance(bound, cst.Name):
         return []
+    if ctx.imported_elsewhere(bound.value):
+        return [*REMOVED[gone][3], *CHANGED_AT_HOME.get(gone, ())]
     return [
         name
         for name in _lost(gone, ctx)
