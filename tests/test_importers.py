@@ -346,7 +346,7 @@ def test_a_moved_module_whose_class_changed_stays_where_another_file_uses_it(tmp
     result = run_in_process("--write", "utils.py", cwd=tmp_path)
     assert result.returncode == 1, result.stderr
     assert (tmp_path / "utils.py").read_text() == utils
-    assert "whose `Policy` is another class (TF 2.3's is its `PolicyV1`)" in result.stdout
+    assert "whose `Policy` is defined anew, with other parameters (TF 2.3's is its `PolicyV1`)" in result.stdout
     (tmp_path / "train.py").unlink()
     run_in_process("--write", "utils.py", cwd=tmp_path)
     assert "import Policy\n" in (tmp_path / "utils.py").read_text()
@@ -361,7 +361,7 @@ def test_a_moved_module_another_file_reads_through_stays(tmp_path):
     tree(tmp_path, {"utils.py": utils, "train.py": train})
     result = run_in_process("--write", "utils.py", cwd=tmp_path)
     assert (tmp_path / "utils.py").read_text() == utils, result.stdout
-    assert "whose `Policy` is another class (TF 2.3's is its `PolicyV1`)" in result.stdout
+    assert "whose `Policy` is defined anew, with other parameters (TF 2.3's is its `PolicyV1`)" in result.stdout
     (tmp_path / "train.py").unlink()
     run_in_process("--write", "utils.py", cwd=tmp_path)
     assert (tmp_path / "utils.py").read_text() == utils.replace(".experimental", "")
