@@ -3,6 +3,7 @@
     python benchmarks/big_file.py [MB ...]               # default: 1 5 10
     python benchmarks/big_file.py --command [INPUT ...]  # default: all of INPUTS
     python benchmarks/big_file.py --write-only [--scale F] [INPUT ...]
+    python benchmarks/big_file.py --dense [CALLS ...]     # default: 1000 8000
 
 Generates a TF 2.3 file of each size (`import tensorflow as tf`, then a
 `strategy.experimental_run_v2(step)` call after every 999 lines of plain code: assignments, small
@@ -16,6 +17,12 @@ finished child) less that of the same command on a file of two lines, divided by
 the "multiple of the file" of `docs/performance.md` and of the torture case `load-big-file-5mb`.
 `--write-only` writes the inputs into `benchmarks/.data/` (`--scale 0.1`: a tenth of each, to
 profile) and prints their paths.
+
+`--dense` migrates files where every line is a call due for migration (`r_N =
+strategy.experimental_run_v2(step, args=(x_N,))`), each in a fresh process, and prints the time
+per 1,000 calls of each and the ratio of the largest file's to the smallest's: near 1 when the
+rules' work at each call does not grow with the file (a whole-text search at each call made a
+call of 8,000 take 6 times as long as one of 1,000).
 """
 
 from __future__ import annotations
@@ -154,17 +161,44 @@ def measure_inputs(names: list[str]) -> None:
         )
 
 
+def write_dense_calls(path: Path, count: int) -> int:
+    """`import tensorflow as tf`, a strategy, and `count` lines each a call due for migration."""
+    path.write_text(
+        "import tensorflow as tf\nstrategy = tf.distribute.MirroredStrategy()\n"
+        + "".join(f"r_{n} = strategy.experimental_run_v2(step, args=(x_{n},))\n" for n in range(count))
+    )
+    return path.stat().st_size
+
+
+def measure_dense(counts: list[int]) -> None:
+    """Time per 1,000 calls of files of `counts` due calls, and the ratio of the last to the first."""
+    per_call = []
+    for count in counts:
+        path = DATA / f"dense-{count}.py"
+        write_dense_calls(path, count)
+        result = subprocess.run([sys.executable, "-c", MEASURE, str(path)], capture_output=True, text=True)
+        if result.returncode:
+            sys.exit(result.stderr)
+        took = float(result.stdout.split()[0])
+        per_call.append(took / count)
+        print(f"{count:6} calls: {took:6.1f} s ({took / count * 1000:.2f} s per 1,000 calls)")
+    print(f"time per call, {counts[-1]} calls against {counts[0]}: {per_call[-1] / per_call[0]:.2f}x")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--command", action="store_true", help="measure the command on INPUTS")
     parser.add_argument("--write-only", action="store_true", help="write INPUTS, measure nothing")
+    parser.add_argument("--dense", action="store_true", help="files of due calls only: SIZES are call counts")
     parser.add_argument("--scale", type=float, default=1.0, help="with --write-only: this fraction of each")
     parser.add_argument("sizes", nargs="*", help="MB of the generated file, or names of INPUTS")
     options = parser.parse_args()
     cache_bytecode()
     DATA.mkdir(parents=True, exist_ok=True)
+    if options.dense:
+        return measure_dense(sorted(map(int, options.sizes or ["1000", "8000"])))
     if options.command or options.write_only:
         names = options.sizes or list(INPUTS)
         unknown = sorted(set(names) - set(INPUTS))

@@ -111,6 +111,9 @@ class Scope:
     parent: Scope | None = None
     bindings: dict[str, Binding] = field(default_factory=dict)
     seen: set[str] = field(default_factory=set)  # every name bound so far (`ever_bound`)
+    # the names whose binding is an import, each with its place in `bindings`: a module binds
+    # thousands of names and imports a few, and `visible_imports` is asked at each new spelling
+    imports: dict[str, int] = field(default_factory=dict)
 
     def bind(self, binding: Binding) -> None:
         self.seen.add(binding.name)
@@ -119,6 +122,13 @@ class Scope:
         # `K = tf.keras.backend` in the `try` keeps `K` the module).
         if binding.in_handler and binding.stands_for is None and current is not None and current.stands_for:
             return
+        if binding.is_import:
+            place = self.imports.get(binding.name)
+            if place is None:
+                place = list(self.bindings).index(binding.name) if current is not None else len(self.bindings)
+            self.imports[binding.name] = place
+        else:
+            self.imports.pop(binding.name, None)
         self.bindings[binding.name] = binding
 
     def lookup(self, name: str) -> Binding | None:
@@ -147,7 +157,11 @@ class Scope:
         scope: Scope | None = self
         first = True
         while scope is not None:
-            if first or scope.kind != "class":
+            if scope.parent is None:  # the module: its imports alone, in the order bound
+                for name in sorted(scope.imports, key=scope.imports.__getitem__):
+                    if name not in names:
+                        result.append(scope.bindings[name])
+            elif first or scope.kind != "class":
                 for name, binding in scope.bindings.items():
                     if name not in names:
                         names.add(name)
@@ -435,12 +449,26 @@ def _nodes(source: str) -> Iterator[ast.AST | None]:
 def defines_attribute(source: str, name: str) -> bool:
     """Whether `source` may give an object of its own an attribute `name` (`_attributes_defined`):
     a method of a wrapper class, or a name patched onto an object (`s.experimental_run_v2 =
-    s.run`), which a call `x.name(...)` may reach instead of TensorFlow's."""
-    # a definition, an assignment (augmented too), an annotation, a target in a tuple or a `for`
-    if not re.search(rf"\bdef[ \t]+{name}\b|\b{name}[ \t]*(?:[-+*/%&|^@<>]*=|[:,)\]]|in\b)", source):
-        return False  # nothing can define it (a call `x.name(...)` alone): no `ast` needed
-    defined = _attributes_defined(source)
-    return defined is None or name in defined
+    s.run`), which a call `x.name(...)` may reach instead of TensorFlow's. Answered once per text
+    and name: a rule asks at each call it matches, and a whole-text search at each of 2,000 calls
+    took seconds."""
+    answers = _attribute_answers(source)
+    if name not in answers:
+        # a definition, an assignment (augmented too), an annotation, a target in a tuple or a `for`
+        pattern = rf"\bdef[ \t]+{name}\b|\b{name}[ \t]*(?:[-+*/%&|^@<>]*=|[:,)\]]|in\b)"
+        if not re.search(pattern, source):
+            answers[name] = False  # nothing can define it (a call `x.name(...)` alone): no `ast` needed
+        else:
+            defined = _attributes_defined(source)
+            answers[name] = defined is None or name in defined
+    return answers[name]
+
+
+@of_the_last_text
+def _attribute_answers(source: str) -> dict[str | frozenset[str], bool]:
+    """What `defines_attribute` (by name) and `defines_keyword` (whether any of the functions is
+    defined) found in `source`: filled as they ask."""
+    return {}
 
 
 @of_the_last_text
@@ -469,8 +497,14 @@ def _keywords_defined(source: str) -> dict[str, frozenset[str]] | None:
 def defines_keyword(source: str, functions: frozenset[str], keyword: str) -> bool:
     """Whether `source` defines a function or method named one of `functions` that takes
     `keyword` by name (a wrapper's `def compile(self, ..., experimental_steps_per_execution=1)`),
-    which a call passing it may reach instead of TensorFlow's."""
-    if not re.search(rf"\bdef[ \t]+(?:{'|'.join(map(re.escape, functions))})\b", source):
+    which a call passing it may reach instead of TensorFlow's. The search for a definition is
+    made once per text and functions (`_attribute_answers`)."""
+    answers = _attribute_answers(source)
+    if functions not in answers:
+        answers[functions] = bool(
+            re.search(rf"\bdef[ \t]+(?:{'|'.join(map(re.escape, functions))})\b", source)
+        )
+    if not answers[functions]:
         return False  # no such function is defined: no `ast` needed
     defined = _keywords_defined(source)
     return defined is None or any(keyword in defined.get(name, ()) for name in functions)

@@ -182,8 +182,10 @@ class _ExperimentalCallee(RenameSymbol):
 _READS_A_LOSS_SCALE = re.compile(r"""\.loss_scale\b|["']loss_scale["']""")
 
 
+@of_the_last_text
 def loss_scale_read_line(source: str) -> int | None:
-    """The line of the file's first read of a loss scale, of whatever object, if any."""
+    """The line of the file's first read of a loss scale, of whatever object, if any (asked at
+    each construction: kept for the last text)."""
     read = _READS_A_LOSS_SCALE.search(source)
     return None if read is None else source.count("\n", 0, read.start()) + 1
 
