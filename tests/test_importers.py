@@ -84,6 +84,13 @@ def tree(root, files: dict[str, str]):
         ("p = f(a=1)\nq = g(\n    b=1)\n", "p = f(b=1)\nq = g(\n    c=1)\n", ()),
         ("from a.x import P\np = P('m')\nq = f(1)\n", "from a import P\np = P('m')\nq = f(1)\n", ("P", "p")),
         ("def f():\n    from a import B\n", "def f():\n    from a import C\n", ("B",)),  # a superset
+        # a function's local assigned a call: not the module's (a search of the repository each)
+        ("def f():\n    p = a.x.Policy('m')\n", "def f():\n    p = a.Policy('m')\n", ()),
+        (
+            "from a.x import P\ndef f():\n    p = P('m')\n",
+            "from a import P\ndef f():\n    p = P('m')\n",
+            ("P",),
+        ),
         (
             "try: from a import B\nexcept ImportError: B = None\n",
             "try: from a import C\nexcept ImportError: B = None\n",
@@ -346,7 +353,9 @@ def test_a_moved_module_whose_class_changed_stays_where_another_file_uses_it(tmp
     result = run_in_process("--write", "utils.py", cwd=tmp_path)
     assert result.returncode == 1, result.stderr
     assert (tmp_path / "utils.py").read_text() == utils
-    assert "whose `Policy` is defined anew, with other parameters (TF 2.3's is its `PolicyV1`)" in result.stdout
+    assert (
+        "whose `Policy` is defined anew, with other parameters (TF 2.3's is its `PolicyV1`)" in result.stdout
+    )
     (tmp_path / "train.py").unlink()
     run_in_process("--write", "utils.py", cwd=tmp_path)
     assert "import Policy\n" in (tmp_path / "utils.py").read_text()
@@ -361,7 +370,9 @@ def test_a_moved_module_another_file_reads_through_stays(tmp_path):
     tree(tmp_path, {"utils.py": utils, "train.py": train})
     result = run_in_process("--write", "utils.py", cwd=tmp_path)
     assert (tmp_path / "utils.py").read_text() == utils, result.stdout
-    assert "whose `Policy` is defined anew, with other parameters (TF 2.3's is its `PolicyV1`)" in result.stdout
+    assert (
+        "whose `Policy` is defined anew, with other parameters (TF 2.3's is its `PolicyV1`)" in result.stdout
+    )
     (tmp_path / "train.py").unlink()
     run_in_process("--write", "utils.py", cwd=tmp_path)
     assert (tmp_path / "utils.py").read_text() == utils.replace(".experimental", "")
