@@ -415,24 +415,59 @@ def test_the_dispatch_table_source_is_the_data():
             [["tensorflow.vectorized_map"], [["elems", 1], ["fallback_to_while_loop", -1]]],
             [["tensorflow.compat.v1.nn.sigmoid_cross_entropy_with_logits"], [["labels", 1], ["logits", 2]]],
         ],
-        "shared": ["shape", "sum"],
+        "shared": ["rfft", "print", "gone"],  # `gone`: of a call TF 2.3.0 failed too, in no table
         "by_keyword": ["tensorflow.compat.v1.nn.sigmoid_cross_entropy_with_logits"],
+        "op_layer_fails": [
+            [["tensorflow.debugging.assert_rank_in"], [["x", 0]], "Operation"],
+            [["tensorflow.print"], [["inputs", 0]], "Operation"],
+        ],
     }
     namespace: dict = {}
     exec(releases.dispatch_source(symbolic), namespace)
+    assert namespace["OP_LAYER_FAILS"] == (
+        (("tensorflow.debugging.assert_rank_in",), (("x", 0),), "Operation"),
+        (("tensorflow.print",), (("inputs", 0),), "Operation"),
+    )
     assert namespace["NOT_DISPATCHED"] == (
         (("tensorflow.signal.rfft", "tensorflow.python.ops.signal.fft_ops.rfft"), (("input_tensor", 0),)),
         (("tensorflow.vectorized_map",), (("elems", 1), ("fallback_to_while_loop", -1))),
         (("tensorflow.compat.v1.nn.sigmoid_cross_entropy_with_logits",), (("labels", 1), ("logits", 2))),
     )
-    assert namespace["SHARED_NAMES"] == frozenset({"shape", "sum"})
+    assert namespace["SHARED_NAMES"] == frozenset({"rfft", "print"})
     assert namespace["BY_KEYWORD"] == frozenset({"tensorflow.compat.v1.nn.sigmoid_cross_entropy_with_logits"})
+
+
+def test_the_op_layers_that_fail_are_the_calls_the_old_release_ran():
+    """`ran` of TF 2.3.0's pass: a row of each function, the parameters given a `KerasTensor` in any
+    call that ran, and what the first raised on TF 2.4.0: "Operation" for Keras's TypeSpec error."""
+    no_type_spec = "Could not build a TypeSpec for <tf.Operation 'a/NoOp' type=NoOp> with type Operation"
+    ran = [
+        [
+            ["tensorflow.debugging.assert_rank_in", "tensorflow.python.ops.check_ops.assert_rank_in_v2"],
+            [[["x", 3, None], [["x", 0]], ["TypeError", no_type_spec]]],
+        ],
+        [
+            ["tensorflow.f"],
+            [
+                [[None, -1, None], [["b", 1], ["a", 0]], ["ValueError", "Shapes must be equal rank"]],
+                [["c", 0, None], [["c", -1]], ["TypeError", no_type_spec]],
+            ],
+        ],
+    ]
+    assert releases.op_layer_fails(ran) == [
+        [
+            ["tensorflow.debugging.assert_rank_in", "tensorflow.python.ops.check_ops.assert_rank_in_v2"],
+            [["x", 0]],
+            "Operation",
+        ],
+        [["tensorflow.f"], [["c", -1], ["a", 0], ["b", 1]], "ValueError"],
+    ]
 
 
 def test_the_committed_dispatch_table_holds_the_functions_users_met():
     """The functions real reports applied to Keras inputs (`tests/integration/reports/`: r77, r110,
     r113, r114, and the untuned samples' probing), with the parameter they gave; none that
-    dispatches."""
+    dispatches; and of those that dispatch, r153's assertion, whose op layer fails."""
     table = {
         name: dict(parameters) for names, parameters in symbolic_dispatch.NOT_DISPATCHED for name in names
     }
@@ -448,6 +483,13 @@ def test_the_committed_dispatch_table_holds_the_functions_users_met():
         assert parameter in table.get(name, {}), name
     for name in ("tensorflow.nn.relu", "tensorflow.reshape", "tensorflow.einsum", "tensorflow.concat"):
         assert name not in table, name
+    fails = {
+        name: (dict(parameters), what)
+        for names, parameters, what in symbolic_dispatch.OP_LAYER_FAILS
+        for name in names
+    }
+    assert fails["tensorflow.debugging.assert_rank_in"] == ({"x": 0}, "Operation")  # r153
+    assert "tensorflow.nn.relu" not in fails
 
 
 @pytest.mark.parametrize(("callable_name", "code"), sorted(FIXED_ELSEWHERE.items()))

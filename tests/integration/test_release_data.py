@@ -78,3 +78,20 @@ def test_the_symbolic_probe_finds_the_op_layers_that_want_a_sentinel():
     rows, probed = _probed(sigmoid, "tensorflow.compat.v1.nn.softmax_cross_entropy_with_logits")
     assert rows == {sigmoid: (("labels", 1), ("logits", 2))}
     assert sigmoid in probed["by_keyword"]
+
+
+def test_the_op_layers_that_fail_are_what_both_wheels_do():
+    """Every row of `OP_LAYER_FAILS` probed again in the TF 2.4.0 runtime, then in the TF 2.3.0
+    one: the same rows (r153's `assert_rank_in` among them). None for a dynamic assertion or
+    `tf.print`, whose op layer returns an Operation too but which raised on TF 2.3.0 as well (a
+    graph tensor outside a graph), nor for a function whose op layer runs."""
+    for release in (releases.OLD, releases.NEW):
+        interpreter(release)  # skips the test where a runtime is missing
+    rows = [
+        [list(names), [list(kind) for kind in parameters], what]
+        for names, parameters, what in symbolic_dispatch.OP_LAYER_FAILS
+    ]
+    assert "tensorflow.debugging.assert_rank_in" in {name for names, _, _ in rows for name in names}
+    others = ("tensorflow.debugging.assert_positive", "tensorflow.print", "tensorflow.nn.relu")
+    probed = releases.probe_symbolic(*(names[0] for names, _, _ in rows), *others)
+    assert probed["op_layer_fails"] == rows

@@ -100,9 +100,9 @@ def regen(
 def releases(root: RootOption = ROOT) -> None:
     """Diff the real TF 2.3.0 and 2.4.0 (the runtimes of `scripts/runtimes.py`; TF 2.15.1 of this
     environment for whether new homes last) and write `tf24migrate/model/release_diff.py`, the data of
-    TF24508 and TF24509; probe which TF 2.4.0 functions do not dispatch on Keras symbolic values and
-    write `tf24migrate/model/symbolic_dispatch.py`, the data of TF24214 (some minutes); then run
-    `regen`."""
+    TF24508 and TF24509; probe which TF 2.4.0 functions do not dispatch on Keras symbolic values, and
+    which dispatch but raise where TF 2.3.0 ran the same call, and write
+    `tf24migrate/model/symbolic_dispatch.py`, the data of TF24214 (some minutes); then run `regen`."""
     from tf24migrate.dev import releases as data
 
     root = use_checkout(root)

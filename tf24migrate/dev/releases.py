@@ -75,11 +75,12 @@ def runtime_python(release: str) -> Path:
     return python
 
 
-def probe(python: Path | str, script: Path = PROBE, *arguments: str) -> dict:
+def probe(python: Path | str, script: Path = PROBE, *arguments: str, given: object = None) -> dict:
     """What the TensorFlow installed for `python` holds (see `release_probe`), or what another
-    probe `script` prints (`symbolic_probe`)."""
+    probe `script` prints (`symbolic_probe`), `given` written to its input as JSON."""
     result = subprocess.run(
         [str(python), str(script), *arguments],
+        input=None if given is None else json.dumps(given),
         capture_output=True,
         text=True,
         env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"),
@@ -442,10 +443,38 @@ def probe_releases() -> tuple[dict, dict, dict]:
     return probe(runtime_python(OLD)), probe(runtime_python(NEW)), probe_later()
 
 
-def probe_symbolic() -> dict:
-    """Which functions of the new runtime do not dispatch on Keras symbolic values (see
-    `symbolic_probe`)."""
-    return probe(runtime_python(NEW), SYMBOLIC_PROBE)
+def probe_symbolic(*only: str) -> dict:
+    """Which functions of the new runtime do not dispatch on Keras symbolic values, and which of
+    those that do raise, where the old runtime ran the same call of a Keras input (`failing`,
+    then `ran` of the old: see `symbolic_probe`); of the functions named `only` if any."""
+    new = probe(runtime_python(NEW), SYMBOLIC_PROBE, *only)
+    old = probe(runtime_python(OLD), SYMBOLIC_PROBE, "--before", given=new["failing"])
+    return dict(new, op_layer_fails=op_layer_fails(old["ran"]))
+
+
+# What Keras raises on TF 2.4 when the function its op layer calls returns an Operation.
+_NO_TYPE_SPEC = "Could not build a TypeSpec for <tf.Operation"
+
+
+def op_layer_fails(ran: list) -> list[list]:
+    """`[[names, [[parameter, position], ...], what], ...]` of the dispatching functions whose op
+    layer raises on TF 2.4 where TF 2.3 ran the call (`ran` of the old runtime's probe): the
+    parameters given a `KerasTensor` in any such call, and `what` of the first: "Operation" where
+    the function returned one, for which Keras builds no `TypeSpec`, else the error's type."""
+    rows = []
+    for names, calls in ran:
+        parameters = {tuple(kind) for _, given, _ in calls for kind in given}
+        error, message = calls[0][2]
+        what = "Operation" if message.startswith(_NO_TYPE_SPEC) else error
+        rows.append([sorted(names), sorted(map(list, parameters), key=lambda kind: (kind[1], kind[0])), what])
+    return sorted(rows)
+
+
+def _last_names(symbolic: dict) -> set[str]:
+    """The last names of the functions of both tables of the symbolic probe's answer (`shared`
+    also holds those of the calls the old runtime failed too)."""
+    tables = (*symbolic["functions"], *symbolic["op_layer_fails"])
+    return {name.rsplit(".", 1)[1] for names, *_ in tables for name in names}
 
 
 def dispatch_source(symbolic: dict) -> str:
@@ -468,11 +497,22 @@ def dispatch_source(symbolic: dict) -> str:
         "",
         "# the last names of those that other callables also have (TF's public API, Python's builtins,",
         "# `math`, NumPy): a call spelled by such a name alone may be of another function",
-        *_names_table("SHARED_NAMES", symbolic["shared"], frozen=True),
+        *_names_table("SHARED_NAMES", set(symbolic["shared"]) & _last_names(symbolic), frozen=True),
         "",
         "# of those, the functions that do dispatch, but whose op layer wants the first argument",
         "# (`_sentinel`) that a call by keyword leaves out: they raise ValueError, not TypeError",
         *_names_table("BY_KEYWORD", symbolic["by_keyword"], frozen=True),
+        "",
+        "# the functions that do dispatch, but whose op layer raises on a `KerasTensor` given to one of",
+        f"# the parameters listed, where TF {OLD} ran the same call of a Keras input (a graph tensor):",
+        "# (qualified names, parameters, what: 'Operation' where the function returns one, for which",
+        "# Keras builds no TypeSpec and raises TypeError, else the type of the error raised)",
+        "OP_LAYER_FAILS: tuple[tuple[tuple[str, ...], tuple[tuple[str, int], ...], str], ...] = (",
+        *(
+            f"    ({tuple(names)!r}, {tuple((name, position) for name, position in parameters)!r}, {what!r}),"
+            for names, parameters, what in symbolic["op_layer_fails"]
+        ),
+        ")",
         "",
     ]
     return "\n".join(lines)

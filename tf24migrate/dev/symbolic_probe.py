@@ -1,8 +1,9 @@
-"""Which TensorFlow functions do not dispatch on Keras symbolic values, printed as JSON: run by the
-TF 2.4.0 runtime's own Python.
+"""Which TensorFlow functions do not dispatch on Keras symbolic values, and which dispatch but
+raise, printed as JSON: run by the TF 2.4.0 runtime's own Python, then by the TF 2.3.0 one's.
 
     <runtime python> symbolic_probe.py > symbolic.json
     <runtime python> symbolic_probe.py tensorflow.signal.rfft tensorflow.nn.relu   # these only
+    <TF 2.3.0 python> symbolic_probe.py --before < failing.json   # `failing` of the first
 
 Standard library only, Python 3.8 and later: it runs in the runtimes of `scripts/runtimes.py`, never
 in the tool. From TF 2.4, `tf.keras.Input(...)` is a `KerasTensor`, and a TF function given one
@@ -27,7 +28,22 @@ function that dispatches is probed only where its first parameter is one no call
 (`_sentinel`): called by keyword, as it must be, its op layer raises ValueError for want of a
 first argument, and the `KerasTensor`s it was handed are noted. What a call converts only after an
 error of its own (a shape that zeros cannot have) goes unnoted, so the answer errs towards
-silence. It prints:
+silence.
+
+A function that dispatches (and takes no `_sentinel`) is called with `KerasTensor`s filled in the
+same ways, in turn, up to the first call that returns: every required parameter (or, of one
+taking only `*args`, `tf.print(*inputs)`, one positional argument) given a `KerasTensor`, those
+defaulting to None given None then 1; then each required parameter alone, the others given each
+of `_FILLERS` and of `_MORE_FILLERS` (the rank 2 of a `KerasTensor`, alone and in a list:
+`tf.debugging.assert_rank_in(x, ranks)`). A call that raises is noted (`failing`) where the same
+call made in a graph (`tf.Graph().as_default()`, where `tf.keras.Input` makes a graph tensor)
+returns: Keras's op layer calls the function on placeholders, so what fails there too fails for
+its filling, not for Keras. What is left fails in Keras's hands: where the function returns an
+Operation (an assertion, a `tf.print`), Keras raises TypeError ("Could not build a TypeSpec for
+<tf.Operation ...>"). Most such calls fail on TF 2.3.0 too (a dynamic assertion of a graph tensor outside a graph, a filling
+the function refuses): `--before`, run by the TF 2.3.0 runtime with `failing` on its input, calls
+each again there, where a Keras input is a graph tensor, and keeps the calls that return (`ran`):
+those are what TF 2.4 broke. It prints:
 
 - `version`: `tf.__version__`;
 - `functions`: `[[names, parameters], ...]`: the qualified names of one function (public
@@ -35,9 +51,15 @@ silence. It prints:
   `[name, position]` (`position`: its index among the positional parameters, or -1);
 - `by_keyword`: the qualified names of those functions that do dispatch, but whose op layer wants
   the first argument (`_sentinel`) a call by keyword leaves out: they raise ValueError;
-- `shared`: the last names of those functions that other callables of the public API also have
-  (`gen_array_ops.shape`'s, as `tf.shape`, which dispatches), or Python's builtins, `math` or
-  NumPy (`sum`): a call spelled by that name alone tells nothing.
+- `failing`: `[[names, [[attempt, parameters, error], ...]], ...]` of the functions that do
+  dispatch: each call that raised, as `[only, filler, optional]` (`_attempts`), the parameters it
+  gave a `KerasTensor` (`[name, position]`) and `[type, first line]` of what it raised;
+- `shared`: the last names of those functions (of `functions` and `failing`) that other callables
+  of the public API also have (`gen_array_ops.shape`'s, as `tf.shape`, which dispatches), or
+  Python's builtins, `math` or NumPy (`sum`): a call spelled by that name alone tells nothing.
+
+With `--before` it prints `version` and `ran`: the entries of `failing` whose call returns on
+this release, in the same form, of the functions with one or more.
 """
 
 import functools
@@ -267,26 +289,33 @@ def _call(function, arguments, keywords):
     return function(*arguments, **keywords)
 
 
-def _converted(tf, watch, function, required, optional, only=None, filler=None):
-    """`[[parameter, position], ...]` that a call of `function` with a `KerasTensor` for each of
-    the `required` parameters converts with no dispatch; a parameter whose default is None is
-    then given `optional` (None, or 1 where None fails the call before it converts anything).
-    With `only`, that parameter alone is given a `KerasTensor`, and the other required ones
-    `filler()` (see `_FILLERS`)."""
+def _arguments(tf, inputs, required, optional, only=None, filler=None):
+    """The positional and keyword arguments of a call filling `required` (see `_converted`), the
+    `KerasTensor`s given noted in `inputs` (`{id: (parameter, position)}`)."""
     arguments, keywords = [], {}
-    watch.inputs, watch.converted, watch.dispatched = {}, set(), set()
     for name, position, positional, default in required:
         if default is None:
             value = optional
         elif only is None or name == only:
             value = tf.keras.Input((4,))
-            watch.inputs[id(value)] = (name, position)
+            inputs[id(value)] = (name, position)
         else:
             value = filler(tf)
         if positional:
             arguments.append(value)
         else:
             keywords[name] = value
+    return arguments, keywords
+
+
+def _converted(tf, watch, function, required, optional, only=None, filler=None):
+    """`[[parameter, position], ...]` that a call of `function` with a `KerasTensor` for each of
+    the `required` parameters converts with no dispatch; a parameter whose default is None is
+    then given `optional` (None, or 1 where None fails the call before it converts anything).
+    With `only`, that parameter alone is given a `KerasTensor`, and the other required ones
+    `filler()` (see `_FILLERS`)."""
+    watch.inputs, watch.converted, watch.dispatched = {}, set(), set()
+    arguments, keywords = _arguments(tf, watch.inputs, required, optional, only, filler)
     try:
         _call(function, arguments, keywords)
     except ValueError as error:  # conversions are noted, whatever the call does after
@@ -327,6 +356,73 @@ def _one_at_a_time(tf, watch, function, required, converted):
                 converted.extend(kind for kind in found if kind not in converted)
                 break
     return converted
+
+
+# What the other required parameters of a dispatching function are given besides `_FILLERS`:
+# the rank of the `KerasTensor` (2), alone and in a list (`assert_rank(x, rank)`,
+# `assert_rank_in(x, ranks)`), where `[1, 4]` and a variable fail the call first.
+_MORE_FILLERS = (lambda tf: 2, lambda tf: [2])
+
+
+def _dispatch_required(function):
+    """`_required(function)`, or where it has none, one positional `KerasTensor` for its `*args`
+    (`tf.print(*inputs)`); None where a call has nothing to give a `KerasTensor` (`tf.no_op`)."""
+    required = _required(function)
+    if required:
+        return required
+    try:
+        parameters = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):
+        return None
+    rest = [p.name for p in parameters if p.kind == p.VAR_POSITIONAL]
+    return [(rest[0], 0, True, inspect.Parameter.empty)] if rest else None
+
+
+def _attempts(required):
+    """The fillings of a call of a dispatching function, in `_converted`'s order, each `[only,
+    filler, optional]`: a `KerasTensor` for every required parameter (`only` None, `filler` -1),
+    those defaulting to None given None, then 1; then, of a call that takes two or more, each
+    required parameter alone, the others given each of `_FILLERS` and `_MORE_FILLERS` (its index)."""
+    yield [None, -1, None]
+    yield [None, -1, 1]
+    names = [name for name, _, _, default in required if default is not None]
+    if len(names) >= 2:
+        for name in names:
+            for index in range(len(_FILLERS + _MORE_FILLERS)):
+                yield [name, index, None]
+
+
+def _outcome(tf, function, required, attempt):
+    """`[]` where a call of `function` filled as `attempt` says (`_attempts`) returns, else
+    `[type, first line]` of what it raises."""
+    only, index, optional = attempt
+    filler = (_FILLERS + _MORE_FILLERS)[index] if index >= 0 else None
+    arguments, keywords = _arguments(tf, {}, required, optional, only, filler)
+    try:
+        _call(function, arguments, keywords)
+    except Exception as error:
+        return [type(error).__name__, (str(error).splitlines() or [""])[0][:300]]
+    return []
+
+
+def _failures(tf, function, required):
+    """`[[attempt, [[parameter, position], ...], [type, first line]], ...]`: the fillings of a
+    call of the dispatching `function` (`_attempts`) that raise, up to the first that returns (a
+    function that takes `KerasTensor`s so), with the parameters given a `KerasTensor`; only those
+    that return where the same call is made in a graph, where `tf.keras.Input` makes a graph
+    tensor, as on TF 2.3 (the op layer makes it on placeholders: what fails there too is the
+    filling's fault, not Keras's)."""
+    failed = []
+    for attempt in _attempts(required):
+        outcome = _outcome(tf, function, required, attempt)
+        if not outcome:
+            break
+        with tf.Graph().as_default():
+            if _outcome(tf, function, required, attempt):
+                continue
+        given = [[name, position] for name, position, _, default in required if default is not None]
+        failed.append([attempt, [kind for kind in given if attempt[0] in (None, kind[0])], outcome])
+    return failed
 
 
 def _in_child(work):
@@ -390,9 +486,16 @@ def probe(tf, only=()):
     keras_tensor.KerasTensor.__array__ = to_array
     rows: list = []
     by_keyword: set = set()
+    failing: list = []
     for function, names in found.values():
         dispatching = hasattr(function, dispatch.DISPATCH_ATTR)
-        required = _required(function) if not dispatching or _takes_a_sentinel(function) else None
+        if dispatching and not _takes_a_sentinel(function):
+            required = _dispatch_required(function)
+            failed = _in_child(functools.partial(_failures, tf, function, required)) if required else []
+            if failed:
+                failing.append([sorted(names), failed, id(function)])
+            continue
+        required = _required(function)
         if not required:
             continue
         converted = _in_child(functools.partial(_converted, tf, watch, function, required, None))
@@ -403,8 +506,8 @@ def probe(tf, only=()):
             rows.append([sorted(names), sorted(converted, key=lambda kind: (kind[1], kind[0])), id(function)])
             if dispatching:  # noted only as its op layer failed (`_takes_a_sentinel`)
                 by_keyword.update(names)
-    ids = {row.pop() for row in rows}
-    lasts = {name.rsplit(".", 1)[1] for names, _ in rows for name in names}
+    ids = {row.pop() for row in rows + failing}
+    lasts = {name.rsplit(".", 1)[1] for names, _ in rows + failing for name in names}
     import builtins
     import math
 
@@ -412,7 +515,32 @@ def probe(tf, only=()):
 
     common = set(dir(builtins)) | set(dir(math)) | set(dir(numpy))  # `sum(`, `np.sum(`
     shared = {last for last in lasts if public.get(last, set()) - ids or last in common}
-    return sorted(rows), sorted(shared), sorted(by_keyword)
+    return sorted(rows), sorted(shared), sorted(by_keyword), sorted(failing)
+
+
+def ran_before(tf, failing):
+    """Of `failing` (the `failing` of the new release's answer), the fillings that return on this
+    one, an older release where a Keras input is a graph tensor: `[[names, [[attempt, parameters,
+    error], ...]], ...]`, of the functions with one or more (a function none of whose names this
+    release has is left out)."""
+    found, _ = _functions(tf)
+    by_name = {name: function for function, names in found.values() for name in names}
+    ran = []
+    for names, failed in failing:
+        function = next((by_name[name] for name in names if name in by_name), None)
+        required = _dispatch_required(function) if function is not None else None
+        if not required:
+            continue
+        given = {name for name, _, _, default in required if default is not None}
+        kept = [
+            entry
+            for entry in failed
+            if entry[0][0] in given | {None}
+            and _in_child(functools.partial(_outcome, tf, function, required, entry[0])) == []
+        ]
+        if kept:
+            ran.append([names, kept])
+    return ran
 
 
 def main():
@@ -422,8 +550,17 @@ def main():
 
     out = os.fdopen(os.dup(1), "w")
     os.dup2(2, 1)  # what probed functions print is no part of the answer
-    rows, shared, by_keyword = probe(tf, sys.argv[1:])
-    answer = {"version": tf.__version__, "functions": rows, "shared": shared, "by_keyword": by_keyword}
+    if sys.argv[1:] == ["--before"]:  # the older release, given the newer's `failing` on stdin
+        answer = {"version": tf.__version__, "ran": ran_before(tf, json.load(sys.stdin))}
+    else:
+        rows, shared, by_keyword, failing = probe(tf, sys.argv[1:])
+        answer = {
+            "version": tf.__version__,
+            "functions": rows,
+            "shared": shared,
+            "by_keyword": by_keyword,
+            "failing": failing,
+        }
     json.dump(answer, out, sort_keys=True, separators=(",", ":"))
     out.close()
 

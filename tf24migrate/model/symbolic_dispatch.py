@@ -882,3 +882,18 @@ BY_KEYWORD = frozenset({
     'tensorflow.python.ops.nn_impl.sigmoid_cross_entropy_with_logits',
     'tensorflow.python.ops.nn_ops.sparse_softmax_cross_entropy_with_logits',
 })
+
+# the functions that do dispatch, but whose op layer raises on a `KerasTensor` given to one of
+# the parameters listed, where TF 2.3.0 ran the same call of a Keras input (a graph tensor):
+# (qualified names, parameters, what: 'Operation' where the function returns one, for which
+# Keras builds no TypeSpec and raises TypeError, else the type of the error raised)
+OP_LAYER_FAILS: tuple[tuple[tuple[str, ...], tuple[tuple[str, int], ...], str], ...] = (
+    (('tensorflow.assert_rank', 'tensorflow.debugging.assert_rank', 'tensorflow.python.ops.check_ops.assert_rank_v2'), (('x', 0),), 'Operation'),
+    (('tensorflow.compat.v1.assert_rank', 'tensorflow.compat.v1.debugging.assert_rank', 'tensorflow.python.ops.check_ops.assert_rank', 'tensorflow.python.ops.standard_ops.assert_rank'), (('x', 0),), 'Operation'),
+    (('tensorflow.compat.v1.assert_rank_at_least', 'tensorflow.compat.v1.debugging.assert_rank_at_least', 'tensorflow.python.ops.check_ops.assert_rank_at_least', 'tensorflow.python.ops.standard_ops.assert_rank_at_least'), (('x', 0),), 'Operation'),
+    (('tensorflow.compat.v1.assert_rank_in', 'tensorflow.compat.v1.debugging.assert_rank_in', 'tensorflow.python.ops.check_ops.assert_rank_in', 'tensorflow.python.ops.standard_ops.assert_rank_in'), (('x', 0),), 'Operation'),
+    (('tensorflow.compat.v1.math.scalar_mul', 'tensorflow.compat.v1.scalar_mul', 'tensorflow.python.ops.math_ops.scalar_mul', 'tensorflow.python.ops.standard_ops.scalar_mul'), (('x', 1),), 'TypeError'),
+    (('tensorflow.debugging.assert_rank_at_least', 'tensorflow.python.ops.check_ops.assert_rank_at_least_v2'), (('x', 0),), 'Operation'),
+    (('tensorflow.debugging.assert_rank_in', 'tensorflow.python.ops.check_ops.assert_rank_in_v2'), (('x', 0),), 'Operation'),
+    (('tensorflow.math.scalar_mul', 'tensorflow.python.ops.math_ops.scalar_mul_v2', 'tensorflow.python.ops.standard_ops.scalar_mul_v2', 'tensorflow.scalar_mul'), (('x', 1),), 'TypeError'),
+)
