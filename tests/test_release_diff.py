@@ -588,5 +588,6 @@ def test_the_dispatch_needle_finds_calls_of_what_does_not_dispatch_and_no_namesa
     assert needle.search("from tensorflow.python.ops.gen_cudnn_rnn_ops import cudnn_rnn as rnn\n")
     assert needle.search("h = gen_array_ops.shape (x)\n")  # `shape` by its module: others have it
     assert needle.search("c = tf.constant(x)\n")
+    assert needle.search("tf.debugging.assert_rank_in(image, [2, 3, 4])\n")  # its op layer fails
     assert not needle.search("n = tf.shape(x)\nshape = x.shape\n")  # `tf.shape` dispatches
     assert not needle.search("rfft = 1\ntotal = sum(values)\nmean = np.mean(x)\n")

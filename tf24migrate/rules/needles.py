@@ -236,8 +236,8 @@ class RemovedReference(_MadeOf):
 
 class NotDispatchedCall(_MadeOf):
     """A call (`rfft(`, `gen_array_ops.shape (`) or an import renaming (`cudnn_rnn as`) of a TF
-    function that does not dispatch on Keras symbolic values (`model.symbolic_dispatch`), by its
-    last name, or, where other functions have that name (`shape`, `sum`), by its module's last name
+    function that does not dispatch on Keras symbolic values, or whose op layer raises
+    (`model.symbolic_dispatch`: `assert_rank_in(`), by its last name, or, where other functions have that name (`shape`, `sum`), by its module's last name
     with it (`gen_array_ops.shape`, `tf.constant`). Hundreds of names: one regular expression, their
     trie, searched once over a text (a search of each name would cost a scan each)."""
 
@@ -258,12 +258,13 @@ class NotDispatchedCall(_MadeOf):
 
 
 def _not_dispatched_spellings() -> list[str]:
-    """How a call of a function of `symbolic_dispatch.NOT_DISPATCHED` is spelled (see
-    `NotDispatchedCall`)."""
-    from tf24migrate.model.symbolic_dispatch import NOT_DISPATCHED, SHARED_NAMES
+    """How a call of a function of `symbolic_dispatch.NOT_DISPATCHED` or `OP_LAYER_FAILS` is
+    spelled (see `NotDispatchedCall`)."""
+    from tf24migrate.model.symbolic_dispatch import NOT_DISPATCHED, OP_LAYER_FAILS, SHARED_NAMES
 
     spelled = set()
-    for names, _ in NOT_DISPATCHED:
+    functions = [names for names, _ in NOT_DISPATCHED] + [names for names, _, _ in OP_LAYER_FAILS]
+    for names in functions:
         for name in names:
             module, last = name.rsplit(".", 1)
             if last not in SHARED_NAMES:

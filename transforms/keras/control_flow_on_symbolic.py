@@ -1,14 +1,14 @@
 """TF24214 `control-flow-on-symbolic`: `tf.cond`, `tf.while_loop` and `tf.map_fn`, the TF
-functions that do not dispatch (found from the released wheel: `tf24migrate/model/symbolic_dispatch.py`)
-and the file's `tf.custom_gradient` and `tf.recompute_grad` functions cannot take Keras symbolic
-inputs from TF 2.4."""
+functions that do not dispatch, or whose op layer returns an Operation (found from the released
+wheels: `tf24migrate/model/symbolic_dispatch.py`), and the file's `tf.custom_gradient` and
+`tf.recompute_grad` functions cannot take Keras symbolic inputs from TF 2.4."""
 
 from __future__ import annotations
 
 import libcst as cst
 
 from tf24migrate.model.findings import Severity
-from tf24migrate.model.symbolic_dispatch import BY_KEYWORD, NOT_DISPATCHED
+from tf24migrate.model.symbolic_dispatch import BY_KEYWORD, NOT_DISPATCHED, OP_LAYER_FAILS
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import abbreviated
 from tf24migrate.rules.context import RuleContext, sentence
@@ -23,6 +23,14 @@ _CONTROL_FLOW = {"tensorflow.cond", "tensorflow.while_loop", "tensorflow.map_fn"
 # input/output to a numpy array"), TF 2.3.0 made an op layer (both run:
 # tests/integration/reports/r77_reverse_sequence_on_input.py, r110, r113, r114).
 _NOT_DISPATCHED = {name: parameters for names, parameters in NOT_DISPATCHED for name in names}
+# TF functions that do dispatch, but return an Operation, for which Keras's op layer builds no
+# TypeSpec: TF 2.4.0 raises TypeError where TF 2.3.0 checked a Keras input's static shape (the rank
+# assertions; both run by the probe: tests/integration/reports/r153_assert_rank_in_on_input.py).
+# The other rows of `OP_LAYER_FAILS` fail for the values of the other arguments too
+# (`tf.scalar_mul(2, x)` raises, `tf.scalar_mul(2.0, x)` runs): not reported.
+_RETURNS_OPERATION = {
+    name: parameters for names, parameters, what in OP_LAYER_FAILS if what == "Operation" for name in names
+}
 # A function made by `tf.custom_gradient` or `tf.recompute_grad` does not dispatch either: TF 2.4.0
 # raises the same TypeError, TF 2.3.0 made an op layer (tests/integration/reports/
 # r76_custom_gradient_on_input.py, r115_recompute_grad_on_input.py).
@@ -172,7 +180,14 @@ class ControlFlowOnSymbolic(Rule):
     (a comparison, a logical function, a cast to `tf.bool` or an `Input` of `dtype=tf.bool`, or a
     name bound to one): for booleans `&` is `tf.math.logical_and` through `Tensor.__and__`, which does
     not dispatch, while `tf.math.logical_and(a, b)` written out does (`|`, `^`, `~` and an integer
-    `&` dispatch).
+    `&` dispatch). And the functions that dispatch but return an Operation, where TF 2.3.0 ran
+    the same call of a Keras input (`symbolic_dispatch.OP_LAYER_FAILS`, both runtimes probed): the
+    rank assertions, `tf.debugging.assert_rank(x, 4)`, `assert_rank_at_least`, `assert_rank_in`
+    and `tf.compat.v1`'s, which TF 2.3 checked against the static shape, while TF 2.4's op layer
+    gets their Operation, for which Keras builds no TypeSpec (TypeError); the message says to
+    check `x.shape.rank` in Python, or to make the call in a custom layer's `call` (both run on
+    TF 2.4.0). The dynamic assertions (`assert_equal`, `assert_positive`) and `tf.print` fail on
+    TF 2.3.0 too, with a Keras input.
 
     Reported where such a function is applied to a name bound from `tf.keras.Input(...)` (or
     `keras.layers.Input(...)`) in the same scope, or computed from one (`h = Dense(8)(inputs)`);
@@ -215,6 +230,9 @@ class ControlFlowOnSymbolic(Rule):
             arguments = list(original.args)
         elif qualified in _NOT_DISPATCHED:
             arguments = _arguments_of(original, _NOT_DISPATCHED[qualified])
+        elif qualified in _RETURNS_OPERATION:
+            self._report_operation(ctx, original, _RETURNS_OPERATION[qualified])
+            return updated
         else:
             made = _made_function(ctx, original.func)
             if made is not None:
@@ -269,6 +287,26 @@ class ControlFlowOnSymbolic(Rule):
             evidence=evidence,
         )
         return updated
+
+    @staticmethod
+    def _report_operation(ctx: RuleContext, call: cst.Call, parameters: tuple[tuple[str, int], ...]) -> None:
+        """Report `call` of a function whose op layer returns an Operation (`_RETURNS_OPERATION`)
+        when one of `parameters` takes a Keras symbolic value."""
+        names = [found for arg in _arguments_of(call, parameters) for found in symbolic_names(ctx, arg.value)]
+        if not names or caught(ctx, "TypeError"):
+            return
+        (name, evidence), function = names[0], abbreviated(call.func)
+        ctx.report(
+            call,
+            f"`{function}` on the Keras symbolic value `{name.value}` raises TypeError from TF 2.4: check "
+            f"`{name.value}.shape` in Python, or make the call in a custom layer's `call`.\n"
+            f"{sentence(evidence)}. TF 2.3 checked the static shape of a Keras input and went on; TF 2.4 "
+            f"hands `{function}` of symbolic tensors to an op layer, and the Operation it returns is no "
+            'layer output ("Could not build a TypeSpec for <tf.Operation ...>"). Check the static shape '
+            f"in Python (`{name.value}.shape.rank`), or make the call in the `call` method of a custom "
+            "`tf.keras.layers.Layer` (under `tf.control_dependencies` there, returning its input).",
+            evidence=evidence,
+        )
 
     @staticmethod
     def _report_made(ctx: RuleContext, call: cst.Call, made: str, maker: str) -> None:
