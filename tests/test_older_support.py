@@ -72,6 +72,15 @@ def test_other_checks_claim_no_tf_2_3_support(check):
         ('tuple(map(int, tf.__version__.split(".")[:2])) < (2, 4)', (2, 3)),
         ("tuple(map(int, tf.version.VERSION.split('.')[:2])) == (2, 2)", (2, 2)),
         ("tf.__version__ < (2, 10)", (2, 4)),
+        ('int(tf.__version__.split(".")[1]) < 4', (2, 3)),  # the minor number alone
+        ("int(tf.__version__.split('.')[1]) >= 3", (2, 2)),
+        ('int(tf.__version__.split(".")[1]) == 3', (2, 3)),
+        ('int(tf.__version__.split(".")[1]) < 10', (2, 4)),  # no release from 2.1 to 2.4
+        ('int(tf.__version__.split(".")[0]) < 2', (2, 4)),  # the major number
+        ('not tf.__version__.startswith("2.4")', (2, 3)),  # every release but 2.4
+        ('tf.__version__[:3] != "2.4"', (2, 3)),
+        ('x and not tf.__version__.startswith("2.4")', (2, 3)),
+        ('not x and tf.__version__.startswith("2.4")', (2, 4)),  # the negation is of another test
     ],
 )
 def test_the_target_is_the_release_before_the_one_compared(check, version):

@@ -287,7 +287,13 @@ _TF_ALIAS = re.compile(r"^[ \t]*import[ \t]+tensorflow(?:\.compat\.v[12])?[ \t]+
 _VERSION_IMPORTED = re.compile(
     r"\bfrom[ \t]+tensorflow(?:\.version)?[ \t]+import[ \t]+(?:__version__|VERSION)[ \t]+as[ \t]+(\w+)"
 )
-_RELEASE = r"(?:['\"]2\.([1-4])(?!\d)|\([ \t]*2[ \t]*,[ \t]*([1-4])[ \t]*[,)])"
+_RELEASE = (
+    r"(?:['\"]2\.([1-4])(?!\d)|\([ \t]*2[ \t]*,[ \t]*([1-4])[ \t]*[,)]"
+    # the minor number alone: `int(tf.__version__.split(".")[1]) < 4`
+    r"|split\([ \t]*['\"]\.['\"][ \t]*\)\[1\][ \t]*\)?[ \t]*((?:[<>!=]=|[<>])[ \t]*)([1-4])(?!\d))"
+)
+# Before the version, a negation (`not tf.__version__.startswith("2.4")`): code for other releases.
+_NEGATED = re.compile(r"\bnot[ \t]+\(?[ \t]*$")
 # A comparison that only raises (`if tf.__version__ < "2.4": raise ...`), or asserts, claims no support.
 _RAISES = re.compile(r"[^\n]*(?:\braise\b|\n[ \t]*raise\b)")
 _ASSERTS = re.compile(r"[ \t]*assert\b")
@@ -295,8 +301,8 @@ _ASSERTS = re.compile(r"[ \t]*assert\b")
 
 def _older_release(source: str) -> tuple[Pattern, list[str]]:
     """The pattern of a comparison of TensorFlow's version with a release (the text before the
-    release its group 1, the release's minor number its group 2 or 3), and the names the file
-    binds to the version."""
+    release its group 1, the release's minor number its group 2, 3 or 5, the comparison before a
+    minor number alone its group 4), and the names the file binds to the version."""
     modules = "|".join(sorted({"tf", "tensorflow", *_TF_ALIAS.findall(source)}))
     through = rf"\b(?:{modules})\.(?:__version__|version\.VERSION)\b"
     bound = re.findall(rf"^[ \t]*(\w+)[ \t]*=[^=\n][^\n]*?{through}", source, re.MULTILINE)
@@ -305,12 +311,22 @@ def _older_release(source: str) -> tuple[Pattern, list[str]]:
     return Pattern(rf"{spelled}([^\n]*?){_RELEASE}", "__version__", "version.VERSION", *names), names
 
 
+def _other_releases(source: str, match: re.Match[str]) -> bool:
+    """Whether the comparison `match` (of `_older_release`'s pattern) keeps code for the releases
+    before the one it names: it orders (`<`, `>=`), or it tells that release from the others
+    (`!=`, `not ....startswith("2.4")`)."""
+    compared = match.group(1) + (match.group(4) or "")
+    line = source[source.rfind("\n", 0, match.start()) + 1 : match.start()]
+    return bool(re.search("[<>]|!=", compared) or _NEGATED.search(line))
+
+
 def with_older_support(source: str, target: Target) -> Target:
     """`target` lowered below TF 2.4 where nothing names one (the default) and `source` compares
     TensorFlow's version with a TF 2 release up to 2.4: the file keeps code for the releases below
     it (`if tf.__version__ < "2.4": ... else: ...`), which a fix whose new spelling they lack would
     break in the code outside that `if`. The target is the lowest release the file has code for
-    (2.3 for `< "2.4"` or `< (2, 4)`, 2.1 for `.startswith("2.1")`), however the file spells the
+    (2.3 for `< "2.4"`, `< (2, 4)`, `int(....split(".")[1]) < 4` or `not ....startswith("2.4")`,
+    2.1 for `.startswith("2.1")`), however the file spells the
     version (`_older_release`); a comparison that only raises or asserts (`TF 2.4 is required`)
     claims no support."""
     if not target.source.startswith("default") or ("__version__" not in source and "VERSION" not in source):
@@ -326,7 +342,11 @@ def with_older_support(source: str, target: Target) -> Target:
         return target
     code = {at for word in ("__version__", "VERSION", *names) for at in in_code(source, word)}  # not in prose
     supported = [
-        (2, int(match.group(2) or match.group(3)) - (1 if re.search("[<>]", match.group(1)) else 0))
+        (
+            2,
+            int(match.group(2) or match.group(3) or match.group(5))
+            - (1 if _other_releases(source, match) else 0),
+        )
         for match in matches
         if code.intersection(range(match.start(), match.start(1)))
     ]
