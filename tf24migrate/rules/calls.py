@@ -350,17 +350,23 @@ def bind_or_report(
 _EFFECTS = (cst.Call, cst.Await, cst.Yield, cst.NamedExpr)
 
 
-def may_have_effects(node: cst.CSTNode) -> bool:
-    """Whether evaluating `node` may do more than read values: it holds a call, an `await`, a
-    `yield` or an assignment expression (`:=`), outside the body of a lambda."""
+def holds(node: cst.CSTNode, kinds: tuple[type[cst.CSTNode], ...], *, in_lambdas: bool = True) -> bool:
+    """Whether `node` is, or holds, a node of one of `kinds`; not counting what the body of a
+    lambda holds without `in_lambdas` (code that runs only when the lambda is called)."""
     stack = [node]
     while stack:
         current = stack.pop()
-        if isinstance(current, _EFFECTS):
+        if isinstance(current, kinds):
             return True
-        if not isinstance(current, cst.Lambda):
+        if in_lambdas or not isinstance(current, cst.Lambda):
             stack.extend(current.children)
     return False
+
+
+def may_have_effects(node: cst.CSTNode) -> bool:
+    """Whether evaluating `node` may do more than read values: it holds a call, an `await`, a
+    `yield` or an assignment expression (`:=`), outside the body of a lambda."""
+    return holds(node, _EFFECTS, in_lambdas=False)
 
 
 def evaluation_order_kept(call: cst.Call, values: Sequence[cst.BaseExpression]) -> bool:

@@ -32,7 +32,7 @@ from tf24migrate.rules.needles import MethodCallLines, attribute, keyword
 from tf24migrate.rules.receivers import tensorflow_class_of
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Iterable, Mapping
 
     from tf24migrate.model.release_diff import Signature
     from tf24migrate.rules.needles import Needle
@@ -143,6 +143,12 @@ class RenameSymbol(DataRule):
         return updated.with_changes(names=names)
 
 
+def _internal(names: Iterable[str]) -> bool:
+    """Whether `names` hold one of TensorFlow's internal modules (`tensorflow.python...`): a
+    rule reading it reads internals (`Rule.reads_internals`)."""
+    return any(name.startswith("tensorflow.python.") for name in names)
+
+
 def _import_key(alias: cst.ImportAlias) -> tuple[str | None, str | None]:
     return dotted_name_of_module(alias.name), code_for(alias.asname.name) if alias.asname else None
 
@@ -156,7 +162,7 @@ class ReportUse(DataRule):
     of `tensorflow` unless told otherwise."""
 
     def __init__(self, *, symbols: dict[str, str], **kwargs) -> None:
-        internal = any(name.startswith("tensorflow.python.") for name in symbols)
+        internal = _internal(symbols)
         kwargs.setdefault("triggers", tuple(sorted({name.rsplit(".", 1)[1] for name in symbols})))
         kwargs.setdefault("requires", MENTIONS_TENSORFLOW if internal else IMPORTS_TENSORFLOW)
         kwargs.setdefault("fix", None)
@@ -322,8 +328,7 @@ class ShiftedPositionals(DataRule):
         self.methods = dict(methods or {})
         self.ignored = dict(ignored or {})
         self.advice = f"\n{advice}" if advice else ""
-        # internal callables (`tensorflow.python...`): quiet in TensorFlow's own sources
-        self.reads_internals = any(name.startswith("tensorflow.python.") for name in signatures)
+        self.reads_internals = _internal(signatures)  # quiet in TensorFlow's own sources
         method_names = tuple(sorted({method for _, method in self.methods}))
         # `LSTM(`: a call, not the classes' names in Keras's own sources and docstrings
         triggers: list[Needle] = [*sorted({f"{name.rsplit('.', 1)[1]}(" for name in signatures})]

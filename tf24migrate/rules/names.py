@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from tf24migrate.model.release_diff import PUBLIC_MODULES
-from tf24migrate.rules.text import of_the_last_text, parsed_or_none, python_chunks
+from tf24migrate.rules.text import IDENTIFIER, of_the_last_text, parsed_or_none, python_chunks
 
 TENSORFLOW = "tensorflow"
 _V2 = "tensorflow.compat.v2"
@@ -341,9 +341,6 @@ def _names_bound_by(node: ast.AST) -> tuple[str, ...]:
     return ()
 
 
-_WORD = re.compile(r"[^\W\d]\w*")
-
-
 @of_the_last_text
 def _bound_and_named(source: str) -> tuple[dict[str, int], frozenset[str], frozenset[str]] | None:
     """How many times each name is bound in `source` (`_names_bound_by`, or declared `global` or
@@ -359,7 +356,7 @@ def _bound_and_named(source: str) -> tuple[dict[str, int], frozenset[str], froze
         if isinstance(node, ast.Name):
             named.add(node.id)
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):
-            quoted.update(_WORD.findall(node.value))
+            quoted.update(IDENTIFIER.findall(node.value))
         declared = node.names if isinstance(node, (ast.Global, ast.Nonlocal)) else ()
         for name in (*_names_bound_by(node), *declared):
             bound[name] = bound.get(name, 0) + 1
@@ -449,25 +446,26 @@ def _nodes(source: str) -> Iterator[ast.AST | None]:
 def defines_attribute(source: str, name: str) -> bool:
     """Whether `source` may give an object of its own an attribute `name` (`_attributes_defined`):
     a method of a wrapper class, or a name patched onto an object (`s.experimental_run_v2 =
-    s.run`), which a call `x.name(...)` may reach instead of TensorFlow's. Answered once per text
-    and name: a rule asks at each call it matches, and a whole-text search at each of 2,000 calls
-    took seconds."""
-    answers = _attribute_answers(source)
-    if name not in answers:
-        # a definition, an assignment (augmented too), an annotation, a target in a tuple or a `for`
-        pattern = rf"\bdef[ \t]+{name}\b|\b{name}[ \t]*(?:[-+*/%&|^@<>]*=|[:,)\]]|in\b)"
-        if not re.search(pattern, source):
-            answers[name] = False  # nothing can define it (a call `x.name(...)` alone): no `ast` needed
-        else:
-            defined = _attributes_defined(source)
-            answers[name] = defined is None or name in defined
-    return answers[name]
+    s.run`), which a call `x.name(...)` may reach instead of TensorFlow's."""
+    # a definition, an assignment (augmented too), an annotation, a target in a tuple or a `for`
+    if not _found(source, rf"\bdef[ \t]+{name}\b|\b{name}[ \t]*(?:[-+*/%&|^@<>]*=|[:,)\]]|in\b)"):
+        return False  # nothing can define it (a call `x.name(...)` alone): no `ast` needed
+    defined = _attributes_defined(source)
+    return defined is None or name in defined
+
+
+def _found(source: str, pattern: str) -> bool:
+    """Whether `pattern` is found in `source`, searched once per text: a rule asks at each call it
+    matches, and a whole-text search at each of 2,000 calls took seconds."""
+    answers = _searched(source)
+    if pattern not in answers:
+        answers[pattern] = re.search(pattern, source) is not None
+    return answers[pattern]
 
 
 @of_the_last_text
-def _attribute_answers(source: str) -> dict[str | frozenset[str], bool]:
-    """What `defines_attribute` (by name) and `defines_keyword` (whether any of the functions is
-    defined) found in `source`: filled as they ask."""
+def _searched(source: str) -> dict[str, bool]:
+    """`_found`'s answers for `source`, by pattern: filled as it is asked."""
     return {}
 
 
@@ -497,14 +495,8 @@ def _keywords_defined(source: str) -> dict[str, frozenset[str]] | None:
 def defines_keyword(source: str, functions: frozenset[str], keyword: str) -> bool:
     """Whether `source` defines a function or method named one of `functions` that takes
     `keyword` by name (a wrapper's `def compile(self, ..., experimental_steps_per_execution=1)`),
-    which a call passing it may reach instead of TensorFlow's. The search for a definition is
-    made once per text and functions (`_attribute_answers`)."""
-    answers = _attribute_answers(source)
-    if functions not in answers:
-        answers[functions] = bool(
-            re.search(rf"\bdef[ \t]+(?:{'|'.join(map(re.escape, functions))})\b", source)
-        )
-    if not answers[functions]:
+    which a call passing it may reach instead of TensorFlow's."""
+    if not _found(source, rf"\bdef[ \t]+(?:{'|'.join(map(re.escape, sorted(functions)))})\b"):
         return False  # no such function is defined: no `ast` needed
     defined = _keywords_defined(source)
     return defined is None or any(keyword in defined.get(name, ()) for name in functions)

@@ -150,6 +150,8 @@ def _statement_start(source: str, offset: int, reach: int) -> int:
     return len(source)
 
 
+# A Python name, as a word of a text (a string literal, an IPython line) may spell one.
+IDENTIFIER = re.compile(r"[^\W\d]\w*")
 _NEWLINE = re.compile(r"\r\n?|\n")  # the line ends of Python's tokenizer (not str.splitlines's)
 _SPLIT_UP_TO = 1 << 22  # characters: a longer text's lines are not all held at once
 # What `str.splitlines` also ends a line at, besides `\n`

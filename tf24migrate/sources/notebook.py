@@ -49,7 +49,7 @@ from tf24migrate.model.notes import (
     note_finding,
 )
 from tf24migrate.rules.base import Rule
-from tf24migrate.rules.text import parse_python
+from tf24migrate.rules.text import IDENTIFIER, parse_python
 from tf24migrate.sources.ipython_syntax import absent_name, unmask
 from tf24migrate.sources.module_names import cells_code, imports_of, rebound
 from tf24migrate.sources.notebook_cells import CellCode, SkippedCell, classify
@@ -162,9 +162,6 @@ def _in_module(finding: Finding, cells: Sequence[CellCode], starts: list[int]) -
     return None
 
 
-_WORD = re.compile(r"[^\W\d]\w*")
-
-
 def _names(code: str) -> set[str]:
     """The names a module reads or binds (its imports' too)."""
     names: set[str] = set()
@@ -182,7 +179,9 @@ def _fixes_hiding_names(module: str, result: MigrationResult, cells: Sequence[Ce
     after its import was renamed or removed): the masked line keeps the name, which would then
     raise NameError. They are the findings on an occurrence of such a name (the rename's on the
     import, the removal's on the use it rewrote)."""
-    words = {word for cell in cells for line in cell.masked.ipython_lines for word in _WORD.findall(line)}
+    words = {
+        word for cell in cells for line in cell.masked.ipython_lines for word in IDENTIFIER.findall(line)
+    }
     if not words or not result.changed:
         return []
     lost = (_names(module) - _names(result.code)) & words

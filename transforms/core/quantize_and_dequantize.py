@@ -8,7 +8,7 @@ import libcst as cst
 
 from tf24migrate.model.findings import Fix, Severity
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
-from tf24migrate.rules.calls import UnboundArguments, bind_arguments, code_for, evaluation_order_kept
+from tf24migrate.rules.calls import UnboundArguments, bind_arguments, code_for, evaluation_order_kept, holds
 from tf24migrate.rules.context import RuleContext
 
 _QUANTIZE_PARAMS = (
@@ -46,23 +46,13 @@ _SCOPES = (
 _NOT_IN_A_LAMBDA = (cst.NamedExpr, cst.Await, cst.Yield)
 
 
-def _holds(node: cst.CSTNode, kinds: tuple[type[cst.CSTNode], ...]) -> bool:
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if isinstance(current, kinds):
-            return True
-        stack.extend(current.children)
-    return False
-
-
 def _unmovable(ctx: RuleContext, original: cst.Call, updated: cst.Call, input_arg: cst.Arg) -> str | None:
     """Why the call's arguments other than the input cannot move into the closure, or None."""
     scope = next((a for a in ctx.ancestors if isinstance(a, _SCOPES)), None)
     if isinstance(scope, cst.ClassDef):
         return "in a class body, a lambda does not see the class's names"
     others = [u.value for o, u in zip(original.args, updated.args, strict=True) if o is not input_arg]
-    if any(_holds(value, _NOT_IN_A_LAMBDA) for value in others):
+    if any(holds(value, _NOT_IN_A_LAMBDA) for value in others):
         return "an argument holds `:=`, `await` or `yield`, which mean something else in a lambda"
     value = updated.args[original.args.index(input_arg)].value
     if not evaluation_order_kept(updated, [value, *others]):
