@@ -235,7 +235,15 @@ def test_a_notebook_beside_the_module_is_an_importer(tmp_path):
 
 
 @pytest.mark.parametrize(
-    "run", ["%run utils.py", "%run -i ./utils.py", "%run -m utils", "%run -t utils.py 1"]
+    "run",
+    [
+        "%run utils.py",
+        "%run -i ./utils.py",
+        "%run -m utils",
+        "%run -t utils.py 1",
+        '%run "utils.py"',
+        "%run -i 'my notebooks/utils.py' --epochs 2",
+    ],
 )
 def test_a_notebook_running_the_module_is_an_importer(tmp_path, run):
     """`%run` runs the module in the notebook's namespace: its names are the notebook's."""

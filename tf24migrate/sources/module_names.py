@@ -154,9 +154,13 @@ def cells_code(cells: Sequence[CellCode]) -> ModuleCode:
     return ModuleCode("\n".join(map(_with_runs, cells)), tuple(cells), tuple(starts))
 
 
-# `%run utils.py` (or `%run -m pkg.utils`) runs a module in the notebook's namespace, as `from
-# utils import *` would bring its names.
-_RUN = re.compile(r"[ \t]*%run[ \t]+(?:-[a-ln-z]\S*[ \t]+)*(?:-m[ \t]+([\w.]+)|(?:\S*/)?(\w+)\.py)\b")
+# `%run utils.py` (or `%run "my dir/utils.py"`, `%run -m pkg.utils`) runs a module in the
+# notebook's namespace, as `from utils import *` would bring its names. IPython splits the line
+# as a shell does, so a path may be quoted.
+_RUN = re.compile(
+    r"""[ \t]*%run[ \t]+(?:-[a-ln-z]\S*[ \t]+)*"""
+    r"""(?:-m[ \t]+([\w.]+)\b|(?:"(?:[^"\n]*/)?(\w+)\.py"|'(?:[^'\n]*/)?(\w+)\.py'|(?:\S*/)?(\w+)\.py)(?=\s|\Z))"""
+)
 
 
 def _with_runs(cell: CellCode) -> str:
@@ -168,7 +172,9 @@ def _with_runs(cell: CellCode) -> str:
     def run(match: re.Match[str]) -> str:
         ran = _RUN.match(masked.ipython_lines[int(match.group(2))])
         return (
-            match.group(0) if ran is None else f"{match.group(1)}from {ran.group(1) or ran.group(2)} import *"
+            match.group(0)
+            if ran is None
+            else f"{match.group(1)}from {next(filter(None, ran.groups()))} import *"
         )
 
     return re.sub(rf"^([ \t]*){masked.placeholder}(\d+)__(?=\r?\n|\Z)", run, masked.code, flags=re.MULTILINE)
