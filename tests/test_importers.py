@@ -364,10 +364,29 @@ def test_a_moved_module_whose_class_changed_stays_where_another_file_uses_it(tmp
     assert (
         "whose `Policy` is defined anew, with other parameters (TF 2.3's is its `PolicyV1`)" in result.stdout
     )
+    imported = train.partition("import ")[2].partition("\n")[0]
+    assert f"`{imported}` is imported by `train.py` (line 1), whose uses" in result.stdout
     (tmp_path / "train.py").unlink()
     run_in_process("--write", "utils.py", cwd=tmp_path)
     assert "import Policy\n" in (tmp_path / "utils.py").read_text()
     assert ".experimental" not in (tmp_path / "utils.py").read_text()
+
+
+def test_a_moved_class_imported_under_an_alias_stays_where_another_file_uses_it(tmp_path):
+    """Run on TF 2.4.0 with `utils.py`'s import moved to `...mixed_precision.policy`, `train.py`
+    raises TypeError (`__init__() got an unexpected keyword argument 'loss_scale'`): the stable
+    `Policy` is what `P` binds there."""
+    moved = "from tensorflow.python.keras.mixed_precision.experimental.policy import Policy as P\n"
+    tree(
+        tmp_path, {"utils.py": moved, "train.py": "from utils import P\nP('mixed_float16', loss_scale=128)\n"}
+    )
+    result = run_in_process("--write", "utils.py", cwd=tmp_path)
+    assert result.returncode == 1, result.stderr
+    assert (tmp_path / "utils.py").read_text() == moved
+    assert "`P` is imported by `train.py` (line 1), whose uses of it this file cannot see" in result.stdout
+    (tmp_path / "train.py").unlink()
+    run_in_process("--write", "utils.py", cwd=tmp_path)
+    assert (tmp_path / "utils.py").read_text() == moved.replace(".experimental", "")
 
 
 def test_a_moved_module_another_file_reads_through_stays(tmp_path):

@@ -35,11 +35,10 @@ REPORTED_ELSEWHERE = {
 # stable mixed precision classes took the names of TF 2.3's, which are the `V1` ones there), the
 # ones that differ only in some uses: the stable `Policy(name)` computes and stores as TF 2.3's
 # did; it has no loss scale (no second argument, no `loss_scale` nor `should_cast_variables`). A
-# file with none of those uses may move its import.
+# file with none of those uses may move its import. `{call}` stands for the names the file calls
+# it by (`Policy`, and `P` after `import Policy as P`).
 _DIFFERS_WHERE = {
-    "Policy": re.compile(
-        r"\b(?:loss_scale|should_cast_variables)\b|\bPolicy\s*\([^(),]*(?:\([^()]*\)[^(),]*)*,"
-    )
+    "Policy": r"\b(?:loss_scale|should_cast_variables)\b|\b(?:{call})\s*\([^(),]*(?:\([^()]*\)[^(),]*)*,"
 }
 Fixed = TypeVar("Fixed", bound=cst.CSTNode)
 # A fix to a home TF 2.3 already has works there too: such a finding's new spelling is TF 2.3's.
@@ -76,9 +75,9 @@ def _triggers() -> tuple[Needle, ...]:
     return (RemovedReference(*packages), *sorted(public))
 
 
-def _message(gone: str, lost: list[str]) -> str:
+def _message(gone: str, lost: list[str], elsewhere: str | None = None) -> str:
     """What a finding on the removed `gone` says; `lost`: names imported from it that its new home
-    lacks."""
+    lacks; `elsewhere`: where another file imports what the import binds, if one does."""
     home, public, home_later, _ = REMOVED[gone]
     if public:
         first = f"`{gone}` is gone from TF 2.4: use the public `{public.replace('tensorflow', 'tf', 1)}`."
@@ -106,6 +105,8 @@ def _message(gone: str, lost: list[str]) -> str:
     if not home_later:
         notes.append("gone again by TensorFlow 2.15")
     where = ", ".join(notes) + ". " if notes else ""
+    if elsewhere:
+        where += f"{elsewhere}, whose uses of it this file cannot see. "
     return f"{first}\n{where}Internal modules move between releases: prefer the public `tf.*` API."
 
 
@@ -171,15 +172,48 @@ def _lost(gone: str, ctx: RuleContext) -> tuple[str, ...]:
     return (*REMOVED[gone][3], *changed)
 
 
-def _differs(ctx: RuleContext, name: str) -> bool:
+def _differs(ctx: RuleContext, name: str, bound: str = "") -> bool:
     """Whether the class `name`, another class at its new home, behaves otherwise in the file's
-    uses (`_DIFFERS_WHERE`), or may in another file's: one imports it, or a module-level name
-    this file binds to one of its objects (`policy = Policy("mixed_float16")`, then `from utils
-    import policy` and `policy.loss_scale`; such a name is `rebound`, so the run looks)."""
-    if name not in _DIFFERS_WHERE or _DIFFERS_WHERE[name].search(ctx.source) or ctx.imported_elsewhere(name):
+    uses (`_DIFFERS_WHERE`), or may in another file's (`_used_elsewhere`). `bound`: the name an
+    import binds it to, where that is another (`from ... import Policy as P`)."""
+    if name not in _DIFFERS_WHERE:
         return True
-    made = re.compile(rf"^(\w+)[ \t]*(?::[^=\n]*)?=[ \t]*(?:[\w.]+\.)?{name}[ \t]*\(", re.MULTILINE)
-    return any(ctx.imported_elsewhere(match.group(1)) for match in made.finditer(ctx.source))
+    call = "|".join(map(re.escape, sorted({name, bound} - {""})))
+    return bool(re.search(_DIFFERS_WHERE[name].replace("{call}", call), ctx.source)) or bool(
+        _used_elsewhere(ctx, name, bound)
+    )
+
+
+def _used_elsewhere(ctx: RuleContext, name: str, bound: str = "") -> str | None:
+    """Where another file imports what this file binds of `name` (`` `P` is imported by
+    `train.py` (line 1) ``), or None: the name itself, or `bound`, the name an import binds it
+    to; or a module-level name this file binds to one of its objects (`policy =
+    Policy("mixed_float16")`, then `from utils import policy` and `policy.loss_scale`; such a
+    name is `rebound`, so the run looks)."""
+    spellings = sorted({name, bound} - {""})
+    call = "|".join(map(re.escape, spellings))
+    made = re.compile(rf"^(\w+)[ \t]*(?::[^=\n]*)?=[ \t]*(?:[\w.]+\.)?(?:{call})[ \t]*\(", re.MULTILINE)
+    for spelled in (*spellings, *(match.group(1) for match in made.finditer(ctx.source))):
+        where = ctx.imported_elsewhere(spelled)
+        if where:
+            return f"`{spelled}` is imported by {where}"
+    return None
+
+
+def _elsewhere(ctx: RuleContext, aliases: list[cst.ImportAlias]) -> str | None:
+    """Where another file imports what one of `aliases` binds (`_used_elsewhere`), or None."""
+    for alias in aliases:
+        bound = _bound(alias)
+        where = _used_elsewhere(ctx, bound) if bound else None
+        if where:
+            return where
+    return None
+
+
+def _bound(alias: cst.ImportAlias) -> str | None:
+    """The name an import's alias binds, where it is a plain name (`import a.b` binds `a`)."""
+    target = alias.asname.name if alias.asname else alias.name
+    return target.value if isinstance(target, cst.Name) else None
 
 
 def _lost_through(ctx: RuleContext, gone: str, bound: cst.BaseExpression | None) -> list[str]:
@@ -272,12 +306,22 @@ class RemovedApi(Rule):
         gone = removed(module)
         if gone is not None and not (names and all(name in REMOVED for name in imported)):
             # the module itself is gone (`from gone.module import a, b`)
-            lost = [name.rsplit(".", 1)[1] for name in imported if name.rsplit(".", 1)[1] in _lost(gone, ctx)]
+            lost = [
+                name
+                for name, bound in (
+                    (dotted_name_of_module(alias.name) or "", _bound(alias) or "") for alias in names
+                )
+                if name in REMOVED[gone][3]
+                or (name in CHANGED_AT_HOME.get(gone, ()) and _differs(ctx, name, bound))
+            ]
             replacement = None
             if _fixable(gone, lost) and names:
                 home = REMOVED[gone][0] + module[len(gone) :]
                 replacement = updated.with_changes(module=_dotted(home))
-            return _report(ctx, original.module, gone, _message(gone, lost), replacement) or updated
+            elsewhere = None if replacement else _elsewhere(ctx, names)
+            return (
+                _report(ctx, original.module, gone, _message(gone, lost, elsewhere), replacement) or updated
+            )
         for alias, qualified in zip(names, imported, strict=True):
             gone = removed(qualified)
             if gone is None:
@@ -291,7 +335,8 @@ class RemovedApi(Rule):
                     asname = moved.asname or cst.AsName(name=cst.Name(qualified.rsplit(".", 1)[1]))
                     moved = moved.with_changes(name=cst.Name(home_name), asname=asname)
                 replacement = updated.with_changes(module=_dotted(home_module), names=[moved])
-            if _report(ctx, alias, gone, _message(gone, lost), replacement) is not None:
+            elsewhere = None if replacement else _elsewhere(ctx, [alias])
+            if _report(ctx, alias, gone, _message(gone, lost, elsewhere), replacement) is not None:
                 return replacement or updated
         return updated
 
@@ -317,7 +362,8 @@ class RemovedApi(Rule):
                     names=[cst.ImportAlias(name=cst.Name(home_name), asname=alias.asname)],
                     semicolon=updated.semicolon,
                 )
-            if _report(ctx, alias, gone, _message(gone, lost), replacement) is not None:
+            elsewhere = None if replacement else _elsewhere(ctx, [alias])
+            if _report(ctx, alias, gone, _message(gone, lost, elsewhere), replacement) is not None:
                 return replacement or updated
         return updated
 
