@@ -411,13 +411,23 @@ class ShiftedPositionals(DataRule):
             return updated
         names = old[first : len(positional)]
         message = f"{change}: pass the later arguments by keyword ({', '.join(names)})."
-        refused = [keyword for keyword in names if keyword in gone and not takes_kwargs]
+        # a keyword TF 2.4 refuses, or one whose place a new parameter took: TF 2.4's `**kwargs`
+        # takes it, but nothing there reads it (`np_array_ops.pad`'s `ary`, now `array`)
+        refused = [
+            keyword
+            for keyword in names
+            if keyword in gone and (not takes_kwargs or _successor(keyword, old, new))
+        ]
         if refused:
-            ctx.report(
-                original,
-                f"{message}\nTF 2.4 takes no `{refused[0]}` at all: remove it, or see the release notes.{why}",
-                evidence=evidence,
-            )
+            successor = _successor(refused[0], old, new)
+            if successor is not None:
+                message = (
+                    f"`{name}` has `{successor}` in place of `{refused[0]}` in TF 2.4: check that the argument "
+                    f"in its place means the same, or see the release notes."
+                )
+            else:
+                message += f"\nTF 2.4 takes no `{refused[0]}` at all: remove it, or see the release notes."
+            ctx.report(original, message + why, evidence=evidence)
             return updated
         ignored = [  # a value for a parameter TF 2.4 takes through `**kwargs` and drops
             old[index]
@@ -433,13 +443,20 @@ class ShiftedPositionals(DataRule):
         return ctx.report(original, message + why, replacement=replacement, evidence=evidence) or updated
 
 
-def _in_its_place(keyword: str, old: tuple[str, ...], new: tuple[str, ...]) -> str:
-    """` (it has `x` in its place)`, where the new release has at `keyword`'s position a parameter
-    the old one had not (`variable_names_blacklist`, `variable_names_denylist`), else ""."""
+def _successor(keyword: str, old: tuple[str, ...], new: tuple[str, ...]) -> str | None:
+    """The parameter the new release has at `keyword`'s position that the old one had not
+    (`variable_names_denylist` for `variable_names_blacklist`), else None."""
     index = old.index(keyword) if keyword in old else len(new)
     if index < len(new) and new[index] not in old:
-        return f" (it has `{new[index]}` in its place)"
-    return ""
+        return new[index]
+    return None
+
+
+def _in_its_place(keyword: str, old: tuple[str, ...], new: tuple[str, ...]) -> str:
+    """` (it has `x` in its place)`, where the new release has a parameter in `keyword`'s place
+    (`_successor`), else ""."""
+    successor = _successor(keyword, old, new)
+    return f" (it has `{successor}` in its place)" if successor is not None else ""
 
 
 def _is_none(node: cst.BaseExpression) -> bool:

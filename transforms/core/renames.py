@@ -113,7 +113,9 @@ INTERNAL_POSITIONAL_PARAMETERS = ShiftedPositionals(
     `implementation` stopped being positional; `server_lib.DispatchServer(port)` takes a config.
     A keyword TF 2.4 no longer takes is reported where it is passed, naming the parameter at its
     place; positional arguments from the first change on become keywords of the TF 2.3 signature
-    where TF 2.4 still takes them, as TF24509 writes them. Quiet in TensorFlow's own sources.
+    where TF 2.4 still takes them, as TF24509 writes them. A positional argument whose place a new
+    parameter took is reported (`np_array_ops.pad`'s `ary`, `array` in TF 2.4): its TF 2.3 keyword
+    would land in TF 2.4's `**kwargs`, which never reads it. Quiet in TensorFlow's own sources.
 
     Before: `from tensorflow.python.keras.layers import recurrent` then `layer = recurrent.LSTM(4, "tanh", "sigmoid", True, "glorot_uniform", "orthogonal", "zeros", True, None, None, None, None, None, None, None, 0.0, 0.0, 2, True)`
     After:  `from tensorflow.python.keras.layers import recurrent` then `layer = recurrent.LSTM(4, "tanh", "sigmoid", True, "glorot_uniform", "orthogonal", "zeros", True, None, None, None, None, None, None, None, 0.0, 0.0, implementation=2, return_sequences=True)`
