@@ -1,7 +1,7 @@
 """Compatibility shims: code that guards the old API, which rules leave alone.
 
-A `try` whose handlers catch ImportError, ModuleNotFoundError or AttributeError, and an `if` whose
-test calls `hasattr`/`getattr` or looks at TensorFlow's version (`tf.__version__`,
+A `try` whose handlers catch ImportError, ModuleNotFoundError or AttributeError, and an `if`
+(statement or conditional expression) whose test calls `hasattr`/`getattr` or looks at TensorFlow's version (`tf.__version__`,
 `tf.version.VERSION`, a project constant such as `TF_VERSION`, a flag naming a release such as
 `IS_PREV_TF_2_4_0`, a name the file binds from the version, `version_names`; a name saying
 version compared with a version-like string), as ruff's NumPy 2 rule does; the fallback of
@@ -128,7 +128,7 @@ def guard_of(
     for parent, child in itertools.pairwise(nodes):
         if not is_shim(parent, optional, versions):
             continue
-        if isinstance(parent, cst.If):
+        if isinstance(parent, (cst.If, cst.IfExp)):
             return "version"
         if isinstance(parent, cst.BooleanOperation):
             if child is parent.right:
@@ -149,13 +149,14 @@ def guard_of(
 def is_shim(
     node: cst.CSTNode, optional: frozenset[str] = frozenset(), versions: frozenset[str] = frozenset()
 ) -> bool:
-    """A `try` catching ImportError/AttributeError, or an `if` testing hasattr or a version (also
+    """A `try` catching ImportError/AttributeError, or an `if` (a statement or a conditional
+    expression, `m.new if hasattr(m, "new") else m.old`) testing hasattr or a version (also
     through one of the file's `versions`, `version_names`), or whether one of the `optional`
     names (`optional_internals`) was imported; or `getattr(x, "new", None) or x.old`, whose right
     operand alone is left alone: it runs only where `x` lacks the new name."""
     if isinstance(node, cst.Try):
         return any(_exception_names(h) & SHIM_EXCEPTIONS for h in node.handlers)
-    if isinstance(node, cst.If):
+    if isinstance(node, (cst.If, cst.IfExp)):
         return _mentions_version_check(node.test, versions) or (
             bool(optional) and _tests_import(node.test, optional)
         )

@@ -32,7 +32,7 @@ _COMPOUND_TYPES = frozenset(
     {cst.FunctionDef, cst.ClassDef, cst.If, cst.For, cst.While, cst.With, cst.Try, cst.TryStar, cst.Match}
 )
 _STATEMENT_TYPES = _COMPOUND_TYPES | {cst.SimpleStatementLine, cst.SimpleStatementSuite}
-_SHIM_CANDIDATES = frozenset({cst.Try, cst.If, cst.BooleanOperation})
+_SHIM_CANDIDATES = frozenset({cst.Try, cst.If, cst.IfExp, cst.BooleanOperation})
 
 
 def _concrete_subclasses(*bases: type) -> set[type]:
@@ -102,11 +102,16 @@ class MigrationTransformer(cst.CSTTransformer):
             if kind is cst.BooleanOperation:  # `getattr(x, "new", None) or x.old`: only `x.old`
                 self._fallbacks.add(cast(cst.BooleanOperation, node).right)
             elif (
-                kind is cst.If
-                and (taken := taken_on_tf24(cast(cst.If, node).test, self.ctx.version_bindings)) is not None
+                kind is not cst.Try
+                and (
+                    taken := taken_on_tf24(
+                        (branching := cast(cst.If | cst.IfExp, node)).test, self.ctx.version_bindings
+                    )
+                )
+                is not None
             ):
-                # the branch TF 2.4 takes is checked, the other left alone
-                dead = cast(cst.If, node).orelse if taken else cast(cst.If, node).body
+                # the branch TF 2.4 takes is checked, the other left alone (of a statement or an expression)
+                dead = branching.orelse if taken else branching.body
                 if dead is not None:
                     self._fallbacks.add(dead)
             else:
