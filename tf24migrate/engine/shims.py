@@ -19,7 +19,7 @@ import ast
 import itertools
 import re
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import libcst as cst
 
@@ -233,7 +233,8 @@ def version_names(source: str) -> frozenset[str]:
     """The names, and attribute names (`self.cur_tf_ver`), the file binds to a value read from
     TensorFlow's version: `TF_VER = tuple(map(int, tf.__version__.split(".")[:2]))`, `IS_TF20 =
     tf.__version__ == "2.0.0"`, `self.cur_tf_ver = check_tf_version()` where the file's
-    `check_tf_version` returns `tf.__version__`; also from such a name (`MAJOR = TF_VER[0]`). An
+    `check_tf_version` returns `tf.__version__`; each name of an unpacking (`major, minor =
+    map(int, tf.__version__.split(".")[:2])`); also from such a name (`MAJOR = TF_VER[0]`). An
     `if` testing one of them tests the version (`is_shim`). A container display (`{"version":
     tf.__version__, ...}`) is not a version, nor what the file binds to it."""
     if "__version__" not in source and "VERSION" not in source:
@@ -257,12 +258,25 @@ def version_names(source: str) -> frozenset[str]:
                 if not _reads_version(node.value, found, functions):
                     continue
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                for target in targets:
-                    name = target.id if isinstance(target, ast.Name) else getattr(target, "attr", None)
-                    if isinstance(name, str) and name not in found:
+                for name in (name for target in targets for name in _bound_names(target)):
+                    if name not in found:
                         found.add(name)
                         changed = True
     return frozenset(found)
+
+
+def _bound_names(target: ast.expr) -> Iterator[str]:
+    """The names, and attribute names, an assignment target binds, also each of an unpacking:
+    `major, minor = map(int, tf.__version__.split(".")[:2])`."""
+    if isinstance(target, (ast.Tuple, ast.List)):
+        for element in target.elts:
+            yield from _bound_names(element)
+    elif isinstance(target, ast.Starred):
+        yield from _bound_names(target.value)
+    elif isinstance(target, ast.Name):
+        yield target.id
+    elif isinstance(target, ast.Attribute):
+        yield target.attr
 
 
 def _reads_version(value: ast.expr, names: set[str], functions: set[str]) -> bool:

@@ -305,8 +305,13 @@ def _older_release(source: str) -> tuple[Pattern, list[str]]:
     minor number alone its group 4), and the names the file binds to the version."""
     modules = "|".join(sorted({"tf", "tensorflow", *_TF_ALIAS.findall(source)}))
     through = rf"\b(?:{modules})\.(?:__version__|version\.VERSION)\b"
-    bound = re.findall(rf"^[ \t]*(\w+)[ \t]*=[^=\n][^\n]*?{through}", source, re.MULTILINE)
-    names = sorted({*_VERSION_IMPORTED.findall(source), *bound})
+    # `TF_VERSION = tf.__version__`, and each name of an unpacking (`major, minor = ...`)
+    bound = re.findall(
+        rf"^[ \t]*(\w+(?:[ \t]*,[ \t]*\w+)*)[ \t]*=[^=\n][^\n]*?{through}", source, re.MULTILINE
+    )
+    names = sorted(
+        {*_VERSION_IMPORTED.findall(source), *(name.strip() for names in bound for name in names.split(","))}
+    )
     spelled = rf"(?:{through}|\b(?:{'|'.join(names)})\b)" if names else through
     return Pattern(rf"{spelled}([^\n]*?){_RELEASE}", "__version__", "version.VERSION", *names), names
 
