@@ -52,6 +52,7 @@ from tf24migrate.rules.names import (
     is_tensorflow,
     normalize,
     quoted,
+    rebound_at_module_level,
 )
 
 _ONE_LINE = re.compile(r"\s*\n\s*")
@@ -214,7 +215,14 @@ class FileContext(RuleContext):
         parts, head = dotted_parts(node), head_name(node)
         if not parts or head is None or not self.scopes.is_reference(head):
             return None
-        return self.scopes.qualified_name(parts)
+        qualified = self.scopes.qualified_name(parts)
+        if (
+            qualified is not None
+            and self.scopes.reads_module_import_later(head.value)
+            and rebound_at_module_level(self.source, head.value)
+        ):
+            return None  # a function reads the name when it runs: maybe bound otherwise by then
+        return qualified
 
     def resolves_to_module_other_than_tensorflow(self, node: cst.CSTNode) -> bool:
         head = head_name(node)

@@ -86,6 +86,20 @@ class ScopeTracker:
             return None
         return normalize(".".join([binding.stands_for, *parts[1:]]))
 
+    def reads_module_import_later(self, name: str) -> bool:
+        """Whether `name`, read here, is the module's import of it read by a function (a `def`
+        or a `lambda`, at any depth), which runs later, when the module may have bound it
+        otherwise."""
+        scope: Scope | None = self.scope
+        deferred = False
+        while scope is not None and scope.parent is not None:
+            deferred = deferred or scope.kind == "function"
+            scope = scope.parent
+        if not deferred or scope is None:
+            return False
+        binding = self.scope.lookup(name)
+        return binding is not None and binding.is_import and scope.bindings.get(name) is binding
+
     # ----------------------------------------------------------------- entering nodes
 
     def _visit_attribute(self, node: cst.Attribute) -> None:

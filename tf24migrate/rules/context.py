@@ -79,7 +79,9 @@ class RuleContext(Protocol):
 
     def qualified_name(self, node: cst.CSTNode) -> str | None:
         """The TensorFlow-normalised qualified name of a dotted expression reached through an
-        import (`tf.compat.v2.distribute.X` -> `tensorflow.distribute.X`), else None."""
+        import (`tf.compat.v2.distribute.X` -> `tensorflow.distribute.X`), else None: also in a
+        function reading an import that the module binds otherwise too (`LSTM = wrap(LSTM)`,
+        below it), which the function may meet when it runs."""
 
     def resolves_to_module_other_than_tensorflow(self, node: cst.CSTNode) -> bool:
         """Whether an expression is rooted in an import of something that is not TensorFlow."""

@@ -546,6 +546,45 @@ def imported_conditionally(source: str, name: str) -> bool:
     return found is None or name in found
 
 
+@of_the_last_text
+def _module_rebinds(source: str) -> frozenset[str] | None:
+    """The names the module level of `source` binds otherwise than by an import (an assignment, a
+    definition, a `for`, ...) outside its `except` clauses (`X = None` where the import failed),
+    and those a function declares `global`; None when it does not parse."""
+    found: set[str] = set()
+    try:
+        for tree in python_chunks(source):  # top-level statements, a chunk's at a time
+            stack: list[ast.AST] = list(tree.body)
+            while stack:
+                node = stack.pop()
+                if isinstance(node, (ast.Import, ast.ImportFrom, ast.ExceptHandler)):
+                    continue
+                found.update(_names_bound_by(node))
+                if isinstance(node, _SCOPES):  # their names are their own, but for `global`
+                    found.update(
+                        name
+                        for inner in ast.walk(node)
+                        if isinstance(inner, ast.Global)
+                        for name in inner.names
+                    )
+                else:
+                    stack.extend(ast.iter_child_nodes(node))
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    return frozenset(found)
+
+
+def rebound_at_module_level(source: str, name: str) -> bool:
+    """Whether the module level of `source` binds `name` otherwise than by an import
+    (`_module_rebinds`): a function reading the name when it runs may meet that binding, not
+    the import the pass met above it (`LSTM = wrapped(LSTM)` after the function)."""
+    binds = rf"\b(?:def|class|global|for|as|del)\b[^\n]*\b{name}\b|\b{name}[ \t]*(?:[-+*/%&|^@<>]*=(?!=)|[:,)\]]|in\b)"
+    if not _found(source, binds):
+        return False  # nothing binds it but imports: no `ast` needed
+    found = _module_rebinds(source)
+    return found is None or name in found
+
+
 # what has names of its own (a comprehension's variables are its own too)
 _SCOPES = (
     ast.FunctionDef,
