@@ -21,6 +21,7 @@ from tf24migrate.rules.calls import code_for, keyword_arg
 from tf24migrate.rules.context import EVIDENCE, RuleContext
 from tf24migrate.rules.edits import AddStatementAfter, Edit, MoveBinding, RenameBinding, TrackUses
 from tf24migrate.rules.names import (
+    attribute_takes,
     defines_attribute,
     defines_keyword,
     dotted_name_of_module,
@@ -436,6 +437,16 @@ class ShiftedPositionals(DataRule):
         ]
         if ignored:
             message += f"\nTF 2.4 ignores `{ignored[0]}`: {self.ignored[ignored[0]]}."
+        method = original.func.attr.value if isinstance(original.func, cst.Attribute) else ""
+        if evidence is not None and not attribute_takes(ctx.source, method, names):
+            ctx.report(  # an override in a derived class, or a method patched on, taking other names
+                original,
+                f"{message}\nNot rewritten: this file defines a `{method}` of its own that takes other "
+                f"parameters (an override in a derived class, or one patched onto a class), which this call "
+                f"may reach: write the keywords by hand where it reaches TensorFlow's.{why}",
+                evidence=evidence,
+            )
+            return updated
         args = list(updated.args)
         for index in range(first, len(positional)):
             args[index] = keyword_arg(old[index], args[index].value, like=args[index])

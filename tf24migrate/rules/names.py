@@ -433,6 +433,49 @@ def _attributes_defined(source: str) -> frozenset[str] | None:
     return frozenset(defined)
 
 
+@of_the_last_text
+def _attribute_parameters(source: str) -> dict[str, list[frozenset[str] | None]] | None:
+    """For each name `_attributes_defined` finds, what each of its definitions takes by name: a
+    `def`'s parameters (`**` for a `**kwargs`), None for an assignment (a value out of sight);
+    None when the source does not parse."""
+    found: dict[str, list[frozenset[str] | None]] = {}
+    for node in _nodes(source):
+        if node is None:
+            return None
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            arguments = node.args
+            names = {a.arg for a in (*arguments.args, *arguments.kwonlyargs)}
+            if arguments.kwarg is not None:
+                names.add("**")
+            found.setdefault(node.name, []).append(frozenset(names))
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+            found.setdefault(node.attr, []).append(None)
+        elif isinstance(node, ast.ClassDef):
+            for statement in node.body:
+                targets = statement.targets if isinstance(statement, ast.Assign) else []
+                if isinstance(statement, ast.AnnAssign):
+                    targets = [statement.target]
+                for target in targets:
+                    if isinstance(target, ast.Name):
+                        found.setdefault(target.id, []).append(None)
+    return found
+
+
+def attribute_takes(source: str, name: str, keywords: tuple[str, ...]) -> bool:
+    """Whether every definition `source` gives an attribute `name` of its own objects
+    (`defines_attribute`: an override, a method patched onto a class) takes each of `keywords`
+    by name: a call of TensorFlow's method that may reach one can pass them so. True where it
+    defines none."""
+    if not defines_attribute(source, name):
+        return True
+    found = _attribute_parameters(source)
+    if found is None:
+        return False
+    return all(
+        taken is not None and ("**" in taken or taken.issuperset(keywords)) for taken in found.get(name, ())
+    )
+
+
 def _nodes(source: str) -> Iterator[ast.AST | None]:
     """Every node of `source`'s `ast`, a chunk's at a time (`python_chunks`); None last where it
     does not parse."""

@@ -75,7 +75,9 @@ POSITIONAL_PARAMETERS = ShiftedPositionals(
     same scope to a construction of such a class (`layer = tf.keras.layers.Dense(3)`). A base
     that cannot be resolved (imported from another package, computed), a class of the file
     named like TF's, or a receiver bound twice: nothing. A method's call passing `*args` is not
-    reported (an override passing its own arguments on). The cross-replica reductions'
+    reported (an override passing its own arguments on). In a file that defines a method of that
+    name elsewhere (an override in a derived class, one patched onto a class) taking other
+    parameters than the keywords written, the call is reported, not rewritten: it may reach that method. The cross-replica reductions'
     `experimental_hints`, renamed `options` in the same position, bind the same by position:
     left alone (TF24103 renames the keyword).
 
