@@ -421,6 +421,9 @@ def test_the_dispatch_table_source_is_the_data():
             [["tensorflow.debugging.assert_rank_in"], [["x", 0]], "Operation"],
             [["tensorflow.print"], [["inputs", 0]], "Operation"],
         ],
+        "structure_fails": [
+            [["tensorflow.debugging.assert_shapes"], [["shapes", 0]], [["pairs", "TypeError"]]],
+        ],
     }
     namespace: dict = {}
     exec(releases.dispatch_source(symbolic), namespace)
@@ -432,6 +435,9 @@ def test_the_dispatch_table_source_is_the_data():
         (("tensorflow.signal.rfft", "tensorflow.python.ops.signal.fft_ops.rfft"), (("input_tensor", 0),)),
         (("tensorflow.vectorized_map",), (("elems", 1), ("fallback_to_while_loop", -1))),
         (("tensorflow.compat.v1.nn.sigmoid_cross_entropy_with_logits",), (("labels", 1), ("logits", 2))),
+    )
+    assert namespace["STRUCTURE_FAILS"] == (
+        (("tensorflow.debugging.assert_shapes",), (("shapes", 0),), (("pairs", "TypeError"),)),
     )
     assert namespace["SHARED_NAMES"] == frozenset({"rfft", "print"})
     assert namespace["BY_KEYWORD"] == frozenset({"tensorflow.compat.v1.nn.sigmoid_cross_entropy_with_logits"})
@@ -462,6 +468,38 @@ def test_the_op_layers_that_fail_are_the_calls_the_old_release_ran():
         ],
         [["tensorflow.f"], [["c", -1], ["a", 0], ["b", 1]], "ValueError"],
     ]
+
+
+def test_the_calls_that_gave_a_structure_are_a_table_of_their_own():
+    """Of `ran`, the calls whose attempt gave a parameter a structure (`[only, -1, None,
+    structure]`) are `structure_fails`', each structure with what it raised; the others stay
+    `op_layer_fails`', whose row a function with only structured calls does not get."""
+    no_type_spec = "Could not build a TypeSpec for <tf.Operation 'a/NoOp' type=NoOp> with type Operation"
+    ran = [
+        [
+            ["tensorflow.compat.v1.debugging.assert_shapes"],
+            [
+                [["shapes", -1, None, "pairs"], [["shapes", 0]], ["TypeError", "Expected int32"]],
+                [["shapes", -1, None, "shape pairs"], [["shapes", 0]], ["TypeError", no_type_spec]],
+            ],
+        ],
+        [
+            ["tensorflow.f"],
+            [
+                [[None, -1, None], [["a", 0]], ["TypeError", no_type_spec]],
+                [["b", -1, None, "tensors"], [["b", 1]], ["ValueError", "Shapes must be equal rank"]],
+            ],
+        ],
+    ]
+    assert releases.structure_fails(ran) == [
+        [
+            ["tensorflow.compat.v1.debugging.assert_shapes"],
+            [["shapes", 0]],
+            [["pairs", "TypeError"], ["shape pairs", "Operation"]],
+        ],
+        [["tensorflow.f"], [["b", 1]], [["tensors", "ValueError"]]],
+    ]
+    assert releases.op_layer_fails(ran) == [[["tensorflow.f"], [["a", 0]], "Operation"]]
 
 
 def test_the_committed_dispatch_table_holds_the_functions_users_met():

@@ -95,3 +95,28 @@ def test_the_op_layers_that_fail_are_what_both_wheels_do():
     others = ("tensorflow.debugging.assert_positive", "tensorflow.print", "tensorflow.nn.relu")
     probed = releases.probe_symbolic(*(names[0] for names, _, _ in rows), *others)
     assert probed["op_layer_fails"] == rows
+
+
+def test_the_symbolic_probe_gives_structures_where_the_documentation_says_so():
+    """Every row of `STRUCTURE_FAILS` probed again on both runtimes: the same rows, among them
+    `tf.debugging.assert_shapes`, whose op layer fails on (tensor, shape) pairs only where the
+    shape holds Python numbers. A structure reaches a function that does not dispatch too:
+    `gen_array_ops.concat_v2` refuses a single tensor for `values` ("A list of at least 2 `Tensor`
+    objects") before converting it, and converts a list of them with no dispatch. None for
+    `tf.print`, which fails on TF 2.3.0 too, nor for `tf.concat`, whose op layer takes a list."""
+    for release in (releases.OLD, releases.NEW):
+        interpreter(release)  # skips the test where a runtime is missing
+    rows = [
+        [list(names), [list(kind) for kind in parameters], [list(pair) for pair in failed]]
+        for names, parameters, failed in symbolic_dispatch.STRUCTURE_FAILS
+    ]
+    assert ["tensorflow.debugging.assert_shapes", "tensorflow.python.ops.check_ops.assert_shapes_v2"] in (
+        names for names, _, _ in rows
+    )
+    concat = "tensorflow.python.ops.gen_array_ops.concat_v2"
+    others = ("tensorflow.print", "tensorflow.concat", concat)
+    probed = releases.probe_symbolic(*(names[0] for names, _, _ in rows), *others)
+    assert probed["structure_fails"] == rows
+    functions = {name: parameters for names, parameters in probed["functions"] for name in names}
+    assert ["values", 0] in functions[concat]
+    assert "tensorflow.concat" not in functions

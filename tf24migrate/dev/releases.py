@@ -449,31 +449,58 @@ def probe_symbolic(*only: str) -> dict:
     then `ran` of the old: see `symbolic_probe`); of the functions named `only` if any."""
     new = probe(runtime_python(NEW), SYMBOLIC_PROBE, *only)
     old = probe(runtime_python(OLD), SYMBOLIC_PROBE, "--before", given=new["failing"])
-    return dict(new, op_layer_fails=op_layer_fails(old["ran"]))
+    return dict(new, op_layer_fails=op_layer_fails(old["ran"]), structure_fails=structure_fails(old["ran"]))
 
 
 # What Keras raises on TF 2.4 when the function its op layer calls returns an Operation.
 _NO_TYPE_SPEC = "Could not build a TypeSpec for <tf.Operation"
 
 
+def _what(raised: list) -> str:
+    """ "Operation" where a call raised (`[type, first line]`) as the function returned one, for
+    which Keras builds no `TypeSpec`, else the error's type."""
+    error, message = raised
+    return "Operation" if message.startswith(_NO_TYPE_SPEC) else error
+
+
+def _sorted_kinds(parameters: Iterable[tuple]) -> list[list]:
+    return sorted(map(list, parameters), key=lambda kind: (kind[1], kind[0]))
+
+
 def op_layer_fails(ran: list) -> list[list]:
     """`[[names, [[parameter, position], ...], what], ...]` of the dispatching functions whose op
-    layer raises on TF 2.4 where TF 2.3 ran the call (`ran` of the old runtime's probe): the
-    parameters given a `KerasTensor` in any such call, and `what` of the first: "Operation" where
-    the function returned one, for which Keras builds no `TypeSpec`, else the error's type."""
+    layer raises on TF 2.4 where TF 2.3 ran the call (`ran` of the old runtime's probe), given
+    single `KerasTensor`s: the parameters given one in any such call, and `what` of the first
+    (`_what`). The calls that gave one a structure are `structure_fails`'."""
     rows = []
     for names, calls in ran:
-        parameters = {tuple(kind) for _, given, _ in calls for kind in given}
-        error, message = calls[0][2]
-        what = "Operation" if message.startswith(_NO_TYPE_SPEC) else error
-        rows.append([sorted(names), sorted(map(list, parameters), key=lambda kind: (kind[1], kind[0])), what])
+        single = [call for call in calls if len(call[0]) == 3]
+        if single:
+            parameters = {tuple(kind) for _, given, _ in single for kind in given}
+            rows.append([sorted(names), _sorted_kinds(parameters), _what(single[0][2])])
+    return sorted(rows)
+
+
+def structure_fails(ran: list) -> list[list]:
+    """`[[names, [[parameter, position], ...], [[structure, what], ...]], ...]` of the dispatching
+    functions whose op layer raises on TF 2.4 where TF 2.3 ran the call (`ran` of the old
+    runtime's probe) that gave a parameter a structure holding a `KerasTensor` (the attempts
+    `[only, -1, None, structure]` of `symbolic_probe._attempts`): that parameter, and each
+    structure so failing with `what` it raised (`_what`), in the probe's order."""
+    rows = []
+    for names, calls in ran:
+        structured = [call for call in calls if len(call[0]) > 3]
+        if structured:
+            parameters = {tuple(kind) for _, given, _ in structured for kind in given}
+            failed = [[attempt[3], _what(raised)] for attempt, _, raised in structured]
+            rows.append([sorted(names), _sorted_kinds(parameters), failed])
     return sorted(rows)
 
 
 def _last_names(symbolic: dict) -> set[str]:
     """The last names of the functions of both tables of the symbolic probe's answer (`shared`
     also holds those of the calls the old runtime failed too)."""
-    tables = (*symbolic["functions"], *symbolic["op_layer_fails"])
+    tables = (*symbolic["functions"], *symbolic["op_layer_fails"], *symbolic["structure_fails"])
     return {name.rsplit(".", 1)[1] for names, *_ in tables for name in names}
 
 
@@ -511,6 +538,21 @@ def dispatch_source(symbolic: dict) -> str:
         *(
             f"    ({tuple(names)!r}, {tuple((name, position) for name, position in parameters)!r}, {what!r}),"
             for names, parameters, what in symbolic["op_layer_fails"]
+        ),
+        ")",
+        "",
+        "# the functions that do dispatch, but whose op layer raises where one of the parameters listed",
+        "# holds a structure with a `KerasTensor` in it, where TF 2.3.0 ran the same call: (qualified",
+        "# names, parameters, ((structure, what), ...)), each structure as the probe wrote it (`x` a",
+        "# `KerasTensor` of shape (None, 4)): 'tensors' `[x, x]`, 'pairs' `[(x, [None, 4])]`, a shape of",
+        "# Python numbers, 'shape pairs' `[(x, x.shape)]`, none; `what` as above",
+        "STRUCTURE_FAILS: tuple[",
+        "    tuple[tuple[str, ...], tuple[tuple[str, int], ...], tuple[tuple[str, str], ...]], ...",
+        "] = (",
+        *(
+            f"    ({tuple(names)!r}, {tuple((name, position) for name, position in parameters)!r}, "
+            f"{tuple((structure, what) for structure, what in failed)!r}),"
+            for names, parameters, failed in symbolic["structure_fails"]
         ),
         ")",
         "",

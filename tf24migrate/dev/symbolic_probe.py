@@ -23,10 +23,15 @@ tensor of zeros instead of raising, and the probe notes the parameters it is, or
 `(x - value) * momentum`, then assigns it): the call would have raised there. A parameter so noted
 does not take a `KerasTensor` on TF 2.4. Each required parameter not yet noted of a call that takes
 two or more is then probed alone, the others given a variable, then a shape (`_FILLERS`):
-`tf.compat.v1.assign(ref, value)` fails on a `KerasTensor` `ref` before it converts `value`. A
-function that dispatches is probed only where its first parameter is one no call passes
-(`_sentinel`): called by keyword, as it must be, its op layer raises ValueError for want of a
-first argument, and the `KerasTensor`s it was handed are noted. What a call converts only after an
+`tf.compat.v1.assign(ref, value)` fails on a `KerasTensor` `ref` before it converts `value`. Each
+required parameter not yet noted whose documentation says it takes a list, a tuple, a dict or a
+nested structure (`_takes_structure`: "values: A list of at least 2 `Tensor` objects") is then
+given each of `_STRUCTURES` around a `KerasTensor` (`[x, x]`, `[(x, [None, 4])]`, `[(x, x.shape)]`),
+the others a `KerasTensor` each, as a single one fails such a call before it converts anything
+(`gen_array_ops.concat_v2(values, axis)`). A function that dispatches is probed only where its
+first parameter is one no call passes (`_sentinel`): called by keyword, as it must be, its op
+layer raises ValueError for want of a first argument, and the `KerasTensor`s it was handed are
+noted. What a call converts only after an
 error of its own (a shape that zeros cannot have) goes unnoted, so the answer errs towards
 silence.
 
@@ -35,8 +40,10 @@ same ways, in turn, up to the first call that returns: every required parameter 
 taking only `*args`, `tf.print(*inputs)`, one positional argument) given a `KerasTensor`, those
 defaulting to None given None then 1; then each required parameter alone, the others given each
 of `_FILLERS` and of `_MORE_FILLERS` (the rank 2 of a `KerasTensor`, alone and in a list:
-`tf.debugging.assert_rank_in(x, ranks)`). A call that raises is noted (`failing`) where the same
-call made in a graph (`tf.Graph().as_default()`, where `tf.keras.Input` makes a graph tensor)
+`tf.debugging.assert_rank_in(x, ranks)`); then each required parameter that takes a structure
+given each of `_STRUCTURES`, the others a `KerasTensor` each (`tf.debugging.assert_shapes(shapes)`,
+whose op layer turns the Python numbers of `[(x, [None, 4])]` into tensors). A call that raises
+is noted (`failing`) where the same call made in a graph (`tf.Graph().as_default()`, where `tf.keras.Input` makes a graph tensor)
 returns: Keras's op layer calls the function on placeholders, so what fails there too fails for
 its filling, not for Keras. What is left fails in Keras's hands: where the function returns an
 Operation (an assertion, a `tf.print`), Keras raises TypeError ("Could not build a TypeSpec for
@@ -52,7 +59,8 @@ those are what TF 2.4 broke. It prints:
 - `by_keyword`: the qualified names of those functions that do dispatch, but whose op layer wants
   the first argument (`_sentinel`) a call by keyword leaves out: they raise ValueError;
 - `failing`: `[[names, [[attempt, parameters, error], ...]], ...]` of the functions that do
-  dispatch: each call that raised, as `[only, filler, optional]` (`_attempts`), the parameters it
+  dispatch: each call that raised, as `[only, filler, optional]`, or `[only, -1, None, structure]`
+  where `only` was given a structure (`_attempts`), the parameters it
   gave a `KerasTensor` (`[name, position]`) and `[type, first line]` of what it raised;
 - `shared`: the last names of those functions (of `functions` and `failing`) that other callables
   of the public API also have (`gen_array_ops.shape`'s, as `tf.shape`, which dispatches), or
@@ -66,6 +74,7 @@ import functools
 import inspect
 import json
 import os
+import re
 import signal
 import sys
 import types
@@ -289,16 +298,20 @@ def _call(function, arguments, keywords):
     return function(*arguments, **keywords)
 
 
-def _arguments(tf, inputs, required, optional, only=None, filler=None):
+def _arguments(tf, inputs, required, optional, only=None, filler=None, structure=None):
     """The positional and keyword arguments of a call filling `required` (see `_converted`), the
-    `KerasTensor`s given noted in `inputs` (`{id: (parameter, position)}`)."""
+    `KerasTensor`s given noted in `inputs` (`{id: (parameter, position)}`). With `structure` (a
+    name of `_STRUCTURES`), `only` is given that structure around its `KerasTensor`, and the other
+    required parameters a `KerasTensor` each, where `filler` is None."""
     arguments, keywords = [], {}
     for name, position, positional, default in required:
         if default is None:
             value = optional
-        elif only is None or name == only:
+        elif only is None or name == only or (structure and filler is None):
             value = tf.keras.Input((4,))
             inputs[id(value)] = (name, position)
+            if structure and name == only:
+                value = dict(_STRUCTURES)[structure](value)
         else:
             value = filler(tf)
         if positional:
@@ -308,14 +321,15 @@ def _arguments(tf, inputs, required, optional, only=None, filler=None):
     return arguments, keywords
 
 
-def _converted(tf, watch, function, required, optional, only=None, filler=None):
+def _converted(tf, watch, function, required, optional, only=None, filler=None, structure=None):
     """`[[parameter, position], ...]` that a call of `function` with a `KerasTensor` for each of
     the `required` parameters converts with no dispatch; a parameter whose default is None is
     then given `optional` (None, or 1 where None fails the call before it converts anything).
     With `only`, that parameter alone is given a `KerasTensor`, and the other required ones
-    `filler()` (see `_FILLERS`)."""
+    `filler()` (see `_FILLERS`); with `structure` too, `only` is given that structure around it
+    (`_STRUCTURES`), the others a `KerasTensor` each."""
     watch.inputs, watch.converted, watch.dispatched = {}, set(), set()
-    arguments, keywords = _arguments(tf, watch.inputs, required, optional, only, filler)
+    arguments, keywords = _arguments(tf, watch.inputs, required, optional, only, filler, structure)
     try:
         _call(function, arguments, keywords)
     except ValueError as error:  # conversions are noted, whatever the call does after
@@ -334,6 +348,63 @@ _FILLERS = (
     lambda tf: tf.Variable(tf.zeros((1, 4))),
     lambda tf: [1, 4],
 )
+
+
+# What a required parameter whose documentation says it takes a structure (`_takes_structure`) is
+# given around a `KerasTensor`, by name: a list of it, twice (`values` of `gen_array_ops.concat_v2`,
+# "A list of at least 2 `Tensor` objects"), and a list of one (tensor, shape) pair, the shape written
+# with Python numbers (`[None, 4]`), then as its `TensorShape` (`shapes` of
+# `tf.debugging.assert_shapes`, "a list of (`Tensor`, shape) tuples"). A single `KerasTensor` fails
+# those calls before they convert it.
+_STRUCTURES = (
+    ("tensors", lambda value: [value, value]),
+    ("pairs", lambda value: [(value, value.shape.as_list())]),
+    ("shape pairs", lambda value: [(value, value.shape)]),
+)
+# The words of a parameter's documentation that say it takes a structure.
+_STRUCTURE_WORDS = re.compile(r"\b(?:list|tuple|sequence|dict|dictionary|structure|iterable)s?\b", re.I)
+_DOCUMENTED = re.compile(r"^(\s*)\**(\w+)\s*(?:\([^)]*\))?:(.*)$")
+
+
+def _documented(function, name):
+    """The text of `function`'s docstring that documents its parameter `name` (Google style:
+    `name: text`, continued on the lines indented deeper), or ""."""
+    text, indent = [], None
+    for line in (inspect.getdoc(function) or "").splitlines():
+        match = _DOCUMENTED.match(line)
+        if indent is not None:
+            if not line.strip() or (match and len(match.group(1)) <= indent):
+                break
+            text.append(line.strip())
+        elif match and match.group(2) == name:
+            indent = len(match.group(1))
+            text.append(match.group(3))
+    return " ".join(text)
+
+
+def _takes_structure(function, required):
+    """The names of the required parameters of `function` whose documentation says they take a
+    list, a tuple, a dict or a nested structure: those a call gives `_STRUCTURES` too."""
+    return [
+        name
+        for name, _, _, default in required
+        if default is inspect.Parameter.empty and _STRUCTURE_WORDS.search(_documented(function, name))
+    ]
+
+
+def _in_structures(tf, watch, function, required, names):
+    """The `[parameter, position]` of `names` (`_takes_structure`) that a call of `function`
+    converts with no dispatch when that parameter is given each of `_STRUCTURES` in turn, the
+    others a `KerasTensor` each, up to the first structure so noted: all in one child process,
+    not a process each (the probe forks thousands already)."""
+    found: list = []
+    for name in names:
+        for structure, _ in _STRUCTURES:
+            noted = _converted(tf, watch, function, required, None, name, None, structure)
+            if any(kind[0] == name for kind in noted):
+                found.extend(kind for kind in noted if kind[0] == name)
+                break
+    return found
 
 
 def _one_at_a_time(tf, watch, function, required, converted):
@@ -378,11 +449,13 @@ def _dispatch_required(function):
     return [(rest[0], 0, True, inspect.Parameter.empty)] if rest else None
 
 
-def _attempts(required):
+def _attempts(required, structured=()):
     """The fillings of a call of a dispatching function, in `_converted`'s order, each `[only,
     filler, optional]`: a `KerasTensor` for every required parameter (`only` None, `filler` -1),
     those defaulting to None given None, then 1; then, of a call that takes two or more, each
-    required parameter alone, the others given each of `_FILLERS` and `_MORE_FILLERS` (its index)."""
+    required parameter alone, the others given each of `_FILLERS` and `_MORE_FILLERS` (its index);
+    then each parameter of `structured` (`_takes_structure`) given each of `_STRUCTURES` around a
+    `KerasTensor`, the others a `KerasTensor` each: `[only, -1, None, structure]`."""
     yield [None, -1, None]
     yield [None, -1, 1]
     names = [name for name, _, _, default in required if default is not None]
@@ -390,14 +463,17 @@ def _attempts(required):
         for name in names:
             for index in range(len(_FILLERS + _MORE_FILLERS)):
                 yield [name, index, None]
+    for name in structured:
+        for structure, _ in _STRUCTURES:
+            yield [name, -1, None, structure]
 
 
 def _outcome(tf, function, required, attempt):
     """`[]` where a call of `function` filled as `attempt` says (`_attempts`) returns, else
     `[type, first line]` of what it raises."""
-    only, index, optional = attempt
+    only, index, optional, *structure = attempt
     filler = (_FILLERS + _MORE_FILLERS)[index] if index >= 0 else None
-    arguments, keywords = _arguments(tf, {}, required, optional, only, filler)
+    arguments, keywords = _arguments(tf, {}, required, optional, only, filler, *structure)
     try:
         _call(function, arguments, keywords)
     except Exception as error:
@@ -413,7 +489,7 @@ def _failures(tf, function, required):
     tensor, as on TF 2.3 (the op layer makes it on placeholders: what fails there too is the
     filling's fault, not Keras's)."""
     failed = []
-    for attempt in _attempts(required):
+    for attempt in _attempts(required, _takes_structure(function, required)):
         outcome = _outcome(tf, function, required, attempt)
         if not outcome:
             break
@@ -502,6 +578,10 @@ def probe(tf, only=()):
         if not converted:
             converted = _in_child(functools.partial(_converted, tf, watch, function, required, 1))
         converted = _one_at_a_time(tf, watch, function, required, converted or [])
+        structured = [name for name in _takes_structure(function, required) if name not in dict(converted)]
+        if structured:
+            found = _in_child(functools.partial(_in_structures, tf, watch, function, required, structured))
+            converted += found or []
         if converted:
             rows.append([sorted(names), sorted(converted, key=lambda kind: (kind[1], kind[0])), id(function)])
             if dispatching:  # noted only as its op layer failed (`_takes_a_sentinel`)
