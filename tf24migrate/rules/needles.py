@@ -258,12 +258,19 @@ class NotDispatchedCall(_MadeOf):
 
 
 def _not_dispatched_spellings() -> list[str]:
-    """How a call of a function of `symbolic_dispatch.NOT_DISPATCHED` or `OP_LAYER_FAILS` is
-    spelled (see `NotDispatchedCall`)."""
-    from tf24migrate.model.symbolic_dispatch import NOT_DISPATCHED, OP_LAYER_FAILS, SHARED_NAMES
+    """How a call of a function of `symbolic_dispatch.NOT_DISPATCHED`, `OP_LAYER_FAILS` or
+    `STRUCTURE_FAILS` is spelled (see `NotDispatchedCall`)."""
+    from tf24migrate.model.symbolic_dispatch import (
+        NOT_DISPATCHED,
+        OP_LAYER_FAILS,
+        SHARED_NAMES,
+        STRUCTURE_FAILS,
+    )
 
     spelled = set()
-    functions = [names for names, _ in NOT_DISPATCHED] + [names for names, _, _ in OP_LAYER_FAILS]
+    functions = [names for names, _ in NOT_DISPATCHED] + [
+        names for names, _, _ in (*OP_LAYER_FAILS, *STRUCTURE_FAILS)
+    ]
     for names in functions:
         for name in names:
             module, last = name.rsplit(".", 1)

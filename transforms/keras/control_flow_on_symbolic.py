@@ -8,7 +8,7 @@ from __future__ import annotations
 import libcst as cst
 
 from tf24migrate.model.findings import Severity
-from tf24migrate.model.symbolic_dispatch import BY_KEYWORD, NOT_DISPATCHED, OP_LAYER_FAILS
+from tf24migrate.model.symbolic_dispatch import BY_KEYWORD, NOT_DISPATCHED, OP_LAYER_FAILS, STRUCTURE_FAILS
 from tf24migrate.rules.base import IMPORTS_TENSORFLOW, Rule
 from tf24migrate.rules.calls import abbreviated
 from tf24migrate.rules.context import RuleContext, sentence
@@ -30,6 +30,15 @@ _NOT_DISPATCHED = {name: parameters for names, parameters in NOT_DISPATCHED for 
 # (`tf.scalar_mul(2, x)` raises, `tf.scalar_mul(2.0, x)` runs): not reported.
 _RETURNS_OPERATION = {
     name: parameters for names, parameters, what in OP_LAYER_FAILS if what == "Operation" for name in names
+}
+# TF functions that do dispatch, but whose op layer fails where a parameter holds a structure with
+# a Keras symbolic value in it, where TF 2.3.0 ran the same call (`symbolic_dispatch.STRUCTURE_FAILS`,
+# both runtimes probed), with each structure so failing (`_structure`) and what it raised:
+# `tf.debugging.assert_shapes([(x, ("N", 3))])`, whose op layer turns the Python numbers of its
+# first argument into tensors (`[(x, ("N", "D"))]` runs), and `tf.compat.v1`'s, which returns an
+# Operation (rule_programs/TF24214-structure-shapes.py).
+_STRUCTURE_FAILS = {
+    name: (parameters, dict(failed)) for names, parameters, failed in STRUCTURE_FAILS for name in names
 }
 # A function made by `tf.custom_gradient` or `tf.recompute_grad` does not dispatch either: TF 2.4.0
 # raises the same TypeError, TF 2.3.0 made an op layer (tests/integration/reports/
@@ -151,6 +160,43 @@ def _arguments_of(call: cst.Call, parameters: tuple[tuple[str, int], ...]) -> li
     return chosen
 
 
+def _literal(ctx: RuleContext, node: cst.BaseExpression) -> cst.List | cst.Tuple | None:
+    """`node` where it is a list or a tuple written out, or the one a name is bound to here."""
+    if isinstance(node, cst.Name):
+        node = assigned_value(ctx, node) or node
+    return node if isinstance(node, (cst.List, cst.Tuple)) else None
+
+
+def _holds_number(node: cst.BaseExpression) -> bool:
+    """Whether the shape `node` holds a Python number written out: `("N", 3)`, `[None, -1]`; not
+    an object a call makes (`tf.TensorShape([3])`, which Keras leaves whole), nor a name (the
+    statement binding it holds no symbolic value, so the engine may have skipped it)."""
+    if isinstance(node, (cst.Integer, cst.Float)):
+        return True
+    if isinstance(node, cst.UnaryOperation):
+        return _holds_number(node.expression)
+    if isinstance(node, (cst.List, cst.Tuple)):
+        return any(_holds_number(element.value) for element in node.elements)
+    return False
+
+
+def _structure(ctx: RuleContext, node: cst.BaseExpression) -> tuple[str, list[tuple[cst.Name, str]]]:
+    """How the argument `node` holds Keras symbolic values, named as the probe's structures
+    (`symbolic_dispatch.STRUCTURE_FAILS`), and the names traced to one with their evidence: a
+    list or a tuple (or a name bound to one) of (value, shape) pairs, "pairs" where a shape holds
+    a Python number, else "shape pairs"; of values, "tensors"; ("", []) where it holds none."""
+    literal = _literal(ctx, node)
+    if literal is None:
+        return "", []
+    items = [element.value for element in literal.elements if not isinstance(element, cst.StarredElement)]
+    pairs = [item for item in items if isinstance(item, (cst.List, cst.Tuple)) and len(item.elements) == 2]
+    if pairs and len(pairs) == len(items):
+        names = [found for pair in pairs for found in symbolic_names(ctx, pair.elements[0].value)]
+        numbers = any(_holds_number(pair.elements[1].value) for pair in pairs)
+        return ("pairs" if numbers else "shape pairs"), names
+    return "tensors", [found for item in items for found in symbolic_names(ctx, item)]
+
+
 class ControlFlowOnSymbolic(Rule):
     """`tf.cond`, `tf.while_loop`, `tf.map_fn` and the TF functions that do not dispatch cannot
     take Keras symbolic inputs from TF 2.4.
@@ -187,7 +233,15 @@ class ControlFlowOnSymbolic(Rule):
     gets their Operation, for which Keras builds no TypeSpec (TypeError); the message says to
     check `x.shape.rank` in Python, or to make the call in a custom layer's `call` (both run on
     TF 2.4.0). The dynamic assertions (`assert_equal`, `assert_positive`) and `tf.print` fail on
-    TF 2.3.0 too, with a Keras input.
+    TF 2.3.0 too, with a Keras input. And the functions that dispatch but whose op layer fails
+    where a Keras symbolic value is inside a structure, where TF 2.3.0 ran the same call
+    (`symbolic_dispatch.STRUCTURE_FAILS`: the probe gives each parameter documented as a list, a
+    tuple, a dict or a structure a list of `KerasTensor`s and lists of (tensor, shape) pairs):
+    `tf.debugging.assert_shapes([(x, ("N", 3))])`, whose op layer turns the Python numbers of its
+    first argument into tensors, which the check cannot compare (TypeError; shapes of symbols,
+    `("N", "D")`, or a `tf.TensorShape` run), and `tf.compat.v1.debugging.assert_shapes`, whose
+    Operation Keras cannot wrap, whatever the shapes. Reported where the list or tuple written in
+    the call (or bound to a name) holds a Keras symbolic value.
 
     Reported where such a function is applied to a name bound from `tf.keras.Input(...)` (or
     `keras.layers.Input(...)`) in the same scope, or computed from one (`h = Dense(8)(inputs)`);
@@ -232,6 +286,9 @@ class ControlFlowOnSymbolic(Rule):
             arguments = _arguments_of(original, _NOT_DISPATCHED[qualified])
         elif qualified in _RETURNS_OPERATION:
             self._report_operation(ctx, original, _RETURNS_OPERATION[qualified])
+            return updated
+        elif qualified in _STRUCTURE_FAILS:
+            self._report_structure(ctx, original, *_STRUCTURE_FAILS[qualified])
             return updated
         else:
             made = _made_function(ctx, original.func)
@@ -305,6 +362,46 @@ class ControlFlowOnSymbolic(Rule):
             'layer output ("Could not build a TypeSpec for <tf.Operation ...>"). Check the static shape '
             f"in Python (`{name.value}.shape.rank`), or make the call in the `call` method of a custom "
             "`tf.keras.layers.Layer` (under `tf.control_dependencies` there, returning its input).",
+            evidence=evidence,
+        )
+
+    @staticmethod
+    def _report_structure(
+        ctx: RuleContext, call: cst.Call, parameters: tuple[tuple[str, int], ...], failed: dict[str, str]
+    ) -> None:
+        """Report `call` of a function whose op layer fails where one of `parameters` holds a
+        Keras symbolic value in a structure so failing (`failed`: `{structure: what}`, see
+        `_STRUCTURE_FAILS`)."""
+        for arg in _arguments_of(call, parameters):
+            structure, names = _structure(ctx, arg.value)
+            what = failed.get(structure)
+            if names and what is not None:
+                break
+        else:
+            return
+        error = "TypeError" if what == "Operation" else what
+        if caught(ctx, error):
+            return
+        (name, evidence), function = names[0], abbreviated(call.func)
+        if what == "Operation":
+            reason = (
+                f"hands `{function}` of symbolic tensors to an op layer, and the Operation it returns is "
+                'no layer output ("Could not build a TypeSpec for <tf.Operation ...>")'
+            )
+        elif structure == "pairs":
+            reason = (
+                f"hands `{function}` of symbolic tensors to an op layer, which turns the Python numbers "
+                f"of its first argument (the shapes) into tensors, and `{function}` raises {error} on them"
+            )
+        else:
+            reason = f"hands `{function}` of symbolic tensors to an op layer, which raises {error} on them"
+        ctx.report(
+            call,
+            f"`{function}` on the Keras symbolic value `{name.value}` raises {error} from TF 2.4: check "
+            f"`{name.value}.shape` in Python, or make the call in a custom layer's `call`.\n"
+            f"{sentence(evidence)}. TF 2.3 ran it on the graph tensor of a Keras input; TF 2.4 {reason}. "
+            f"Check the static shape in Python (`{name.value}.shape.assert_is_compatible_with(...)`), "
+            "or make the call in the `call` method of a custom `tf.keras.layers.Layer`.",
             evidence=evidence,
         )
 
