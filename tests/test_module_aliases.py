@@ -11,7 +11,13 @@ import ast
 import pytest
 
 from tf24migrate import migrate_source
-from tf24migrate.rules.names import ast_import_aliases, bound_once_in_scope, is_tensorflow, public_module
+from tf24migrate.rules.names import (
+    ast_import_aliases,
+    bound_once_in_scope,
+    is_tensorflow,
+    public_module,
+    rebound_at_module_level,
+)
 
 POLICY = 'policy = {}.Policy("mixed_float16")\n'
 
@@ -134,3 +140,19 @@ def test_public_modules_come_from_the_releases():
 def test_a_module_alias_moves_only_where_its_scope_binds_it_once(source, once):
     line = next(n for n, text in enumerate(source.splitlines(), 1) if "mp = a.b" in text)
     assert bound_once_in_scope(source, "mp", line) is once
+
+
+@pytest.mark.parametrize(
+    "source, rebound",
+    [
+        ("import tensorflow as tf\nimport keras as tf\n", False),  # imports only
+        ("from a import tf\ndef f():\n    return tf.x\nwith open('x') as tf:\n    pass\n", True),
+        ("from a import tf\ntry:\n    pass\nexcept E as tf:\n    pass\n", False),  # a handler's
+        ("from a import tf\ndef g():\n    global tf\n    tf = 1\n", True),
+        ("from a import tf\ntf = wrap(tf)\n", True),
+        ("from a import tf\nfor tf in x:\n    pass\n", True),
+        ("from a import tf\nclass C:\n    tf = 1\ndef f(tf):\n    tf = 2\n", False),  # their own
+    ],
+)
+def test_a_module_level_name_is_rebound_by_what_is_not_an_import(source, rebound):
+    assert rebound_at_module_level(source, "tf") is rebound
