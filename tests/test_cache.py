@@ -184,6 +184,16 @@ def test_a_cache_folder_that_cannot_be_used_still_gives_a_correct_run(tree, tmp_
     assert len(result.stderr.splitlines()) == len(reference.stderr.splitlines()) + 1  # one line more
 
 
+def test_a_cache_folder_that_cannot_be_used_is_noted_once_for_every_project(tree, tmp_path):
+    (tree / "sub").mkdir()
+    (tree / "sub" / "requirements.txt").write_text("tensorflow>=2.3\n")
+    (tree / "sub" / "b.py").write_text("import tensorflow as tf\ns.experimental_run_v2(f)\n")
+    (tmp_path / "a-file").write_text("")
+    result = run(".", cwd=tree, cache=tmp_path / "a-file" / "cache")
+    assert " 2 projects: " in result.stderr
+    assert result.stderr.count("cannot be used") == 1
+
+
 def test_an_entry_that_cannot_be_written_is_not_an_error(tmp_path):
     cache = ResultCache.open(str(tmp_path / "cache"), "key")
     shutil.rmtree(tmp_path / "cache")

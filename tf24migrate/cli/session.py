@@ -216,15 +216,21 @@ def _note_skipped(path: str, why: str) -> None:
     typer.echo(printable(f"tf24migrate: {path}: {why}"), err=True)
 
 
+# The cache folders found unusable in this run: each is noted once, however many groups use it.
+_UNUSABLE_CACHES: set[str] = set()
+
+
 def _open_cache(group: Group):
-    """The group's result cache, or None (none asked for, or its folder cannot be used: one note)."""
-    if group.cache_dir is None:
+    """The group's result cache, or None (none asked for, or its folder cannot be used: one note
+    for the run)."""
+    if group.cache_dir is None or group.cache_dir in _UNUSABLE_CACHES:
         return None
     from tf24migrate.run.cache import ResultCache, run_key
 
     try:
         return ResultCache.open(group.cache_dir, run_key(group.settings))
     except OSError as error:
+        _UNUSABLE_CACHES.add(group.cache_dir)
         typer.echo(
             f"tf24migrate: note: the cache folder {group.cache_dir} cannot be used "
             f"({error.strerror or error}); running without a cache (--no-cache hides this note)",
@@ -240,6 +246,7 @@ def run_files(run: Run) -> int:
 
     started = time.monotonic()
     unreadable: list[str] = []
+    _UNUSABLE_CACHES.clear()  # noted once per run
 
     def on_skip(path: str, why: str, failed: bool = False) -> None:
         _note_skipped(path, why)
