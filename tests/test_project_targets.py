@@ -219,3 +219,63 @@ def test_a_module_named_setup_py_that_calls_no_setup_makes_no_project(tmp_path):
     assert "; 2 projects: " in line
     assert "pkg with target TensorFlow 2.4 (from pkg/setup.py: tensorflow>=2.4)" in line
     assert ". with target TensorFlow 2.3 (from requirements.txt: tensorflow==2.3.0)" in line
+
+
+def _notebook(*lines: str) -> str:
+    """A notebook of one code cell per line given, and a cell of `SOURCE`."""
+    cells = [*lines, SOURCE]
+    return json.dumps(
+        {
+            "cells": [
+                {"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [], "source": cell}
+                for cell in cells
+            ],
+            "metadata": {},
+            "nbformat": 4,
+            "nbformat_minor": 5,
+        }
+    )
+
+
+def test_a_notebook_that_installs_tensorflow_has_that_target(tmp_path):
+    """Run, the notebook installs TF 2.3.0 and runs there: the TF 2.4 spellings would raise
+    AttributeError (`set_global_policy`), whatever the project around it requires."""
+    pinned = _notebook("!pip install -q tensorflow==2.3.0\n")
+    tree(tmp_path, {"requirements.txt": "tensorflow>=2.4\n", "a.py": SOURCE, "train.ipynb": pinned})
+    (tmp_path / "free.ipynb").write_text(_notebook("!pip install -q tensorflow-datasets==4.0\n"))
+    assert [r.changed for r in migrate_paths([str(tmp_path)])] == [True, True, False]  # a, free, train
+    assert [r.changed for r in migrate_paths([str(tmp_path / "train.ipynb")])] == [False]
+    result = run_in_process("--write", ".", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "train.ipynb").read_text() == pinned
+    assert "set_global_policy" in (tmp_path / "a.py").read_text()
+    assert "set_global_policy" in (tmp_path / "free.ipynb").read_text()
+    line = summary(result.stderr)
+    assert "; 2 projects: . with target TensorFlow 2.4 (from requirements.txt: tensorflow>=2.4), " in line
+    assert (
+        "train.ipynb with target TensorFlow 2.3 (from train.ipynb: !pip install -q tensorflow==2.3.0)" in line
+    )
+    result = run_in_process("--check", "train.ipynb", cwd=tmp_path)  # named alone: the same
+    assert result.returncode == 0, result.stderr
+    assert "; target TensorFlow 2.3 (from train.ipynb: !pip install -q tensorflow==2.3.0) in " in summary(
+        result.stderr
+    )
+    result = run_in_process("--check", "--target-version", "2.4", "train.ipynb", cwd=tmp_path)
+    assert result.returncode == 1, result.stderr  # an explicit target wins
+
+
+def test_what_a_notebook_installs_is_read_from_its_shell_lines(tmp_path):
+    from tf24migrate.run.project_metadata import notebook_target
+
+    def target(line: str):
+        (tmp_path / "n.ipynb").write_text(_notebook(line))
+        found = notebook_target(str(tmp_path / "n.ipynb"))
+        return found and (found.version, found.newest)
+
+    assert target("!pip install -q tensorflow==2.3.0\n") == ((2, 3), (2, 3))
+    assert target("%pip install tensorflow-gpu==2.2.1 numpy\n") == ((2, 2), (2, 2))
+    assert target("!python -m pip install 'tensorflow>=2.3'\n") == ((2, 3), None)
+    assert target("!pip install tensorflow~=2.3.0\n") == ((2, 3), (2, 3))
+    assert target("!pip install tensorflow\n") is None  # the newest: nothing to read
+    assert target("!pip install tensorflow-datasets==4.0\n") is None
+    assert target("x = '!pip install tensorflow==2.3.0'\n") is None  # a string, not a shell line

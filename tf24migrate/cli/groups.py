@@ -114,7 +114,9 @@ def groups_of(paths: Sequence[str], options: Options) -> list[Group]:
             else:
                 project = projects.folder(folder)
                 by_folder[folder] = (found, projects.target(project, folder), project, True)
-        keyed.setdefault(by_folder[folder], []).append(path)
+        key = by_folder[folder]
+        own = projects.own_target(path) if key[3] and not os.path.isdir(path) else None
+        keyed.setdefault(key if own is None else (key[0], own, key[2], False), []).append(path)
     return [
         _group(tuple(group_paths), configs[found], target, options, project, per_project)
         for (found, target, project, per_project), group_paths in keyed.items()
@@ -124,25 +126,28 @@ def groups_of(paths: Sequence[str], options: Options) -> list[Group]:
 def by_project(groups: Sequence[Group], files: Sequence[list[str]]) -> tuple[list[Group], list[list[str]]]:
     """The groups and their files (`files[i]`: `groups[i]`'s), with each group whose target is
     read from project metadata split by the project each file belongs to: the nearest folder
-    above the file holding metadata, whatever folder was named. A part keeps its group's config
-    and options, with its own project's target; parts come in the order of their first file."""
+    above the file holding metadata, whatever folder was named; a notebook that installs a
+    TensorFlow release (`!pip install tensorflow==2.3.0`) has that target, what it runs on. A part
+    keeps its group's config and options, with its own target; parts come in the order of their
+    first file."""
     from tf24migrate.run.project_metadata import Projects
 
     projects = Projects()
     split_groups: list[Group] = []
     split_files: list[list[str]] = []
     for group, group_files in zip(groups, files, strict=True):
-        parts: dict[str | None, list[str]] = {}
+        parts: dict[tuple[str | None, Target | None], list[str]] = {}
         for file in group_files if group.per_project else ():
-            parts.setdefault(projects.folder(file), []).append(file)
-        if not parts or list(parts) == [group.project]:
+            parts.setdefault((projects.folder(file), projects.own_target(file)), []).append(file)
+        if not parts or list(parts) == [(group.project, None)]:
             split_groups.append(group)
             split_files.append(group_files)
             continue
-        for project, part in parts.items():
-            target = group.target if project == group.project else projects.target(project, part[0])
+        for (project, own), part in parts.items():
+            target = own or (group.target if project == group.project else projects.target(project, part[0]))
             settings = dataclasses.replace(group.settings, target=target)
-            split_groups.append(dataclasses.replace(group, settings=settings, project=project))
+            read_from = project if own is None else part[0]  # the notebook, shown as its project
+            split_groups.append(dataclasses.replace(group, settings=settings, project=read_from))
             split_files.append(part)
     return split_groups, split_files
 

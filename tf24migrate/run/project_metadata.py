@@ -18,6 +18,9 @@ upwards, holding `pyproject.toml`, `setup.cfg`, a `setup.py` that calls `setup(.
   `tensorflow/tensorflow:X.Y` image, TF 1.15 for an NGC `...-tf1-...` image, and a
   `pip install tensorflow==X.Y`.
 
+A notebook that installs a TensorFlow release itself (`!pip install -q tensorflow==2.3.0`) runs
+on it: that is its target, over its project's (`Projects.own_target`).
+
 Extras named for tests, documentation or development (`test`, `docs`, `dev`, `lint`, ...: see
 `for_development`) are not read: they pin what the tools run on, not what the code supports.
 Environment markers (`; python_version < "3.9"`) are not evaluated: the code must run wherever
@@ -53,6 +56,12 @@ _DOCKERFILE = re.compile(r"^(?:Dockerfile(?:\..*)?|.*\.[Dd]ockerfile)$")
 _TF_IMAGE = r"(?im)^\s*FROM\s+(?:\S*/)?tensorflow/tensorflow:(\d+)\.(\d+)"
 _NGC_TF1_IMAGE = r"(?im)^\s*FROM\s+\S*nvidia/tensorflow:\S*-tf1\b"
 _PIP_TENSORFLOW = r"\btensorflow(?:-gpu|-cpu)?(?:==|~=|>=)(\d+\.\d+(?:\.\d+)?)"
+# A notebook's `!pip install ... tensorflow==2.3.0` (or `%pip`, `!python -m pip`), as its JSON
+# holds the line: the TensorFlow the notebook runs, whatever its project declares.
+_NOTEBOOK_PIP = (
+    r'"[ \t]*([!%][ \t]*(?:python3?[ \t]+-m[ \t]+)?pip3?[ \t]+install\b[^"\n]*?'
+    r"\btensorflow(?:-gpu|-cpu)?((?:==|~=|>=)\d+\.\d+(?:\.\d+)?))"
+)
 _NAME_PATTERN = r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?"  # PEP 508's
 _NAME = re.compile(rf"\s*({_NAME_PATTERN})")  # first in a requirement
 # The usual requirement: a name, perhaps extras, perhaps specifiers (`tensorflow[and-cuda]>=2.3,
@@ -171,6 +180,7 @@ class Projects:
     def __init__(self) -> None:
         self._folders: dict[str, str | None] = {}  # each folder's project folder
         self._targets: dict[str | None, Target] = {}  # by project folder
+        self._own: dict[str, Target | None] = {}  # by notebook
 
     def folder(self, path: str) -> str | None:
         """The project folder of `path` (a file or a folder); None: no project metadata above it."""
@@ -183,8 +193,18 @@ class Projects:
         return self._targets[project]
 
     def target_of(self, path: str) -> Target:
-        """The target of the project `path` belongs to."""
-        return self.target(self.folder(path), path)
+        """The target of `path`: its own, for a notebook that installs a TensorFlow
+        (`own_target`); else that of the project it belongs to."""
+        return self.own_target(path) or self.target(self.folder(path), path)
+
+    def own_target(self, path: str) -> Target | None:
+        """The target a notebook sets itself, by installing a TensorFlow (`!pip install
+        tensorflow==2.3.0`), over its project's: what it runs on; None for any other file."""
+        if not path.endswith(".ipynb"):
+            return None
+        if path not in self._own:
+            self._own[path] = notebook_target(path)
+        return self._own[path]
 
 
 def _read(path: str) -> str:
@@ -540,6 +560,25 @@ def project_target(path: str) -> Target:
         f"from {os.path.join(where, name) if where != '.' else name}{f': {pinned}' if pinned else ''}",
         None if None in newest else max(v for v in newest if v is not None),
     )
+
+
+def notebook_target(path: str) -> Target | None:
+    """The target of the notebook at `path` where one of its lines installs a TensorFlow release
+    (`!pip install -q tensorflow==2.3.0`, read as a Dockerfile's `pip install` is); else None."""
+    try:
+        text = _read(path)
+    except (OSError, ValueError):
+        return None
+    match = re.search(_NOTEBOOK_PIP, text) if "pip" in text else None
+    if match is None:
+        return None
+    specifier = match.group(2)
+    if specifier.startswith("=="):  # `==2.3` installs 2.3.0: the release series
+        specifier = f"=={'.'.join(specifier[2:].split('.')[:2])}.*"
+    bounds = lowest_and_newest([specifier])
+    if bounds is None:
+        return None
+    return Target(bounds[0], f"from {_shown(path)}: {match.group(1)}", bounds[1])
 
 
 def _shown(folder: str) -> str:
