@@ -412,32 +412,12 @@ def _read_above_binding(source: str, name: str) -> bool:
 
 
 @of_the_last_text
-def _attributes_defined(source: str) -> frozenset[str] | None:
-    """The names `source` defines as attributes of its own objects: functions and methods (`def
-    name`), names assigned in a class body, attributes assigned (`obj.name = ...`); None when it
-    does not parse. A long source is read in chunks (`python_chunks`), as every whole-text walk."""
-    defined: set[str] = set()
-    for node in _nodes(source):
-        if node is None:
-            return None
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            defined.add(node.name)
-        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
-            defined.add(node.attr)
-        elif isinstance(node, ast.ClassDef):
-            for statement in node.body:
-                targets = statement.targets if isinstance(statement, ast.Assign) else []
-                if isinstance(statement, ast.AnnAssign):
-                    targets = [statement.target]
-                defined.update(t.id for t in targets if isinstance(t, ast.Name))
-    return frozenset(defined)
-
-
-@of_the_last_text
 def _attribute_parameters(source: str) -> dict[str, list[frozenset[str] | None]] | None:
-    """For each name `_attributes_defined` finds, what each of its definitions takes by name: a
-    `def`'s parameters (`**` for a `**kwargs`), None for an assignment (a value out of sight);
-    None when the source does not parse."""
+    """The names `source` defines as attributes of its own objects (functions and methods, `def
+    name`; names assigned in a class body; attributes assigned, `obj.name = ...`), each with what
+    each of its definitions takes by name: a `def`'s parameters (`**` for a `**kwargs`), None for
+    an assignment (a value out of sight); None when the source does not parse. A long source is
+    read in chunks (`python_chunks`), as every whole-text walk."""
     found: dict[str, list[frozenset[str] | None]] = {}
     for node in _nodes(source):
         if node is None:
@@ -487,13 +467,12 @@ def _nodes(source: str) -> Iterator[ast.AST | None]:
 
 
 def defines_attribute(source: str, name: str) -> bool:
-    """Whether `source` may give an object of its own an attribute `name` (`_attributes_defined`):
+    """Whether `source` may give an object of its own an attribute `name` (`_attribute_parameters`):
     a method of a wrapper class, or a name patched onto an object (`s.experimental_run_v2 =
     s.run`), which a call `x.name(...)` may reach instead of TensorFlow's."""
-    # a definition, an assignment (augmented too), an annotation, a target in a tuple or a `for`
-    if not _found(source, rf"\bdef[ \t]+{name}\b|\b{name}[ \t]*(?:[-+*/%&|^@<>]*=|[:,)\]]|in\b)"):
+    if not _may_bind(source, name):
         return False  # nothing can define it (a call `x.name(...)` alone): no `ast` needed
-    defined = _attributes_defined(source)
+    defined = _attribute_parameters(source)
     return defined is None or name in defined
 
 
@@ -624,10 +603,7 @@ def rebound_at_module_level(source: str, name: str) -> bool:
     """Whether the module level of `source` binds `name` otherwise than by an import
     (`_module_rebinds`): a function reading the name when it runs may meet that binding, not
     the import the pass met above it (`LSTM = wrapped(LSTM)` after the function)."""
-    searched = _binding_searches(source)
-    if name not in searched:
-        searched[name] = _may_bind(source, name)
-    if not searched[name]:
+    if not _may_bind(source, name):
         return False  # nothing binds it but imports: no `ast` needed
     found = _module_rebinds(source)
     return found is None or name in found
@@ -639,8 +615,9 @@ def _binding_searches(source: str) -> dict[str, bool]:
     return {}
 
 
-# What may bind a name: `def name`, `class name`, `global`, `nonlocal` or `del` before it on its
-# line, or `=`, `:`, `,`, `)`, `]` or `in` after it (`name = ...`, `for name in`, `with ... as
+# What may bind a name, or define an attribute of that name (`obj.name = ...`): `def name`,
+# `class name`, `global`, `nonlocal` or `del` before it on its line, or `=` (augmented too), `:`
+# (an annotation), `,`, `)`, `]` or `in` after it (`name = ...`, `for name in`, `with ... as
 # name:`); not the `as` of an import (`import tensorflow as tf`), nor an annotation (`def f(x:
 # tf.Tensor)`), which a file holds at most of its lines. Each search starts with a word, which
 # `re` finds fast (a leading `\b` or look-behind makes it try every position: 20 to 40 times
@@ -652,13 +629,18 @@ _BOUND_AFTER = r"{}[ \t]*(?:[-+*/%&|^@<>]*=(?!=)|[:,)\]]|in\b)"
 
 
 def _may_bind(source: str, name: str) -> bool:
-    """Whether `source` may bind `name` otherwise than by an import (a superset, by text)."""
-    escaped = re.escape(name)
-    return any(
-        match.start() == 0 or not (source[match.start() - 1].isalnum() or source[match.start() - 1] == "_")
-        for pattern in (*_BOUND_BEFORE, _BOUND_AFTER)
-        for match in re.finditer(pattern.format(escaped), source)
-    )
+    """Whether `source` may bind `name`, or define an attribute `name`, otherwise than by an
+    import (a superset, by text); searched once per text and name."""
+    searched = _binding_searches(source)
+    if name not in searched:
+        escaped = re.escape(name)
+        searched[name] = any(
+            match.start() == 0
+            or not (source[match.start() - 1].isalnum() or source[match.start() - 1] == "_")
+            for pattern in (*_BOUND_BEFORE, _BOUND_AFTER)
+            for match in re.finditer(pattern.format(escaped), source)
+        )
+    return searched[name]
 
 
 # what has names of its own (a comprehension's variables are its own too)
