@@ -178,10 +178,16 @@ def _differs(ctx: RuleContext, name: str, bound: str = "") -> bool:
     import binds it to, where that is another (`from ... import Policy as P`)."""
     if name not in _DIFFERS_WHERE:
         return True
-    call = "|".join(map(re.escape, sorted({name, bound} - {""})))
-    return bool(re.search(_DIFFERS_WHERE[name].replace("{call}", call), ctx.source)) or bool(
+    called = _called(name, bound)
+    return bool(re.search(_DIFFERS_WHERE[name].replace("{call}", called), ctx.source)) or bool(
         _used_elsewhere(ctx, name, bound)
     )
+
+
+def _called(name: str, bound: str = "") -> str:
+    """The names the file calls the class `name` by, `bound` too (an import's `as`), as one
+    alternation of a pattern."""
+    return "|".join(map(re.escape, sorted({name, bound} - {""})))
 
 
 def _used_elsewhere(ctx: RuleContext, name: str, bound: str = "") -> str | None:
@@ -190,9 +196,10 @@ def _used_elsewhere(ctx: RuleContext, name: str, bound: str = "") -> str | None:
     to; or a module-level name this file binds to one of its objects (`policy =
     Policy("mixed_float16")`, then `from utils import policy` and `policy.loss_scale`; such a
     name is `rebound`, so the run looks)."""
+    made = re.compile(
+        rf"^(\w+)[ \t]*(?::[^=\n]*)?=[ \t]*(?:[\w.]+\.)?(?:{_called(name, bound)})[ \t]*\(", re.MULTILINE
+    )
     spellings = sorted({name, bound} - {""})
-    call = "|".join(map(re.escape, spellings))
-    made = re.compile(rf"^(\w+)[ \t]*(?::[^=\n]*)?=[ \t]*(?:[\w.]+\.)?(?:{call})[ \t]*\(", re.MULTILINE)
     for spelled in (*spellings, *(match.group(1) for match in made.finditer(ctx.source))):
         where = ctx.imported_elsewhere(spelled)
         if where:
