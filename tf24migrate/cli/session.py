@@ -48,6 +48,7 @@ class _Printer:
         self.noqa = _NoqaWriter() if run.add_noqa else None
         self.report = None if run.report is None else Report(written=run.writes)
         self.report_failed = False
+        self.unusable_caches: set[str] = set()  # the cache folders noted as unusable
         self.review = None
         if run.mode is Mode.INTERACTIVE:
             from tf24migrate.cli.interactive import Review
@@ -216,21 +217,17 @@ def _note_skipped(path: str, why: str) -> None:
     typer.echo(printable(f"tf24migrate: {path}: {why}"), err=True)
 
 
-# The cache folders found unusable in this run: each is noted once, however many groups use it.
-_UNUSABLE_CACHES: set[str] = set()
-
-
-def _open_cache(group: Group):
+def _open_cache(group: Group, unusable: set[str]):
     """The group's result cache, or None (none asked for, or its folder cannot be used: one note
-    for the run)."""
-    if group.cache_dir is None or group.cache_dir in _UNUSABLE_CACHES:
+    for the run, which keeps the folders found `unusable`, however many groups use them)."""
+    if group.cache_dir is None or group.cache_dir in unusable:
         return None
     from tf24migrate.run.cache import ResultCache, run_key
 
     try:
         return ResultCache.open(group.cache_dir, run_key(group.settings))
     except OSError as error:
-        _UNUSABLE_CACHES.add(group.cache_dir)
+        unusable.add(group.cache_dir)
         typer.echo(
             f"tf24migrate: note: the cache folder {group.cache_dir} cannot be used "
             f"({error.strerror or error}); running without a cache (--no-cache hides this note)",
@@ -246,7 +243,6 @@ def run_files(run: Run) -> int:
 
     started = time.monotonic()
     unreadable: list[str] = []
-    _UNUSABLE_CACHES.clear()  # noted once per run
 
     def on_skip(path: str, why: str, failed: bool = False) -> None:
         _note_skipped(path, why)
@@ -377,7 +373,7 @@ def _run_group(group: Group, files: list[str], printer: _Printer) -> bool:
         jobs=group.jobs,
         texts=False,
         change_texts=printer.needs_texts,
-        cache=_open_cache(group) if files else None,
+        cache=_open_cache(group, printer.unusable_caches) if files else None,
         choose=None if review is None else lambda result: review.choose(result, group, printer.progress),
     )
     try:
